@@ -1,0 +1,96 @@
+"""Text forms of results and solutions: counts, layers with cube numbers, segment directions."""
+
+from __future__ import annotations
+
+from snakecube.solution import Result, Solution
+
+COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
+
+
+def layers(solution: Solution, width: int = 100) -> str:
+    """The folded cube as layers z = 0, 1, ...: rows y top to bottom, columns x, cube numbers.
+
+    Cells outside the region show as ``.``. Layers stand side by side while they fit in
+    ``width`` characters.
+    """
+    number = {c: i for i, c in enumerate(solution.cells, 1)}
+    a, b, c = solution.region.dims
+    cell_w = len(str(len(number)))
+    blocks = []
+    for z in range(c):
+        rows = [
+            " ".join(str(number.get((x, y, z), ".")).rjust(cell_w) for x in range(a))
+            for y in range(b)
+        ]
+        title = f"z={z}".ljust(len(rows[0]))
+        blocks.append([title, *rows])
+    block_w = len(blocks[0][1])
+    per_line = max(1, (width + 3) // (block_w + 3))
+    out = []
+    for i in range(0, len(blocks), per_line):
+        group = blocks[i : i + per_line]
+        for r in range(b + 1):
+            out.append("   ".join(block[r].ljust(block_w) for block in group).rstrip())
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+def directions(solution: Solution, style: str = "signs") -> str:
+    """Each segment's direction, numbered: ``1:+x 2:+y 3:-x ...``."""
+    names = solution.direction_names(style)
+    return " ".join(f"{i}:{n}" for i, n in enumerate(names, 1))
+
+
+def summary(result: Result) -> str:
+    """The counts, as a few aligned lines."""
+    snake, region = result.snake, result.region
+    lower = "" if result.complete else " (at least; the search stopped early)"
+    rows = [
+        ("snake", f"{snake.turns()}  ({snake.cubes} cubes, {snake.segments} segments)"),
+        (
+            "target",
+            f"{region.describe()}, {region.volume} cells, {result.symmetries} symmetries",
+        ),
+    ]
+    if result.fixed:
+        rows.append(("fixed start", "yes: counts are of placements that begin as given"))
+    rows += [
+        ("placements", f"{result.placements}{lower}"),
+        ("distinct", f"{result.distinct}{lower}"),
+        ("distinct up to reversal", f"{result.distinct_up_to_reversal}{lower}"),
+        ("complete", "yes" if result.complete else f"no ({_why(result.stop_reason)})"),
+    ]
+    starts = ", ".join(
+        f"{s.kind} {list(s.cell)} x{s.size}: {s.distinct}" for s in result.start_classes
+    )
+    rows.append(("solutions by start cell", starts))
+    rows.append(
+        ("search", f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine)")
+    )
+    w = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
+
+
+def _why(reason: str | None) -> str:
+    return {
+        "limit": "stopped at the solution limit",
+        "seconds": "stopped at the time limit",
+        "interrupted": "interrupted",
+    }.get(reason or "", reason or "")
+
+
+def report(result: Result, style: str = "signs") -> str:
+    """The whole text answer: counts, then each distinct solution's directions and layers."""
+    parts = [summary(result), "", COORDS_NOTE]
+    total = len(result.solutions)
+    for i, sol in enumerate(result.solutions, 1):
+        parts += [
+            "",
+            f"solution {i} of {total}" + ("" if result.complete else "+")
+            + f" (starts at a {sol.start_class} cell {list(sol.cells[0])})",
+            "directions  " + directions(sol, style),
+            layers(sol),
+        ]
+    if not result.solutions:
+        parts += ["", "no solutions" + ("" if result.complete else " found before stopping")]
+    return "\n".join(parts)

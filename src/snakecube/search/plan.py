@@ -1,0 +1,184 @@
+"""The root plan: symmetry reduction at the root, and the split into independent work units.
+
+A **placement** is a start cell plus one direction per segment. The symmetry group G of the
+region acts freely on placements (a symmetry that fixes a whole path fixes every cell). So
+if we fix a prefix p (start cell, first directions) whose pointwise stabilizer in G is trivial,
+each G-class of placements contains exactly one placement that begins with a *representative*
+of p's orbit. The plan walks the first segments, keeping one choice per orbit of the current
+stabilizer, until the stabilizer is trivial: each leaf is a work unit, and every solution found
+under a unit is one distinct class. No symmetric copy is ever enumerated.
+
+With a fixed start or prefix P, the same walk starts from P under Stab(P), so each found
+solution is one class of placements that begin with P, and stands for ``len(Stab(P))``
+placements that begin with P.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from snakecube.errors import InputError
+from snakecube.search.problem import Problem
+from snakecube.shape import Cell, Coord, Direction, Permutation
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A subtree of the search: a start cell and the directions of the first segments."""
+
+    start: Cell
+    prefix: tuple[Direction, ...]
+    start_class: int  # index into Plan.start_classes
+
+
+@dataclass(frozen=True, slots=True)
+class StartClass:
+    """An orbit of start cells under the region's symmetries."""
+
+    kind: str
+    cell: Cell  # the representative, the orbit's smallest cell
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Work units in a fixed order, and how to turn what they find into counts."""
+
+    units: tuple[Unit, ...]
+    start_classes: tuple[StartClass, ...]
+    multiplier: int  # placements each found solution stands for
+    fixed: bool  # True when the user fixed a start cell or prefix
+
+
+def make_plan(
+    problem: Problem,
+    start: Cell | None = None,
+    prefix: tuple[Direction, ...] = (),
+    min_units: int = 1,
+) -> Plan:
+    """Plan the search; ``min_units`` asks for at least that many units where possible."""
+    region = problem.region
+    group = region.symmetries
+    if start is None:
+        roots = [(orbit[0], (), i) for i, orbit in enumerate(region.orbits(group))]
+        classes = tuple(
+            StartClass(region.cell_kind(orbit[0]), orbit[0], len(orbit))
+            for orbit in region.orbits(group)
+        )
+        multiplier, fixed = len(group), False
+    else:
+        orbit = next(o for o in region.orbits(group) if start in o)
+        classes = (StartClass(region.cell_kind(start), start, len(orbit)),)
+        roots = [(start, prefix, 0)]
+        fits = replay(problem, start, prefix) is not None
+        multiplier = len(_stabilizer(group, problem.path(start, prefix))) if fits else 1
+        fixed = True
+
+    extra = 0
+    while True:
+        units: list[Unit] = []
+        for cell, dirs, cls in roots:
+            _expand(problem, group, cell, dirs, cls, extra, units)
+        if len(units) >= min_units or extra >= len(problem.lengths) or not units:
+            break
+        extra += 1
+    return Plan(tuple(units), classes, multiplier, fixed)
+
+
+def replay(
+    problem: Problem, start: Cell, dirs: tuple[Direction, ...]
+) -> tuple[int, Cell, int] | None:
+    """The search state (occupied mask, head cell, last axis) after placing ``dirs`` from
+    ``start``, or None if a segment leaves the region, overlaps, or does not turn."""
+    occ, head, axis = 1 << start, start, -1
+    for k, d in enumerate(dirs):
+        ray = problem.ray(k, head, d)
+        if ray is None or occ & ray[0] or d >> 1 == axis:
+            return None
+        occ, head, axis = occ | ray[0], ray[1], d >> 1
+    return occ, head, axis
+
+
+def _stabilizer(group: Sequence[Permutation], cells: Sequence[Cell]) -> list[Permutation]:
+    return [g for g in group if all(g[c] == c for c in cells)]
+
+
+def _expand(
+    problem: Problem,
+    group: Sequence[Permutation],
+    start: Cell,
+    dirs: tuple[Direction, ...],
+    cls: int,
+    extra: int,
+    out: list[Unit],
+) -> None:
+    """Walk segment choices from (start, dirs), one per orbit, until the stabilizer is trivial,
+    then ``extra`` more levels; append the leaves to ``out``."""
+    state = replay(problem, start, dirs)
+    if state is None:
+        return
+    occ, head, axis = state
+    stab = _stabilizer(group, problem.path(start, dirs))
+    k = len(dirs)
+    if (len(stab) == 1 and extra == 0) or k == len(problem.lengths):
+        out.append(Unit(start, dirs, cls))
+        return
+    nb = problem.neighbours[head]
+    seen: set[Direction] = set()
+    for d in range(6):
+        if d in seen or d >> 1 == axis:
+            continue
+        ray = problem.ray(k, head, d)
+        if ray is None or occ & ray[0]:
+            continue
+        # The orbit of d under the stabilizer: each g fixes head, so it maps the
+        # segment's first step nb[d] to the first step of the image segment.
+        seen.update(nb.index(g[nb[d]]) for g in stab)
+        _expand(problem, group, start, (*dirs, d), cls, extra - (len(stab) == 1), out)
+
+
+def prefix_from_path(problem: Problem, coords: Sequence[Coord]) -> tuple[Cell, tuple[Direction, ...]]:
+    """Turn the first cells of a path into a start cell and the directions they fix.
+
+    Checks that the cells are in the region, distinct, unit steps apart, and turn exactly at
+    the snake's corner cubes.
+    """
+    region, snake = problem.region, problem.snake
+    if not coords:
+        raise InputError("the fixed path is empty; give at least the first cell")
+    if len(coords) > snake.cubes:
+        raise InputError(
+            f"the fixed path has {len(coords)} cells but the snake has only {snake.cubes} cubes"
+        )
+    cells = []
+    for i, c in enumerate(coords, 1):
+        c = tuple(c)
+        if c not in region.index:
+            raise InputError(f"fixed path: cell {i} {list(c)} is not in the {region.describe()}")
+        cells.append(region.index[c])  # type: ignore[index]
+    if len(set(cells)) != len(cells):
+        raise InputError("fixed path: it visits a cell twice")
+    steps = []
+    for i in range(1, len(cells)):
+        try:
+            steps.append(problem.neighbours[cells[i - 1]].index(cells[i]))
+        except ValueError:
+            raise InputError(
+                f"fixed path: cells {i} and {i + 1} ({list(coords[i - 1])} and {list(coords[i])}) "
+                "are not neighbours"
+            ) from None
+    corners = set(snake.corner_cubes())
+    for i in range(1, len(steps)):
+        turns = steps[i] != steps[i - 1]
+        if turns and i not in corners:
+            raise InputError(f"fixed path: it turns at cube {i + 1}, which is straight")
+        if not turns and i in corners:
+            raise InputError(f"fixed path: it goes straight through cube {i + 1}, a corner")
+    dirs = []
+    first = 0
+    for length in problem.lengths:
+        if first + 1 < len(cells):
+            dirs.append(steps[first])
+        first += length - 1
+    return cells[0], tuple(dirs)

@@ -1,0 +1,64 @@
+"""Problem: a Snake and a Region compiled to ints and bitmasks, the form every engine reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from snakecube.errors import InputError
+from snakecube.shape import Cell, Direction, Region
+from snakecube.snake import Snake
+
+Ray = tuple[int, Cell]  # (mask of the cells a segment adds, the cell where it ends)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Everything a search needs, as plain ints.
+
+    ``rays[length][cell * 6 + direction]`` is the segment of that length starting at
+    ``cell`` (which is already placed) going ``direction``: the bitmask of the
+    ``length - 1`` cells it adds and the cell it ends on, or None if it leaves the region.
+    """
+
+    snake: Snake
+    region: Region
+    lengths: tuple[int, ...]
+    ncells: int
+    neighbours: tuple[tuple[Cell, ...], ...]
+    rays: dict[int, tuple[Ray | None, ...]]
+
+    @classmethod
+    def build(cls, snake: Snake, region: Region) -> Problem:
+        """Compile; the snake's cube count must equal the region's cell count."""
+        if snake.cubes != region.volume:
+            raise InputError(
+                f"the snake has {snake.cubes} cubes but the {region.describe()} has "
+                f"{region.volume} cells; they must be equal"
+            )
+        nb = region.neighbours
+        rays: dict[int, tuple[Ray | None, ...]] = {}
+        for length in sorted(set(snake.lengths)):
+            table: list[Ray | None] = []
+            for cell in range(region.volume):
+                for d in range(6):
+                    mask, at = 0, cell
+                    for _ in range(length - 1):
+                        at = nb[at][d]
+                        if at < 0:
+                            break
+                        mask |= 1 << at
+                    table.append(None if at < 0 else (mask, at))
+            rays[length] = tuple(table)
+        return cls(snake, region, snake.lengths, region.volume, nb, rays)
+
+    def ray(self, k: int, cell: Cell, d: Direction) -> Ray | None:
+        """The ray of segment ``k`` (0-based) from ``cell`` in direction ``d``."""
+        return self.rays[self.lengths[k]][cell * 6 + d]
+
+    def path(self, start: Cell, directions: tuple[Direction, ...]) -> list[Cell]:
+        """The cells, in snake order, of the segments with these directions from ``start``."""
+        out = [start]
+        for k, d in enumerate(directions):
+            for _ in range(self.lengths[k] - 1):
+                out.append(self.neighbours[out[-1]][d])
+        return out

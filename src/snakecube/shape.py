@@ -1,0 +1,232 @@
+"""Targets: Box and Region, their cells, neighbours and symmetry group (as cell permutations).
+
+Vocabulary:
+
+* **Coord**: a 0-based ``(x, y, z)`` position. Every output of snakecube uses these.
+* **Cell**: an int, the index of a Coord in ``region.cells`` (sorted by z, then y, then x).
+* **Direction**: an int 0..5 for ``+x, -x, +y, -y, +z, -z``; ``d >> 1`` is its axis.
+* **Symmetry**: a permutation of cells induced by a rotation or reflection that maps the
+  region onto itself. Symmetries that move no cell (the mirror through a flat box's
+  plane) are the identity, so the group acts freely on Hamiltonian paths.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+from snakecube.errors import InputError
+
+Coord = tuple[int, int, int]
+Cell = int
+Direction = int
+Permutation = tuple[int, ...]
+
+VECTORS: tuple[Coord, ...] = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+DIRECTION_NAMES: tuple[str, ...] = ("+x", "-x", "+y", "-y", "+z", "-z")
+DIRECTION_LETTERS: tuple[str, ...] = ("XP", "XN", "YP", "YN", "ZP", "ZN")  # seeds/000 spelling
+
+_BOX_KINDS = {
+    3: ("inside", "face", "edge", "corner"),
+    2: ("inside", "edge", "corner"),
+    1: ("inside", "end"),
+    0: ("single",),
+}
+
+
+class Region:
+    """A finite set of unit cells that a snake must fill exactly.
+
+    >>> r = Region.parse("##\\n#.")
+    >>> r.volume, r.cells
+    (3, ((0, 0, 0), (1, 0, 0), (0, 1, 0)))
+    >>> len(r.symmetries)
+    2
+    """
+
+    def __init__(self, coords: Iterable[Sequence[int]]) -> None:
+        pts = {(int(c[0]), int(c[1]), int(c[2])) for c in coords}
+        if not pts:
+            raise InputError("the region has no cells")
+        lo = [min(p[a] for p in pts) for a in range(3)]
+        moved = {(x - lo[0], y - lo[1], z - lo[2]) for x, y, z in pts}
+        self.cells: tuple[Coord, ...] = tuple(sorted(moved, key=lambda p: (p[2], p[1], p[0])))
+        self.index: dict[Coord, Cell] = {p: i for i, p in enumerate(self.cells)}
+        self.dims: Coord = tuple(max(p[a] for p in self.cells) + 1 for a in range(3))  # type: ignore[assignment]
+
+    # -- basic facts ----------------------------------------------------------------------
+    @property
+    def volume(self) -> int:
+        """The number of cells."""
+        return len(self.cells)
+
+    def __contains__(self, coord: object) -> bool:
+        return coord in self.index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Region) and self.cells == other.cells
+
+    def __hash__(self) -> int:
+        return hash(self.cells)
+
+    def __repr__(self) -> str:
+        return f"Region({list(self.cells)!r})"
+
+    def describe(self) -> str:
+        """A short name for people: '3x3x3 box' or 'region of 10 cells (3x3x2)'."""
+        a, b, c = self.dims
+        return f"region of {self.volume} cells (within {a}x{b}x{c})"
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[Cell, ...], ...]:
+        """``neighbours[cell][direction]``: the adjacent cell, or -1 outside the region."""
+        table = []
+        for x, y, z in self.cells:
+            table.append(
+                tuple(self.index.get((x + dx, y + dy, z + dz), -1) for dx, dy, dz in VECTORS)
+            )
+        return tuple(table)
+
+    # -- symmetry -------------------------------------------------------------------------
+    @cached_property
+    def symmetries(self) -> tuple[Permutation, ...]:
+        """Every distinct cell permutation induced by a rotation or reflection; identity first."""
+        cellset = set(self.cells)
+        found: dict[Permutation, None] = {}
+        for axes in itertools.permutations(range(3)):
+            for signs in itertools.product((1, -1), repeat=3):
+                image = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in self.cells]
+                lo = [min(q[a] for q in image) for a in range(3)]
+                image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in image]
+                if set(image) != cellset:
+                    continue
+                found.setdefault(tuple(self.index[q] for q in image), None)
+        return tuple(found)
+
+    def orbits(self, group: Sequence[Permutation] | None = None) -> list[list[Cell]]:
+        """Cells grouped into orbits under ``group`` (default: all symmetries), smallest first."""
+        group = self.symmetries if group is None else group
+        seen: set[Cell] = set()
+        out = []
+        for c in range(self.volume):
+            if c in seen:
+                continue
+            orbit = sorted({g[c] for g in group})
+            seen.update(orbit)
+            out.append(orbit)
+        return out
+
+    def cell_kind(self, cell: Cell) -> str:
+        """A name for where a cell sits: for boxes corner, edge, face or inside."""
+        degree = sum(1 for n in self.neighbours[cell] if n >= 0)
+        return f"{degree}-neighbour"
+
+    # -- text form ------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, where: str = "region") -> Region:
+        """Read layers of ``#`` (cell) and ``.`` (empty), separated by blank lines.
+
+        Within a layer, rows are y = 0, 1, ... top to bottom and columns are x; layers are
+        z = 0, 1, ...  Lines starting with ``;`` are comments.
+        """
+        coords = []
+        z = y = 0
+        in_layer = False
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if line.lstrip().startswith(";"):
+                continue
+            if not line.strip():
+                if in_layer:
+                    z, y, in_layer = z + 1, 0, False
+                continue
+            in_layer = True
+            for x, ch in enumerate(line.rstrip()):
+                if ch == "#":
+                    coords.append((x, y, z))
+                elif ch not in ". ":
+                    raise InputError(
+                        f"{where}: line {lineno}, column {x + 1}: {ch!r} is not '#' (cell) "
+                        "or '.' (empty)"
+                    )
+            y += 1
+        if not coords:
+            raise InputError(f"{where}: no '#' cells found")
+        return cls(coords)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Region:
+        """Read a region file (see :meth:`parse`)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise InputError(f"cannot read region file {str(path)!r}: {err}") from None
+        return cls.parse(text, where=str(path))
+
+    def to_text(self) -> str:
+        """The region as layers of ``#`` and ``.`` (:meth:`parse` reads it back)."""
+        a, b, c = self.dims
+        layers = []
+        for z in range(c):
+            rows = [
+                "".join("#" if (x, y, z) in self.index else "." for x in range(a))
+                for y in range(b)
+            ]
+            layers.append("\n".join(rows))
+        return "\n\n".join(layers) + "\n"
+
+
+class Box(Region):
+    """An a x b x c box of cells.
+
+    >>> Box(3, 3, 3).volume, len(Box(3, 3, 3).symmetries), len(Box(2, 3, 4).symmetries)
+    (27, 48, 8)
+    """
+
+    def __init__(self, a: int, b: int, c: int) -> None:
+        for name, n in zip("abc", (a, b, c), strict=True):
+            if not isinstance(n, int) or n < 1:
+                raise InputError(f"box side {name} is {n!r}; sides are whole numbers >= 1")
+        super().__init__(itertools.product(range(a), range(b), range(c)))
+
+    @classmethod
+    def parse(cls, text: str, where: str = "--box") -> Box:  # type: ignore[override]
+        """Read ``AxBxC`` (also ``A,B,C`` or ``A×B×C``), or ``N`` for an N x N x N cube."""
+        raw = text.strip().lower()
+        parts = [p for p in re.split(r"[x×*,\s]+", raw) if p]
+        if len(parts) == 1:
+            parts = parts * 3
+        if len(parts) != 3:
+            raise InputError(f"{where}: {text!r} is not AxBxC (three sides, like 2x3x4)")
+        sides = []
+        for i, p in enumerate(parts, 1):
+            if not p.isdigit() or int(p) < 1:
+                raise InputError(f"{where}: side {i} {p!r} is not a whole number >= 1")
+            sides.append(int(p))
+        return cls(*sides)
+
+    @classmethod
+    def cube(cls, volume: int) -> Box:
+        """The n x n x n cube with the given volume."""
+        n = round(volume ** (1 / 3))
+        for side in (n - 1, n, n + 1):
+            if side > 0 and side**3 == volume:
+                return cls(side, side, side)
+        raise InputError(
+            f"the snake has {volume} cubes, which is not a cube number (8, 27, 64, 125, ...); "
+            "give --box AxBxC or --region FILE"
+        )
+
+    def __repr__(self) -> str:
+        return "Box({}, {}, {})".format(*self.dims)
+
+    def describe(self) -> str:
+        return "{}x{}x{} box".format(*self.dims)
+
+    def cell_kind(self, cell: Cell) -> str:
+        coord = self.cells[cell]
+        live = [a for a in range(3) if self.dims[a] > 1]
+        extreme = sum(1 for a in live if coord[a] in (0, self.dims[a] - 1))
+        return _BOX_KINDS[len(live)][extreme]

@@ -1,0 +1,293 @@
+"""Snake: the chain of cubes, as segment lengths, with a parse/format pair for every notation.
+
+Vocabulary (used the same way everywhere in snakecube):
+
+* **cube**: one small cube of the chain, numbered 1..n from the first end in text, 0..n-1 in code.
+* **straight** cube: the cord leaves through the face opposite the one it entered.
+* **corner** cube: the cord leaves through an adjacent face; the chain turns 90 degrees there.
+* **end** cube: the first or the last cube.
+* **segment**: a maximal straight run of cubes. Its **length** counts its cubes, the corner
+  cubes at both ends included, so each corner is counted in the two segments it joins.
+
+Notations read by :meth:`Snake.parse` and written by :meth:`Snake.format`:
+
+========== ===================================== =======================================
+notation   example (the standard 3x3x3 snake)    meaning
+========== ===================================== =======================================
+turns      ``ESCSCSCSCCCCSCSCCCSCCSCCCSE``       a letter a cube: S straight, C corner,
+                                                 E end (ends may be written S or C)
+bits       ``001010101111010111011011100``       a digit a cube: 1 corner, 0 otherwise
+lengths    ``lengths:3,3,3,3,2,2,2,3,...``       cubes in each segment; a plain comma
+                                                 list means lengths too
+steps      ``steps:2,2,2,2,1,1,1,2,...``         lengths minus one
+elbows     ``elbows:3,5,7,9,10,.../27``          1-based numbers of the corner cubes;
+                                                 ``/27`` gives the cube count, else the
+                                                 target's volume is used
+========== ===================================== =======================================
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from snakecube.errors import InputError
+
+NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows")
+_PREFIX = re.compile(r"^\s*(turns|bits|lengths|steps|elbows)\s*[:=]\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Snake:
+    """A snake, stored as the lengths of its straight segments (each at least 2).
+
+    >>> s = Snake.parse("ESCSCE")
+    >>> s.lengths, s.cubes
+    ((3, 3, 2), 6)
+    >>> s.format("elbows")
+    'elbows:3,5/6'
+    """
+
+    lengths: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        lengths = tuple(self.lengths)
+        object.__setattr__(self, "lengths", lengths)
+        if not lengths:
+            raise InputError("a snake needs at least one segment")
+        for i, n in enumerate(lengths, 1):
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise InputError(f"segment {i}: length {n!r} is not a whole number")
+            if n < 2:
+                raise InputError(
+                    f"segment {i} has length {n}; every segment has at least 2 cubes"
+                )
+
+    # -- what a snake is -------------------------------------------------------------------
+    @property
+    def cubes(self) -> int:
+        """The number of cubes: each corner is shared by two segments."""
+        return sum(self.lengths) - (len(self.lengths) - 1)
+
+    @property
+    def segments(self) -> int:
+        """The number of straight segments."""
+        return len(self.lengths)
+
+    def corner_cubes(self) -> tuple[int, ...]:
+        """0-based numbers of the corner cubes, in order."""
+        out, at = [], 0
+        for n in self.lengths[:-1]:
+            at += n - 1
+            out.append(at)
+        return tuple(out)
+
+    def reversed(self) -> Snake:
+        """The same chain read from its other end."""
+        return Snake(self.lengths[::-1])
+
+    @property
+    def is_palindrome(self) -> bool:
+        """True when the snake reads the same from both ends."""
+        return self.lengths == self.lengths[::-1]
+
+    # -- constructors, one per notation ---------------------------------------------------
+    @classmethod
+    def from_turns(cls, text: str) -> Snake:
+        """Read a turn string: S straight, C corner, E end; ends may be S or C; any case."""
+        letters = "".join(text.split()).upper()
+        if not letters:
+            raise InputError("empty turn string")
+        for i, ch in enumerate(letters, 1):
+            if ch not in "SCE":
+                raise InputError(
+                    f"turn string: {ch!r} at cube {i} is not S (straight), C (corner) or E (end)"
+                )
+            if ch == "E" and 1 < i < len(letters):
+                raise InputError(f"turn string: E (end) at cube {i}, which is not an end")
+        if len(letters) < 2:
+            raise InputError("turn string: a snake needs at least 2 cubes")
+        return cls._from_corner_flags([ch == "C" for ch in letters[1:-1]])
+
+    @classmethod
+    def from_bits(cls, text: str) -> Snake:
+        """Read a 0/1 string, 1 = corner; the end digits are ignored (written 0)."""
+        digits = "".join(text.split())
+        for i, ch in enumerate(digits, 1):
+            if ch not in "01":
+                raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
+        if len(digits) < 2:
+            raise InputError("0/1 string: a snake needs at least 2 cubes")
+        return cls._from_corner_flags([ch == "1" for ch in digits[1:-1]])
+
+    @classmethod
+    def from_lengths(cls, lengths: Iterable[int]) -> Snake:
+        """Build from segment lengths (cubes per straight run, corners counted twice)."""
+        return cls(tuple(lengths))
+
+    @classmethod
+    def from_steps(cls, steps: Iterable[int]) -> Snake:
+        """Build from segment steps (lengths minus one)."""
+        steps = tuple(steps)
+        for i, n in enumerate(steps, 1):
+            if n < 1:
+                raise InputError(f"steps: item {i} is {n}; every segment has at least 1 step")
+        return cls(tuple(n + 1 for n in steps))
+
+    @classmethod
+    def from_elbows(cls, elbows: Sequence[int], cubes: int) -> Snake:
+        """Build from the 1-based numbers of the corner cubes and the total cube count."""
+        if cubes < 2:
+            raise InputError(f"elbows: a snake needs at least 2 cubes, not {cubes}")
+        previous = 1
+        for i, e in enumerate(elbows, 1):
+            if not 1 < e < cubes:
+                raise InputError(
+                    f"elbows: item {i} is {e}; corner cubes are numbered 2..{cubes - 1}"
+                )
+            if e <= previous:
+                raise InputError(
+                    f"elbows: item {i} is {e}, not after {previous}; give them in increasing order"
+                )
+            previous = e
+        points = [1, *elbows, cubes]
+        return cls(tuple(b - a + 1 for a, b in zip(points, points[1:], strict=False)))
+
+    @classmethod
+    def _from_corner_flags(cls, inner: Sequence[bool]) -> Snake:
+        lengths, run = [], 2
+        for is_corner in inner:
+            if is_corner:
+                lengths.append(run)
+                run = 2
+            else:
+                run += 1
+        lengths.append(run)
+        return cls(tuple(lengths))
+
+    # -- parse / format -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, cubes: int | None = None) -> Snake:
+        """Read a snake in any notation, or by catalog name.
+
+        ``cubes`` is the cube count to use for ``elbows:`` without ``/N`` (the target's volume).
+
+        >>> Snake.parse("lengths:3,2,3") == Snake.parse("3,2,3") == Snake.parse("ESCCSE")
+        True
+        """
+        if not isinstance(text, str):
+            raise InputError(f"a snake is given as text, not {type(text).__name__}")
+        raw = text.strip()
+        if not raw:
+            raise InputError(
+                "empty snake: give a turn string (ESCSE...), a 0/1 string, "
+                "lengths:3,2,..., steps:2,1,..., elbows:3,5,... or a catalog name"
+            )
+        m = _PREFIX.match(raw)
+        if m:
+            kind, body = m.group(1).lower(), raw[m.end() :]
+            if kind == "turns":
+                return cls.from_turns(body)
+            if kind == "bits":
+                return cls.from_bits(body)
+            if kind == "elbows":
+                return cls._parse_elbows(body, cubes)
+            numbers = _numbers(kind, body)
+            return cls.from_steps(numbers) if kind == "steps" else cls.from_lengths(numbers)
+        from snakecube import catalog  # data only; imported here to keep snake.py first
+
+        entry = catalog.find(raw)
+        if entry is not None:
+            return cls.from_turns(entry.turns)
+        if re.fullmatch(r"[01\s]+", raw):
+            return cls.from_bits(raw)
+        if re.fullmatch(r"[\d\s,;\[\]()]+", raw) and re.search(r"[,;\s\[]", raw.strip("[]() ")):
+            return cls.from_lengths(_numbers("lengths", raw))
+        if re.fullmatch(r"\d+", raw):
+            return cls.from_lengths(_numbers("lengths", raw))
+        if re.fullmatch(r"[SCEsce\s]+", raw):
+            return cls.from_turns(raw)
+        close = difflib.get_close_matches(raw.lower(), catalog.names(), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        bad = next(
+            (i for i, ch in enumerate(raw, 1) if ch.upper() not in "SCE" and not ch.isspace()), 1
+        )
+        raise InputError(
+            f"unknown snake {raw!r}: not a catalog name{hint}, and not a turn string "
+            f"({raw[bad - 1]!r} at position {bad} is not S, C or E)"
+        )
+
+    @classmethod
+    def _parse_elbows(cls, body: str, cubes: int | None) -> Snake:
+        total: int | None = None
+        if "/" in body:
+            body, _, count = body.rpartition("/")
+            if not count.strip().isdigit():
+                raise InputError(f"elbows: cube count {count.strip()!r} after '/' is not a number")
+            total = int(count)
+        numbers = _numbers("elbows", body, allow_empty=True)
+        if total is None:
+            total = cubes
+        if total is None:
+            last = numbers[-1] if numbers else 1
+            side = 1
+            while side**3 <= last:
+                side += 1
+            total = side**3
+        return cls.from_elbows(numbers, total)
+
+    def turns(self, ends: str = "E") -> str:
+        """The turn string; ``ends`` is the letter written for the two end cubes."""
+        flags = self._corner_flags()
+        return ends + "".join("C" if f else "S" for f in flags) + ends
+
+    def bits(self) -> str:
+        """The 0/1 string, 1 = corner, ends written 0."""
+        return "0" + "".join("1" if f else "0" for f in self._corner_flags()) + "0"
+
+    def steps(self) -> tuple[int, ...]:
+        """Segment lengths minus one."""
+        return tuple(n - 1 for n in self.lengths)
+
+    def elbows(self) -> tuple[int, ...]:
+        """1-based numbers of the corner cubes."""
+        return tuple(c + 1 for c in self.corner_cubes())
+
+    def format(self, notation: str = "turns") -> str:
+        """Write the snake in one notation; :meth:`parse` reads the result back."""
+        if notation == "turns":
+            return self.turns()
+        if notation == "bits":
+            return self.bits()
+        if notation == "lengths":
+            return "lengths:" + ",".join(map(str, self.lengths))
+        if notation == "steps":
+            return "steps:" + ",".join(map(str, self.steps()))
+        if notation == "elbows":
+            return "elbows:" + ",".join(map(str, self.elbows())) + f"/{self.cubes}"
+        raise InputError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+
+    def _corner_flags(self) -> list[bool]:
+        corners = set(self.corner_cubes())
+        return [i in corners for i in range(1, self.cubes - 1)]
+
+    def __str__(self) -> str:
+        return self.turns()
+
+    def __repr__(self) -> str:
+        return f"Snake.parse({self.turns()!r})"
+
+
+def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:
+    """Split a list of whole numbers written with commas, spaces or brackets."""
+    items = [t for t in re.split(r"[\s,;\[\]()]+", body) if t]
+    if not items and not allow_empty:
+        raise InputError(f"{kind}: no numbers given")
+    out = []
+    for i, tok in enumerate(items, 1):
+        if not re.fullmatch(r"[+-]?\d+", tok):
+            raise InputError(f"{kind}: item {i} {tok!r} is not a whole number")
+        out.append(int(tok))
+    return out

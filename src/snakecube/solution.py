@@ -1,0 +1,142 @@
+"""Solution (one folded snake) and Result (the answer to a solve: counts plus solutions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, Cell, Coord, Region
+from snakecube.snake import Snake
+from snakecube.verify import verify as _verify
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A snake folded into a region: ``path[i]`` is the cell of cube i (0-based, snake order)."""
+
+    snake: Snake
+    region: Region
+    path: tuple[Cell, ...]
+    start_class: str = field(default="", compare=False)
+
+    @property
+    def cells(self) -> tuple[Coord, ...]:
+        """The 0-based (x, y, z) of each cube, in snake order."""
+        return tuple(self.region.cells[c] for c in self.path)
+
+    @property
+    def directions(self) -> tuple[int, ...]:
+        """The direction (0..5 for +x, -x, +y, -y, +z, -z) of each segment."""
+        coords, out, first = self.cells, [], 0
+        for n in self.snake.lengths:
+            a, b = coords[first], coords[first + 1]
+            out.append(VECTORS.index((b[0] - a[0], b[1] - a[1], b[2] - a[2])))
+            first += n - 1
+        return tuple(out)
+
+    def direction_names(self, style: str = "signs") -> list[str]:
+        """Segment directions as ``+x``/``-y`` (style ``signs``) or ``XP``/``YN`` (``letters``)."""
+        names = DIRECTION_LETTERS if style == "letters" else DIRECTION_NAMES
+        return [names[d] for d in self.directions]
+
+    def canonical(self, reversal: bool = False) -> tuple[Cell, ...]:
+        """The smallest image of the path under the region's symmetries (and reversal).
+
+        Two solutions are the same up to symmetry exactly when their canonical forms are equal.
+        """
+        paths = [self.path, self.path[::-1]] if reversal else [self.path]
+        return min(tuple(g[c] for c in p) for g in self.region.symmetries for p in paths)
+
+    def verify(self) -> None:
+        """Check the solution with the independent verifier; raise InvalidSolution if broken."""
+        _verify(self.snake.lengths, self.region.cells, self.cells)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description."""
+        return {
+            "cells": [list(c) for c in self.cells],
+            "directions": self.direction_names(),
+            "start_class": self.start_class,
+        }
+
+    def __repr__(self) -> str:
+        dirs = " ".join(self.direction_names())
+        return f"<Solution {self.snake.turns()} in {self.region.describe()}: {dirs}>"
+
+
+@dataclass(frozen=True, slots=True)
+class StartClassCount:
+    """How many solutions start in one orbit of start cells."""
+
+    kind: str
+    cell: Coord
+    size: int
+    distinct: int
+    placements: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The answer to one solve.
+
+    * ``placements``: directed placements of the snake (read from its first cube), every
+      rotation and reflection counted (with a fixed start or path: those that begin with it);
+    * ``distinct``: placements up to the region's symmetries;
+    * ``distinct_up_to_reversal``: also treating the snake read from its other end as the
+      same puzzle (differs from ``distinct`` only for palindromes);
+    * ``solutions``: one representative per distinct class, in a deterministic order;
+    * ``complete``: whether the search ran to the end; if not, the counts are lower bounds
+      and ``stop_reason`` says why (``limit``, ``seconds`` or ``interrupted``).
+    """
+
+    snake: Snake
+    region: Region
+    solutions: tuple[Solution, ...]
+    placements: int
+    distinct: int
+    distinct_up_to_reversal: int
+    complete: bool
+    stop_reason: str | None
+    symmetries: int
+    start_classes: tuple[StartClassCount, ...]
+    fixed: bool
+    engine: str
+    nodes: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description (what ``snakecube solve --json`` prints)."""
+        return {
+            "snake": {
+                "turns": self.snake.turns(),
+                "segment_lengths": list(self.snake.lengths),
+                "cubes": self.snake.cubes,
+                "palindrome": self.snake.is_palindrome,
+            },
+            "target": {
+                "description": self.region.describe(),
+                "dims": list(self.region.dims),
+                "cells": self.region.volume,
+            },
+            "symmetries": self.symmetries,
+            "fixed_start": self.fixed,
+            "placements": self.placements,
+            "distinct": self.distinct,
+            "distinct_up_to_reversal": self.distinct_up_to_reversal,
+            "complete": self.complete,
+            "stop_reason": self.stop_reason,
+            "start_classes": [
+                {
+                    "kind": s.kind,
+                    "cell": list(s.cell),
+                    "size": s.size,
+                    "distinct": s.distinct,
+                    "placements": s.placements,
+                }
+                for s in self.start_classes
+            ],
+            "solutions": [s.to_dict() for s in self.solutions],
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
