@@ -207,7 +207,9 @@ class Snake:
             return cls.from_lengths(_numbers("lengths", raw))
         if re.fullmatch(r"\d+", raw):
             return cls.from_lengths(_numbers("lengths", raw))
-        if re.fullmatch(r"[SCEsce\s]+", raw):
+        letters = "".join(raw.split())
+        mostly_turns = sum(ch in "SCEsce" for ch in letters) >= 0.75 * len(letters)
+        if re.fullmatch(r"[SCEsce\s]+", raw) or (len(letters) >= 4 and mostly_turns):
             return cls.from_turns(raw)
         close = difflib.get_close_matches(raw.lower(), catalog.names(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -1,0 +1,95 @@
+"""Independent brute force for tiny boxes: every directed Hamiltonian path, cell by cell.
+
+Nothing here uses snakecube: paths, designs (segment lengths) and symmetry classes are all
+computed from plain coordinates, so agreement with the solver is a real cross-check.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+Coord = tuple[int, int, int]
+
+
+def box_cells(a: int, b: int, c: int) -> list[Coord]:
+    return [(x, y, z) for x in range(a) for y in range(b) for z in range(c)]
+
+
+def hamiltonian_paths(cells: list[Coord]) -> list[tuple[Coord, ...]]:
+    """Every directed Hamiltonian path of the grid graph on these cells."""
+    inside = set(cells)
+    out: list[tuple[Coord, ...]] = []
+    path: list[Coord] = []
+    used: set[Coord] = set()
+
+    def walk(at: Coord) -> None:
+        if len(path) == len(cells):
+            out.append(tuple(path))
+            return
+        x, y, z = at
+        for n in ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z),
+                  (x, y, z + 1), (x, y, z - 1)):
+            if n in inside and n not in used:
+                used.add(n)
+                path.append(n)
+                walk(n)
+                path.pop()
+                used.discard(n)
+
+    for s in cells:
+        used.add(s)
+        path.append(s)
+        walk(s)
+        path.pop()
+        used.discard(s)
+    return out
+
+
+def lengths_of(path: tuple[Coord, ...]) -> tuple[int, ...]:
+    """Segment lengths: runs of equal steps, each corner counted in both runs."""
+    steps = [tuple(q[i] - p[i] for i in range(3)) for p, q in zip(path, path[1:])]
+    out, run = [], 2
+    for s, t in zip(steps, steps[1:]):
+        if s == t:
+            run += 1
+        else:
+            out.append(run)
+            run = 2
+    out.append(run)
+    return tuple(out)
+
+
+def maps_of(cells: list[Coord]) -> list[dict[Coord, Coord]]:
+    """The coordinate maps (signed axis permutations, then a shift back to the origin) that
+    send the cells onto themselves, each distinct map once."""
+    cellset = set(cells)
+    maps = []
+    for perm in itertools.permutations(range(3)):
+        for sign in itertools.product((1, -1), repeat=3):
+            image = {p: tuple(sign[i] * p[perm[i]] for i in range(3)) for p in cells}
+            shift = [min(q[i] for q in image.values()) for i in range(3)]
+            m = {p: tuple(q[i] - shift[i] for i in range(3)) for p, q in image.items()}
+            if set(m.values()) == cellset and m not in maps:
+                maps.append(m)
+    return maps
+
+
+def canonical(path: tuple[Coord, ...], maps: list[dict[Coord, Coord]]) -> tuple[Coord, ...]:
+    return min(tuple(m[p] for p in path) for m in maps)
+
+
+def census_of(cells: list[Coord]):
+    """design -> [number of directed paths, set of canonical forms up to symmetry]."""
+    maps = maps_of(cells)
+    by_design: dict[tuple[int, ...], list] = defaultdict(lambda: [0, set()])
+    for p in hamiltonian_paths(cells):
+        entry = by_design[lengths_of(p)]
+        entry[0] += 1
+        entry[1].add(canonical(p, maps))
+    return by_design, maps
+
+
+def census(a: int, b: int, c: int):
+    """census_of the a x b x c box."""
+    return census_of(box_cells(a, b, c))

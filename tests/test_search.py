@@ -1,0 +1,151 @@
+"""The search: options from the seeds, limits, regions, and symmetry reduction at the root."""
+
+from __future__ import annotations
+
+import pytest
+from bruteforce import census_of
+
+import snakecube as sc
+from snakecube.search import prepare, reference
+from snakecube.search.plan import Unit
+
+RED_START = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (2, 1, 0)]  # seeds/003's starting path
+
+
+def test_fixed_corner_start():
+    # The standard snake starts in a corner: 48 placements / 8 corners = 6 from each corner.
+    r = sc.solve("standard", start=(0, 0, 0))
+    assert (r.placements, r.distinct, r.fixed) == (6, 1, True)
+    assert all(s.cells[0] == (0, 0, 0) for s in r.solutions)
+    assert sc.solve("standard", start=(1, 0, 0)).placements == 0
+    assert sc.solve("standard", start=(2, 2, 2)).placements == 6
+
+
+def test_fixed_path_as_seeds_003_does():
+    r = sc.solve("seed-red", path=RED_START)
+    assert (r.distinct, r.placements) == (1, 1)  # no symmetry keeps those four cells in place
+    assert r.solutions[0].cells[:4] == tuple(RED_START)
+    # From its start cell alone: 1 solution and 5 more symmetric ones, as seeds/003 says.
+    assert sc.solve("seed-red", start=(0, 0, 0)).placements == 6
+
+
+def test_fixed_path_is_checked_against_the_snake():
+    with pytest.raises(sc.InputError, match="turns at cube 2, which is straight"):
+        sc.solve("seed-red", path=[(0, 0, 0), (1, 0, 0), (1, 1, 0)])
+    with pytest.raises(sc.InputError, match="goes straight through cube 2, a corner"):
+        sc.solve("seed-blue", path=[(0, 0, 0), (1, 0, 0), (2, 0, 0)])
+    with pytest.raises(sc.InputError, match="not neighbours"):
+        sc.solve("standard", path=[(0, 0, 0), (2, 0, 0)])
+    with pytest.raises(sc.InputError, match="cell 2 \\[0, 0, 5\\] is not in the 3x3x3 box"):
+        sc.solve("standard", path=[(0, 0, 0), (0, 0, 5)])
+    with pytest.raises(sc.InputError, match="visits a cell twice"):
+        sc.solve("mean-green", path=[(0, 0, 0), (1, 0, 0), (0, 0, 0)])
+
+
+def test_every_start_class_from_fixed_starts_adds_up():
+    # Solving from one fixed cell per class, weighted by class size, gives the total.
+    total = sc.solve("seed-blue")
+    box = sc.Box(3, 3, 3)
+    placements = 0
+    for orbit in box.orbits():
+        r = sc.solve("seed-blue", start=box.cells[orbit[0]])
+        placements += r.placements * len(orbit)
+    assert placements == total.placements == 576
+    by_kind = {c.kind: c.distinct for c in total.start_classes}
+    assert by_kind == {"corner": 6, "edge": 0, "face": 6, "inside": 0}
+    assert sum(c.placements for c in total.start_classes) == total.placements
+
+
+def test_reverse_folds_from_the_other_end():
+    for name in ("standard", "seed-orange", "seed-blue"):
+        fwd, rev = sc.solve(name), sc.solve(name, reverse=True)
+        assert (fwd.placements, fwd.distinct) == (rev.placements, rev.distinct)
+        assert rev.snake == fwd.snake.reversed()
+        # Each reversed solution is a forward one read backwards.
+        forward = {s.canonical() for s in fwd.solutions}
+        for s in rev.solutions:
+            back = sc.Solution(fwd.snake, s.region, s.path[::-1])
+            assert back.canonical() in forward
+
+
+def test_solutions_are_distinct_and_in_a_fixed_order():
+    a = [s.path for s in sc.solutions("seed-orange")]
+    b = [s.path for s in sc.solutions("seed-orange")]
+    assert a == b and len(a) == 10
+    assert len({sc.Solution(sc.Snake.parse("seed-orange"), sc.Box(3, 3, 3), p).canonical()
+                for p in a}) == 10
+
+
+def test_no_symmetric_copies_are_enumerated():
+    # The plan searches one start cell per class and one first direction per orbit:
+    # far fewer nodes than searching from every cell.
+    problem, _ = prepare("seed-blue")
+    reduced = sc.solve("seed-blue").nodes
+    everything = placements = 0
+    for cell in range(27):  # the unreduced search: every start cell, every direction
+        stats = reference.Stats()
+        placements += sum(1 for x in reference.search(problem, Unit(cell, (), 0), stats) if x)
+        everything += stats.nodes
+    assert placements == sc.solve("seed-blue").placements == 576
+    assert reduced * 30 < everything
+
+
+def test_limits():
+    r = sc.solve("seed-blue", limit=3)
+    assert (len(r.solutions), r.complete, r.stop_reason) == (3, False, "limit")
+    first = sc.solve("seed-blue", limit=1)
+    assert first.solutions[0].path == r.solutions[0].path
+    slow = sc.solve("king", seconds=0.3)
+    assert (slow.complete, slow.stop_reason) == (False, "seconds")
+    assert slow.seconds < 5
+    with pytest.raises(sc.InputError, match="at least 1"):
+        sc.solve("standard", limit=0)
+
+
+def test_interrupt_keeps_what_was_found():
+    def stop(done, total, found):
+        if found >= 2:
+            raise KeyboardInterrupt
+
+    r = sc.solve("seed-blue", progress=stop)
+    assert r.stop_reason == "interrupted" and not r.complete
+    assert len(r.solutions) >= 2
+    for s in r.solutions:
+        s.verify()
+
+
+def test_cube_count_must_match():
+    with pytest.raises(sc.InputError, match="26 cubes but the 3x3x3 box has 27 cells"):
+        sc.solve(sc.Snake((3,) * 12 + (2,)), sc.Box(3, 3, 3))
+    with pytest.raises(sc.InputError, match="not a cube number"):
+        sc.solve("lengths:3,3")
+
+
+REGIONS = {
+    "plus": ".#.\n###\n.#.",
+    "ring-gap": "###\n#.#\n##.",
+    "steps": "#..\n##.\n###\n\n#..\n##.\n...",
+    "tee-tower": "###\n.#.\n\n.#.\n.#.",
+    "hollow-2x3x3": "###\n###\n###\n\n###\n#.#\n###",
+}
+
+
+@pytest.mark.parametrize("name", REGIONS)
+def test_regions_against_brute_force(name):
+    region = sc.Region.parse(REGIONS[name])
+    by_design, maps = census_of(list(region.cells))
+    assert len(maps) == len(region.symmetries)
+    for lengths, (n_paths, classes) in by_design.items():
+        r = sc.solve(sc.Snake(lengths), region)
+        assert r.placements == n_paths, lengths
+        assert {min(tuple(m[p] for p in s.cells) for m in maps) for s in r.solutions} == classes
+
+
+def test_plan_units_cover_start_classes():
+    problem, plan = prepare("seed-blue")
+    assert plan.multiplier == 48 and not plan.fixed
+    assert sorted(c.size for c in plan.start_classes) == [1, 6, 8, 12]
+    _, bigger = prepare("seed-blue", min_units=50)
+    assert len(bigger.units) >= 50
+    r_small = {u.start for u in plan.units}
+    assert r_small == {u.start for u in bigger.units}

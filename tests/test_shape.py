@@ -1,0 +1,78 @@
+"""Targets: the symmetry group is computed from the cells, and region files are read strictly."""
+
+from __future__ import annotations
+
+import pytest
+
+from snakecube import Box, InputError, Region
+
+
+@pytest.mark.parametrize(
+    ("dims", "order"),
+    [((3, 3, 3), 48), ((4, 4, 4), 48), ((2, 3, 4), 8), ((2, 2, 3), 16), ((3, 3, 1), 8),
+     ((2, 3, 1), 4), ((1, 1, 5), 2), ((1, 1, 1), 1), ((2, 2, 2), 48)],
+)
+def test_symmetry_group_orders(dims, order):
+    box = Box(*dims)
+    assert len(box.symmetries) == order
+    ident = tuple(range(box.volume))
+    assert box.symmetries[0] == ident
+    group = set(box.symmetries)
+    for g in box.symmetries:  # closed under composition: a group
+        for h in box.symmetries:
+            assert tuple(g[h[c]] for c in ident) in group
+
+
+def test_region_symmetry_from_cells():
+    l_shape = Region.parse("##\n#.")
+    assert len(l_shape.symmetries) == 2  # the mirror through the diagonal
+    plus = Region.parse(".#.\n###\n.#.")
+    assert len(plus.symmetries) == 8
+    skew = Region.parse("##.\n.##")
+    assert len(skew.symmetries) == 2  # a half turn (flat)
+    tower = Region.parse("##\n##\n\n#.\n..")
+    assert len(tower.symmetries) == 2
+
+
+def test_cell_kinds_of_a_cube():
+    box = Box(4, 4, 4)
+    sizes = {}
+    for orbit in box.orbits():
+        sizes[box.cell_kind(orbit[0])] = sizes.get(box.cell_kind(orbit[0]), 0) + len(orbit)
+    assert sizes == {"corner": 8, "edge": 24, "face": 24, "inside": 8}
+    flat = Box(3, 3, 1)
+    assert {flat.cell_kind(o[0]) for o in flat.orbits()} == {"corner", "edge", "inside"}
+
+
+def test_region_text_round_trip():
+    text = "##.\n###\n\n#..\n###\n"
+    r = Region.parse(text)
+    assert r.volume == 9 and r.dims == (3, 2, 2)
+    assert Region.parse(r.to_text()) == r
+    assert Region.parse(Box(2, 3, 2).to_text()) == Box(2, 3, 2)
+
+
+def test_region_comments_and_bad_characters(tmp_path):
+    assert Region.parse("; a comment\n##\n").volume == 2
+    with pytest.raises(InputError, match="line 2, column 3: 'x'"):
+        Region.parse("##\n##x")
+    with pytest.raises(InputError, match="no '#' cells"):
+        Region.parse("..\n..")
+    with pytest.raises(InputError, match="cannot read region file"):
+        Region.from_file(tmp_path / "missing.txt")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("2x3", "not AxBxC"), ("2x0x3", "side 2 '0'"), ("2xax3", "side 2 'a'"), ("", "not AxBxC")],
+)
+def test_bad_boxes(text, words):
+    with pytest.raises(InputError, match=words):
+        Box.parse(text)
+
+
+def test_box_spellings():
+    assert Box.parse("2x3x4") == Box.parse("2,3,4") == Box.parse("2×3×4") == Box(2, 3, 4)
+    assert Box.parse("3") == Box(3, 3, 3)
+    with pytest.raises(InputError, match="not a cube number"):
+        Box.cube(26)

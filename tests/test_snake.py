@@ -1,0 +1,103 @@
+"""Notations: each one reads back what it writes, and bad input names what and where."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from snakecube import InputError, Snake
+from snakecube.snake import NOTATIONS
+
+STANDARD = "ESCSCSCSCCCCSCSCCCSCCSCCCSE"
+
+snakes = st.lists(st.integers(2, 6), min_size=1, max_size=40).map(lambda ls: Snake(tuple(ls)))
+
+
+@given(snakes)
+def test_every_notation_round_trips(snake):
+    for n in NOTATIONS:
+        assert Snake.parse(snake.format(n)) == snake, n
+
+
+@given(snakes)
+def test_reversal_and_palindromes(snake):
+    assert snake.reversed().reversed() == snake
+    assert snake.reversed().cubes == snake.cubes
+    assert snake.is_palindrome == (snake.turns() == snake.turns()[::-1])
+
+
+def test_standard_in_each_notation():
+    s = Snake.parse(STANDARD)
+    assert s.cubes == 27 and s.segments == 17
+    assert s.bits() == "001010101111010111011011100"
+    assert s.format("lengths") == "lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3"
+    assert s.format("steps") == "steps:2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2"
+    assert s.format("elbows") == "elbows:3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25/27"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STANDARD,
+        STANDARD.lower(),
+        "S" + STANDARD[1:-1] + "C",  # ends written S or C, as seeds/003 does
+        "001010101111010111011011100",
+        "lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
+        "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
+        "[3 3 3 3 2 2 2 3 3 2 2 3 2 3 2 2 3]",
+        "steps:2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2",
+        "elbows:3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25",
+        "elbows = [3 5 7 9 10 11 12 14 16 17 18 20 21 23 24 25]",
+        "ELBOWS: 3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25/27",
+        "standard",
+        "Cubra-Blue",
+    ],
+)
+def test_spellings_of_the_standard(text):
+    assert Snake.parse(text) == Snake.parse(STANDARD)
+
+
+def test_elbows_take_the_target_volume():
+    assert Snake.parse("elbows:3", cubes=5).lengths == (3, 3)
+    assert Snake.parse("elbows:3").cubes == 8  # the smallest cube that holds cube 3 and more
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "empty snake"),
+        ("   ", "empty snake"),
+        ("ESCXSE", "'X' at cube 4"),
+        ("turns:ESCSEC", "E (end) at cube 5"),
+        ("E", "at least 2 cubes"),
+        ("lengths:3,1,3", "segment 2 has length 1"),
+        ("3,0", "segment 2 has length 0"),
+        ("lengths:3,x,3", "item 2 'x' is not a whole number"),
+        ("lengths:", "no numbers"),
+        ("steps:2,0", "item 2 is 0"),
+        ("elbows:3,3/10", "item 2 is 3, not after 3"),
+        ("elbows:3,12/10", "item 2 is 12"),
+        ("elbows:3/x", "'x' after '/' is not a number"),
+        ("bits:0120", "'2' at cube 3"),
+        ("standrd", "did you mean 'standard'"),
+        ("kingg", "did you mean 'king'"),
+    ],
+)
+def test_bad_input_names_what_and_where(text, words):
+    with pytest.raises(InputError) as err:
+        Snake.parse(text, cubes=None)
+    assert words in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_snake_needs_segments_of_two():
+    with pytest.raises(InputError, match="segment 1 has length 1"):
+        Snake((1, 3))
+    with pytest.raises(InputError, match="at least one segment"):
+        Snake(())
+
+
+def test_repr_is_eval_able():
+    s = Snake.parse(STANDARD)
+    assert eval(repr(s), {"Snake": Snake}) == s
