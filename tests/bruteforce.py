@@ -28,8 +28,14 @@ def hamiltonian_paths(cells: list[Coord]) -> list[tuple[Coord, ...]]:
             out.append(tuple(path))
             return
         x, y, z = at
-        for n in ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z),
-                  (x, y, z + 1), (x, y, z - 1)):
+        for n in (
+            (x + 1, y, z),
+            (x - 1, y, z),
+            (x, y + 1, z),
+            (x, y - 1, z),
+            (x, y, z + 1),
+            (x, y, z - 1),
+        ):
             if n in inside and n not in used:
                 used.add(n)
                 path.append(n)
@@ -48,9 +54,9 @@ def hamiltonian_paths(cells: list[Coord]) -> list[tuple[Coord, ...]]:
 
 def lengths_of(path: tuple[Coord, ...]) -> tuple[int, ...]:
     """Segment lengths: runs of equal steps, each corner counted in both runs."""
-    steps = [tuple(q[i] - p[i] for i in range(3)) for p, q in zip(path, path[1:])]
+    steps = [tuple(q[i] - p[i] for i in range(3)) for p, q in itertools.pairwise(path)]
     out, run = [], 2
-    for s, t in zip(steps, steps[1:]):
+    for s, t in itertools.pairwise(steps):
         if s == t:
             run += 1
         else:

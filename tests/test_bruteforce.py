@@ -4,12 +4,21 @@ the solver's counts and classes equal those of an independent enumeration of all
 from __future__ import annotations
 
 import pytest
-from bruteforce import box_cells, census
 
 import snakecube as sc
+from bruteforce import box_cells, census
 
-BOXES = [(2, 2, 2), (2, 2, 3), (3, 3, 1), (2, 4, 1), (3, 4, 1), (4, 4, 1), (1, 1, 5),
-         (2, 2, 4), (2, 3, 3)]
+BOXES = [
+    (2, 2, 2),
+    (2, 2, 3),
+    (3, 3, 1),
+    (2, 4, 1),
+    (3, 4, 1),
+    (4, 4, 1),
+    (1, 1, 5),
+    (2, 2, 4),
+    (2, 3, 3),
+]
 
 
 @pytest.mark.parametrize("dims", BOXES, ids=lambda d: "x".join(map(str, d)))
@@ -37,7 +46,9 @@ def _compositions(total: int, parts: range):
                 yield (p, *rest)
 
 
-@pytest.mark.parametrize("dims", [(2, 2, 3), (3, 3, 1), (2, 4, 1)], ids=lambda d: "x".join(map(str, d)))
+@pytest.mark.parametrize(
+    "dims", [(2, 2, 3), (3, 3, 1), (2, 4, 1)], ids=lambda d: "x".join(map(str, d))
+)
 def test_every_snake_that_could_fit_a_tiny_box(dims):
     """All snakes with the box's cube count and segments no longer than its longest side:
     the ones no Hamiltonian path makes must have no solutions, the rest exactly the paths'."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from corpus import load_known
 
 import snakecube as sc
+from corpus import load_known
 from snakecube.snake import NOTATIONS
 
 KNOWN = load_known()["puzzles"]

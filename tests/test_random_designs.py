@@ -3,6 +3,7 @@ path's class, and every solution found passes the verifier."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +40,7 @@ def test_random_paths_are_hamiltonian(dims, seed):
     box = sc.Box(*dims)
     path = random_path(box, random.Random(seed), moves=200)
     assert sorted(path) == list(range(box.volume))
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         assert b in box.neighbours[a]
 
 
@@ -47,4 +48,4 @@ def test_serpentine_is_a_path():
     box = sc.Box(3, 4, 5)
     path = serpentine(box)
     assert sorted(path) == list(range(60))
-    assert all(b in box.neighbours[a] for a, b in zip(path, path[1:]))
+    assert all(b in box.neighbours[a] for a, b in itertools.pairwise(path))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from bruteforce import census_of
 
 import snakecube as sc
+from bruteforce import census_of
 from snakecube.search import prepare, reference
 from snakecube.search.plan import Unit
 
@@ -72,8 +72,10 @@ def test_solutions_are_distinct_and_in_a_fixed_order():
     a = [s.path for s in sc.solutions("seed-orange")]
     b = [s.path for s in sc.solutions("seed-orange")]
     assert a == b and len(a) == 10
-    assert len({sc.Solution(sc.Snake.parse("seed-orange"), sc.Box(3, 3, 3), p).canonical()
-                for p in a}) == 10
+    assert (
+        len({sc.Solution(sc.Snake.parse("seed-orange"), sc.Box(3, 3, 3), p).canonical() for p in a})
+        == 10
+    )
 
 
 def test_no_symmetric_copies_are_enumerated():
@@ -142,7 +144,7 @@ def test_regions_against_brute_force(name):
 
 
 def test_plan_units_cover_start_classes():
-    problem, plan = prepare("seed-blue")
+    _problem, plan = prepare("seed-blue")
     assert plan.multiplier == 48 and not plan.fixed
     assert sorted(c.size for c in plan.start_classes) == [1, 6, 8, 12]
     _, bigger = prepare("seed-blue", min_units=50)

@@ -25,7 +25,7 @@ def test_accepts_a_solution(standard):
 def test_rejects_a_swapped_pair(standard):
     cells = _cells(standard)
     cells[5], cells[6] = cells[6], cells[5]
-    with pytest.raises(InvalidSolution, match="not neighbours|turns|corner|straight"):
+    with pytest.raises(InvalidSolution, match=r"not neighbours|turns|corner|straight"):
         verify(standard.snake.lengths, standard.region.cells, cells)
 
 

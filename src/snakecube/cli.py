@@ -34,8 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("solve", help="fold a snake into a cube, box or region; count solutions")
-    s.add_argument("snake", help="turn string, 0/1 string, lengths:..., steps:..., elbows:... "
-                   "or a catalog name")
+    s.add_argument(
+        "snake",
+        help="turn string, 0/1 string, lengths:..., steps:..., elbows:... or a catalog name",
+    )
     where = s.add_mutually_exclusive_group()
     where.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
     where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
@@ -48,8 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--reverse", action="store_true", help="fold from the other end")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
-    s.add_argument("--engine", choices=("auto", "reference"), default=None,
-                   help="search engine (default: auto, or $SNAKECUBE_ENGINE)")
+    s.add_argument(
+        "--engine",
+        choices=("auto", "reference"),
+        default=None,
+        help="search engine (default: auto, or $SNAKECUBE_ENGINE)",
+    )
 
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
@@ -109,14 +115,16 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
         snake = Snake.from_turns(e.turns)
-        rows.append({
-            "name": e.name,
-            "aliases": list(e.aliases),
-            "box": list(e.box),
-            "turns": e.turns,
-            "segment_lengths": list(snake.lengths),
-            "source": e.source,
-        })
+        rows.append(
+            {
+                "name": e.name,
+                "aliases": list(e.aliases),
+                "box": list(e.box),
+                "turns": e.turns,
+                "segment_lengths": list(snake.lengths),
+                "source": e.source,
+            }
+        )
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
@@ -146,7 +154,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool; return the exit code."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # --help, or a usage error already printed
+        return stop.code if isinstance(stop.code, int) else EXIT_INPUT
     command = {"solve": _cmd_solve, "catalog": _cmd_catalog, "convert": _cmd_convert}
     try:
         return command[args.command](args)

@@ -7,6 +7,7 @@ from any one of them (for a box, a serpentine).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -59,9 +60,9 @@ def design_of(coords: Sequence[Coord]) -> Snake:
     """The snake that a path of cells (in order) folds: a corner wherever the path turns."""
     if len(coords) < 2:
         raise InputError("a path needs at least 2 cells to make a snake")
-    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in zip(coords, coords[1:], strict=False)]
+    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(coords)]
     lengths, run = [], 2
-    for prev, step in zip(steps, steps[1:], strict=False):
+    for prev, step in itertools.pairwise(steps):
         if step == prev:
             run += 1
         else:

@@ -171,8 +171,7 @@ class Region:
         layers = []
         for z in range(c):
             rows = [
-                "".join("#" if (x, y, z) in self.index else "." for x in range(a))
-                for y in range(b)
+                "".join("#" if (x, y, z) in self.index else "." for x in range(a)) for y in range(b)
             ]
             layers.append("\n".join(rows))
         return "\n\n".join(layers) + "\n"

@@ -29,6 +29,7 @@ elbows     ``elbows:3,5,7,9,10,.../27``          1-based numbers of the corner c
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -61,9 +62,7 @@ class Snake:
             if not isinstance(n, int) or isinstance(n, bool):
                 raise InputError(f"segment {i}: length {n!r} is not a whole number")
             if n < 2:
-                raise InputError(
-                    f"segment {i} has length {n}; every segment has at least 2 cubes"
-                )
+                raise InputError(f"segment {i} has length {n}; every segment has at least 2 cubes")
 
     # -- what a snake is -------------------------------------------------------------------
     @property
@@ -153,7 +152,7 @@ class Snake:
                 )
             previous = e
         points = [1, *elbows, cubes]
-        return cls(tuple(b - a + 1 for a, b in zip(points, points[1:], strict=False)))
+        return cls(tuple(b - a + 1 for a, b in itertools.pairwise(points)))
 
     @classmethod
     def _from_corner_flags(cls, inner: Sequence[bool]) -> Snake:

@@ -86,7 +86,8 @@ def report(result: Result, style: str = "signs") -> str:
     for i, sol in enumerate(result.solutions, 1):
         parts += [
             "",
-            f"solution {i} of {total}" + ("" if result.complete else "+")
+            f"solution {i} of {total}"
+            + ("" if result.complete else "+")
             + f" (starts at a {sol.start_class} cell {list(sol.cells[0])})",
             "directions  " + directions(sol, style),
             layers(sol),

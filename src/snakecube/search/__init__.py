@@ -84,11 +84,15 @@ def _walk(
             if dirs is None:
                 yield i, None
                 continue
-            sol = Solution(problem.snake, problem.region, tuple(problem.path(unit.start, dirs)), kind)
+            sol = Solution(
+                problem.snake, problem.region, tuple(problem.path(unit.start, dirs)), kind
+            )
             try:
                 sol.verify()
             except InvalidSolution as err:  # a bug in an engine, never bad input
-                raise RuntimeError(f"engine {engine.NAME} produced an invalid solution: {err}") from err
+                raise RuntimeError(
+                    f"engine {engine.NAME} produced an invalid solution: {err}"
+                ) from err
             yield i, sol
         yield i + 1, None
 

@@ -138,7 +138,9 @@ def _expand(
         _expand(problem, group, start, (*dirs, d), cls, extra - (len(stab) == 1), out)
 
 
-def prefix_from_path(problem: Problem, coords: Sequence[Coord]) -> tuple[Cell, tuple[Direction, ...]]:
+def prefix_from_path(
+    problem: Problem, coords: Sequence[Coord]
+) -> tuple[Cell, tuple[Direction, ...]]:
     """Turn the first cells of a path into a start cell and the directions they fix.
 
     Checks that the cells are in the region, distinct, unit steps apart, and turn exactly at

@@ -1,0 +1,158 @@
+"""The command-line tool: output, JSON fields, exit codes, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from corpus import load_known
+from snakecube.cli import main
+
+KNOWN = {p["name"]: p for p in load_known()["puzzles"]}
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_text(capsys):
+    code, out, err = run(capsys, "solve", "standard")
+    assert code == 0 and err == ""
+    assert "placements               48" in out
+    assert "distinct                 1" in out
+    assert "1:+x 2:+y" in out
+    assert "z=0" in out and "z=2" in out
+    assert " 1  2  3" in out  # the first row of cube numbers
+
+
+def test_solve_json_fields(capsys):
+    code, out, _ = run(capsys, "solve", "seed-blue", "--json")
+    data = json.loads(out)
+    p = KNOWN["seed-blue"]
+    assert code == 0
+    for key in ("placements", "distinct", "distinct_up_to_reversal"):
+        assert data[key] == p[key]
+    assert data["complete"] is True and len(data["solutions"]) == 12
+    cells = data["solutions"][0]["cells"]
+    assert len(cells) == 27 and sorted(map(tuple, cells)) == sorted(
+        (x, y, z) for x in range(3) for y in range(3) for z in range(3)
+    )
+
+
+def test_box_region_limits_and_letters(capsys, tmp_path):
+    code, out, _ = run(capsys, "solve", "lengths:3,3,3,2,2", "--box", "3x3x1", "--json")
+    assert code == 0 and json.loads(out)["placements"] == 8  # the spiral: 4 corners x 2 ways
+    code, out, _ = run(capsys, "solve", "lengths:3,3,3,3", "--box", "3x3x1", "--json")
+    assert code == 0 and json.loads(out)["placements"] == 0  # the fourth side runs into the first
+    region = tmp_path / "plus.txt"
+    region.write_text(".#.\n###\n.#.\n")
+    code, out, err = run(capsys, "solve", "EE", "--region", str(region), "--json")
+    assert code == 2 and "2 cubes but the region of 5 cells" in err
+    code, out, _ = run(capsys, "solve", "lengths:2,3,2", "--region", str(region), "--json")
+    assert code == 0 and json.loads(out)["placements"] == 0
+    code, out, _ = run(capsys, "solve", "seed-blue", "--first", "--json")
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "limit"
+    assert len(data["solutions"]) == 1
+    code, out, _ = run(capsys, "solve", "seed-blue", "--limit", "4", "--letters")
+    assert "XP" in out and "complete                 no" in out
+    code, out, _ = run(capsys, "solve", "standard", "--start", "1,0,0", "--json")
+    assert code == 0 and json.loads(out)["placements"] == 0
+    code, out, _ = run(capsys, "solve", "seed-red", "--path", "0,0,0 1,0,0 2,0,0 2,1,0")
+    assert code == 0 and "distinct                 1" in out
+    code, out, _ = run(capsys, "solve", "standard", "--reverse", "--json")
+    assert json.loads(out)["snake"]["turns"] == KNOWN["standard"]["turns"][::-1]
+
+
+def test_seconds_limit(capsys):
+    code, out, _ = run(capsys, "solve", "king", "--seconds", "0.2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is False and data["stop_reason"] == "seconds"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["solve", "ESCQSE"], "'Q' at cube 4"),
+        (["solve", "ESCSCSCSCCCCSCSCCCSCCSCCCS"], "26 cubes, which is not a cube number"),
+        (["solve", "standard", "--box", "2x2x2"], "27 cubes but the 2x2x2 box has 8 cells"),
+        (["solve", "lengths:3,1,3"], "segment 2 has length 1"),
+        (["solve", ""], "empty snake"),
+        (["solve", "lengths:3,three"], "item 2 'three' is not a whole number"),
+        (["solve", "standard", "--box", "3x3"], "not AxBxC"),
+        (["solve", "standard", "--limit", "x"], "invalid int value: 'x'"),
+        (["solve", "standard", "--limit", "0"], "at least 1"),
+        (["solve", "standard", "--seconds", "-1"], "must be positive"),
+        (["solve", "standard", "--start", "1,2"], "--start: '1,2' is not x,y,z"),
+        (["solve", "standard", "--region", "/nonexistent/r.txt"], "cannot read region file"),
+        (["solve", "standard", "--path", "0,0,0 5,5,5"], "cell 2 [5, 5, 5] is not in"),
+        (["solve", "standard", "--first", "--limit", "2"], "not allowed with argument"),
+        (["convert", "nonsense-name"], "unknown snake"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_exit_2_one_line(capsys, args, words):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert words in err
+    assert err.count("\n") <= 2 and "Traceback" not in err
+    assert out == ""
+
+
+def test_catalog_and_convert(capsys):
+    code, out, _ = run(capsys, "catalog")
+    assert code == 0
+    for name, p in KNOWN.items():
+        assert name in out and p["turns"] in out
+    code, out, _ = run(capsys, "catalog", "--json")
+    assert {e["name"] for e in json.loads(out)} >= set(KNOWN)
+    code, out, _ = run(capsys, "convert", "standard", "--json")
+    data = json.loads(out)
+    assert data["lengths"] == "lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3"
+    assert data["elbows"].startswith("elbows:3,5,7,9,10")
+    code, out, _ = run(capsys, "convert", "001010101111010111011011100", "--to", "turns")
+    assert out.strip() == KNOWN["standard"]["turns"]
+
+
+def _cli(*args, **kw):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "snakecube", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        **kw,
+    )
+
+
+def test_python_dash_m_runs():
+    proc = _cli("solve", "mean-green", "--json")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert json.loads(out)["distinct"] == 1
+
+
+def test_bad_input_from_a_real_process():
+    proc = _cli("solve", "ESCXSE")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_ctrl_c_prints_what_was_found_and_exits_130():
+    proc = _cli("solve", "king", "--json")
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+    assert "Traceback" not in err

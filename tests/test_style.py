@@ -1,0 +1,32 @@
+"""The code is ruff-clean (the dev extra installs ruff)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(
+    shutil.which("ruff") is None, reason="ruff is not installed (pip install -e '.[dev]')"
+)
+def test_ruff_clean():
+    proc = subprocess.run(
+        ["ruff", "check", "src", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_core_does_not_import_plotting_or_cli():
+    code = (
+        "import sys, snakecube; snakecube.solve('standard'); "
+        "bad = [m for m in ('matplotlib', 'plotly', 'snakecube.cli', 'numba') "
+        "if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
