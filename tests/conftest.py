@@ -20,3 +20,11 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+ENGINES = ("reference", "kernel")
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request) -> str:
+    """Cross-checks run with both engines: the reference and the compiled kernel."""
+    return request.param

@@ -22,13 +22,13 @@ BOXES = [
 
 
 @pytest.mark.parametrize("dims", BOXES, ids=lambda d: "x".join(map(str, d)))
-def test_every_design_of_a_tiny_box(dims):
+def test_every_design_of_a_tiny_box(dims, engine):
     by_design, maps = census(*dims)
     box = sc.Box(*dims)
     assert len(box.symmetries) == len(maps)
     assert len(box.cells) == len(box_cells(*dims))
     for lengths, (n_paths, classes) in by_design.items():
-        result = sc.solve(sc.Snake(lengths), box)
+        result = sc.solve(sc.Snake(lengths), box, engine=engine)
         assert result.complete
         assert result.placements == n_paths, lengths
         assert result.distinct == len(classes), lengths
@@ -49,7 +49,7 @@ def _compositions(total: int, parts: range):
 @pytest.mark.parametrize(
     "dims", [(2, 2, 3), (3, 3, 1), (2, 4, 1)], ids=lambda d: "x".join(map(str, d))
 )
-def test_every_snake_that_could_fit_a_tiny_box(dims):
+def test_every_snake_that_could_fit_a_tiny_box(dims, engine):
     """All snakes with the box's cube count and segments no longer than its longest side:
     the ones no Hamiltonian path makes must have no solutions, the rest exactly the paths'."""
     by_design, _ = census(*dims)
@@ -59,4 +59,4 @@ def test_every_snake_that_could_fit_a_tiny_box(dims):
     assert len(snakes) > len(by_design)
     for snake in snakes:
         expected = by_design[snake.lengths][0] if snake.lengths in by_design else 0
-        assert sc.solve(snake, box).placements == expected, snake.lengths
+        assert sc.solve(snake, box, engine=engine).placements == expected, snake.lengths

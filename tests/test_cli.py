@@ -148,7 +148,7 @@ def test_bad_input_from_a_real_process():
 
 
 def test_ctrl_c_prints_what_was_found_and_exits_130():
-    proc = _cli("solve", "king", "--json")
+    proc = _cli("solve", "king", "--json", "--engine", "reference")
     time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

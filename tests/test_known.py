@@ -27,10 +27,10 @@ def _check(result, puzzle):
 
 @pytest.mark.parametrize("puzzle", SMALL, ids=lambda p: p["name"])
 @pytest.mark.parametrize("notation", NOTATIONS)
-def test_small_puzzles_in_every_notation(puzzle, notation):
+def test_small_puzzles_in_every_notation(puzzle, notation, engine):
     text = sc.Snake.parse(puzzle["turns"]).format(notation)
     box = sc.Box(*puzzle["box"])
-    _check(sc.solve(text, box), puzzle)
+    _check(sc.solve(text, box, engine=engine), puzzle)
 
 
 @pytest.mark.parametrize("puzzle", SMALL, ids=lambda p: p["name"])

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import snakecube as sc
+from conftest import ENGINES
 from snakecube.designs import design_of, random_path, serpentine
 
 boxes = st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)).filter(
@@ -18,13 +19,13 @@ boxes = st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)).filte
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(dims=boxes, seed=st.integers(0, 2**32 - 1))
-def test_own_path_is_among_the_answers(dims, seed):
+@given(dims=boxes, seed=st.integers(0, 2**32 - 1), engine=st.sampled_from(ENGINES))
+def test_own_path_is_among_the_answers(dims, seed, engine):
     box = sc.Box(*dims)
     path = random_path(box, random.Random(seed))
     coords = [box.cells[c] for c in path]
     snake = design_of(coords)
-    result = sc.solve(snake, box)
+    result = sc.solve(snake, box, engine=engine)
     assert result.complete and result.distinct >= 1
     own = sc.Solution(snake, box, tuple(path))
     own.verify()

@@ -133,12 +133,12 @@ REGIONS = {
 
 
 @pytest.mark.parametrize("name", REGIONS)
-def test_regions_against_brute_force(name):
+def test_regions_against_brute_force(name, engine):
     region = sc.Region.parse(REGIONS[name])
     by_design, maps = census_of(list(region.cells))
     assert len(maps) == len(region.symmetries)
     for lengths, (n_paths, classes) in by_design.items():
-        r = sc.solve(sc.Snake(lengths), region)
+        r = sc.solve(sc.Snake(lengths), region, engine=engine)
         assert r.placements == n_paths, lengths
         assert {min(tuple(m[p] for p in s.cells) for m in maps) for s in r.solutions} == classes
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from snakecube import catalog
 from snakecube.errors import InputError
-from snakecube.search import solve
+from snakecube.progress import progress_bar
+from snakecube.search import ENGINES, solve
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import NOTATIONS, Snake
 
@@ -52,10 +53,17 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     s.add_argument(
         "--engine",
-        choices=("auto", "reference"),
+        choices=ENGINES,
         default=None,
         help="search engine (default: auto, or $SNAKECUBE_ENGINE)",
     )
+    s.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes to search with (default: all cores for big searches)",
+    )
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
@@ -94,16 +102,23 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     target = _target(args)
     limit = 1 if args.first else args.limit
-    result = solve(
-        args.snake,
-        target,
-        start=None if args.start is None else _coord(args.start, "--start"),
-        path=None if args.path is None else _path(args.path),
-        reverse=args.reverse,
-        limit=limit,
-        seconds=args.seconds,
-        engine=args.engine,
-    )
+    bar = None if args.quiet else progress_bar()
+    try:
+        result = solve(
+            args.snake,
+            target,
+            start=None if args.start is None else _coord(args.start, "--start"),
+            path=None if args.path is None else _path(args.path),
+            reverse=args.reverse,
+            limit=limit,
+            seconds=args.seconds,
+            engine=args.engine,
+            workers=args.workers,
+            progress=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

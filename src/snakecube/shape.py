@@ -16,7 +16,10 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from snakecube.errors import InputError
 
@@ -159,6 +162,8 @@ class Region:
     @classmethod
     def from_file(cls, path: str | Path) -> Region:
         """Read a region file (see :meth:`parse`)."""
+        from pathlib import Path
+
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:

@@ -28,7 +28,6 @@ elbows     ``elbows:3,5,7,9,10,.../27``          1-based numbers of the corner c
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -210,6 +209,8 @@ class Snake:
         mostly_turns = sum(ch in "SCEsce" for ch in letters) >= 0.75 * len(letters)
         if re.fullmatch(r"[SCEsce\s]+", raw) or (len(letters) >= 4 and mostly_turns):
             return cls.from_turns(raw)
+        import difflib
+
         close = difflib.get_close_matches(raw.lower(), catalog.names(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         bad = next(

@@ -101,6 +101,7 @@ class Result:
     start_classes: tuple[StartClassCount, ...]
     fixed: bool
     engine: str
+    workers: int
     nodes: int
     seconds: float
 
@@ -137,6 +138,7 @@ class Result:
             ],
             "solutions": [s.to_dict() for s in self.solutions],
             "engine": self.engine,
+            "workers": self.workers,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }

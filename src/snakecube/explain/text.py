@@ -65,7 +65,11 @@ def summary(result: Result) -> str:
     )
     rows.append(("solutions by start cell", starts))
     rows.append(
-        ("search", f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine)")
+        (
+            "search",
+            f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine, "
+            f"{result.workers} process{'es' if result.workers > 1 else ''})",
+        )
     )
     w = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)

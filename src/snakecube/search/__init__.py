@@ -9,9 +9,10 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
+from typing import NamedTuple
 
 from snakecube.errors import InputError
-from snakecube.search import reference
+from snakecube.search import parallel, reference
 from snakecube.search.plan import Plan, make_plan, prefix_from_path
 from snakecube.search.problem import Problem
 from snakecube.shape import Box, Coord, Region
@@ -20,6 +21,7 @@ from snakecube.solution import Result, Solution, StartClassCount
 from snakecube.verify import InvalidSolution
 
 ENGINE_ENV = "SNAKECUBE_ENGINE"  # set to "reference" to force the pure-Python search
+ENGINES = ("auto", "reference", "kernel")
 Target = Region | str | tuple[int, int, int] | None
 Progress = Callable[[int, int, int], None]  # (units done, units in all, solutions found)
 
@@ -39,16 +41,23 @@ def as_target(target: Target, snake: Snake | None = None) -> Region:
     raise InputError(f"unknown target {target!r}: give a Region, 'AxBxC' or (a, b, c)")
 
 
-def prepare(
+class Inputs(NamedTuple):
+    """Parsed and compiled inputs: the problem, and the fixed start and prefix, if any."""
+
+    problem: Problem
+    start: int | None
+    prefix: tuple[int, ...]
+
+
+def compile_inputs(
     snake: Snake | str,
     target: Target = None,
     *,
     start: Coord | None = None,
     path: Sequence[Coord] | None = None,
     reverse: bool = False,
-    min_units: int = 1,
-) -> tuple[Problem, Plan]:
-    """Parse and compile the inputs and plan the search."""
+) -> Inputs:
+    """Parse the snake and the target, compile them, and turn a fixed start/path into cells."""
     region = None if target is None else as_target(target)
     if isinstance(snake, str):
         snake = Snake.parse(snake, cubes=None if region is None else region.volume)
@@ -61,40 +70,90 @@ def prepare(
     if path is None and start is not None:
         path = [start]
     if path is None:
-        return problem, make_plan(problem, min_units=min_units)
+        return Inputs(problem, None, ())
     cell, dirs = prefix_from_path(problem, path)
-    return problem, make_plan(problem, cell, dirs, min_units=min_units)
+    return Inputs(problem, cell, dirs)
+
+
+def prepare(
+    snake: Snake | str,
+    target: Target = None,
+    *,
+    start: Coord | None = None,
+    path: Sequence[Coord] | None = None,
+    reverse: bool = False,
+    min_units: int = 1,
+) -> tuple[Problem, Plan]:
+    """Parse and compile the inputs and plan the search."""
+    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
+    plan = make_plan(inputs.problem, inputs.start, inputs.prefix, min_units=min_units)
+    return inputs.problem, plan
+
+
+SMALL = 27  # cells: up to this size one process is always quicker than forking workers
 
 
 def choose_engine(problem: Problem, requested: str | None = None) -> ModuleType:
-    """The engine module to use: ``requested``, else $SNAKECUBE_ENGINE, else automatic."""
-    name = requested or os.environ.get(ENGINE_ENV) or "auto"
-    if name in ("auto", "reference"):
+    """The engine module: ``requested``, else $SNAKECUBE_ENGINE, else automatic.
+
+    Automatic: the compiled kernel when it is built (it loads in about a millisecond and
+    compiles nothing at run time), else the reference.
+    """
+    name = (requested or os.environ.get(ENGINE_ENV) or "auto").strip().lower()
+    if name not in ENGINES:
+        raise InputError(f"unknown engine {name!r}; expected one of {', '.join(ENGINES)}")
+    if name == "reference":
         return reference
-    raise InputError(f"unknown engine {name!r}; expected auto or reference")
+    from snakecube.search import kernel
+
+    if not kernel.AVAILABLE:
+        if name == "kernel":
+            raise InputError("the compiled kernel is not built here; reinstall with a C compiler")
+        return reference
+    return kernel
 
 
-def _walk(
-    problem: Problem, plan: Plan, engine: ModuleType, stats: reference.Stats
-) -> Iterator[tuple[int, Solution | None]]:
-    """(unit index, verified solution or None for a tick) over the whole plan, in order."""
+def choose_workers(
+    problem: Problem, engine: ModuleType, limit: int | None, requested: int | None
+) -> int:
+    """Processes to use: ``requested``, else all cores for exhaustive searches of more than
+    27 cells, else one. Searches with a solution limit use one, so that the first solutions
+    are the same as in a single process."""
+    if requested is not None:
+        if requested < 1:
+            raise InputError(f"workers must be at least 1, not {requested}")
+        return requested
+    if limit is not None or problem.ncells <= SMALL:
+        return 1
+    return parallel.cores()
+
+
+def _solution(problem: Problem, plan: Plan, unit: int, dirs: tuple[int, ...]) -> Solution:
+    """Build and verify one solution; an invalid one is an engine bug, never bad input."""
+    u = plan.units[unit]
+    kind = plan.start_classes[u.start_class].kind
+    sol = Solution(problem.snake, problem.region, tuple(problem.path(u.start, dirs)), kind)
+    try:
+        sol.verify()
+    except InvalidSolution as err:
+        raise RuntimeError(f"the search produced an invalid solution: {err}") from err
+    return sol
+
+
+def _serial(
+    problem: Problem, plan: Plan, engine: ModuleType
+) -> Iterator[tuple[int, list[tuple[int, ...]], int, bool] | None]:
+    """The parallel runner's events, from this process: units in order, nodes as they go."""
     for i, unit in enumerate(plan.units):
-        kind = plan.start_classes[unit.start_class].kind
+        stats = reference.Stats()
+        seen = 0
         for dirs in engine.search(problem, unit, stats):
             if dirs is None:
-                yield i, None
-                continue
-            sol = Solution(
-                problem.snake, problem.region, tuple(problem.path(unit.start, dirs)), kind
-            )
-            try:
-                sol.verify()
-            except InvalidSolution as err:  # a bug in an engine, never bad input
-                raise RuntimeError(
-                    f"engine {engine.NAME} produced an invalid solution: {err}"
-                ) from err
-            yield i, sol
-        yield i + 1, None
+                yield i, [], stats.nodes - seen, False
+            else:
+                yield i, [dirs], stats.nodes - seen, False
+            seen = stats.nodes
+        yield i, [], stats.nodes - seen, True
 
 
 def solutions(
@@ -111,11 +170,13 @@ def solutions(
     >>> next(solutions("ESCSCSCSCCCCSCSCCCSCCSCCCSE")).direction_names()[:3]
     ['+x', '+y', '-x']
     """
-    problem, plan = prepare(snake, target, start=start, path=path, reverse=reverse)
-    chosen = choose_engine(problem, engine)
-    for _, sol in _walk(problem, plan, chosen, reference.Stats()):
-        if sol is not None:
-            yield sol
+    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
+    plan = make_plan(inputs.problem, inputs.start, inputs.prefix)
+    chosen = choose_engine(inputs.problem, engine)
+    for event in _serial(inputs.problem, plan, chosen):
+        if event is not None:
+            for dirs in event[1]:
+                yield _solution(inputs.problem, plan, event[0], dirs)
 
 
 def solve(
@@ -128,12 +189,16 @@ def solve(
     limit: int | None = None,
     seconds: float | None = None,
     engine: str | None = None,
+    workers: int | None = None,
     progress: Progress | None = None,
 ) -> Result:
     """Count and collect the solutions, honouring a solution limit and a time limit.
 
-    Ctrl-C (KeyboardInterrupt) stops the search; the result keeps what was found and is
-    marked incomplete with ``stop_reason == "interrupted"``.
+    ``engine`` is ``auto`` (default), ``reference`` or ``kernel``; ``workers`` the number of
+    processes (default: all cores for big exhaustive searches). ``progress(done, units,
+    found)`` is called as work units finish and now and then in between. Ctrl-C
+    (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
+    incomplete with ``stop_reason == "interrupted"``.
 
     >>> r = solve("standard")
     >>> r.placements, r.distinct, r.complete
@@ -144,32 +209,50 @@ def solve(
     if seconds is not None and seconds <= 0:
         raise InputError(f"the time limit must be positive, not {seconds}")
     began = time.monotonic()
-    problem, plan = prepare(snake, target, start=start, path=path, reverse=reverse)
+    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
+    problem = inputs.problem
     chosen = choose_engine(problem, engine)
+    n_workers = choose_workers(problem, chosen, limit, workers)
+    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=16 * n_workers)
     deadline = None if seconds is None else began + seconds
-    stats = reference.Stats()
-    found: list[Solution] = []
-    per_class = [0] * len(plan.start_classes)
+    if n_workers > 1 and hasattr(chosen, "warm"):
+        chosen.warm(problem)  # compile (or load) once, before the workers fork
+    events = (
+        parallel.run(problem, plan, chosen, n_workers)
+        if n_workers > 1 and len(plan.units) > 1
+        else _serial(problem, plan, chosen)
+    )
+    by_unit: list[list[Solution]] = [[] for _ in plan.units]
+    done = found = nodes = 0
     stop: str | None = None
-    walk = _walk(problem, plan, chosen, stats)
     try:
-        for done, sol in walk:
-            if sol is not None:
-                found.append(sol)
-                per_class[plan.units[done].start_class] += 1
-                if limit is not None and len(found) >= limit:
-                    stop = "limit"
+        for event in events:
+            if event is not None:
+                unit, placements, visited, finished = event
+                nodes += visited
+                done += finished
+                for dirs in placements:
+                    by_unit[unit].append(_solution(problem, plan, unit, dirs))
+                    found += 1
+                    if limit is not None and found >= limit:
+                        stop = "limit"
+                        break
+                if stop:
                     break
-            elif progress is not None:
-                progress(done, len(plan.units), len(found))
+            if progress is not None:
+                progress(done, len(plan.units), found)
             if deadline is not None and time.monotonic() > deadline:
                 stop = "seconds"
                 break
     except KeyboardInterrupt:
         stop = "interrupted"
     finally:
-        walk.close()
-    return _result(problem, plan, found, per_class, stop, chosen.NAME, stats.nodes, began)
+        events.close()
+    sols = [s for unit in by_unit for s in unit]
+    per_class = [0] * len(plan.start_classes)
+    for u, unit_sols in zip(plan.units, by_unit, strict=True):
+        per_class[u.start_class] += len(unit_sols)
+    return _result(problem, plan, sols, per_class, stop, chosen.NAME, nodes, began, n_workers)
 
 
 def _result(
@@ -181,6 +264,7 @@ def _result(
     engine: str,
     nodes: int,
     began: float,
+    workers: int = 1,
 ) -> Result:
     snake, region = problem.snake, problem.region
     if snake.is_palindrome:
@@ -204,6 +288,7 @@ def _result(
         start_classes=classes,
         fixed=plan.fixed,
         engine=engine,
+        workers=workers,
         nodes=nodes,
         seconds=time.monotonic() - began,
     )

@@ -1,0 +1,173 @@
+"""The compiled kernel: the reference's contract, compiled with Cython, with exact pruning.
+
+Same answers, same order as ``reference.search``: it yields each placement under a unit as a
+tuple of directions, trying directions 0..5 depth first, and yields ``None`` between slices.
+
+The loop itself is ``_kernel.pyx``, compiled when the package is installed. The search state
+lives in arrays owned by Python, so the loop runs in *slices* of at most ``SLICE`` nodes and
+resumes where it stopped: the caller checks time, progress and Ctrl-C between slices.
+Occupancy is one machine word for regions of up to 64 cells and ``ceil(cells / 64)`` words
+beyond, so any size works.
+
+Pruning, chosen by ``flags`` (each is exact: it only cuts subtrees that hold no solution):
+
+* ``DEAD_END`` (1): after a segment is placed, each free cell next to it or to the old head
+  gets its number of ways in: free neighbours, plus one if it touches the new head. A cell
+  with none can never be reached; a cell with one can only be the last cube, and there is only
+  one last cube. The candidate last cube is carried down the stack.
+* ``CONNECTED`` (2): the free cells must form one piece with the head (a flood fill), checked
+  while at least ``min_free`` cells are free.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Iterator
+
+from snakecube.search.plan import Unit, replay
+from snakecube.search.problem import Problem
+
+try:
+    from snakecube.search import _kernel  # type: ignore[attr-defined]
+
+    AVAILABLE = True
+except ImportError:  # the extension was not built: the tool falls back to the reference
+    _kernel = None
+    AVAILABLE = False
+
+NAME = "kernel"
+DEAD_END = 1
+CONNECTED = 2
+DEFAULT_FLAGS = DEAD_END
+MIN_FREE = 40  # flood-fill only while at least this many cells are free (measured)
+SLICE = 2_000_000  # nodes per call of the loop: a few milliseconds
+FLAGS_ENV = "SNAKECUBE_PRUNE"  # pruning bits, e.g. "0" for none, "3" for both (benchmarks)
+_WORD = (1 << 64) - 1
+
+
+class Tables:
+    """The problem's ray tables as flat arrays of machine integers, built once per problem.
+
+    Row ``(lidx[k] * cells + cell) * 6 + d`` holds segment k's ray from ``cell`` going ``d``:
+    ``rend`` its end cell (-1 if it leaves the region), ``rmask`` the cells it adds and
+    ``rhalo`` the neighbours of its start cell and of the cells it adds, ``words`` words each.
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        n = problem.ncells
+        self.words = words = (n + 63) // 64
+        lengths = sorted(set(problem.lengths))
+        self.lidx = array("q", [lengths.index(x) for x in problem.lengths])
+        nb = problem.neighbours
+        neighbourhood = [sum(1 << x for x in around if x >= 0) for around in nb]
+        rend, rmask, rhalo = [], [], []
+        for length in lengths:
+            table = problem.rays[length]
+            for c in range(n):
+                for d in range(6):
+                    ray = table[c * 6 + d]
+                    mask, end, halo = (0, -1, 0) if ray is None else (*ray, 0)
+                    if ray is not None:
+                        at = c
+                        for _ in range(length):
+                            halo |= neighbourhood[at]
+                            at = nb[at][d]
+                    rend.append(end)
+                    rmask.extend(_split(mask, words))
+                    rhalo.extend(_split(halo, words))
+        self.rend = array("q", rend)
+        self.rmask = array("Q", rmask)
+        self.rhalo = array("Q", rhalo)
+        self.nbmask = array("Q", [w for m in neighbourhood for w in _split(m, words)])
+        placed, after = 1, []
+        for length in problem.lengths:
+            placed += length - 1
+            after.append(placed)
+        self.placed_after = array("q", after)
+
+
+def _split(mask: int, words: int) -> list[int]:
+    return [(mask >> (64 * w)) & _WORD for w in range(words)]
+
+
+_TABLES: dict[int, tuple[Problem, Tables]] = {}
+
+
+def tables_for(problem: Problem) -> Tables:
+    """The tables of ``problem``, cached for the last few problems."""
+    hit = _TABLES.get(id(problem))
+    if hit is not None and hit[0] is problem:
+        return hit[1]
+    if len(_TABLES) > 8:
+        _TABLES.clear()
+    t = Tables(problem)
+    _TABLES[id(problem)] = (problem, t)
+    return t
+
+
+def flags_from_env() -> int:
+    """Pruning bits from $SNAKECUBE_PRUNE, else the default."""
+    raw = os.environ.get(FLAGS_ENV, "").strip()
+    return int(raw) if raw.isdigit() else DEFAULT_FLAGS
+
+
+def warm(problem: Problem) -> None:
+    """Build the problem's tables now (before worker processes fork)."""
+    tables_for(problem)
+
+
+def search(
+    problem: Problem,
+    unit: Unit,
+    stats: object | None = None,
+    flags: int | None = None,
+    min_free: int = MIN_FREE,
+    max_nodes: int = SLICE,
+    multiword: bool = False,
+) -> Iterator[tuple[int, ...] | None]:
+    """Every placement under ``unit``, as the reference gives them (see its contract).
+
+    ``multiword`` runs the any-size loop even for small regions (to test the two loops agree).
+    """
+    if _kernel is None:
+        raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
+    flags = flags_from_env() if flags is None else flags
+    state = replay(problem, unit.start, unit.prefix)
+    if state is None:
+        return
+    occ_int, head, _axis = state
+    k_all = len(problem.lengths)
+    k0 = len(unit.prefix)
+    if k0 == k_all:  # the unit is already a whole placement
+        yield tuple(unit.prefix)
+        return
+    t = tables_for(problem)
+    dirs = array("q", [*unit.prefix, *([0] * (k_all - k0))])
+    nextd = array("q", [0] * (k_all + 1))
+    heads = array("q", [0] * (k_all + 1))
+    heads[k0] = head
+    endc = array("q", [-1] * (k_all + 1))
+    occ = array("Q", _split(occ_int, t.words))
+    meta = array("q", [k0, k0, 0])
+    batch = 256
+    out = array("q", [0] * (batch * k_all))
+    tables = (t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after)
+    state_arrays = (dirs, nextd, heads, endc, occ, meta)
+    while True:
+        if t.words == 1 and not multiword:
+            n_out, nodes = _kernel.run_word(
+                *tables, *state_arrays, flags, min_free, max_nodes, out, batch
+            )
+        else:
+            scratch = (array("Q", [0] * t.words), array("Q", [0] * t.words))
+            n_out, nodes = _kernel.run_words(
+                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *scratch
+            )
+        if stats is not None:
+            stats.nodes += nodes  # type: ignore[attr-defined]
+        for i in range(n_out):
+            yield tuple(out[i * k_all : (i + 1) * k_all])
+        if meta[2]:
+            return
+        yield None
