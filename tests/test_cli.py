@@ -73,7 +73,9 @@ def test_box_region_limits_and_letters(capsys, tmp_path):
 
 
 def test_seconds_limit(capsys):
-    code, out, _ = run(capsys, "solve", "king", "--seconds", "0.2", "--json")
+    code, out, _ = run(
+        capsys, "solve", "king", "--seconds", "0.2", "--json", "--engine", "reference"
+    )
     data = json.loads(out)
     assert code == 0 and data["complete"] is False and data["stop_reason"] == "seconds"
 

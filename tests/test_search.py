@@ -97,7 +97,7 @@ def test_limits():
     assert (len(r.solutions), r.complete, r.stop_reason) == (3, False, "limit")
     first = sc.solve("seed-blue", limit=1)
     assert first.solutions[0].path == r.solutions[0].path
-    slow = sc.solve("king", seconds=0.3)
+    slow = sc.solve("king", seconds=0.3, engine="reference")
     assert (slow.complete, slow.stop_reason) == (False, "seconds")
     assert slow.seconds < 5
     with pytest.raises(sc.InputError, match="at least 1"):

@@ -25,9 +25,12 @@ def run_word(
     int64_t[::1] dirs, int64_t[::1] nextd, int64_t[::1] heads, int64_t[::1] endc,
     uint64_t[::1] occ_io, int64_t[::1] meta,
     int64_t flags, int64_t min_free, int64_t max_nodes, int64_t[::1] out, int64_t max_out,
+    const uint64_t[::1] colours, int64_t end_colour,
 ):
     cdef int64_t n_seg = lidx.shape[0]
     cdef int64_t n_cells = nbmask.shape[0]
+    cdef uint64_t colour = colours[0]
+    cdef bint parity = flags & 4
     cdef uint64_t one = 1
     cdef uint64_t cells_mask = (one << n_cells) - one if n_cells < 64 else ~<uint64_t>0
     cdef uint64_t occ = occ_io[0]
@@ -82,6 +85,9 @@ def run_word(
                             if last >= 0 and last != x and not (occ >> last) & one:
                                 ok = False
                                 break
+                            if parity and <int64_t>((colour >> x) & one) != end_colour:
+                                ok = False  # the last cube's colour is fixed by parity
+                                break
                             last = x
                 # Step 4: the free cells stay connected to the head (flood fill), while at
                 # least min_free cells are free.
@@ -133,6 +139,7 @@ def run_words(
     int64_t[::1] dirs, int64_t[::1] nextd, int64_t[::1] heads, int64_t[::1] endc,
     uint64_t[::1] occ, int64_t[::1] meta,
     int64_t flags, int64_t min_free, int64_t max_nodes, int64_t[::1] out, int64_t max_out,
+    const uint64_t[::1] colours, int64_t end_colour,
     uint64_t[::1] reach, uint64_t[::1] frontier,
 ):
     """The same loop with ``W = occ.shape[0]`` words a mask: ``rmask``, ``rhalo`` and
@@ -147,6 +154,7 @@ def run_words(
     cdef int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways, count
     cdef uint64_t cand, m, clash, bits, new
     cdef bint ok, moved, more, growing
+    cdef bint parity = flags & 4
     with nogil:
         while nodes < max_nodes:
             if level == n_seg:
@@ -198,6 +206,8 @@ def run_words(
                                 ok = False
                             elif ways == 1:
                                 if last >= 0 and last != x and not _is_set(occ, last):
+                                    ok = False
+                                if parity and <int64_t>_is_set(colours, x) != end_colour:
                                     ok = False
                                 last = x
                         if not ok:

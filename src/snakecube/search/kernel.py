@@ -17,6 +17,8 @@ Pruning, chosen by ``flags`` (each is exact: it only cuts subtrees that hold no 
   one last cube. The candidate last cube is carried down the stack.
 * ``CONNECTED`` (2): the free cells must form one piece with the head (a flood fill), checked
   while at least ``min_free`` cells are free.
+* ``PARITY`` (4): with ``DEAD_END``, a cell that can only be the last cube must have the last
+  cube's colour (x + y + z mod 2), which the start cell and the cube count fix.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import os
 from array import array
 from collections.abc import Iterator
 
-from snakecube.search.plan import Unit, replay
+from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 
 try:
@@ -39,7 +41,8 @@ except ImportError:  # the extension was not built: the tool falls back to the r
 NAME = "kernel"
 DEAD_END = 1
 CONNECTED = 2
-DEFAULT_FLAGS = DEAD_END
+PARITY = 4
+DEFAULT_FLAGS = DEAD_END | PARITY
 MIN_FREE = 40  # flood-fill only while at least this many cells are free (measured)
 SLICE = 2_000_000  # nodes per call of the loop: a few milliseconds
 FLAGS_ENV = "SNAKECUBE_PRUNE"  # pruning bits, e.g. "0" for none, "3" for both (benchmarks)
@@ -80,6 +83,8 @@ class Tables:
         self.rmask = array("Q", rmask)
         self.rhalo = array("Q", rhalo)
         self.nbmask = array("Q", [w for m in neighbourhood for w in _split(m, words)])
+        odd = sum(1 << c for c, xyz in enumerate(problem.region.cells) if sum(xyz) & 1)
+        self.colours = array("Q", _split(odd, words))
         placed, after = 1, []
         for length in problem.lengths:
             placed += length - 1
@@ -154,15 +159,16 @@ def search(
     out = array("q", [0] * (batch * k_all))
     tables = (t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after)
     state_arrays = (dirs, nextd, heads, endc, occ, meta)
+    parity = (t.colours, end_colour(problem, unit.start))
     while True:
         if t.words == 1 and not multiword:
             n_out, nodes = _kernel.run_word(
-                *tables, *state_arrays, flags, min_free, max_nodes, out, batch
+                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *parity
             )
         else:
             scratch = (array("Q", [0] * t.words), array("Q", [0] * t.words))
             n_out, nodes = _kernel.run_words(
-                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *scratch
+                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *parity, *scratch
             )
         if stats is not None:
             stats.nodes += nodes  # type: ignore[attr-defined]

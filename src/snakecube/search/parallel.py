@@ -26,9 +26,7 @@ if TYPE_CHECKING:
 Event = tuple[int, list[tuple[int, ...]], int, bool]  # unit, placements, nodes, unit done
 
 
-def _worker(
-    problem: Problem, plan: Plan, engine: ModuleType, tasks: Any, results: Any
-) -> None:
+def _worker(problem: Problem, plan: Plan, engine: ModuleType, tasks: Any, results: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     while True:
         i = tasks.get()

@@ -8,6 +8,9 @@ of p's orbit. The plan walks the first segments, keeping one choice per orbit of
 stabilizer, until the stabilizer is trivial: each leaf is a work unit, and every solution found
 under a unit is one distinct class. No symmetric copy is ever enumerated.
 
+Start cells whose colour (x + y + z mod 2) the region cannot supply often enough for an
+alternating path are skipped (see ``can_start``): that is a theorem, not a search.
+
 With a fixed start or prefix P, the same walk starts from P under Stab(P), so each found
 solution is one class of placements that begin with P, and stands for ``len(Stab(P))``
 placements that begin with P.
@@ -75,6 +78,7 @@ def make_plan(
         multiplier = len(_stabilizer(group, problem.path(start, prefix))) if fits else 1
         fixed = True
 
+    roots = [r for r in roots if can_start(problem, r[0])]
     extra = 0
     while True:
         units: list[Unit] = []
@@ -84,6 +88,25 @@ def make_plan(
             break
         extra += 1
     return Plan(tuple(units), classes, multiplier, fixed)
+
+
+def colour(problem: Problem, cell: Cell) -> int:
+    """The cell's colour in the grid's chessboard colouring: (x + y + z) mod 2."""
+    return sum(problem.region.cells[cell]) & 1
+
+
+def can_start(problem: Problem, cell: Cell) -> bool:
+    """Parity: a path of n cells alternates colours, so it has ceil(n/2) cells of its start's
+    colour. A start cell whose colour the region cannot supply that often starts nothing."""
+    n = problem.ncells
+    ones = sum(sum(c) & 1 for c in problem.region.cells)
+    have = ones if colour(problem, cell) else n - ones
+    return have == (n + 1) // 2
+
+
+def end_colour(problem: Problem, start: Cell) -> int:
+    """The colour of the last cube of a path from ``start`` (the path alternates colours)."""
+    return colour(problem, start) ^ ((problem.ncells - 1) & 1)
 
 
 def replay(

@@ -1,0 +1,118 @@
+"""The compiled kernel keeps the reference's contract: same placements, same order, any size;
+every pruning setting and both loops agree; parallel runs equal single-process runs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import snakecube as sc
+from corpus import load_known
+from snakecube.designs import design_of, random_path
+from snakecube.search import kernel, make_plan, prepare, reference
+from snakecube.search.plan import Unit
+
+pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the kernel extension is not built")
+
+SMALL = [p for p in load_known()["puzzles"] if p["box"] == [3, 3, 3]]
+
+
+def _all(engine_search, problem, plan, **kw):
+    out = []
+    for u in plan.units:
+        out += [x for x in engine_search(problem, u, **kw) if x is not None]
+    return out
+
+
+@pytest.mark.parametrize("puzzle", SMALL, ids=lambda p: p["name"])
+def test_same_placements_in_the_same_order(puzzle):
+    problem, plan = prepare(puzzle["turns"])
+    want = _all(reference.search, problem, plan)
+    for flags in range(8):  # every combination of dead ends, connectivity and parity
+        for multiword in (False, True):
+            got = _all(kernel.search, problem, plan, flags=flags, multiword=multiword, min_free=0)
+            assert got == want, (flags, multiword)
+
+
+def test_unreduced_search_from_every_cell():
+    problem, _ = prepare("seed-orange")
+    for cell in range(problem.ncells):
+        unit = Unit(cell, (), 0)
+        want = [x for x in reference.search(problem, unit) if x]
+        assert [x for x in kernel.search(problem, unit) if x] == want
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4, 5])
+def test_random_designs_beyond_one_word(seed):
+    # Paths 30 backbite moves from a serpentine keep long straights, so these designs
+    # (in 5x5x3 and 5x5x5 boxes) are solved completely in well under a second.
+    rng = random.Random(seed)
+    dims = rng.choice([(3, 4, 6), (5, 5, 3), (2, 6, 6), (3, 3, 8), (5, 5, 5)])
+    box = sc.Box(*dims)
+    assert box.volume > 64
+    path = random_path(box, rng, moves=30)
+    snake = design_of([box.cells[c] for c in path])
+    whole = sc.solve(snake, box, engine="kernel")
+    assert whole.complete and whole.distinct >= 1
+    own = sc.Solution(snake, box, tuple(path)).canonical()
+    assert own in {s.canonical() for s in whole.solutions}
+    first = sc.solve(snake, box, engine="kernel", limit=1)
+    assert whole.solutions[0].path == first.solutions[0].path
+    for s in whole.solutions:
+        s.verify()
+
+
+def test_multiword_loop_equals_single_word_on_the_king_corner():
+    problem, plan = prepare("king", start=(0, 0, 0))
+    unit = plan.units[0]
+    one = [x for x in kernel.search(problem, unit) if x]
+    many = [x for x in kernel.search(problem, unit, multiword=True) if x]
+    assert one == many and len(one) == 1
+
+
+def test_slices_resume_exactly():
+    problem, plan = prepare("seed-blue")
+    want = _all(kernel.search, problem, plan)
+    assert _all(kernel.search, problem, plan, max_nodes=7) == want
+
+
+def test_parallel_equals_single_process():
+    a = sc.solve("king", workers=1)
+    b = sc.solve("king", workers=2)
+    assert a.complete and b.complete
+    assert [s.path for s in a.solutions] == [s.path for s in b.solutions]
+    assert (a.placements, a.distinct) == (b.placements, b.distinct)
+    assert b.workers == 2
+
+
+def test_king_start_classes():
+    # seeds/004: the king folds from a corner (king) and an edge cell (king_1), not king_2.
+    r = sc.solve("king")
+    by_kind = {c.kind: c.distinct for c in r.start_classes}
+    assert by_kind == {"corner": 1, "edge": 3, "face": 0, "inside": 0}
+    corner = sc.solve("king", start=(0, 0, 0))
+    edge = sc.solve("king", start=(1, 0, 0))
+    face = sc.solve("king", start=(0, 1, 1))
+    assert (corner.distinct, edge.distinct, face.distinct) == (1, 3, 0)
+    rev = sc.solve("king", reverse=True)
+    assert rev.placements == r.placements
+
+
+def test_environment_forces_the_reference(monkeypatch):
+    monkeypatch.setenv("SNAKECUBE_ENGINE", "reference")
+    assert sc.solve("standard").engine == "reference"
+    monkeypatch.setenv("SNAKECUBE_ENGINE", "kernel")
+    assert sc.solve("standard").engine == "kernel"
+    monkeypatch.delenv("SNAKECUBE_ENGINE")
+    assert sc.solve("standard").engine == "kernel"  # automatic: the kernel is built
+    monkeypatch.setenv("SNAKECUBE_ENGINE", "turbo")
+    with pytest.raises(sc.InputError, match="unknown engine 'turbo'"):
+        sc.solve("standard")
+
+
+def test_plan_splits_for_workers():
+    problem, _ = prepare("king")
+    plan = make_plan(problem, min_units=32)
+    assert len(plan.units) >= 32
+    assert len({(u.start, u.prefix) for u in plan.units}) == len(plan.units)
