@@ -158,3 +158,26 @@ def test_ctrl_c_prints_what_was_found_and_exits_130():
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
     assert "Traceback" not in err
+
+
+def _hard_design() -> str:
+    """A fully mixed random 5x5x5 design: its exhaustive search runs for a long time."""
+    import random
+
+    import snakecube as sc
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(5, 5, 5)
+    path = random_path(box, random.Random(0))
+    return design_of([box.cells[c] for c in path]).format("lengths")
+
+
+def test_ctrl_c_stops_parallel_workers_and_keeps_results():
+    proc = _cli("solve", _hard_design(), "--box", "5x5x5", "--json", "--workers", "2")
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+    assert data["workers"] == 2 and data["nodes"] > 0

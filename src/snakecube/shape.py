@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,6 +38,23 @@ _BOX_KINDS = {
     1: ("inside", "end"),
     0: ("single",),
 }
+
+
+@lru_cache(maxsize=32)
+def _symmetries(cells: tuple[Coord, ...]) -> tuple[Permutation, ...]:
+    """The symmetry group of a sorted cell tuple (cached: regions are immutable)."""
+    index = {p: i for i, p in enumerate(cells)}
+    cellset = set(cells)
+    found: dict[Permutation, None] = {}
+    for axes in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            image = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in cells]
+            lo = [min(q[a] for q in image) for a in range(3)]
+            image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in image]
+            if set(image) != cellset:
+                continue
+            found.setdefault(tuple(index[q] for q in image), None)
+    return tuple(found)
 
 
 class Region:
@@ -65,6 +82,11 @@ class Region:
     def volume(self) -> int:
         """The number of cells."""
         return len(self.cells)
+
+    @cached_property
+    def cellset(self) -> frozenset[Coord]:
+        """The cells as a frozen set."""
+        return frozenset(self.cells)
 
     def __contains__(self, coord: object) -> bool:
         return coord in self.index
@@ -97,17 +119,7 @@ class Region:
     @cached_property
     def symmetries(self) -> tuple[Permutation, ...]:
         """Every distinct cell permutation induced by a rotation or reflection; identity first."""
-        cellset = set(self.cells)
-        found: dict[Permutation, None] = {}
-        for axes in itertools.permutations(range(3)):
-            for signs in itertools.product((1, -1), repeat=3):
-                image = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in self.cells]
-                lo = [min(q[a] for q in image) for a in range(3)]
-                image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in image]
-                if set(image) != cellset:
-                    continue
-                found.setdefault(tuple(self.index[q] for q in image), None)
-        return tuple(found)
+        return _symmetries(self.cells)
 
     def orbits(self, group: Sequence[Permutation] | None = None) -> list[list[Cell]]:
         """Cells grouped into orbits under ``group`` (default: all symmetries), smallest first."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, Cell, Coord, Region
@@ -45,11 +46,12 @@ class Solution:
         Two solutions are the same up to symmetry exactly when their canonical forms are equal.
         """
         paths = [self.path, self.path[::-1]] if reversal else [self.path]
-        return min(tuple(g[c] for c in p) for g in self.region.symmetries for p in paths)
+        pickers = [itemgetter(*p) for p in paths]
+        return min(pick(g) for g in self.region.symmetries for pick in pickers)
 
     def verify(self) -> None:
         """Check the solution with the independent verifier; raise InvalidSolution if broken."""
-        _verify(self.snake.lengths, self.region.cells, self.cells)
+        _verify(self.snake.lengths, self.region.cellset, self.cells)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description."""

@@ -24,27 +24,28 @@ def problems(
     ['cube 2 is straight but the path turns there']
     """
     found: list[str] = []
-    room = {tuple(int(v) for v in c) for c in target}
-    path = [tuple(int(v) for v in c) for c in cells]
+    room = target if isinstance(target, frozenset) else frozenset(map(tuple, target))
+    path = [tuple(c) for c in cells]
     n_cubes = sum(lengths) - len(lengths) + 1
     if len(path) != n_cubes:
         found.append(f"the path has {len(path)} cells but the snake has {n_cubes} cubes")
     if len(room) != n_cubes:
         found.append(f"the target has {len(room)} cells but the snake has {n_cubes} cubes")
-    seen: dict[tuple[int, ...], int] = {}
-    for i, c in enumerate(path, 1):
-        if len(c) != 3:
-            found.append(f"cube {i} has {len(c)} coordinates, not 3")
-            continue
-        if c not in room:
-            found.append(f"cube {i} at {list(c)} is outside the target")
-        if c in seen:
-            found.append(f"cube {i} at {list(c)} lands where cube {seen[c]} already is")
-        seen.setdefault(c, i)
+    if any(len(c) != 3 for c in path):
+        return [*found, "every cube needs 3 coordinates"]
+    if len(set(path)) != len(path) or not room.issuperset(path):
+        seen: dict[tuple[int, ...], int] = {}
+        for i, c in enumerate(path, 1):
+            if c not in room:
+                found.append(f"cube {i} at {list(c)} is outside the target")
+            if c in seen:
+                found.append(f"cube {i} at {list(c)} lands where cube {seen[c]} already is")
+            seen.setdefault(c, i)
     if found:
         return found
-    for i in range(1, len(path)):
-        gap = sum(abs(a - b) for a, b in zip(path[i], path[i - 1], strict=True))
+    steps = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]) for a, b in zip(path, path[1:])]
+    for i, (dx, dy, dz) in enumerate(steps, 1):
+        gap = abs(dx) + abs(dy) + abs(dz)
         if gap != 1:
             found.append(f"cubes {i} and {i + 1} are not neighbours (distance {gap})")
     if found:
@@ -54,16 +55,15 @@ def problems(
     for n in lengths[:-1]:
         position += n - 1
         corner_at.add(position)
-    for i in range(2, len(path)):  # cube i (1-based) sits between path[i-2] and path[i]
-        before = [a - b for a, b in zip(path[i - 1], path[i - 2], strict=True)]
-        after = [a - b for a, b in zip(path[i], path[i - 1], strict=True)]
-        turns = before != after
-        if turns and sum(a * b for a, b in zip(before, after, strict=True)) != 0:
+    for i in range(2, len(path)):  # cube i (1-based) sits between steps i-2 and i-1
+        before, after = steps[i - 2], steps[i - 1]
+        if before == after:
+            if i in corner_at:
+                found.append(f"cube {i} is a corner but the path goes straight through it")
+        elif before[0] * after[0] + before[1] * after[1] + before[2] * after[2]:
             found.append(f"cube {i} bends back on itself")
-        elif turns and i not in corner_at:
+        elif i not in corner_at:
             found.append(f"cube {i} is straight but the path turns there")
-        elif not turns and i in corner_at:
-            found.append(f"cube {i} is a corner but the path goes straight through it")
     return found
 
 

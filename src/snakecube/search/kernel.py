@@ -90,6 +90,8 @@ class Tables:
             placed += length - 1
             after.append(placed)
         self.placed_after = array("q", after)
+        batch = 64  # solutions returned per call of the loop
+        self.out = (batch, array("q", [0] * (batch * len(problem.lengths))))
 
 
 def _split(mask: int, words: int) -> list[int]:
@@ -155,8 +157,7 @@ def search(
     endc = array("q", [-1] * (k_all + 1))
     occ = array("Q", _split(occ_int, t.words))
     meta = array("q", [k0, k0, 0])
-    batch = 256
-    out = array("q", [0] * (batch * k_all))
+    batch, out = t.out
     tables = (t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after)
     state_arrays = (dirs, nextd, heads, endc, occ, meta)
     parity = (t.colours, end_colour(problem, unit.start))
@@ -172,8 +173,8 @@ def search(
             )
         if stats is not None:
             stats.nodes += nodes  # type: ignore[attr-defined]
-        for i in range(n_out):
-            yield tuple(out[i * k_all : (i + 1) * k_all])
+        found = [tuple(out[i * k_all : (i + 1) * k_all]) for i in range(n_out)]
+        yield from found  # copied first: the buffer is shared by searches of this problem
         if meta[2]:
             return
         yield None

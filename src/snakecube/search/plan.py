@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from snakecube.errors import InputError
 from snakecube.search.problem import Problem
@@ -54,21 +55,23 @@ class Plan:
     fixed: bool  # True when the user fixed a start cell or prefix
 
 
+@lru_cache(maxsize=64)
 def make_plan(
     problem: Problem,
     start: Cell | None = None,
     prefix: tuple[Direction, ...] = (),
     min_units: int = 1,
 ) -> Plan:
-    """Plan the search; ``min_units`` asks for at least that many units where possible."""
+    """Plan the search; ``min_units`` asks for at least that many units where possible.
+
+    Plans are immutable and cached: planning the same problem again costs nothing.
+    """
     region = problem.region
     group = region.symmetries
     if start is None:
-        roots = [(orbit[0], (), i) for i, orbit in enumerate(region.orbits(group))]
-        classes = tuple(
-            StartClass(region.cell_kind(orbit[0]), orbit[0], len(orbit))
-            for orbit in region.orbits(group)
-        )
+        orbits = region.orbits(group)
+        roots = [(orbit[0], (), i) for i, orbit in enumerate(orbits)]
+        classes = tuple(StartClass(region.cell_kind(o[0]), o[0], len(o)) for o in orbits)
         multiplier, fixed = len(group), False
     else:
         orbit = next(o for o in region.orbits(group) if start in o)

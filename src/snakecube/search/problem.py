@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from snakecube.errors import InputError
 from snakecube.shape import Cell, Direction, Region
@@ -11,7 +12,7 @@ from snakecube.snake import Snake
 Ray = tuple[int, Cell]  # (mask of the cells a segment adds, the cell where it ends)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Problem:
     """Everything a search needs, as plain ints.
 
@@ -29,7 +30,14 @@ class Problem:
 
     @classmethod
     def build(cls, snake: Snake, region: Region) -> Problem:
-        """Compile; the snake's cube count must equal the region's cell count."""
+        """Compile; the snake's cube count must equal the region's cell count.
+
+        Problems are immutable, so the same snake and region give the same object (cached).
+        """
+        return _build(cls, snake, region)
+
+    @classmethod
+    def _compile(cls, snake: Snake, region: Region) -> Problem:
         if snake.cubes != region.volume:
             raise InputError(
                 f"the snake has {snake.cubes} cubes but the {region.describe()} has "
@@ -62,3 +70,8 @@ class Problem:
             for _ in range(self.lengths[k] - 1):
                 out.append(self.neighbours[out[-1]][d])
         return out
+
+
+@lru_cache(maxsize=32)
+def _build(cls: type[Problem], snake: Snake, region: Region) -> Problem:
+    return cls._compile(snake, region)
