@@ -7,6 +7,7 @@ and checks the physical rules directly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 
 class InvalidSolution(Exception):
@@ -43,7 +44,7 @@ def problems(
             seen.setdefault(c, i)
     if found:
         return found
-    steps = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]) for a, b in zip(path, path[1:])]
+    steps = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]) for a, b in pairwise(path)]
     for i, (dx, dy, dz) in enumerate(steps, 1):
         gap = abs(dx) + abs(dy) + abs(dz)
         if gap != 1:
