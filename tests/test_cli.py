@@ -124,15 +124,14 @@ def test_catalog_and_convert(capsys):
     assert out.strip() == KNOWN["standard"]["turns"]
 
 
-def _cli(*args, **kw):
+def _cli(*args, stderr_override=None):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "snakecube", *args],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.PIPE if stderr_override is None else stderr_override,
         text=True,
         env=env,
-        **kw,
     )
 
 
@@ -181,3 +180,30 @@ def test_ctrl_c_stops_parallel_workers_and_keeps_results():
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
     assert data["workers"] == 2 and data["nodes"] > 0
+
+
+def test_progress_bar_on_a_terminal_only():
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    design = _hard_design()
+    args = ("solve", design, "--box", "5x5x5", "--seconds", "2.5", "--json")
+    proc = _cli(*args, stderr_override=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    shown = b"".join(chunks).decode(errors="replace")
+    assert "searching" in shown and "unit" in shown
+    quiet = _cli(*args)  # stderr is a pipe, not a terminal: no bar
+    _, err = quiet.communicate(timeout=60)
+    assert "searching" not in err

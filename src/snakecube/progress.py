@@ -2,32 +2,50 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
+import time
 from typing import Any
 
 
 class _Bar:
-    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr."""
+    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr.
 
-    def __init__(self, delay: float) -> None:
+    Nothing is drawn during the first ``delay`` seconds, so quick searches stay silent; then
+    the bar is redrawn at most every ``interval`` seconds, even while no unit finishes.
+    """
+
+    def __init__(self, delay: float, interval: float = 0.2) -> None:
         self._delay = delay
+        self._interval = interval
+        self._began: float | None = None
+        self._drawn = 0.0
         self._bar: Any = None
 
     def __call__(self, done: int, total: int, found: int) -> None:
+        now = time.monotonic()
+        if self._began is None:
+            self._began = now
+        if now - self._began < self._delay or now - self._drawn < self._interval:
+            return
         if self._bar is None:
-            from tqdm import tqdm  # imported only when a search reports progress
+            from tqdm import tqdm  # imported only when a search runs long enough to show it
 
+            size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0
             self._bar = tqdm(
                 total=total,
                 unit="unit",
                 desc="searching",
-                delay=self._delay,
                 file=sys.stderr,
                 leave=False,
-                dynamic_ncols=True,
+                ncols=size.columns or 80,
+                nrows=size.lines or 24,
+                mininterval=0,
             )
+        self._bar.n = done
         self._bar.set_postfix_str(f"{found} found", refresh=False)
-        self._bar.update(done - self._bar.n)
+        self._bar.refresh()
+        self._drawn = now
 
     def close(self) -> None:
         if self._bar is not None:
