@@ -148,15 +148,21 @@ def test_bad_input_from_a_real_process():
     assert proc.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1
 
 
-def test_ctrl_c_prints_what_was_found_and_exits_130():
-    proc = _cli("solve", "king", "--json", "--engine", "reference")
-    time.sleep(2.0)
+def _interrupted(*args, after: float) -> dict:
+    """Run the tool, press Ctrl-C after ``after`` seconds; it must exit 130 with its JSON."""
+    proc = _cli(*args)
+    time.sleep(after)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
+    assert "Traceback" not in err
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
-    assert "Traceback" not in err
+    return data
+
+
+def test_ctrl_c_prints_what_was_found_and_exits_130():
+    _interrupted("solve", "king", "--json", "--engine", "reference", after=2.0)
 
 
 def _hard_design() -> str:
@@ -172,13 +178,8 @@ def _hard_design() -> str:
 
 
 def test_ctrl_c_stops_parallel_workers_and_keeps_results():
-    proc = _cli("solve", _hard_design(), "--box", "5x5x5", "--json", "--workers", "2")
-    time.sleep(3.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    data = json.loads(out)
-    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+    args = ("solve", _hard_design(), "--box", "5x5x5", "--json", "--workers", "2")
+    data = _interrupted(*args, after=3.0)
     assert data["workers"] == 2 and data["nodes"] > 0
 
 
