@@ -65,6 +65,39 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    s.add_argument(
+        "--show",
+        action="store_true",
+        help="print every text form: layers, directions, step-by-step turns",
+    )
+
+    w = sub.add_parser("show", help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html")
+    w.add_argument("snake")
+    place = w.add_mutually_exclusive_group()
+    place.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
+    place.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+    w.add_argument(
+        "--solution",
+        type=int,
+        default=1,
+        metavar="K",
+        help="which distinct solution, 1 = the first (default)",
+    )
+    w.add_argument(
+        "--out",
+        metavar="FILE",
+        help="file to write; its extension chooses the form (.txt .png .svg .pdf "
+        ".gif .html); without it, text goes to standard output",
+    )
+    w.add_argument("--reverse", action="store_true", help="fold from the other end")
+    w.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
+    w.add_argument(
+        "--max-steps",
+        type=int,
+        metavar="N",
+        help="at most N steps on a sheet or animation (segments are grouped)",
+    )
+
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
 
@@ -119,11 +152,88 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    style = "letters" if args.letters else "signs"
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(report(result, "letters" if args.letters else "signs"))
+        print(report(result, style))
+    if args.show and not args.json:
+        from snakecube.explain.text import show
+
+        for i, sol in enumerate(result.solutions, 1):
+            print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+FORMS = (".txt", ".png", ".svg", ".pdf", ".gif", ".html")
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from snakecube.explain.text import show
+    from snakecube.search import solutions
+
+    out = None if args.out is None else Path(args.out)
+    if out is not None and out.suffix.lower() not in FORMS:
+        raise InputError(
+            f"--out {args.out}: unknown extension {out.suffix or '(none)'!r}; "
+            f"use one of {' '.join(FORMS)}"
+        )
+    if args.solution < 1:
+        raise InputError(f"--solution {args.solution}: solutions are numbered from 1")
+    if args.max_steps is not None and args.max_steps < 1:
+        raise InputError(f"--max-steps {args.max_steps}: give at least 1")
+    found = None
+    for i, sol in enumerate(solutions(args.snake, _target(args), reverse=args.reverse), 1):
+        if i == args.solution:
+            found = sol
+            break
+    if found is None:
+        raise InputError(
+            f"--solution {args.solution}: the snake has fewer distinct solutions in this target"
+        )
+    style = "letters" if args.letters else "signs"
+    if out is not None and out.suffix.lower() != ".txt":
+        _need_pictures()
+    if out is None or out.suffix.lower() == ".txt":
+        text = show(found, style)
+        if out is None:
+            print(text)
+        else:
+            _write(out, lambda p: p.write_text(text + "\n", encoding="utf-8"))
+    elif out.suffix.lower() == ".html":
+        from snakecube.explain import viewer
+
+        _write(out, lambda p: viewer.save(found, p))
+    else:
+        from snakecube.explain import pictures
+
+        _write(out, lambda p: pictures.save(found, p, args.max_steps))
+    if out is not None:
+        print(f"wrote {out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _need_pictures() -> None:
+    import importlib.util
+
+    missing = [m for m in ("matplotlib", "plotly") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise InputError(f"pictures need {' and '.join(missing)}: pip install 'snakecube[show]'")
+
+
+def _write(path: Any, write: Any) -> None:
+    """Write through a temporary file, so an interrupted run never leaves half a file."""
+    tmp = path.with_name(path.name + ".part" + path.suffix)
+    try:
+        write(tmp)
+        tmp.replace(path)
+    except OSError as err:
+        raise InputError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _cmd_catalog(args: argparse.Namespace) -> int:
@@ -173,7 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as stop:  # --help, or a usage error already printed
         return stop.code if isinstance(stop.code, int) else EXIT_INPUT
-    command = {"solve": _cmd_solve, "catalog": _cmd_catalog, "convert": _cmd_convert}
+    command = {
+        "solve": _cmd_solve,
+        "show": _cmd_show,
+        "catalog": _cmd_catalog,
+        "convert": _cmd_convert,
+    }
     try:
         return command[args.command](args)
     except InputError as err:

@@ -53,6 +53,18 @@ class Solution:
         """Check the solution with the independent verifier; raise InvalidSolution if broken."""
         _verify(self.snake.lengths, self.region.cellset, self.cells)
 
+    def _repr_png_(self) -> bytes:
+        """A picture in notebooks (matplotlib, imported only now)."""
+        from snakecube.explain import pictures
+
+        return pictures.png_bytes(self)
+
+    def _repr_html_(self) -> str:
+        """The interactive viewer in notebooks (plotly, imported only now)."""
+        from snakecube.explain import viewer
+
+        return viewer.html(self, full=False)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description."""
         return {

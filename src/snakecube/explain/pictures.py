@@ -1,0 +1,158 @@
+"""Pictures with matplotlib: the assembly sheet (PNG, SVG, PDF), the animated GIF, one view.
+
+Imported only when a picture is asked for; the core never imports this module.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; no screen needed
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.animation import FuncAnimation, PillowWriter
+
+from snakecube.explain.scene import (
+    GHOST,
+    NEW,
+    Step,
+    angles,
+    best_views,
+    cube_colour,
+    steps,
+)
+from snakecube.solution import Solution
+
+STEPS_PER_ROW = 4
+
+
+def _draw(ax: Any, solution: Solution, upto: int, new_from: int, view: tuple, numbers: bool):
+    """Cubes 0..upto on a 3D axis; cubes from new_from on are highlighted and numbered."""
+    dims = solution.region.dims
+    filled = np.zeros(dims, dtype=bool)
+    colours = np.empty(dims, dtype=object)
+    for i, (x, y, z) in enumerate(solution.cells[: upto + 1]):
+        filled[x, y, z] = True
+        colours[x, y, z] = NEW if i >= new_from else cube_colour(i)
+    ax.voxels(filled, facecolors=colours, edgecolor="#333333", linewidth=0.3, shade=True)
+    _outline(ax, dims)
+    if numbers:
+        for i in range(new_from, upto + 1):
+            x, y, z = solution.cells[i]
+            ax.text(
+                x + 0.5,
+                y + 0.5,
+                z + 0.5,
+                str(i + 1),
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="black",
+                zorder=10_000,  # above the depth-sorted cubes
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
+            )
+    elev, azim = angles(view)
+    ax.view_init(elev=elev, azim=azim)
+    ax.set_box_aspect(dims)
+    ax.set_axis_off()
+
+
+def _outline(ax: Any, dims: tuple[int, int, int]) -> None:
+    """The target's bounding box as thin grey edges, for orientation."""
+    a, b, c = dims
+    for s, t in (((0, 0), (a, 0)), ((a, 0), (a, b)), ((a, b), (0, b)), ((0, b), (0, 0))):
+        for z in (0, c):
+            ax.plot([s[0], t[0]], [s[1], t[1]], [z, z], color=GHOST, linewidth=0.6)
+    for x, y in ((0, 0), (a, 0), (a, b), (0, b)):
+        ax.plot([x, x], [y, y], [0, c], color=GHOST, linewidth=0.6)
+
+
+def sheet(solution: Solution, max_steps: int = 24) -> Any:
+    """The assembly sheet as a matplotlib Figure: one panel per step, two views each."""
+    plan = steps(solution, max_steps)
+    rows = math.ceil(len(plan) / STEPS_PER_ROW)
+    fig = plt.figure(figsize=(STEPS_PER_ROW * 4.0, rows * 2.3 + 0.6), dpi=110)
+    head, body = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3])
+    head.suptitle(
+        f"{solution.snake.turns()} in the {solution.region.describe()}\n"
+        "each step from two sides: new cubes blue and numbered, earlier cubes alternate dark "
+        "and light; 'up', 'right', ... as in the text instructions",
+        fontsize=10,
+    )
+    subs = body.subfigures(rows, STEPS_PER_ROW, squeeze=False)
+    for i, step in enumerate(plan):
+        sub = subs[i // STEPS_PER_ROW][i % STEPS_PER_ROW]
+        _panel(sub, solution, step)
+    for j in range(len(plan), rows * STEPS_PER_ROW):
+        subs[j // STEPS_PER_ROW][j % STEPS_PER_ROW].set_visible(False)
+    return fig
+
+
+def _panel(sub: Any, solution: Solution, step: Step) -> None:
+    placed = set(solution.cells[: step.first])
+    new = list(solution.cells[step.first : step.last + 1])
+    views = best_views(placed, new)
+    sub.suptitle(f"{step.number}. {step.words}", fontsize=8, y=0.98)
+    for j, view in enumerate(views):
+        ax = sub.add_subplot(1, len(views), j + 1, projection="3d")
+        _draw(ax, solution, step.last, step.first, view, numbers=True)
+
+
+def single(solution: Solution, size: float = 4.0) -> Any:
+    """The folded solution from its best corner, every cube numbered."""
+    fig = plt.figure(figsize=(size, size), dpi=100)
+    ax = fig.add_subplot(projection="3d")
+    view = best_views(set(), list(solution.cells), count=1)[0]
+    _draw(ax, solution, len(solution.cells) - 1, len(solution.cells), view, numbers=False)
+    return fig
+
+
+def animation(solution: Solution, max_steps: int = 60, fps: float = 2.0) -> Any:
+    """The fold, one step a frame, turning slowly; ends on three frames of the whole."""
+    plan = steps(solution, max_steps)
+    fig = plt.figure(figsize=(5, 5), dpi=90)
+    ax = fig.add_subplot(projection="3d")
+    frames = [*range(len(plan)), *[len(plan) - 1] * 3]
+
+    def frame(k: int) -> None:
+        ax.clear()
+        step = plan[frames[k]]
+        azim = 30 + 360 * k / len(frames)
+        _draw(ax, solution, step.last, step.first, (1, 1, 1), numbers=False)
+        ax.view_init(elev=28, azim=azim)
+        ax.set_title(f"{step.number}/{len(plan)}  {step.words}", fontsize=8)
+
+    anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 / fps)
+    anim.frames_count = len(frames)  # type: ignore[attr-defined]
+    anim.fps = fps  # type: ignore[attr-defined]
+    return anim
+
+
+def save(solution: Solution, path: str | Path, max_steps: int | None = None) -> Path:
+    """Write a sheet (.png, .svg, .pdf) or an animation (.gif), chosen by the extension."""
+    path = Path(path)
+    kind = path.suffix.lower()
+    if kind == ".gif":
+        anim = animation(solution, max_steps or 60)
+        anim.save(path, writer=PillowWriter(fps=anim.fps))
+        plt.close(anim._fig)
+        return path
+    fig = sheet(solution, max_steps or 24)
+    fig.savefig(path, format=kind.lstrip("."))
+    plt.close(fig)
+    return path
+
+
+def png_bytes(solution: Solution) -> bytes:
+    """One picture of the solution as PNG bytes (for notebooks)."""
+    fig = single(solution)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
