@@ -43,7 +43,7 @@ def _draw(ax: Any, solution: Solution, upto: int, new_from: int, view: tuple, nu
     ax.voxels(filled, facecolors=colours, edgecolor="#333333", linewidth=0.3, shade=True)
     _outline(ax, dims)
     if numbers:
-        for i in range(new_from, upto + 1):
+        for i in _labelled(solution, new_from, upto):
             x, y, z = solution.cells[i]
             ax.text(
                 x + 0.5,
@@ -63,6 +63,18 @@ def _draw(ax: Any, solution: Solution, upto: int, new_from: int, view: tuple, nu
     ax.set_axis_off()
 
 
+def _labelled(solution: Solution, first: int, last: int) -> list[int]:
+    """The new cubes to number: all of them, or for long steps only the segment ends."""
+    if last - first < 4:
+        return list(range(first, last + 1))
+    ends, at = {first, last}, 0
+    for n in solution.snake.lengths:
+        at += n - 1
+        if first <= at <= last:
+            ends.add(at)
+    return sorted(ends)
+
+
 def _outline(ax: Any, dims: tuple[int, int, int]) -> None:
     """The target's bounding box as thin grey edges, for orientation."""
     a, b, c = dims
@@ -76,21 +88,23 @@ def _outline(ax: Any, dims: tuple[int, int, int]) -> None:
 def sheet(solution: Solution, max_steps: int = 24) -> Any:
     """The assembly sheet as a matplotlib Figure: one panel per step, two views each."""
     plan = steps(solution, max_steps)
-    rows = math.ceil(len(plan) / STEPS_PER_ROW)
-    fig = plt.figure(figsize=(STEPS_PER_ROW * 4.0, rows * 2.3 + 0.6), dpi=110)
-    head, body = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3])
+    big = max(solution.region.dims) > 4
+    per_row = STEPS_PER_ROW - 1 if big else STEPS_PER_ROW
+    scale = 1.25 if big else 1.0  # bigger panels for bigger boxes, so labels stay readable
+    rows = math.ceil(len(plan) / per_row)
+    fig = plt.figure(figsize=(per_row * 4.0 * scale, rows * 2.3 * scale + 0.6), dpi=110)
+    head, body = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3 * scale])
     head.suptitle(
         f"{solution.snake.turns()} in the {solution.region.describe()}\n"
         "each step from two sides: new cubes blue and numbered, earlier cubes alternate dark "
         "and light; 'up', 'right', ... as in the text instructions",
         fontsize=10,
     )
-    subs = body.subfigures(rows, STEPS_PER_ROW, squeeze=False)
+    subs = body.subfigures(rows, per_row, squeeze=False)
     for i, step in enumerate(plan):
-        sub = subs[i // STEPS_PER_ROW][i % STEPS_PER_ROW]
-        _panel(sub, solution, step)
-    for j in range(len(plan), rows * STEPS_PER_ROW):
-        subs[j // STEPS_PER_ROW][j % STEPS_PER_ROW].set_visible(False)
+        _panel(subs[i // per_row][i % per_row], solution, step)
+    for j in range(len(plan), rows * per_row):
+        subs[j // per_row][j % per_row].set_visible(False)
     return fig
 
 
