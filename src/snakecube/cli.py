@@ -98,6 +98,13 @@ def _parser() -> argparse.ArgumentParser:
         help="at most N steps on a sheet or animation (segments are grouped)",
     )
 
+    g = sub.add_parser("designs", help="every design that folds into a box, with its solutions")
+    g.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 64 cells)")
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.add_argument("--csv", metavar="FILE", help="write one row per design")
+    g.add_argument("--top", type=int, default=10, metavar="N", help="designs to list (10)")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
 
@@ -236,6 +243,40 @@ def _write(path: Any, write: Any) -> None:
             tmp.unlink()
 
 
+def _cmd_designs(args: argparse.Namespace) -> int:
+    from snakecube.designs import census
+
+    bar = None if args.quiet else progress_bar()
+    try:
+        result = census(Box.parse(args.box), progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.csv:
+        from pathlib import Path
+
+        def write(path: Any) -> None:
+            with path.open("w", newline="", encoding="utf-8") as f:
+                f.write("turns,segment_lengths,solutions,palindrome\n")
+                for d in result.designs:
+                    lengths = " ".join(map(str, d.snake.lengths))
+                    f.write(f"{d.snake.turns()},{lengths},{d.solutions},{int(d.palindrome)}\n")
+
+        _write(Path(args.csv), write)
+    summary = result.to_dict(rows=args.top)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return EXIT_OK
+    for key in ("target", "paths", "designs", "solutions", "unique", "max_solutions",
+                "palindromes"):  # fmt: skip
+        print(f"{key:14} {summary[key]}")
+    print("histogram      " + ", ".join(f"{k}: {v}" for k, v in summary["histogram"].items()))
+    print(f"most solutions ({summary['max_solutions']}):")
+    for turns in summary["most_solutions"]:
+        print(f"  {turns}")
+    return EXIT_OK
+
+
 def _cmd_catalog(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
@@ -286,6 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = {
         "solve": _cmd_solve,
         "show": _cmd_show,
+        "designs": _cmd_designs,
         "catalog": _cmd_catalog,
         "convert": _cmd_convert,
     }

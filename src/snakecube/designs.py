@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from snakecube.errors import InputError
 from snakecube.shape import Box, Cell, Coord, Region
@@ -70,3 +73,183 @@ def design_of(coords: Sequence[Coord]) -> Snake:
             run = 2
     lengths.append(run)
     return Snake(tuple(lengths))
+
+
+# -- census: every design of a box, from its Hamiltonian paths up to symmetry ----------------
+
+Key = int  # a design as bits: bit i-1 set when cube i (1..n-2) is a corner
+
+
+@dataclass(frozen=True, slots=True)
+class DesignCount:
+    """One design of a census: the snake, its distinct solutions (up to the box's
+    symmetries and reversal), and whether it reads the same from both ends."""
+
+    snake: Snake
+    solutions: int
+    palindrome: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """Every snake design that folds into a region, with its number of solutions."""
+
+    region: Region
+    paths: int  # directed Hamiltonian paths
+    designs: tuple[DesignCount, ...]  # most solutions first, then by turn string
+    complete: bool
+
+    @property
+    def solutions(self) -> int:
+        """The sum of every design's distinct solutions."""
+        return sum(d.solutions for d in self.designs)
+
+    @property
+    def unique(self) -> int:
+        """Designs with exactly one solution."""
+        return sum(1 for d in self.designs if d.solutions == 1)
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """Number of designs for each number of solutions."""
+        out: dict[int, int] = {}
+        for d in self.designs:
+            out[d.solutions] = out.get(d.solutions, 0) + 1
+        return dict(sorted(out.items()))
+
+    def to_dict(self, rows: int = 10) -> dict[str, object]:
+        """A JSON-ready summary; ``rows`` designs with the most solutions are listed."""
+        most = self.designs[0].solutions if self.designs else 0
+        return {
+            "target": self.region.describe(),
+            "paths": self.paths,
+            "designs": len(self.designs),
+            "solutions": self.solutions,
+            "unique": self.unique,
+            "max_solutions": most,
+            "most_solutions": [d.snake.turns() for d in self.designs if d.solutions == most][:rows],
+            "palindromes": sum(1 for d in self.designs if d.palindrome),
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "complete": self.complete,
+        }
+
+
+def path_units(region: Region) -> list[tuple[Cell, ...]]:
+    """Path prefixes, one per orbit, whose stabilizer is trivial: every Hamiltonian path
+    class under the region's symmetries extends exactly one of them."""
+    from snakecube.search.plan import can_start
+
+    nb = region.neighbours
+    units: list[tuple[Cell, ...]] = []
+
+    def expand(prefix: tuple[Cell, ...], stab: list[tuple[int, ...]]) -> None:
+        if len(stab) == 1 or len(prefix) == region.volume:
+            units.append(prefix)
+            return
+        seen: set[Cell] = set()
+        for x in nb[prefix[-1]]:
+            if x < 0 or x in prefix or x in seen:
+                continue
+            seen.update(g[x] for g in stab)
+            expand((*prefix, x), [g for g in stab if g[x] == x])
+
+    for orbit in region.orbits():
+        start = orbit[0]
+        if can_start(region, start):
+            expand((start,), [g for g in region.symmetries if g[start] == start])
+    return units
+
+
+def _paths_in_unit(region: Region, prefix: tuple[Cell, ...]) -> Iterator[tuple[list[Key], bytes]]:
+    """Batches of (design keys, the paths' cells as n bytes each) of every Hamiltonian path
+    extending ``prefix``."""
+    from snakecube.search import _kernel
+
+    n = region.volume
+    nb = array("q", [x for row in region.neighbours for x in row])
+    nbmask = array("Q", [sum(1 << x for x in row if x >= 0) for row in region.neighbours])
+    path = array("q", [*prefix, *([0] * (n - len(prefix)))])
+    dirs = array("q", [0] * (n + 1))
+    for i in range(1, len(prefix)):
+        dirs[i] = region.neighbours[prefix[i - 1]].index(prefix[i])
+    nextd = array("q", [0] * (n + 1))
+    meta = array("q", [len(prefix), 0])
+    batch = 4096
+    keys = array("q", [0] * batch)
+    cells = array("b", [0] * (batch * n))
+    occ = sum(1 << c for c in prefix)
+    if len(prefix) == n:
+        _, key = _key_of(region, prefix)
+        yield [key], bytes(prefix)
+        return
+    while not meta[1]:
+        got, _ = _kernel.hamiltonian_paths(
+            nb, nbmask, path, len(prefix), occ, keys, cells, batch, nextd, dirs, 1 << 60, meta
+        )
+        occ = sum(1 << path[i] for i in range(meta[0]))
+        yield keys[:got].tolist(), cells[: got * n].tobytes()
+
+
+def _key_of(region: Region, path: Sequence[Cell]) -> tuple[Snake, Key]:
+    snake = design_of([region.cells[c] for c in path])
+    corners = snake.corner_cubes()
+    return snake, sum(1 << (c - 1) for c in corners)
+
+
+def _reverse_key(key: Key, n: int) -> Key:
+    out = 0
+    for i in range(n - 2):
+        if key >> i & 1:
+            out |= 1 << (n - 3 - i)
+    return out
+
+
+def census(region: Region, progress: Callable[[int, int, int], None] | None = None) -> Census:
+    """Every design that folds into ``region`` (at most 64 cells), with its solutions.
+
+    Hamiltonian paths are enumerated once per class under the region's symmetries (each
+    class stands for |G| directed paths), grouped by the design they fold, and a design and
+    its reverse are merged. A palindromic design's classes pair up under reversal, except
+    those a symmetry maps onto their own reverse.
+    """
+    if region.volume > 64:
+        raise InputError(f"a census needs at most 64 cells; the {region.describe()} has more")
+    n = region.volume
+    if n < 2:
+        raise InputError("a census needs at least 2 cells")
+    counts: Counter[Key] = Counter()
+    palindromic: dict[Key, list[bytes]] = {}
+    is_palindrome: dict[Key, bool] = {}
+    classes = 0
+    units = path_units(region)
+    for done, prefix in enumerate(units):
+        if progress is not None:
+            progress(done, len(units), classes)
+        for keys, raw in _paths_in_unit(region, prefix):
+            classes += len(keys)
+            counts.update(keys)
+            for i, key in enumerate(keys):
+                pal = is_palindrome.get(key)
+                if pal is None:
+                    pal = is_palindrome[key] = key == _reverse_key(key, n)
+                if pal:
+                    palindromic.setdefault(key, []).append(raw[i * n : (i + 1) * n])
+    rows = []
+    group = region.symmetries
+    for key, c in counts.items():
+        rev = _reverse_key(key, n)
+        if rev < key:
+            continue  # counted with its reverse
+        bits = "0" + "".join("1" if key >> i & 1 else "0" for i in range(n - 2)) + "0"
+        snake = Snake.from_bits(bits)
+        if rev == key:
+            fixed = 0
+            for cells in palindromic[key]:
+                forward = min(tuple(g[c] for c in cells) for g in group)
+                backward = min(tuple(g[c] for c in reversed(cells)) for g in group)
+                fixed += forward == backward
+            rows.append(DesignCount(snake, (c + fixed) // 2, True))
+        else:
+            rows.append(DesignCount(snake, c, False))
+    rows.sort(key=lambda d: (-d.solutions, d.snake.turns()))
+    return Census(region, classes * len(group), tuple(rows), True)

@@ -260,3 +260,80 @@ def run_words(
                     occ[w] ^= rmask[r * W + w]
     meta[0] = level
     return n_out, nodes
+
+
+def hamiltonian_paths(
+    const int64_t[::1] nb, const uint64_t[::1] nbmask, int64_t[::1] path, int64_t depth,
+    uint64_t occ, int64_t[::1] keys, signed char[::1] cells, int64_t max_out,
+    int64_t[::1] nextd, int64_t[::1] dirs, int64_t max_nodes, int64_t[::1] meta,
+):
+    """Every Hamiltonian path that extends ``path[:depth]`` (cells, occupancy ``occ``), for
+    regions of at most 64 cells, resumable like ``run_word``.
+
+    For each path found it writes its *design key* (bit i-1 set when the path turns at cube i,
+    for the inner cubes i = 1..n-2) to ``keys`` and its cells to ``cells``. A free cell with
+    no way in (free neighbours plus the head) cuts the branch, as does a second cell with only
+    one. ``meta = [current depth, finished]``; returns (paths written, nodes).
+    """
+    cdef int64_t n = nbmask.shape[0]
+    cdef int64_t base = depth
+    cdef int64_t level = meta[0]
+    cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead
+    cdef uint64_t one = 1, free, cand, m
+    cdef uint64_t key
+    cdef bint moved
+    with nogil:
+        while nodes < max_nodes:
+            if level == n:
+                key = 0
+                for i in range(1, n - 1):
+                    if dirs[i + 1] != dirs[i]:
+                        key |= one << (i - 1)
+                keys[n_out] = <int64_t>key
+                for i in range(n):
+                    cells[n_out * n + i] = <signed char>path[i]
+                n_out += 1
+                level -= 1
+                occ ^= one << path[level]
+                if n_out == max_out:
+                    break
+                continue
+            head = path[level - 1]
+            moved = False
+            d = nextd[level]
+            while d < 6:
+                x = nb[head * 6 + d]
+                d += 1
+                if x < 0 or (occ >> x) & one:
+                    continue
+                occ |= one << x
+                nodes += 1
+                # Dead ends: the free neighbours of the old head lost a way in.
+                dead = 0
+                free = ~occ | (one << x)
+                cand = nbmask[head] & ~occ
+                while cand:
+                    i = __builtin_ctzll(cand)
+                    cand &= cand - one
+                    m = nbmask[i] & free
+                    if m == 0 or (m & (m - one)) == 0:
+                        dead += 1 if m else 2
+                if dead > 1 and level + 1 < n:
+                    occ ^= one << x
+                    continue
+                nextd[level] = d
+                dirs[level] = d - 1
+                path[level] = x
+                level += 1
+                nextd[level] = 0
+                moved = True
+                break
+            if not moved:
+                nextd[level] = 6
+                if level == base:
+                    meta[1] = 1
+                    break
+                level -= 1
+                occ ^= one << path[level]
+    meta[0] = level
+    return n_out, nodes

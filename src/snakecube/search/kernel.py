@@ -160,7 +160,7 @@ def search(
     batch, out = t.out
     tables = (t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after)
     state_arrays = (dirs, nextd, heads, endc, occ, meta)
-    parity = (t.colours, end_colour(problem, unit.start))
+    parity = (t.colours, end_colour(problem.region, unit.start))
     while True:
         if t.words == 1 and not multiword:
             n_out, nodes = _kernel.run_word(

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from snakecube.errors import InputError
 from snakecube.search.problem import Problem
-from snakecube.shape import Cell, Coord, Direction, Permutation
+from snakecube.shape import Cell, Coord, Direction, Permutation, Region
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def make_plan(
         multiplier = len(_stabilizer(group, problem.path(start, prefix))) if fits else 1
         fixed = True
 
-    roots = [r for r in roots if can_start(problem, r[0])]
+    roots = [r for r in roots if can_start(region, r[0])]
     extra = 0
     while True:
         units: list[Unit] = []
@@ -93,23 +93,24 @@ def make_plan(
     return Plan(tuple(units), classes, multiplier, fixed)
 
 
-def colour(problem: Problem, cell: Cell) -> int:
+def colour(region: Region, cell: Cell) -> int:
     """The cell's colour in the grid's chessboard colouring: (x + y + z) mod 2."""
-    return sum(problem.region.cells[cell]) & 1
+    return sum(region.cells[cell]) & 1
 
 
-def can_start(problem: Problem, cell: Cell) -> bool:
-    """Parity: a path of n cells alternates colours, so it has ceil(n/2) cells of its start's
-    colour. A start cell whose colour the region cannot supply that often starts nothing."""
-    n = problem.ncells
-    ones = sum(sum(c) & 1 for c in problem.region.cells)
-    have = ones if colour(problem, cell) else n - ones
+def can_start(region: Region, cell: Cell) -> bool:
+    """Parity: a Hamiltonian path of n cells alternates colours, so it has ceil(n/2) cells of
+    its start's colour. A start cell whose colour the region cannot supply that often starts
+    no Hamiltonian path."""
+    n = region.volume
+    ones = sum(sum(c) & 1 for c in region.cells)
+    have = ones if colour(region, cell) else n - ones
     return have == (n + 1) // 2
 
 
-def end_colour(problem: Problem, start: Cell) -> int:
-    """The colour of the last cube of a path from ``start`` (the path alternates colours)."""
-    return colour(problem, start) ^ ((problem.ncells - 1) & 1)
+def end_colour(region: Region, start: Cell) -> int:
+    """The colour of the last cell of a Hamiltonian path from ``start``."""
+    return colour(region, start) ^ ((region.volume - 1) & 1)
 
 
 def replay(

@@ -1,0 +1,84 @@
+"""The census of designs: against OEIS, against brute force, and against the solver."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import pytest
+
+import snakecube as sc
+from bruteforce import box_cells as cells_of_box
+from bruteforce import canonical, census_of
+from corpus import load_known
+from snakecube.cli import main
+from snakecube.designs import census
+
+A193346 = next(f["value"] for f in load_known()["facts"] if "A193346" in f["source"])
+
+
+def _brute(dims):
+    """design (the smaller of it and its reverse) -> distinct solutions up to symmetry and
+    reversal, and the number of directed paths, from every path of the box."""
+    by_design, maps = census_of(cells_of_box(*dims))
+    out, paths = {}, 0
+    for lengths, (n, classes) in by_design.items():
+        paths += n
+        key = min(lengths, lengths[::-1])
+        if lengths == lengths[::-1]:
+            out[key] = len({min(c, canonical(c[::-1], maps)) for c in classes})
+        else:
+            out[key] = len(classes)
+    return out, paths
+
+
+@pytest.mark.parametrize(
+    "dims", [(2, 2, 2), (2, 2, 3), (3, 3, 1), (2, 4, 1), (3, 4, 1), (2, 2, 4), (2, 3, 3)]
+)
+def test_census_equals_brute_force(dims):
+    want, paths = _brute(dims)
+    got = census(sc.Box(*dims))
+    assert got.paths == paths
+    mine = {min(d.snake.lengths, d.snake.lengths[::-1]): d.solutions for d in got.designs}
+    assert mine == want
+    assert got.solutions == sum(want.values())
+    assert got.unique == sum(1 for v in want.values() if v == 1)
+
+
+def test_3x3x3_paths_are_oeis_a193346():
+    got = census(sc.Box(3, 3, 3))
+    assert got.paths == A193346 == 4960608
+    assert got.complete and got.unique > 0
+    names = {d.snake.turns(): d.solutions for d in got.designs}
+    for p in load_known()["puzzles"]:  # every corpus 3x3x3 puzzle is a design with its count
+        if p["box"] == [3, 3, 3]:
+            snake = sc.Snake.parse(p["turns"])
+            count = names.get(snake.turns(), names.get(snake.reversed().turns()))
+            assert count == p["distinct_up_to_reversal"], p["name"]
+
+
+def test_census_agrees_with_solve_on_a_sample():
+    got = census(sc.Box(2, 3, 4))
+    rng = random.Random(7)
+    for d in rng.sample(got.designs, 40):
+        r = sc.solve(d.snake, sc.Box(2, 3, 4))
+        assert r.distinct_up_to_reversal == d.solutions, d.snake.turns()
+        assert d.palindrome == d.snake.is_palindrome
+
+
+def test_designs_command(tmp_path, capsys):
+    out_csv = tmp_path / "d.csv"
+    assert main(["designs", "--box", "2x3x3", "--json", "--csv", str(out_csv), "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for field in ("paths", "designs", "solutions", "unique", "max_solutions", "palindromes",
+                  "histogram"):  # fmt: skip
+        assert field in data
+    assert data["paths"] == 33760
+    assert sum(data["histogram"].values()) == data["designs"]
+    with out_csv.open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == data["designs"]
+    assert {"turns", "segment_lengths", "solutions"} <= set(rows[0])
+    assert sum(int(r["solutions"]) for r in rows) == data["solutions"]
+    assert main(["designs", "--box", "5x5x5"]) == 2
