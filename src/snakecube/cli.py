@@ -105,6 +105,12 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--top", type=int, default=10, metavar="N", help="designs to list (10)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    f = sub.add_parser("flat", help="lay a snake flat on a table: count layouts, most compact")
+    f.add_argument("snake")
+    f.add_argument("--json", action="store_true", help="print one JSON object")
+    f.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
+    f.add_argument("--seconds", type=float, metavar="S", help="stop counting after S seconds")
+
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
 
@@ -277,6 +283,34 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_flat(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from snakecube.designs import flat
+
+    if args.seconds is not None and args.seconds <= 0:
+        raise InputError(f"--seconds {args.seconds}: the time limit must be positive")
+    out = None if args.out is None else Path(args.out)
+    if out is not None and out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"--out {args.out}: use a .png, .svg or .pdf file")
+    result = flat(Snake.parse(args.snake), seconds=args.seconds)
+    if out is not None:
+        _need_pictures()
+        from snakecube.explain import pictures
+
+        _write(out, lambda p: pictures.flat_sheet(result, p))
+        print(f"wrote {out}", file=sys.stderr)
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
+            print(f"{key:22} {data[key]}")
+        print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
+        print(f"{'complete':22} {'yes' if result.complete else 'no (stopped early)'}")
+    return EXIT_OK
+
+
 def _cmd_catalog(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
@@ -328,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "solve": _cmd_solve,
         "show": _cmd_show,
         "designs": _cmd_designs,
+        "flat": _cmd_flat,
         "catalog": _cmd_catalog,
         "convert": _cmd_convert,
     }

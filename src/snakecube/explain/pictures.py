@@ -170,3 +170,53 @@ def png_bytes(solution: Solution) -> bytes:
     fig.savefig(buf, format="png")
     plt.close(fig)
     return buf.getvalue()
+
+
+def flat_sheet(result: Any, path: str | Path) -> Path:
+    """Draw the most compact flat layouts (one per class up to the square's symmetries),
+    cubes numbered and alternately coloured, the first cube outlined."""
+    path = Path(path)
+    shown = result.examples[:12]
+    cols = min(4, max(1, len(shown)))
+    rows = max(1, math.ceil(len(shown) / cols))
+    cols = max(cols, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 3.4 * rows + 0.6), squeeze=False)
+    fig.suptitle(
+        f"{result.snake.turns()}\n{result.layouts} flat layouts; the {result.most_compact} most "
+        f"compact fit {result.bounding_box[0]}x{result.bounding_box[1]} "
+        f"({result.most_compact_distinct} up to symmetry); cube 1 outlined",
+        fontsize=9,
+    )
+    for ax in axes.flat:
+        ax.set_axis_off()
+    for ax, layout in zip(axes.flat, shown, strict=False):
+        for i, (x, y) in enumerate(layout):
+            ax.add_patch(
+                plt.Rectangle(
+                    (x, y),
+                    1,
+                    1,
+                    facecolor=cube_colour(i),
+                    edgecolor="black",
+                    linewidth=2.0 if i == 0 else 0.6,
+                )
+            )
+            ax.text(
+                x + 0.5,
+                y + 0.5,
+                str(i + 1),
+                ha="center",
+                va="center",
+                fontsize=7,
+                zorder=5,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+            )
+        xs = [p[0] for p in layout]
+        ys = [p[1] for p in layout]
+        ax.plot([x + 0.5 for x in xs], [y + 0.5 for y in ys], color="#1f9bde", linewidth=1.2)
+        ax.set_xlim(min(xs) - 0.2, max(xs) + 1.2)
+        ax.set_ylim(min(ys) - 0.2, max(ys) + 1.2)
+        ax.set_aspect("equal")
+    fig.savefig(path)
+    plt.close(fig)
+    return path
