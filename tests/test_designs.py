@@ -126,3 +126,24 @@ def test_flat_command(tmp_path, capsys):
     assert data["layouts"] == 22768 and data["bounding_box"] == [5, 7]
     assert (tmp_path / "f.png").stat().st_size > 10_000
     assert main(["flat", "standard", "--out", str(tmp_path / "f.bmp")]) == 2
+
+
+def test_rate_ranks_the_catalog_as_documented(capsys):
+    import re
+    from pathlib import Path
+
+    from snakecube import catalog
+    from snakecube.designs import rate
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "difficulty.md").read_text()
+    documented = re.findall(r"^\| \d+ \| ([\w-]+) \| ([\d.]+) \|", doc, re.M)
+    scores = {e.name: rate(e.name) for e in catalog.ENTRIES}
+    computed = sorted(scores, key=lambda n: (-scores[n].difficulty, n))
+    assert [name for name, _ in documented] == computed
+    for name, value in documented:
+        assert f"{scores[name].difficulty:.2f}" == value
+    assert rate("standard").difficulty == scores["standard"].difficulty  # stable
+    assert main(["rate", "king", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["difficulty"] > 20 and data["solutions"] == 4
+    assert rate("lengths:3,3,3,3", "3x3x1").difficulty is None  # no solution

@@ -104,6 +104,18 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--csv", metavar="FILE", help="write one row per design")
     g.add_argument("--top", type=int, default=10, metavar="N", help="designs to list (10)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.add_argument(
+        "--difficulty",
+        action="store_true",
+        help="add each design's difficulty to the CSV (one search per design)",
+    )
+
+    r = sub.add_parser("rate", help="how hard a design is to fold (higher is harder)")
+    r.add_argument("snake")
+    where_r = r.add_mutually_exclusive_group()
+    where_r.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
+    where_r.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
 
     f = sub.add_parser("flat", help="lay a snake flat on a table: count layouts, most compact")
     f.add_argument("snake")
@@ -261,12 +273,25 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     if args.csv:
         from pathlib import Path
 
+        from snakecube.designs import rate
+
+        box = Box.parse(args.box)
+        scores = {}
+        if args.difficulty:
+            for d in result.designs:
+                score = rate(d.snake, box).difficulty
+                scores[d.snake] = "" if score is None else f"{score:.2f}"
+
         def write(path: Any) -> None:
             with path.open("w", newline="", encoding="utf-8") as f:
-                f.write("turns,segment_lengths,solutions,palindrome\n")
+                extra = ",difficulty" if args.difficulty else ""
+                f.write(f"turns,segment_lengths,solutions,palindrome{extra}\n")
                 for d in result.designs:
                     lengths = " ".join(map(str, d.snake.lengths))
-                    f.write(f"{d.snake.turns()},{lengths},{d.solutions},{int(d.palindrome)}\n")
+                    more = f",{scores[d.snake]}" if args.difficulty else ""
+                    f.write(
+                        f"{d.snake.turns()},{lengths},{d.solutions},{int(d.palindrome)}{more}\n"
+                    )
 
         _write(Path(args.csv), write)
     summary = result.to_dict(rows=args.top)
@@ -280,6 +305,19 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     print(f"most solutions ({summary['max_solutions']}):")
     for turns in summary["most_solutions"]:
         print(f"  {turns}")
+    return EXIT_OK
+
+
+def _cmd_rate(args: argparse.Namespace) -> int:
+    from snakecube.designs import rate
+
+    result = rate(args.snake, _target(args))
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for key, value in data.items():
+            print(f"{key:11} {'unsolvable' if value is None else value}")
     return EXIT_OK
 
 
@@ -363,6 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": _cmd_show,
         "designs": _cmd_designs,
         "flat": _cmd_flat,
+        "rate": _cmd_rate,
         "catalog": _cmd_catalog,
         "convert": _cmd_convert,
     }

@@ -8,6 +8,7 @@ from any one of them (for a box, a serpentine).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from array import array
 from collections import Counter
@@ -352,3 +353,68 @@ def flat(snake: Snake, seconds: float | None = None) -> Flat:
         box = tuple(sorted((max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)))  # type: ignore[assignment]
     examples = tuple(classes[k] for k in sorted(classes))
     return Flat(snake, total, len(best_layouts), len(classes), box, examples, complete)
+
+
+# -- difficulty --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """How hard a design is to fold (see :func:`rate`)."""
+
+    snake: Snake
+    region: Region
+    difficulty: float | None  # None when the snake has no solution
+    solutions: int  # distinct up to the target's symmetries and reversal
+    easier_end: str  # "first" or "last"
+    tries: int  # placements tried from the easier end
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready description."""
+        return {
+            "snake": self.snake.turns(),
+            "target": self.region.describe(),
+            "difficulty": None if self.difficulty is None else round(self.difficulty, 2),
+            "solutions": self.solutions,
+            "easier_end": self.easier_end,
+            "tries": self.tries,
+        }
+
+
+def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
+    """The difficulty of a design: log2 of the segment placements that a systematic solver,
+    one who backs up as soon as a segment leaves the target, overlaps, or leaves a cell that
+    can no longer be reached, tries per distinct solution, folding from the easier end.
+
+    A person folding by trial and error works the same way, one segment at a time; more
+    tries per solution means more wrong turns before the cube closes. One more point means
+    twice the work. The search is the compiled kernel with dead-end and parity pruning, one
+    process, so the score is the same on every machine.
+    """
+    from snakecube.search import as_target, kernel, solve
+
+    if not kernel.AVAILABLE:
+        raise InputError("rating needs the compiled kernel; reinstall with a C compiler")
+    if isinstance(snake, str):
+        region = None if target is None else as_target(target)
+        snake = Snake.parse(snake, cubes=None if region is None else region.volume)
+    region = as_target(target, snake)
+    flags = str(kernel.DEAD_END | kernel.PARITY)
+    import os
+
+    saved = os.environ.get(kernel.FLAGS_ENV)
+    os.environ[kernel.FLAGS_ENV] = flags
+    try:
+        ends = []
+        for name, s in (("first", snake), ("last", snake.reversed())):
+            r = solve(s, region, engine="kernel", workers=1)
+            ends.append((r.nodes, name, r))
+    finally:
+        if saved is None:
+            del os.environ[kernel.FLAGS_ENV]
+        else:
+            os.environ[kernel.FLAGS_ENV] = saved
+    tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
+    solutions = best.distinct_up_to_reversal
+    score = None if best.distinct == 0 else math.log2((tries + 1) / best.distinct)
+    return Rating(snake, region, score, solutions, end, tries)
