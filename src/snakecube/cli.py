@@ -110,6 +110,18 @@ def _parser() -> argparse.ArgumentParser:
         help="add each design's difficulty to the CSV (one search per design)",
     )
 
+    n = sub.add_parser("generate", help="invent new designs from random Hamiltonian paths")
+    n.add_argument("--box", metavar="AxBxC", default="4x4x4", help="the box (default 4x4x4)")
+    n.add_argument("--unique", action="store_true", help="only designs with one solution")
+    n.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
+    n.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    n.add_argument(
+        "--min-straights", type=int, default=0, metavar="K", help="at least K straight cubes"
+    )
+    n.add_argument("--max-segment", type=int, metavar="L", help="no segment longer than L")
+    n.add_argument("--show", action="store_true", help="print folding instructions for each")
+    n.add_argument("--json", action="store_true", help="print one JSON object")
+
     r = sub.add_parser("rate", help="how hard a design is to fold (higher is harder)")
     r.add_argument("snake")
     where_r = r.add_mutually_exclusive_group()
@@ -308,6 +320,31 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from snakecube.designs import generate
+    from snakecube.explain.text import instructions
+
+    made = generate(
+        Box.parse(args.box), count=args.count, seed=args.seed, unique=args.unique,
+        min_straights=args.min_straights, max_segment=args.max_segment,
+    )  # fmt: skip
+    rows = []
+    for i, g in enumerate(made, 1):
+        rows.append(g.to_dict())
+        if not args.json:
+            d = rows[-1]
+            print(f"{i}. {d['turns']}  difficulty {d['difficulty']}, "
+                  f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}")  # fmt: skip
+            print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
+            if args.show:
+                print(instructions(g.solution))  # type: ignore[arg-type]
+    if args.json:
+        print(json.dumps({"designs": rows}))
+    if len(rows) < args.count:
+        print(f"snakecube: found {len(rows)} of {args.count} designs", file=sys.stderr)
+    return EXIT_OK
+
+
 def _cmd_rate(args: argparse.Namespace) -> int:
     from snakecube.designs import rate
 
@@ -402,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "designs": _cmd_designs,
         "flat": _cmd_flat,
         "rate": _cmd_rate,
+        "generate": _cmd_generate,
         "catalog": _cmd_catalog,
         "convert": _cmd_convert,
     }

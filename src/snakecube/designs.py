@@ -418,3 +418,72 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
     solutions = best.distinct_up_to_reversal
     score = None if best.distinct == 0 else math.log2((tries + 1) / best.distinct)
     return Rating(snake, region, score, solutions, end, tries)
+
+
+# -- generating new designs ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """A new design, its distinct solutions (up to symmetry and reversal) and difficulty."""
+
+    rating: Rating
+    solution: object  # one Solution, for instructions
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"turns", "segment_lengths", "difficulty", "solutions"}``."""
+        d = self.rating
+        return {
+            "turns": d.snake.turns(),
+            "segment_lengths": list(d.snake.lengths),
+            "difficulty": None if d.difficulty is None else round(d.difficulty, 2),
+            "solutions": d.solutions,
+        }
+
+
+def generate(
+    box: Box,
+    count: int = 1,
+    seed: int = 0,
+    unique: bool = False,
+    min_straights: int = 0,
+    max_segment: int | None = None,
+    max_nodes: int = 100_000_000,
+    attempts: int = 10_000,
+) -> Iterator[Generated]:
+    """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
+
+    Each candidate is the design of a well-mixed random path (so it has at least that
+    solution). ``unique`` keeps only designs proven to have exactly one distinct solution up
+    to symmetry and reversal; candidates whose proof would take more than ``max_nodes``
+    nodes are skipped (a node limit, unlike a time limit, keeps the output reproducible).
+    """
+    from snakecube.search import solve
+
+    for name, value in (("count", count), ("attempts", attempts), ("max_nodes", max_nodes)):
+        if value < 1:
+            raise InputError(f"{name} must be at least 1, not {value}")
+    if max_segment is not None and max_segment < 2:
+        raise InputError(f"the longest segment must be at least 2, not {max_segment}")
+    rng = random.Random(seed)
+    seen: set[tuple[int, ...]] = set()
+    made = 0
+    for _ in range(attempts):
+        if made == count:
+            return
+        path = random_path(box, rng, moves=5 * box.volume**2)  # well mixed, and 4x quicker
+        snake = design_of([box.cells[c] for c in path])
+        key = min(snake.lengths, snake.lengths[::-1])
+        straights = snake.cubes - 1 - snake.segments
+        if key in seen or straights < min_straights:
+            continue
+        if max_segment is not None and max(snake.lengths) > max_segment:
+            continue
+        seen.add(key)
+        # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
+        limit = (3 if snake.is_palindrome else 2) if unique else None
+        check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
+        if not check.complete or (unique and check.distinct_up_to_reversal != 1):
+            continue
+        yield Generated(rate(snake, box), check.solutions[0])
+        made += 1

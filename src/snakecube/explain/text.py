@@ -169,6 +169,7 @@ def _why(reason: str | None) -> str:
         "limit": "stopped at the solution limit",
         "seconds": "stopped at the time limit",
         "interrupted": "interrupted",
+        "nodes": "stopped at the node limit",
     }.get(reason or "", reason or "")
 
 

@@ -191,10 +191,13 @@ def solve(
     engine: str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    max_nodes: int | None = None,
 ) -> Result:
     """Count and collect the solutions, honouring a solution limit and a time limit.
 
-    ``engine`` is ``auto`` (default), ``reference`` or ``kernel``; ``workers`` the number of
+    ``max_nodes`` stops after about that many nodes (checked between slices, so the same
+    input always stops at the same place with one worker). ``engine`` is ``auto`` (default),
+    ``reference`` or ``kernel``; ``workers`` the number of
     processes (default: all cores for big exhaustive searches). ``progress(done, units,
     found)`` is called as work units finish and now and then in between. Ctrl-C
     (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
@@ -243,6 +246,9 @@ def solve(
                 progress(done, len(plan.units), found)
             if deadline is not None and time.monotonic() > deadline:
                 stop = "seconds"
+                break
+            if max_nodes is not None and nodes >= max_nodes:
+                stop = "nodes"  # deterministic, unlike a time limit
                 break
     except KeyboardInterrupt:
         stop = "interrupted"
