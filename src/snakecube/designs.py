@@ -441,6 +441,19 @@ class Generated:
         }
 
 
+def _check_candidate(job: tuple[Box, Snake, bool, int]) -> Generated | None:
+    """One candidate, checked in a worker: the design if it qualifies, else None."""
+    from snakecube.search import solve
+
+    box, snake, unique, max_nodes = job
+    # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
+    limit = (3 if snake.is_palindrome else 2) if unique else None
+    check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
+    if not check.complete or (unique and check.distinct_up_to_reversal != 1):
+        return None
+    return Generated(rate(snake, box), check.solutions[0])
+
+
 def generate(
     box: Box,
     count: int = 1,
@@ -448,17 +461,20 @@ def generate(
     unique: bool = False,
     min_straights: int = 0,
     max_segment: int | None = None,
-    max_nodes: int = 100_000_000,
+    max_nodes: int = 30_000_000,
     attempts: int = 10_000,
+    workers: int | None = None,
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
     Each candidate is the design of a well-mixed random path (so it has at least that
     solution). ``unique`` keeps only designs proven to have exactly one distinct solution up
-    to symmetry and reversal; candidates whose proof would take more than ``max_nodes``
+    to symmetry and reversal; candidates whose check would take more than ``max_nodes``
     nodes are skipped (a node limit, unlike a time limit, keeps the output reproducible).
+    Candidates are drawn in order from the seed and checked on all cores; results keep the
+    candidates' order, so the output does not depend on the number of cores.
     """
-    from snakecube.search import solve
+    from snakecube.search.parallel import cores
 
     for name, value in (("count", count), ("attempts", attempts), ("max_nodes", max_nodes)):
         if value < 1:
@@ -466,24 +482,38 @@ def generate(
     if max_segment is not None and max_segment < 2:
         raise InputError(f"the longest segment must be at least 2, not {max_segment}")
     rng = random.Random(seed)
-    seen: set[tuple[int, ...]] = set()
+
+    def candidates() -> Iterator[tuple[Box, Snake, bool, int]]:
+        seen: set[tuple[int, ...]] = set()
+        for _ in range(attempts):
+            path = random_path(box, rng, moves=5 * box.volume**2)  # well mixed, 4x quicker
+            snake = design_of([box.cells[c] for c in path])
+            key = min(snake.lengths, snake.lengths[::-1])
+            if key in seen or snake.cubes - 1 - snake.segments < min_straights:
+                continue
+            if max_segment is not None and max(snake.lengths) > max_segment:
+                continue
+            seen.add(key)
+            yield box, snake, unique, max_nodes
+
+    n = cores() if workers is None else workers
     made = 0
-    for _ in range(attempts):
-        if made == count:
-            return
-        path = random_path(box, rng, moves=5 * box.volume**2)  # well mixed, and 4x quicker
-        snake = design_of([box.cells[c] for c in path])
-        key = min(snake.lengths, snake.lengths[::-1])
-        straights = snake.cubes - 1 - snake.segments
-        if key in seen or straights < min_straights:
-            continue
-        if max_segment is not None and max(snake.lengths) > max_segment:
-            continue
-        seen.add(key)
-        # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
-        limit = (3 if snake.is_palindrome else 2) if unique else None
-        check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
-        if not check.complete or (unique and check.distinct_up_to_reversal != 1):
-            continue
-        yield Generated(rate(snake, box), check.solutions[0])
-        made += 1
+    if n <= 1 or box.volume <= 27:  # small boxes: checking is quicker than forking
+        results: Iterator[Generated | None] = map(_check_candidate, candidates())
+        pool = None
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(n)
+        results = pool.imap(_check_candidate, candidates(), chunksize=1)
+    try:
+        for found in results:
+            if found is not None:
+                yield found
+                made += 1
+                if made == count:
+                    return
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
