@@ -147,6 +147,8 @@ def test_rate_ranks_the_catalog_as_documented(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["difficulty"] > 20 and data["solutions"] == 4
     assert rate("lengths:3,3,3,3", "3x3x1").difficulty is None  # no solution
+    tiny = census(sc.Box(2, 2, 3))
+    assert all(rate(d.snake, sc.Box(2, 2, 3)).difficulty >= 0 for d in tiny.designs)
 
 
 def test_generate_unique_designs_confirmed_independently(capsys):
@@ -170,3 +172,34 @@ def test_generate_unique_designs_confirmed_independently(capsys):
         assert snake.turns() == row["turns"] and max(snake.lengths) <= 3
         assert snake.cubes - 1 - snake.segments >= 8 and row["difficulty"] > 0
     assert main(["generate", "--box", "3x3x3", "--count", "0"]) == 2
+
+
+def test_census_parallel_and_resumable(tmp_path):
+    box = sc.Box(3, 3, 3)
+    whole = census(box, workers=1)
+    assert census(box, workers=2).designs == whole.designs
+    checkpoint = tmp_path / "census.jsonl"
+    calls = []
+
+    def stop_after_three(done, total, found):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C in the middle
+
+    part = census(box, workers=1, checkpoint=checkpoint, progress=stop_after_three)
+    assert not part.complete and part.paths < whole.paths
+    lines = checkpoint.read_text().splitlines()
+    assert len(lines) == 1 + 3  # the header and the three finished units
+    resumed = census(
+        box, workers=2, checkpoint=checkpoint, progress=lambda d, t, f: calls.append(d)
+    )
+    assert resumed.complete and resumed.designs == whole.designs
+    assert resumed.paths == whole.paths == A193346
+    assert min(calls[3:]) > 3  # the finished units were not done again
+    with checkpoint.open("a") as f:
+        f.write('{"unit": 5, "classes"')  # a line cut short by a crash: that unit is redone
+    assert census(box, workers=1, checkpoint=checkpoint).designs == whole.designs
+    other = tmp_path / "other.jsonl"
+    census(sc.Box(2, 2, 3), checkpoint=other)
+    with pytest.raises(sc.InputError, match="belongs to another census"):
+        census(box, checkpoint=other)

@@ -104,6 +104,12 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--csv", metavar="FILE", help="write one row per design")
     g.add_argument("--top", type=int, default=10, metavar="N", help="designs to list (10)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
+    g.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record finished work units here; rerun with it to resume",
+    )
     g.add_argument(
         "--difficulty",
         action="store_true",
@@ -278,7 +284,9 @@ def _cmd_designs(args: argparse.Namespace) -> int:
 
     bar = None if args.quiet else progress_bar()
     try:
-        result = census(Box.parse(args.box), progress=bar)
+        result = census(
+            Box.parse(args.box), progress=bar, workers=args.workers, checkpoint=args.checkpoint
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -307,9 +315,10 @@ def _cmd_designs(args: argparse.Namespace) -> int:
 
         _write(Path(args.csv), write)
     summary = result.to_dict(rows=args.top)
+    status = EXIT_OK if result.complete else EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(summary, indent=2))
-        return EXIT_OK
+        return status
     for key in ("target", "paths", "designs", "solutions", "unique", "max_solutions",
                 "palindromes"):  # fmt: skip
         print(f"{key:14} {summary[key]}")
@@ -317,7 +326,9 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     print(f"most solutions ({summary['max_solutions']}):")
     for turns in summary["most_solutions"]:
         print(f"  {turns}")
-    return EXIT_OK
+    if not result.complete:
+        print("complete       no: interrupted; rerun with the same --checkpoint to resume")
+    return status
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:

@@ -8,12 +8,14 @@ from any one of them (for a box, a serpentine).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from snakecube.errors import InputError
 from snakecube.shape import Box, Cell, Coord, Region
@@ -135,16 +137,17 @@ class Census:
         }
 
 
-def path_units(region: Region) -> list[tuple[Cell, ...]]:
+def path_units(region: Region, min_units: int = 1) -> list[tuple[Cell, ...]]:
     """Path prefixes, one per orbit, whose stabilizer is trivial: every Hamiltonian path
-    class under the region's symmetries extends exactly one of them."""
+    class under the region's symmetries extends exactly one of them. With ``min_units``,
+    prefixes are extended further (every step, once no symmetry is left) until there are
+    at least that many, for splitting the work."""
     from snakecube.search.plan import can_start
 
     nb = region.neighbours
-    units: list[tuple[Cell, ...]] = []
 
-    def expand(prefix: tuple[Cell, ...], stab: list[tuple[int, ...]]) -> None:
-        if len(stab) == 1 or len(prefix) == region.volume:
+    def expand(prefix: tuple[Cell, ...], stab: list[tuple[int, ...]], extra: int) -> None:
+        if (len(stab) == 1 and extra == 0) or len(prefix) == region.volume:
             units.append(prefix)
             return
         seen: set[Cell] = set()
@@ -152,13 +155,18 @@ def path_units(region: Region) -> list[tuple[Cell, ...]]:
             if x < 0 or x in prefix or x in seen:
                 continue
             seen.update(g[x] for g in stab)
-            expand((*prefix, x), [g for g in stab if g[x] == x])
+            expand((*prefix, x), [g for g in stab if g[x] == x], extra - (len(stab) == 1))
 
-    for orbit in region.orbits():
-        start = orbit[0]
-        if can_start(region, start):
-            expand((start,), [g for g in region.symmetries if g[start] == start])
-    return units
+    extra = 0
+    while True:
+        units: list[tuple[Cell, ...]] = []
+        for orbit in region.orbits():
+            start = orbit[0]
+            if can_start(region, start):
+                expand((start,), [g for g in region.symmetries if g[start] == start], extra)
+        if len(units) >= min_units or extra >= region.volume:
+            return units
+        extra += 1
 
 
 def _paths_in_unit(region: Region, prefix: tuple[Cell, ...]) -> Iterator[tuple[list[Key], bytes]]:
@@ -205,36 +213,151 @@ def _reverse_key(key: Key, n: int) -> Key:
     return out
 
 
-def census(region: Region, progress: Callable[[int, int, int], None] | None = None) -> Census:
+UnitResult = tuple[int, dict[Key, int], dict[Key, list[bytes]]]  # classes, counts, palindromic
+
+
+def _census_unit(job: tuple[Region, tuple[Cell, ...]]) -> UnitResult:
+    """The path classes under one prefix, grouped by design key."""
+    region, prefix = job
+    n = region.volume
+    counts: Counter[Key] = Counter()
+    palindromic: dict[Key, list[bytes]] = {}
+    is_palindrome: dict[Key, bool] = {}
+    classes = 0
+    for keys, raw in _paths_in_unit(region, prefix):
+        classes += len(keys)
+        counts.update(keys)
+        for i, key in enumerate(keys):
+            pal = is_palindrome.get(key)
+            if pal is None:
+                pal = is_palindrome[key] = key == _reverse_key(key, n)
+            if pal:
+                palindromic.setdefault(key, []).append(raw[i * n : (i + 1) * n])
+    return classes, dict(counts), palindromic
+
+
+def _read_checkpoint(path: Path, header: dict[str, object]) -> dict[int, UnitResult]:
+    """Finished units from a checkpoint file written by an earlier run of the same census."""
+    done: dict[int, UnitResult] = {}
+    if not path.exists():
+        return done
+    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        first = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        first = None
+    if first != header:
+        raise InputError(
+            f"checkpoint {str(path)!r} belongs to another census "
+            f"(it is for {first.get('target') if isinstance(first, dict) else 'nothing'}); "
+            "use another file"
+        )
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            break  # a line cut short when the run stopped: that unit is done again
+        counts = {int(k): v for k, v in row["counts"].items()}
+        pal = {int(k): [bytes.fromhex(h) for h in v] for k, v in row["pal"].items()}
+        done[row["unit"]] = (row["classes"], counts, pal)
+    return done
+
+
+def census(
+    region: Region,
+    progress: Callable[[int, int, int], None] | None = None,
+    workers: int | None = None,
+    checkpoint: str | Path | None = None,
+) -> Census:
     """Every design that folds into ``region`` (at most 64 cells), with its solutions.
 
     Hamiltonian paths are enumerated once per class under the region's symmetries (each
     class stands for |G| directed paths), grouped by the design they fold, and a design and
     its reverse are merged. A palindromic design's classes pair up under reversal, except
     those a symmetry maps onto their own reverse.
+
+    The work units run on ``workers`` processes (default: all cores for regions of 24 cells
+    or more). With ``checkpoint``, each finished unit is appended to that file, and a later
+    run with the same file skips them: Ctrl-C loses only the units in progress, and the
+    census is then marked incomplete.
     """
+    from snakecube.search.parallel import cores
+
     if region.volume > 64:
         raise InputError(f"a census needs at most 64 cells; the {region.describe()} has more")
     n = region.volume
     if n < 2:
         raise InputError("a census needs at least 2 cells")
+    n_workers = (cores() if n >= 24 else 1) if workers is None else max(1, workers)
+    # The split depends on the region only, so a checkpoint resumes on any number of cores.
+    units = path_units(region, min_units=64 if n >= 24 else 1)
+    header = {"census": 1, "target": region.describe(), "cells": [list(c) for c in region.cells],
+              "units": len(units)}  # fmt: skip
+    path = None if checkpoint is None else Path(checkpoint)
+    done = {} if path is None else _read_checkpoint(path, header)
+    log = None
+    if path is not None:
+        try:
+            log = path.open("a", encoding="utf-8")
+            if not done:
+                log.seek(0)
+                log.truncate()
+                log.write(json.dumps(header) + "\n")
+        except OSError as err:
+            raise InputError(f"cannot write checkpoint {str(path)!r}: {err.strerror}") from None
+    todo = [i for i in range(len(units)) if i not in done]
+    pool = None
+    _FORKED["region"] = region
+    if n_workers > 1 and len(todo) > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(n_workers)
+        results = pool.imap_unordered(_census_one, [(i, units[i]) for i in todo], chunksize=4)
+    else:
+        results = map(_census_one, [(i, units[i]) for i in todo])
+    complete = True
+    try:
+        for i, result in results:
+            done[i] = result
+            if log is not None:
+                classes, counts, pal = result
+                row = {"unit": i, "classes": classes, "counts": counts,
+                       "pal": {k: [b.hex() for b in v] for k, v in pal.items()}}  # fmt: skip
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+            if progress is not None:
+                progress(len(done), len(units), sum(r[0] for r in done.values()))
+    except KeyboardInterrupt:
+        complete = False
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if log is not None:
+            log.close()
+    complete = complete and len(done) == len(units)
+    return _tally(region, done.values(), complete)
+
+
+_FORKED: dict[str, Region] = {}  # the region, inherited by forked workers (not pickled)
+
+
+def _census_one(job: tuple[int, tuple[Cell, ...]]) -> tuple[int, UnitResult]:
+    i, prefix = job
+    return i, _census_unit((_FORKED["region"], prefix))
+
+
+def _tally(region: Region, results: Iterable[UnitResult], complete: bool) -> Census:
+    """Merge unit results into designs with their solution counts."""
+    n = region.volume
     counts: Counter[Key] = Counter()
     palindromic: dict[Key, list[bytes]] = {}
-    is_palindrome: dict[Key, bool] = {}
     classes = 0
-    units = path_units(region)
-    for done, prefix in enumerate(units):
-        if progress is not None:
-            progress(done, len(units), classes)
-        for keys, raw in _paths_in_unit(region, prefix):
-            classes += len(keys)
-            counts.update(keys)
-            for i, key in enumerate(keys):
-                pal = is_palindrome.get(key)
-                if pal is None:
-                    pal = is_palindrome[key] = key == _reverse_key(key, n)
-                if pal:
-                    palindromic.setdefault(key, []).append(raw[i * n : (i + 1) * n])
+    for c, unit_counts, pal in results:
+        classes += c
+        counts.update(unit_counts)
+        for key, cells in pal.items():
+            palindromic.setdefault(key, []).extend(cells)
     rows = []
     group = region.symmetries
     for key, c in counts.items():
@@ -253,7 +376,7 @@ def census(region: Region, progress: Callable[[int, int, int], None] | None = No
         else:
             rows.append(DesignCount(snake, c, False))
     rows.sort(key=lambda d: (-d.solutions, d.snake.turns()))
-    return Census(region, classes * len(group), tuple(rows), True)
+    return Census(region, classes * len(group), tuple(rows), complete)
 
 
 # -- flat layouts: the snake on an unbounded table -----------------------------------------
@@ -382,9 +505,10 @@ class Rating:
 
 
 def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
-    """The difficulty of a design: log2 of the segment placements that a systematic solver,
+    """The difficulty of a design: log2(1 + the segment placements that a systematic solver,
     one who backs up as soon as a segment leaves the target, overlaps, or leaves a cell that
-    can no longer be reached, tries per distinct solution, folding from the easier end.
+    can no longer be reached, tries per distinct solution), folding from the easier end.
+    It is 0 for designs the root plan alone folds, and never negative.
 
     A person folding by trial and error works the same way, one segment at a time; more
     tries per solution means more wrong turns before the cube closes. One more point means
@@ -416,7 +540,7 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
             os.environ[kernel.FLAGS_ENV] = saved
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
     solutions = best.distinct_up_to_reversal
-    score = None if best.distinct == 0 else math.log2((tries + 1) / best.distinct)
+    score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
     return Rating(snake, region, score, solutions, end, tries)
 
 
