@@ -12,8 +12,8 @@ import snakecube as sc
 from bruteforce import box_cells as cells_of_box
 from bruteforce import canonical, census_of
 from corpus import load_known
+from snakecube.census import census
 from snakecube.cli import main
-from snakecube.designs import census
 
 A193346 = next(f["value"] for f in load_known()["facts"] if "A193346" in f["source"])
 
@@ -85,7 +85,7 @@ def test_designs_command(tmp_path, capsys):
 
 
 def test_flat_standard_as_seeds_004_counts():
-    from snakecube.designs import flat
+    from snakecube.flat import flat
 
     layouts = next(f["value"] for f in load_known()["facts"] if "planar layouts" in f["fact"])
     compact = next(f["value"] for f in load_known()["facts"] if "most compact" in f["fact"])
@@ -112,7 +112,7 @@ def test_flat_standard_as_seeds_004_counts():
 
 
 def test_flat_small_snakes_by_hand():
-    from snakecube.designs import flat
+    from snakecube.flat import flat
 
     assert flat(sc.Snake((3,))).layouts == 4  # a straight 3: four ways to point
     assert flat(sc.Snake((2, 2))).layouts == 8  # an L: 4 first directions x 2 turns

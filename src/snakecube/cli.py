@@ -280,7 +280,7 @@ def _write(path: Any, write: Any) -> None:
 
 
 def _cmd_designs(args: argparse.Namespace) -> int:
-    from snakecube.designs import census
+    from snakecube.census import census
 
     bar = None if args.quiet else progress_bar()
     try:
@@ -372,7 +372,7 @@ def _cmd_rate(args: argparse.Namespace) -> int:
 def _cmd_flat(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from snakecube.designs import flat
+    from snakecube.flat import flat
 
     if args.seconds is not None and args.seconds <= 0:
         raise InputError(f"--seconds {args.seconds}: the time limit must be positive")
