@@ -44,23 +44,21 @@ def _draw(ax: Any, solution: Solution, upto: int, new_from: int, view: tuple, nu
     _outline(ax, dims)
     if numbers:
         for i in _labelled(solution, new_from, upto):
-            x, y, z = solution.cells[i]
-            ax.text(
-                x + 0.5,
-                y + 0.5,
-                z + 0.5,
-                str(i + 1),
-                ha="center",
-                va="center",
-                fontsize=6,
-                color="black",
-                zorder=10_000,  # above the depth-sorted cubes
-                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
-            )
+            _number(ax, solution.cells[i], i, fontsize=6)
     elev, azim = angles(view)
     ax.view_init(elev=elev, azim=azim)
     ax.set_box_aspect(dims)
     ax.set_axis_off()
+
+
+def _number(ax: Any, cell: tuple[int, ...], i: int, fontsize: float) -> None:
+    """Cube i's number (1-based) on a white label at the centre of its cell, 2-D or 3-D;
+    drawn above everything, including the depth-sorted cubes of a 3-D axis."""
+    centre = [v + 0.5 for v in cell]
+    ax.text(
+        *centre, str(i + 1), ha="center", va="center", fontsize=fontsize, color="black",
+        zorder=10_000, bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none"},
+    )  # fmt: skip
 
 
 def _labelled(solution: Solution, first: int, last: int) -> list[int]:
@@ -201,16 +199,7 @@ def flat_sheet(result: Any, path: str | Path) -> Path:
                     linewidth=2.0 if i == 0 else 0.6,
                 )
             )
-            ax.text(
-                x + 0.5,
-                y + 0.5,
-                str(i + 1),
-                ha="center",
-                va="center",
-                fontsize=7,
-                zorder=5,
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
-            )
+            _number(ax, (x, y), i, fontsize=7)
         xs = [p[0] for p in layout]
         ys = [p[1] for p in layout]
         ax.plot([x + 0.5 for x in xs], [y + 0.5 for y in ys], color="#1f9bde", linewidth=1.2)
