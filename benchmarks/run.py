@@ -32,7 +32,7 @@ from snakecube.search.plan import Unit
 
 ROOT = Path(__file__).resolve().parents[1]
 NAIVE_C = ROOT.parent / "shared" / "bench" / "naive.c"
-KNOWN = ROOT.parent / "shared" / "corpus" / "known.json"
+KNOWN = ROOT / "tests" / "data" / "known.json"
 
 
 def harder_4x4x4() -> sc.Snake:

@@ -1,14 +1,15 @@
-"""The published-answers table beside the repository: ../shared/corpus/known.json."""
+"""The published-answers table, copied into the repository: tests/data/known.json.
+
+The copy is verbatim from the project's shared corpus; each entry names its sources.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-KNOWN_PATH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "known.json"
+KNOWN_PATH = Path(__file__).resolve().parent / "data" / "known.json"
 
 
 def load_known() -> dict:
-    if not KNOWN_PATH.exists():
-        raise FileNotFoundError(f"the known-answers table is missing: {KNOWN_PATH}")
-    return json.loads(KNOWN_PATH.read_text())
+    return json.loads(KNOWN_PATH.read_text(encoding="utf-8"))

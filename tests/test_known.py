@@ -1,4 +1,4 @@
-"""Published answers (../shared/corpus/known.json): every 3x3x3 puzzle, in every notation."""
+"""Published answers (tests/data/known.json): every 3x3x3 puzzle, in every notation."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Named puzzles as data: each with its turn string, its usual target and where it was published.
 
 The catalog holds sequences only. Answers (how many solutions) are computed, never stored here;
-tests compare the computed answers with the published ones in ``shared/corpus/known.json``.
+tests compare the computed answers with the published ones in ``tests/data/known.json``.
 """
 
 from __future__ import annotations
