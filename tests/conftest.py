@@ -21,10 +21,24 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-ENGINES = ("reference", "kernel")
+from snakecube.search import kernel  # noqa: E402
+
+# Cross-checks run with every engine that is here: the reference, and the compiled kernel
+# where it is built (CI also runs the suite with SNAKECUBE_PUREPYTHON=1, without it).
+ENGINES = ("reference", "kernel") if kernel.AVAILABLE else ("reference",)
 
 
 @pytest.fixture(params=ENGINES)
 def engine(request) -> str:
     """Cross-checks run with both engines: the reference and the compiled kernel."""
     return request.param
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without the kernel, tests marked heavy would take many minutes in pure Python."""
+    if kernel.AVAILABLE:
+        return
+    skip = pytest.mark.skip(reason="heavy: needs the compiled kernel to finish in time")
+    for item in items:
+        if "heavy" in item.keywords:
+            item.add_marker(skip)

@@ -90,7 +90,7 @@ def test_seconds_limit(capsys):
         (["solve", ""], "empty snake"),
         (["solve", "lengths:3,three"], "item 2 'three' is not a whole number"),
         (["solve", "standard", "--box", "3x3"], "not AxBxC"),
-        (["solve", "standard", "--limit", "x"], "invalid int value: 'x'"),
+        (["solve", "standard", "--limit", "x"], "--limit: 'x' is not a whole number"),
         (["solve", "standard", "--limit", "0"], "at least 1"),
         (["solve", "standard", "--seconds", "-1"], "must be positive"),
         (["solve", "standard", "--start", "1,2"], "--start: '1,2' is not x,y,z"),

@@ -73,7 +73,15 @@ def test_region_comments_and_bad_characters(tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "words"),
-    [("2x3", "not AxBxC"), ("2x0x3", "side 2 '0'"), ("2xax3", "side 2 'a'"), ("", "not AxBxC")],
+    [
+        ("2x3", "not AxBxC"),
+        ("2x0x3", "side 2: 0 is too small; at least 1"),
+        ("2xax3", "side 2: 'a' is not a whole number"),
+        ("", "not AxBxC"),
+        ("4300", "side 1: 4300 is too large"),
+        ("1000x1000x1000", "has 1000000000 cells; snakecube handles at most 1000"),
+        ("2x²x3", "side 2: '²' is not a whole number"),
+    ],
 )
 def test_bad_boxes(text, words):
     with pytest.raises(InputError, match=words):

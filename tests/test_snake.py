@@ -60,7 +60,16 @@ def test_spellings_of_the_standard(text):
 
 def test_elbows_take_the_target_volume():
     assert Snake.parse("elbows:3", cubes=5).lengths == (3, 3)
-    assert Snake.parse("elbows:3").cubes == 8  # the smallest cube that holds cube 3 and more
+    # Without a count, the smallest cube past the last corner, if the snake fits that cube:
+    assert Snake.parse("elbows:2,3,4,5,6,7").lengths == (2,) * 7  # the 2x2x2 zig-zag
+    with pytest.raises(InputError, match="give the count"):
+        Snake.parse("elbows:3")  # as an 8-cube snake its last run would have 6 cubes
+    standard = Snake.parse("standard")
+    elbows = ",".join(map(str, standard.elbows()))
+    with pytest.raises(InputError, match="last corner is cube 28"):
+        Snake.parse(f"elbows:{elbows},28")  # a typo, not a 64-cube snake
+    with pytest.raises(InputError, match=r"corner cubes are numbered 2\.\.26"):
+        Snake.parse(f"elbows:{elbows},28", cubes=27)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +87,7 @@ def test_elbows_take_the_target_volume():
         ("steps:2,0", "item 2 is 0"),
         ("elbows:3,3/10", "item 2 is 3, not after 3"),
         ("elbows:3,12/10", "item 2 is 12"),
-        ("elbows:3/x", "'x' after '/' is not a number"),
+        ("elbows:3/x", "count after '/': 'x' is not a whole number"),
         ("bits:0120", "'2' at cube 3"),
         ("standrd", "did you mean 'standard'"),
         ("kingg", "did you mean 'king'"),

@@ -1,51 +1,130 @@
 """The command-line tool: a thin layer over the public API.
 
-Exit codes: 0 when the search ran (zero solutions is an answer), 2 for bad input (one line on
-stderr naming what is wrong), 130 after Ctrl-C (what was found is printed, marked incomplete).
+Exit codes: 0 when the job ran (zero solutions is an answer); 2 for bad input, with one line
+on stderr naming what is wrong and where; 130 after Ctrl-C, once what was found is printed,
+marked incomplete. Every line on stderr is one line: user text in it is quoted with ``repr``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from snakecube import catalog
+from snakecube import catalog, limits
 from snakecube.errors import InputError
 from snakecube.progress import progress_bar
-from snakecube.search import ENGINES, solve
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import NOTATIONS, Snake
 
-EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130
+EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
+SNAKE_HELP = (
+    "the snake: a catalog name (standard, king, ...), lengths like 3-3-3-3-2-... or "
+    "3,3,3,3,2,... (also as separate words: 3 3 3 3 2 ...), a turn string "
+    "(ESCSCSCSCCCCSCSCCCSCCSCCCSE), a 0/1 string, steps:2,2,..., or elbows:3,5,7,..."
+)
+
+
+def _one_line(text: str) -> str:
+    """Text safe to print as one line: control characters escaped."""
+    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029\x85]", lambda m: repr(m.group())[1:-1], text)
+
+
+def _say(message: str) -> None:
+    print(_one_line(message), file=sys.stderr)
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line naming the problem, exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(
+            EXIT_INPUT, _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n"
+        )
+
+
+def _whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            return limits.parse_whole(text, "value", lo, hi)
+        except InputError as err:
+            raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        return limits.parse_seconds(text, "value")
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+
+_seconds.__name__ = "seconds"
+
+
+def _workers(text: str) -> int:
+    return _whole(1, limits.max_workers())(text)
+
+
+def _add_snake(p: argparse.ArgumentParser) -> None:
+    p.add_argument("snake", nargs="+", metavar="SNAKE", help=SNAKE_HELP)
+
+
+def _add_target(p: argparse.ArgumentParser, required: bool = False) -> None:
+    where = p.add_mutually_exclusive_group(required=required)
+    where.add_argument(
+        "--box",
+        metavar="AxBxC",
+        help="target box, like 3x3x3 or 2x3x4"
+        + ("" if required else " (default: the snake's cube)"),
+    )
+    where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+
+
+def _snake_text(args: argparse.Namespace) -> str:
+    return " ".join(args.snake)
+
+
+def _target(args: argparse.Namespace) -> Region | None:
+    """The target from --box or --region, or None for the snake's own cube."""
+    if getattr(args, "box", None) is not None:
+        return Box.parse(args.box)
+    if getattr(args, "region", None) is not None:
+        return Region.from_file(args.region)
+    return None
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="snakecube", description="Fold snake-cube puzzles: solve, count, explain.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    from snakecube import __version__
 
-    s = sub.add_parser("solve", help="fold a snake into a cube, box or region; count solutions")
-    s.add_argument(
-        "snake",
-        help="turn string, 0/1 string, lengths:..., steps:..., elbows:... or a catalog name",
+    p = _Parser(
+        prog="snakecube",
+        description="Fold snake-cube puzzles: solve, count, explain.",
+        epilog="Example: snakecube solve standard    (see snakecube COMMAND --help)",
     )
-    where = s.add_mutually_exclusive_group()
-    where.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
-    where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+    p.add_argument("--version", action="version", version=f"snakecube {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    s = sub.add_parser(
+        "solve",
+        help="fold a snake into a cube, box or region; count solutions",
+        epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+    )
+    _add_snake(s)
+    _add_target(s)
     many = s.add_mutually_exclusive_group()
     many.add_argument("--first", action="store_true", help="stop at the first solution")
-    many.add_argument("--limit", type=int, metavar="N", help="stop after N distinct solutions")
-    s.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
+    many.add_argument(
+        "--limit", type=_whole(1), metavar="N", help="stop after N distinct solutions"
+    )
+    s.add_argument("--seconds", type=_seconds, metavar="S", help="stop after S seconds")
     s.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
     s.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
     s.add_argument("--reverse", action="store_true", help="fold from the other end")
@@ -53,32 +132,33 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     s.add_argument(
         "--engine",
-        choices=ENGINES,
+        choices=("auto", "reference", "kernel"),
         default=None,
         help="search engine (default: auto, or $SNAKECUBE_ENGINE)",
     )
     s.add_argument(
         "--workers",
-        type=int,
+        type=_workers,
         metavar="N",
         help="processes to search with (default: all cores for big searches)",
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-
     s.add_argument(
         "--show",
         action="store_true",
         help="print every text form: layers, directions, step-by-step turns",
     )
 
-    w = sub.add_parser("show", help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html")
-    w.add_argument("snake")
-    place = w.add_mutually_exclusive_group()
-    place.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
-    place.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+    w = sub.add_parser(
+        "show",
+        help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html",
+        epilog="example: snakecube show standard --out sheet.pdf",
+    )
+    _add_snake(w)
+    _add_target(w)
     w.add_argument(
         "--solution",
-        type=int,
+        type=_whole(1),
         default=1,
         metavar="K",
         help="which distinct solution, 1 = the first (default)",
@@ -93,22 +173,45 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     w.add_argument(
         "--max-steps",
-        type=int,
+        type=_whole(1, 10_000),
         metavar="N",
         help="at most N steps on a sheet or animation (segments are grouped)",
     )
 
-    g = sub.add_parser("designs", help="every design that folds into a box, with its solutions")
-    g.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 64 cells)")
+    g = sub.add_parser(
+        "designs",
+        help="every design that folds into a box, with its solutions",
+        epilog="example: snakecube designs --box 3x3x3 --csv designs.csv",
+    )
+    _add_target(g, required=True)
     g.add_argument("--json", action="store_true", help="print one JSON object")
     g.add_argument("--csv", metavar="FILE", help="write one row per design")
-    g.add_argument("--top", type=int, default=10, metavar="N", help="designs to list (10)")
-    g.add_argument("--quiet", action="store_true", help="no progress bar")
-    g.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
     g.add_argument(
+        "--top",
+        type=_whole(0, 1000),
+        default=10,
+        metavar="N",
+        help="list the N designs with the most solutions (10)",
+    )
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.add_argument("--workers", type=_workers, metavar="N", help="processes (default: all cores)")
+    g.add_argument(
+        "--store",
         "--checkpoint",
-        metavar="FILE",
-        help="record finished work units here; rerun with it to resume",
+        dest="store",
+        metavar="DIR",
+        help="keep the work in this directory; rerun with it to resume",
+    )
+    g.add_argument(
+        "--partitions",
+        type=_whole(1, 4096),
+        metavar="P",
+        help="split the designs into P partitions (a power of two)",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786); needs snakecube[cluster]",
     )
     g.add_argument(
         "--difficulty",
@@ -116,36 +219,64 @@ def _parser() -> argparse.ArgumentParser:
         help="add each design's difficulty to the CSV (one search per design)",
     )
 
-    n = sub.add_parser("generate", help="invent new designs from random Hamiltonian paths")
+    n = sub.add_parser(
+        "generate",
+        help="invent new designs from random Hamiltonian paths",
+        epilog="example: snakecube generate --box 4x4x4 --unique --count 3",
+    )
     n.add_argument("--box", metavar="AxBxC", default="4x4x4", help="the box (default 4x4x4)")
     n.add_argument("--unique", action="store_true", help="only designs with one solution")
-    n.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
-    n.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     n.add_argument(
-        "--min-straights", type=int, default=0, metavar="K", help="at least K straight cubes"
+        "--count", type=_whole(1, 10_000), default=1, metavar="N", help="how many (default 1)"
     )
-    n.add_argument("--max-segment", type=int, metavar="L", help="no segment longer than L")
+    n.add_argument(
+        "--seed", type=_whole(0, 2**64), default=0, metavar="S", help="random seed (default 0)"
+    )
+    n.add_argument(
+        "--min-straights",
+        type=_whole(0, limits.MAX_CUBES),
+        default=0,
+        metavar="K",
+        help="at least K straight cubes",
+    )
+    n.add_argument(
+        "--max-segment",
+        type=_whole(2, limits.MAX_SIDE),
+        metavar="L",
+        help="no segment longer than L",
+    )
+    n.add_argument("--workers", type=_workers, metavar="N", help="processes (default: all cores)")
     n.add_argument("--show", action="store_true", help="print folding instructions for each")
     n.add_argument("--json", action="store_true", help="print one JSON object")
 
-    r = sub.add_parser("rate", help="how hard a design is to fold (higher is harder)")
-    r.add_argument("snake")
-    where_r = r.add_mutually_exclusive_group()
-    where_r.add_argument("--box", metavar="AxBxC", help="target box (default: the snake's cube)")
-    where_r.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+    r = sub.add_parser(
+        "rate",
+        help="how hard a design is to fold (higher is harder)",
+        epilog="example: snakecube rate seed-red",
+    )
+    _add_snake(r)
+    _add_target(r)
     r.add_argument("--json", action="store_true", help="print one JSON object")
 
-    f = sub.add_parser("flat", help="lay a snake flat on a table: count layouts, most compact")
-    f.add_argument("snake")
+    f = sub.add_parser(
+        "flat",
+        help="lay a snake flat on a table: count layouts, most compact",
+        epilog="example: snakecube flat standard --out flat.png",
+    )
+    _add_snake(f)
     f.add_argument("--json", action="store_true", help="print one JSON object")
     f.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
-    f.add_argument("--seconds", type=float, metavar="S", help="stop counting after S seconds")
+    f.add_argument("--seconds", type=_seconds, metavar="S", help="stop counting after S seconds")
 
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
 
-    v = sub.add_parser("convert", help="write a snake in every notation (or one)")
-    v.add_argument("snake")
+    v = sub.add_parser(
+        "convert",
+        help="write a snake in every notation (or one)",
+        epilog="example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+    )
+    _add_snake(v)
     v.add_argument("--to", choices=NOTATIONS, help="only this notation")
     v.add_argument("--json", action="store_true", help="print JSON")
     return p
@@ -153,8 +284,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _coord(text: str, what: str) -> Coord:
     parts = [t for t in re.split(r"[,\s()\[\]]+", text) if t]
-    if len(parts) != 3 or not all(re.fullmatch(r"-?\d+", t) for t in parts):
-        raise InputError(f"{what}: {text!r} is not x,y,z (three whole numbers)")
+    if len(parts) != 3 or not all(re.fullmatch(r"-?[0-9]{1,9}", t, re.ASCII) for t in parts):
+        raise InputError(f"{what}: {limits.shorten(text)} is not x,y,z (three whole numbers)")
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
@@ -162,31 +293,27 @@ def _path(text: str) -> list[Coord]:
     items = [t for t in re.split(r"[;\s]+", text.strip()) if t]
     if not items:
         raise InputError("--path: no cells given")
+    if len(items) > limits.MAX_CUBES:
+        raise InputError(f"--path: {len(items)} cells; at most {limits.MAX_CUBES}")
     return [_coord(t, f"--path item {i}") for i, t in enumerate(items, 1)]
-
-
-def _target(args: argparse.Namespace) -> Region | None:
-    if args.box is not None:
-        return Box.parse(args.box)
-    if args.region is not None:
-        return Region.from_file(args.region)
-    return None
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from snakecube.explain.text import report
+    from snakecube.search import solve
 
     target = _target(args)
-    limit = 1 if args.first else args.limit
+    start = None if args.start is None else _coord(args.start, "--start")
+    path = None if args.path is None else _path(args.path)
     bar = None if args.quiet else progress_bar()
     try:
         result = solve(
-            args.snake,
+            _snake_text(args),
             target,
-            start=None if args.start is None else _coord(args.start, "--start"),
-            path=None if args.path is None else _path(args.path),
+            start=start,
+            path=path,
             reverse=args.reverse,
-            limit=limit,
+            limit=1 if args.first else args.limit,
             seconds=args.seconds,
             engine=args.engine,
             workers=args.workers,
@@ -200,173 +327,171 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(report(result, style))
-    if args.show and not args.json:
-        from snakecube.explain.text import show
+        if args.show:
+            from snakecube.explain.text import show
 
-        for i, sol in enumerate(result.solutions, 1):
-            print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
+            for i, sol in enumerate(result.solutions, 1):
+                print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
-FORMS = (".txt", ".png", ".svg", ".pdf", ".gif", ".html")
-
-
 def _cmd_show(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from snakecube.explain.text import show
+    from snakecube import explain
     from snakecube.search import solutions
 
-    out = None if args.out is None else Path(args.out)
-    if out is not None and out.suffix.lower() not in FORMS:
-        raise InputError(
-            f"--out {args.out}: unknown extension {out.suffix or '(none)'!r}; "
-            f"use one of {' '.join(FORMS)}"
-        )
-    if args.solution < 1:
-        raise InputError(f"--solution {args.solution}: solutions are numbered from 1")
-    if args.max_steps is not None and args.max_steps < 1:
-        raise InputError(f"--max-steps {args.max_steps}: give at least 1")
+    if args.out is not None:
+        explain.form_of(args.out)
     found = None
-    for i, sol in enumerate(solutions(args.snake, _target(args), reverse=args.reverse), 1):
-        if i == args.solution:
+    count = 0
+    for count, sol in enumerate(
+        solutions(_snake_text(args), _target(args), reverse=args.reverse), 1
+    ):
+        if count == args.solution:
             found = sol
             break
     if found is None:
+        if count == 0:
+            raise InputError(
+                "the snake has no solutions in this target, so there is nothing to show"
+            )
         raise InputError(
-            f"--solution {args.solution}: the snake has fewer distinct solutions in this target"
+            f"--solution {args.solution}: the snake has only {count} distinct "
+            f"solution{'s' if count != 1 else ''} in this target"
         )
     style = "letters" if args.letters else "signs"
-    if out is not None and out.suffix.lower() != ".txt":
-        _need_pictures()
-    if out is None or out.suffix.lower() == ".txt":
-        text = show(found, style)
-        if out is None:
-            print(text)
-        else:
-            _write(out, lambda p: p.write_text(text + "\n", encoding="utf-8"))
-    elif out.suffix.lower() == ".html":
-        from snakecube.explain import viewer
+    if args.out is None:
+        from snakecube.explain.text import show
 
-        _write(out, lambda p: viewer.save(found, p))
-    else:
-        from snakecube.explain import pictures
-
-        _write(out, lambda p: pictures.save(found, p, args.max_steps))
-    if out is not None:
-        print(f"wrote {out}", file=sys.stderr)
+        print(show(found, style))
+        return EXIT_OK
+    explain.save(found, args.out, args.max_steps, style)
+    _say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
-
-
-def _need_pictures() -> None:
-    import importlib.util
-
-    missing = [m for m in ("matplotlib", "plotly") if importlib.util.find_spec(m) is None]
-    if missing:
-        raise InputError(f"pictures need {' and '.join(missing)}: pip install 'snakecube[show]'")
-
-
-def _write(path: Any, write: Any) -> None:
-    """Write through a temporary file, so an interrupted run never leaves half a file."""
-    tmp = path.with_name(path.name + ".part" + path.suffix)
-    try:
-        write(tmp)
-        tmp.replace(path)
-    except OSError as err:
-        raise InputError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _cmd_designs(args: argparse.Namespace) -> int:
     from snakecube.census import census
 
-    bar = None if args.quiet else progress_bar()
+    target = _target(args)
+    if target is None:
+        raise InputError("designs needs --box AxBxC or --region FILE")
+    bar = None if args.quiet else progress_bar(desc="census", unit="step")
     try:
         result = census(
-            Box.parse(args.box), progress=bar, workers=args.workers, checkpoint=args.checkpoint
+            target,
+            progress=bar,
+            workers=args.workers,
+            store=args.store,
+            partitions=args.partitions,
+            scheduler=args.scheduler,
         )
     finally:
         if bar is not None:
             bar.close()
-    if args.csv:
-        from pathlib import Path
+    with result:
+        if args.csv and result.complete:
+            try:
+                result.write_csv(args.csv, difficulty=args.difficulty)
+            except KeyboardInterrupt:
+                _say(f"snakecube: interrupted: {args.csv!r} was not written")
+                _print_census(result, args)
+                return EXIT_INTERRUPTED
+            _say(f"snakecube: wrote {args.csv!r}")
+        _print_census(result, args)
+    return EXIT_OK if result.complete else EXIT_INTERRUPTED
 
-        from snakecube.designs import rate
 
-        box = Box.parse(args.box)
-        scores = {}
-        if args.difficulty:
-            for d in result.designs:
-                score = rate(d.snake, box).difficulty
-                scores[d.snake] = "" if score is None else f"{score:.2f}"
-
-        def write(path: Any) -> None:
-            with path.open("w", newline="", encoding="utf-8") as f:
-                extra = ",difficulty" if args.difficulty else ""
-                f.write(f"turns,segment_lengths,solutions,palindrome{extra}\n")
-                for d in result.designs:
-                    lengths = " ".join(map(str, d.snake.lengths))
-                    more = f",{scores[d.snake]}" if args.difficulty else ""
-                    f.write(
-                        f"{d.snake.turns()},{lengths},{d.solutions},{int(d.palindrome)}{more}\n"
-                    )
-
-        _write(Path(args.csv), write)
+def _print_census(result: Any, args: argparse.Namespace) -> None:
     summary = result.to_dict(rows=args.top)
-    status = EXIT_OK if result.complete else EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(summary, indent=2))
-        return status
-    for key in ("target", "paths", "designs", "solutions", "unique", "max_solutions",
-                "palindromes"):  # fmt: skip
-        print(f"{key:14} {summary[key]}")
-    print("histogram      " + ", ".join(f"{k}: {v}" for k, v in summary["histogram"].items()))
-    print(f"most solutions ({summary['max_solutions']}):")
-    for turns in summary["most_solutions"]:
-        print(f"  {turns}")
-    if not result.complete:
-        print("complete       no: interrupted; rerun with the same --checkpoint to resume")
-    return status
+        return
+    for key in (
+        "target",
+        "paths",
+        "designs",
+        "solutions",
+        "unique",
+        "max_solutions",
+        "palindromes",
+    ):
+        value = summary[key]
+        print(f"{key:14} {'(not tallied)' if value is None else value}")
+    if result.complete:
+        print("histogram      " + ", ".join(f"{k}: {v}" for k, v in summary["histogram"].items()))
+        if summary["top"]:
+            print(f"top {len(summary['top'])} by solutions:")
+            for row in summary["top"]:
+                print(f"  {row['solutions']:6}  {row['turns']}")
+    else:
+        u, p = summary["units"], summary["partitions"]
+        where = f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
+        print(
+            f"complete       no: interrupted after {u[0]} of {u[1]} units and {p[0]} of "
+            f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
+        )
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from snakecube.designs import generate
     from snakecube.explain.text import instructions
 
-    made = generate(
-        Box.parse(args.box), count=args.count, seed=args.seed, unique=args.unique,
-        min_straights=args.min_straights, max_segment=args.max_segment,
-    )  # fmt: skip
-    rows = []
-    for i, g in enumerate(made, 1):
-        rows.append(g.to_dict())
-        if not args.json:
-            d = rows[-1]
-            print(f"{i}. {d['turns']}  difficulty {d['difficulty']}, "
-                  f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}")  # fmt: skip
-            print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
-            if args.show:
-                print(instructions(g.solution))  # type: ignore[arg-type]
+    rows: list[dict[str, Any]] = []
+    interrupted = False
+    try:
+        for g in generate(
+            Box.parse(args.box),
+            count=args.count,
+            seed=args.seed,
+            unique=args.unique,
+            min_straights=args.min_straights,
+            max_segment=args.max_segment,
+            workers=args.workers,
+        ):
+            rows.append(g.to_dict())
+            if not args.json:
+                d = rows[-1]
+                print(
+                    f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
+                    f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
+                )
+                print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
+                if args.show:
+                    print(instructions(g.solution))
+    except KeyboardInterrupt:
+        interrupted = True
+    complete = len(rows) == args.count
     if args.json:
-        print(json.dumps({"designs": rows}))
-    if len(rows) < args.count:
-        print(f"snakecube: found {len(rows)} of {args.count} designs", file=sys.stderr)
+        print(
+            json.dumps(
+                {
+                    "designs": rows,
+                    "complete": complete,
+                    "stop_reason": "interrupted" if interrupted else None,
+                }
+            )
+        )
+    if interrupted:
+        _say(f"snakecube: interrupted after {len(rows)} of {args.count} designs")
+        return EXIT_INTERRUPTED
+    if not complete:
+        _say(f"snakecube: found {len(rows)} of {args.count} designs within the attempts")
     return EXIT_OK
 
 
 def _cmd_rate(args: argparse.Namespace) -> int:
     from snakecube.designs import rate
 
-    result = rate(args.snake, _target(args))
+    result = rate(_snake_text(args), _target(args))
     data = result.to_dict()
     if args.json:
         print(json.dumps(data))
     else:
         for key, value in data.items():
-            print(f"{key:11} {'unsolvable' if value is None else value}")
-    return EXIT_OK
+            if key == "difficulty" and value is None:
+                value = "unsolvable" if result.complete else "unknown (the search was stopped)"
+            print(f"{key:11} {value}")
+    return EXIT_OK if result.complete else EXIT_INTERRUPTED
 
 
 def _cmd_flat(args: argparse.Namespace) -> int:
@@ -374,18 +499,19 @@ def _cmd_flat(args: argparse.Namespace) -> int:
 
     from snakecube.flat import flat
 
-    if args.seconds is not None and args.seconds <= 0:
-        raise InputError(f"--seconds {args.seconds}: the time limit must be positive")
-    out = None if args.out is None else Path(args.out)
-    if out is not None and out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise InputError(f"--out {args.out}: use a .png, .svg or .pdf file")
-    result = flat(Snake.parse(args.snake), seconds=args.seconds)
-    if out is not None:
-        _need_pictures()
-        from snakecube.explain import pictures
+    if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
+    if args.out is not None:
+        from snakecube.explain import need_pictures
 
-        _write(out, lambda p: pictures.flat_sheet(result, p))
-        print(f"wrote {out}", file=sys.stderr)
+        need_pictures()
+    result = flat(Snake.parse(_snake_text(args)), seconds=args.seconds)
+    if args.out is not None and result.examples:
+        from snakecube.explain import pictures
+        from snakecube.output import write_file
+
+        write_file(args.out, lambda p: pictures.flat_sheet(result, p))
+        _say(f"snakecube: wrote {args.out!r}")
     data = result.to_dict()
     if args.json:
         print(json.dumps(data))
@@ -393,8 +519,14 @@ def _cmd_flat(args: argparse.Namespace) -> int:
         for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
             print(f"{key:22} {data[key]}")
         print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
-        print(f"{'complete':22} {'yes' if result.complete else 'no (stopped early)'}")
-    return EXIT_OK
+        why = {"seconds": "stopped at the time limit", "interrupted": "interrupted"}
+        done = (
+            "yes"
+            if result.complete
+            else f"no ({why.get(result.stop_reason or '', '')}; counts are lower bounds)"
+        )
+        print(f"{'complete':22} {done}")
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
 def _cmd_catalog(args: argparse.Namespace) -> int:
@@ -423,7 +555,7 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
-    snake = Snake.parse(args.snake)
+    snake = Snake.parse(_snake_text(args))
     chosen = [args.to] if args.to else list(NOTATIONS)
     forms = {n: snake.format(n) for n in chosen}
     if args.json:
@@ -438,33 +570,63 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "solve": _cmd_solve,
+    "show": _cmd_show,
+    "designs": _cmd_designs,
+    "flat": _cmd_flat,
+    "rate": _cmd_rate,
+    "generate": _cmd_generate,
+    "catalog": _cmd_catalog,
+    "convert": _cmd_convert,
+}
+
+
+def _warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    _say(f"snakecube: warning: {message}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool; return the exit code."""
+    parser = _parser()
     try:
-        args = _parser().parse_args(argv)
-    except SystemExit as stop:  # --help, or a usage error already printed
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already printed
         return stop.code if isinstance(stop.code, int) else EXIT_INPUT
-    command = {
-        "solve": _cmd_solve,
-        "show": _cmd_show,
-        "designs": _cmd_designs,
-        "flat": _cmd_flat,
-        "rate": _cmd_rate,
-        "generate": _cmd_generate,
-        "catalog": _cmd_catalog,
-        "convert": _cmd_convert,
-    }
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = _warning
+        return _run(COMMANDS[args.command], args)
+
+
+def _run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
-        return command[args.command](args)
+        return command(args)
     except InputError as err:
-        print(f"snakecube: error: {err}", file=sys.stderr)
+        _say(f"snakecube: error: {err}")
         return EXIT_INPUT
     except KeyboardInterrupt:
-        print("snakecube: interrupted", file=sys.stderr)
+        _say("snakecube: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        sys.stderr.close()  # the reader went away (| head); nothing more to say
+        # The reader went away (| head): nothing more to say, and nothing to flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except MemoryError:
+        _say("snakecube: error: out of memory; try a smaller target or fewer --workers")
+        return EXIT_INPUT
+    except Exception as err:
+        if os.environ.get("SNAKECUBE_DEBUG"):
+            raise
+        _say(
+            f"snakecube: internal error: {type(err).__name__}: {err} (this is a bug; "
+            "SNAKECUBE_DEBUG=1 shows where)"
+        )
+        return EXIT_BUG
 
 
 def run() -> None:

@@ -13,15 +13,18 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from snakecube import limits
 from snakecube.errors import InputError
-from snakecube.shape import Box, Cell, Coord, Region
+from snakecube.search.engine import Engine
+from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
+from snakecube.solution import Result, Solution
 
 
-def serpentine(box: Box) -> list[Cell]:
+def serpentine(box: Box) -> list[CellIndex]:
     """A Hamiltonian path of a box: rows back and forth, layers back and forth."""
     a, b, c = box.dims
-    out: list[Cell] = []
+    out: list[CellIndex] = []
     row = 0
     for z in range(c):
         for y in range(b) if z % 2 == 0 else reversed(range(b)):
@@ -31,7 +34,9 @@ def serpentine(box: Box) -> list[Cell]:
     return out
 
 
-def backbite(region: Region, path: list[Cell], rng: random.Random, moves: int) -> list[Cell]:
+def backbite(
+    region: Region, path: list[CellIndex], rng: random.Random, moves: int
+) -> list[CellIndex]:
     """Apply ``moves`` random backbite moves to a Hamiltonian path of ``region``.
 
     A move picks an end and one of its neighbours in the region; if the neighbour is not the
@@ -52,7 +57,7 @@ def backbite(region: Region, path: list[Cell], rng: random.Random, moves: int) -
     return path
 
 
-def random_path(box: Box, rng: random.Random, moves: int | None = None) -> list[Cell]:
+def random_path(box: Box, rng: random.Random, moves: int | None = None) -> list[CellIndex]:
     """A random Hamiltonian path of ``box`` (backbite from a serpentine)."""
     n = box.volume
     return backbite(box, serpentine(box), rng, moves if moves is not None else 20 * n * n + 100)
@@ -79,14 +84,17 @@ def design_of(coords: Sequence[Coord]) -> Snake:
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """How hard a design is to fold (see :func:`rate`)."""
+    """How hard a design is to fold (see :func:`rate`). When the search was stopped
+    (``complete`` is False), ``difficulty`` is None and the counts are lower bounds."""
 
     snake: Snake
     region: Region
-    difficulty: float | None  # None when the snake has no solution
-    solutions: int  # distinct up to the target's symmetries and reversal
+    difficulty: float | None  # None when the snake has no solution, or the search stopped
+    distinct: int  # solutions up to the target's symmetries and reversal
     easier_end: str  # "first" or "last"
     tries: int  # placements tried from the easier end
+    complete: bool = True
+    stop_reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
@@ -94,10 +102,22 @@ class Rating:
             "snake": self.snake.turns(),
             "target": self.region.describe(),
             "difficulty": None if self.difficulty is None else round(self.difficulty, 2),
-            "solutions": self.solutions,
+            "solutions": self.distinct,
             "easier_end": self.easier_end,
             "tries": self.tries,
+            "complete": self.complete,
+            "stop_reason": self.stop_reason,
         }
+
+
+def rating_engine() -> Engine:
+    """The engine every score is measured with: dead-end and parity pruning, compiled where
+    possible. The pure-Python engine visits the same nodes, so scores never depend on it."""
+    from snakecube.search import kernel
+    from snakecube.search.reference import Reference
+
+    prune = kernel.DEAD_END | kernel.PARITY
+    return kernel.Kernel(prune) if kernel.AVAILABLE else Reference(prune)
 
 
 def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
@@ -108,36 +128,33 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
 
     A person folding by trial and error works the same way, one segment at a time; more
     tries per solution means more wrong turns before the cube closes. One more point means
-    twice the work. The search is the compiled kernel with dead-end and parity pruning, one
-    process, so the score is the same on every machine.
+    twice the work. The search has fixed pruning and one process, so the score is the same
+    on every machine. Ctrl-C stops it: the rating is then incomplete and has no score.
     """
-    from snakecube.search import as_target, kernel, solve
+    from snakecube.search import as_snake, as_target, solve
 
-    if not kernel.AVAILABLE:
-        raise InputError("rating needs the compiled kernel; reinstall with a C compiler")
-    if isinstance(snake, str):
-        region = None if target is None else as_target(target)
-        snake = Snake.parse(snake, cubes=None if region is None else region.volume)
-    region = as_target(target, snake)
-    flags = str(kernel.DEAD_END | kernel.PARITY)
-    import os
-
-    saved = os.environ.get(kernel.FLAGS_ENV)
-    os.environ[kernel.FLAGS_ENV] = flags
-    try:
-        ends = []
-        for name, s in (("first", snake), ("last", snake.reversed())):
-            r = solve(s, region, engine="kernel", workers=1)
-            ends.append((r.nodes, name, r))
-    finally:
-        if saved is None:
-            del os.environ[kernel.FLAGS_ENV]
-        else:
-            os.environ[kernel.FLAGS_ENV] = saved
+    region = None if target is None else as_target(target)
+    snake = as_snake(snake, region)
+    region = as_target(target, snake) if region is None else region
+    engine = rating_engine()
+    ends = []
+    for name, s in (("first", snake), ("last", snake.reversed())):
+        r = solve(s, region, engine=engine, workers=1)
+        if not r.complete:  # never a score from a partial search
+            return Rating(
+                snake,
+                region,
+                None,
+                r.distinct_up_to_reversal,
+                name,
+                r.nodes,
+                complete=False,
+                stop_reason=r.stop_reason,
+            )
+        ends.append((r.nodes, name, r))
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
-    solutions = best.distinct_up_to_reversal
     score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
-    return Rating(snake, region, score, solutions, end, tries)
+    return Rating(snake, region, score, best.distinct_up_to_reversal, end, tries)
 
 
 # -- generating new designs ------------------------------------------------------------------
@@ -145,33 +162,48 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """A new design, its distinct solutions (up to symmetry and reversal) and difficulty."""
+    """A new design, the path it was made from (a solution, so it needs no search to prove
+    it folds), and its rating."""
 
     rating: Rating
-    solution: object  # one Solution, for instructions
+    solution: Solution  # the design's own path
 
     def to_dict(self) -> dict[str, object]:
-        """``{"turns", "segment_lengths", "difficulty", "solutions"}``."""
+        """``{"turns", "segment_lengths", "difficulty", "solutions", "cells"}``."""
         d = self.rating
         return {
             "turns": d.snake.turns(),
             "segment_lengths": list(d.snake.lengths),
             "difficulty": None if d.difficulty is None else round(d.difficulty, 2),
-            "solutions": d.solutions,
+            "solutions": d.distinct,
+            "cells": [list(c) for c in self.solution.cells],
         }
 
 
-def _check_candidate(job: tuple[Box, Snake, bool, int]) -> Generated | None:
-    """One candidate, checked in a worker: the design if it qualifies, else None."""
+def _stopped(result: Result) -> bool:
+    """True when a search was cut short by a limit; Ctrl-C is passed on, never swallowed."""
+    if result.stop_reason == "interrupted":
+        raise KeyboardInterrupt
+    return not result.complete
+
+
+def _check_candidate(
+    job: tuple[Box, Snake, tuple[CellIndex, ...], bool, int],
+) -> Iterator[Generated]:
+    """One candidate, checked in a worker: yields the design if it qualifies."""
     from snakecube.search import solve
 
-    box, snake, unique, max_nodes = job
-    # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
-    limit = (3 if snake.is_palindrome else 2) if unique else None
-    check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
-    if not check.complete or (unique and check.distinct_up_to_reversal != 1):
-        return None
-    return Generated(rate(snake, box), check.solutions[0])
+    box, snake, path, unique, max_nodes = job
+    if unique:
+        # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
+        limit = 3 if snake.is_palindrome else 2
+        check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
+        if _stopped(check) or check.distinct_up_to_reversal != 1:
+            return
+    rating = rate(snake, box)
+    if not rating.complete:
+        raise KeyboardInterrupt
+    yield Generated(rating, Solution(snake, box, path))
 
 
 def generate(
@@ -182,7 +214,7 @@ def generate(
     min_straights: int = 0,
     max_segment: int | None = None,
     max_nodes: int = 30_000_000,
-    attempts: int = 10_000,
+    attempts: int | None = None,
     workers: int | None = None,
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
@@ -192,21 +224,37 @@ def generate(
     to symmetry and reversal; candidates whose check would take more than ``max_nodes``
     nodes are skipped (a node limit, unlike a time limit, keeps the output reproducible).
     Candidates are drawn in order from the seed and checked on all cores; results keep the
-    candidates' order, so the output does not depend on the number of cores.
+    candidates' order, so the output does not depend on the number of cores. Candidates
+    are samples of one backbite chain, ``n**2`` moves apart after ``5 n**2`` moves to mix;
+    at most ``attempts`` are drawn (default ``max(1000, 200 * count)``).
     """
-    from snakecube.search.parallel import cores
+    from snakecube import pool
 
-    for name, value in (("count", count), ("attempts", attempts), ("max_nodes", max_nodes)):
-        if value < 1:
-            raise InputError(f"{name} must be at least 1, not {value}")
-    if max_segment is not None and max_segment < 2:
-        raise InputError(f"the longest segment must be at least 2, not {max_segment}")
+    if not isinstance(box, Box):
+        raise TypeError(f"generate() needs a Box, not {type(box).__name__}")
+    limits.cell_count(box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS, "generate")
+    if box.volume < 2:
+        raise InputError(f"the {box.describe()} has 1 cell; a snake needs at least 2 cubes")
+    count = limits.whole(count, "count", 1)
+    seed = limits.whole(seed, "seed", 0, 2**64)
+    attempts = max(1000, 200 * count) if attempts is None else limits.whole(attempts, "attempts", 1)
+    max_nodes = limits.whole(max_nodes, "max_nodes", 1, 2**62)
+    min_straights = limits.whole(min_straights, "min_straights", 0)
+    most = max_straights(box)
+    if min_straights > most:
+        raise InputError(
+            f"min_straights {min_straights}: a snake that fills the {box.describe()} has at most "
+            f"{most} straight cubes"
+        )
+    if max_segment is not None:
+        max_segment = limits.whole(max_segment, "max_segment", 2)
     rng = random.Random(seed)
 
-    def candidates() -> Iterator[tuple[Box, Snake, bool, int]]:
+    def candidates() -> Iterator[tuple[Box, Snake, tuple[CellIndex, ...], bool, int]]:
         seen: set[tuple[int, ...]] = set()
+        path = random_path(box, rng, moves=5 * box.volume**2)  # well mixed
         for _ in range(attempts):
-            path = random_path(box, rng, moves=5 * box.volume**2)  # well mixed, 4x quicker
+            path = backbite(box, path, rng, box.volume**2)  # the next sample of the chain
             snake = design_of([box.cells[c] for c in path])
             key = min(snake.lengths, snake.lengths[::-1])
             if key in seen or snake.cubes - 1 - snake.segments < min_straights:
@@ -214,26 +262,45 @@ def generate(
             if max_segment is not None and max(snake.lengths) > max_segment:
                 continue
             seen.add(key)
-            yield box, snake, unique, max_nodes
+            yield box, snake, tuple(path), unique, max_nodes
 
-    n = cores() if workers is None else workers
+    n = limits.cores() if workers is None else limits.workers(workers)
     made = 0
-    if n <= 1 or box.volume <= 27:  # small boxes: checking is quicker than forking
-        results: Iterator[Generated | None] = map(_check_candidate, candidates())
-        pool = None
-    else:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("fork").Pool(n)
-        results = pool.imap(_check_candidate, candidates(), chunksize=1)
-    try:
-        for found in results:
-            if found is not None:
+    if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
+        for job in candidates():
+            for found in _check_candidate(job):
                 yield found
                 made += 1
                 if made == count:
                     return
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        return
+    # In parallel: results are released in candidate order, so any core count gives the
+    # same designs.
+    waiting: dict[int, list[Generated]] = {}
+    released = 0
+    for event in pool.run(_check_candidate, candidates(), n):
+        if event is None:
+            continue
+        waiting.setdefault(event.job, [])
+        if not event.done:
+            waiting[event.job].append(event.value)
+            continue
+        waiting[event.job].append(None)  # type: ignore[arg-type]
+        while released in waiting and waiting[released][-1:] == [None]:
+            for found in waiting.pop(released)[:-1]:
+                yield found
+                made += 1
+                if made == count:
+                    return
+            released += 1
+
+
+def max_straights(box: Box) -> int:
+    """An upper bound on the straight cubes of a snake that fills ``box``: no straight run
+    is longer than the box's longest side, so there are at least ceil((n - 1) / (side - 1))
+    segments, and a corner between each two."""
+    n, side = box.volume, max(box.dims)
+    if n < 3 or side < 2:
+        return 0
+    segments = -(-(n - 1) // (side - 1))
+    return n - 2 - (segments - 1)

@@ -1,4 +1,4 @@
-"""The one exception type for bad input from a person."""
+"""The exception and warning types for people."""
 
 from __future__ import annotations
 
@@ -8,3 +8,8 @@ class InputError(ValueError):
 
     The command-line tool prints the message on one line and exits with code 2.
     """
+
+
+class SlowWarning(UserWarning):
+    """A job will run much slower than usual, and why (the command-line tool prints it as
+    one line on stderr)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from snakecube import limits
 from snakecube.snake import Snake
 
 Point = tuple[int, int]
@@ -25,6 +26,7 @@ class Flat:
     bounding_box: tuple[int, int]  # that rectangle, short side first
     examples: tuple[tuple[Point, ...], ...]  # one most compact layout per distinct class
     complete: bool
+    stop_reason: str | None = None  # "seconds" or "interrupted" when not complete
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
@@ -36,6 +38,7 @@ class Flat:
             "bounding_box": list(self.bounding_box),
             "examples": [[list(p) for p in e] for e in self.examples],
             "complete": self.complete,
+            "stop_reason": self.stop_reason,
         }
 
 
@@ -43,52 +46,68 @@ def flat(snake: Snake, seconds: float | None = None) -> Flat:
     """Count the snake's flat layouts (seeds/004's ``flat``) and find the most compact.
 
     Compactness is the area of the bounding rectangle, then its longer side. Ctrl-C or the
-    time limit stops the count and marks it incomplete.
+    time limit stops the count and marks it incomplete (``stop_reason`` says which).
+    The search keeps its own stack, so snakes of any length work.
     """
+    if not isinstance(snake, Snake):
+        raise TypeError(f"flat() needs a Snake, not {type(snake).__name__}")
+    if seconds is not None:
+        seconds = limits.seconds(seconds)
     deadline = None if seconds is None else time.monotonic() + seconds
     lengths = snake.lengths
+    n_seg = len(lengths)
     steps = ((1, 0), (0, 1), (-1, 0), (0, -1))
     cells: list[Point] = [(0, 0)]
     taken = {(0, 0)}
     best: tuple[int, int] | None = None
     best_layouts: list[tuple[Point, ...]] = []
-    total = 0
-    nodes = 0
-
-    def place(k: int, axis: int) -> None:
-        nonlocal total, best, nodes
-        nodes += 1
-        if deadline is not None and nodes % 4096 == 0 and time.monotonic() > deadline:
-            raise TimeoutError
-        if k == len(lengths):
-            total += 1
-            xs = [p[0] for p in cells]
-            ys = [p[1] for p in cells]
-            w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-            score = (w * h, max(w, h))
-            if best is None or score < best:
-                best, best_layouts[:] = score, []
-            if score == best:
-                best_layouts.append(tuple(cells))
-            return
-        x, y = cells[-1]
-        for d, (dx, dy) in enumerate(steps):
-            if d % 2 == axis:
-                continue
-            new = [(x + dx * i, y + dy * i) for i in range(1, lengths[k])]
-            if any(p in taken for p in new):
-                continue
-            cells.extend(new)
-            taken.update(new)
-            place(k + 1, d % 2)
-            del cells[-len(new) :]
-            taken.difference_update(new)
-
-    complete = True
+    total = nodes = 0
+    stop: str | None = None
+    # The stack: the direction each placed segment took, and the next one to try at k.
+    dirs: list[int] = []
+    nextd = [0] * (n_seg + 1)
     try:
-        place(0, -1)
-    except (TimeoutError, KeyboardInterrupt):
-        complete = False
+        while True:
+            k = len(dirs)
+            if k == n_seg:  # a whole layout
+                total += 1
+                xs = [p[0] for p in cells]
+                ys = [p[1] for p in cells]
+                w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+                score = (w * h, max(w, h))
+                if best is None or score < best:
+                    best, best_layouts = score, []
+                if score == best:
+                    best_layouts.append(tuple(cells))
+                _undo(cells, taken, lengths[k - 1] - 1)
+                dirs.pop()
+                continue
+            nodes += 1
+            if nodes % 4096 == 0 and deadline is not None and time.monotonic() > deadline:
+                stop = "seconds"
+                break
+            axis = dirs[-1] % 2 if dirs else -1
+            x, y = cells[-1]
+            d = nextd[k]
+            while d < 4:
+                if d % 2 != axis:
+                    dx, dy = steps[d]
+                    new = [(x + dx * i, y + dy * i) for i in range(1, lengths[k])]
+                    if not taken.intersection(new):
+                        cells.extend(new)
+                        taken.update(new)
+                        break
+                d += 1
+            if d < 4:
+                nextd[k], nextd[k + 1] = d + 1, 0
+                dirs.append(d)
+                continue
+            if not dirs:
+                break
+            _undo(cells, taken, lengths[k - 1] - 1)
+            dirs.pop()
+    except KeyboardInterrupt:
+        stop = "interrupted"
     classes: dict[tuple[Point, ...], tuple[Point, ...]] = {}
     for layout in best_layouts:
         key = min(tuple(f(x, y) for x, y in layout) for f in _SQUARE)
@@ -99,4 +118,10 @@ def flat(snake: Snake, seconds: float | None = None) -> Flat:
         ys = [p[1] for p in best_layouts[0]]
         box = tuple(sorted((max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)))  # type: ignore[assignment]
     examples = tuple(classes[k] for k in sorted(classes))
-    return Flat(snake, total, len(best_layouts), len(classes), box, examples, complete)
+    return Flat(snake, total, len(best_layouts), len(classes), box, examples, stop is None, stop)
+
+
+def _undo(cells: list[Point], taken: set[Point], n: int) -> None:
+    """Take the last segment's n new cubes off the table."""
+    taken.difference_update(cells[-n:])
+    del cells[-n:]

@@ -15,7 +15,10 @@ class _Bar:
     the bar is redrawn at most every ``interval`` seconds, even while no unit finishes.
     """
 
-    def __init__(self, delay: float, interval: float = 0.2) -> None:
+    def __init__(
+        self, delay: float, interval: float = 0.2, desc: str = "searching", unit: str = "unit"
+    ) -> None:
+        self._desc, self._unit = desc, unit
         self._delay = delay
         self._interval = interval
         self._began: float | None = None
@@ -34,8 +37,8 @@ class _Bar:
             size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0
             self._bar = tqdm(
                 total=total,
-                unit="unit",
-                desc="searching",
+                unit=self._unit,
+                desc=self._desc,
                 file=sys.stderr,
                 leave=False,
                 ncols=size.columns or 80,
@@ -52,11 +55,13 @@ class _Bar:
             self._bar.close()
 
 
-def progress_bar(delay: float = 1.0, stream: Any = None) -> _Bar | None:
-    """A bar for the root plan's work units if ``stream`` (stderr) is a terminal, else None."""
+def progress_bar(
+    delay: float = 1.0, stream: Any = None, desc: str = "searching", unit: str = "unit"
+) -> _Bar | None:
+    """A bar for work units if ``stream`` (stderr) is a terminal, else None."""
     stream = sys.stderr if stream is None else stream
     try:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         interactive = False
-    return _Bar(delay) if interactive else None
+    return _Bar(delay, desc=desc, unit=unit) if interactive else None

@@ -3,7 +3,7 @@
 Vocabulary:
 
 * **Coord**: a 0-based ``(x, y, z)`` position. Every output of snakecube uses these.
-* **Cell**: an int, the index of a Coord in ``region.cells`` (sorted by z, then y, then x).
+* **CellIndex**: an int, the index of a Coord in ``region.cells`` (sorted by z, then y, then x).
 * **Direction**: an int 0..5 for ``+x, -x, +y, -y, +z, -z``; ``d >> 1`` is its axis.
 * **Symmetry**: a permutation of cells induced by a rotation or reflection that maps the
   region onto itself. Symmetries that move no cell (the mirror through a flat box's
@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
+from snakecube import limits
 from snakecube.errors import InputError
 
 Coord = tuple[int, int, int]
-Cell = int
+CellIndex = int
 Direction = int
 Permutation = tuple[int, ...]
 
@@ -68,13 +69,31 @@ class Region:
     """
 
     def __init__(self, coords: Iterable[Sequence[int]]) -> None:
-        pts = {(int(c[0]), int(c[1]), int(c[2])) for c in coords}
+        if isinstance(coords, str | bytes):
+            raise TypeError("Region() takes (x, y, z) cells; use Region.parse() for text")
+        try:
+            items = iter(coords)
+        except TypeError:
+            raise TypeError(
+                f"Region() takes an iterable of (x, y, z) cells, not {type(coords).__name__}"
+            ) from None
+        pts: set[Coord] = set()
+        for i, c in enumerate(items, 1):
+            pts.add(limits.coord(c, f"region cell {i}"))
+            if len(pts) > limits.MAX_CUBES:
+                raise InputError(f"the region has more than {limits.MAX_CUBES} cells")
         if not pts:
             raise InputError("the region has no cells")
         lo = [min(p[a] for p in pts) for a in range(3)]
         moved = {(x - lo[0], y - lo[1], z - lo[2]) for x, y, z in pts}
+        for a in range(3):
+            extent = max(p[a] for p in moved) + 1
+            if extent > limits.MAX_SIDE:
+                raise InputError(
+                    f"the region spans {extent} cells along {'xyz'[a]}; at most {limits.MAX_SIDE}"
+                )
         self.cells: tuple[Coord, ...] = tuple(sorted(moved, key=lambda p: (p[2], p[1], p[0])))
-        self.index: dict[Coord, Cell] = {p: i for i, p in enumerate(self.cells)}
+        self.index: dict[Coord, CellIndex] = {p: i for i, p in enumerate(self.cells)}
         self.dims: Coord = tuple(max(p[a] for p in self.cells) + 1 for a in range(3))  # type: ignore[assignment]
 
     # -- basic facts ----------------------------------------------------------------------
@@ -106,7 +125,7 @@ class Region:
         return f"region of {self.volume} cells (within {a}x{b}x{c})"
 
     @cached_property
-    def neighbours(self) -> tuple[tuple[Cell, ...], ...]:
+    def neighbours(self) -> tuple[tuple[CellIndex, ...], ...]:
         """``neighbours[cell][direction]``: the adjacent cell, or -1 outside the region."""
         table = []
         for x, y, z in self.cells:
@@ -121,10 +140,10 @@ class Region:
         """Every distinct cell permutation induced by a rotation or reflection; identity first."""
         return _symmetries(self.cells)
 
-    def orbits(self, group: Sequence[Permutation] | None = None) -> list[list[Cell]]:
+    def orbits(self, group: Sequence[Permutation] | None = None) -> list[list[CellIndex]]:
         """Cells grouped into orbits under ``group`` (default: all symmetries), smallest first."""
         group = self.symmetries if group is None else group
-        seen: set[Cell] = set()
+        seen: set[CellIndex] = set()
         out = []
         for c in range(self.volume):
             if c in seen:
@@ -134,7 +153,7 @@ class Region:
             out.append(orbit)
         return out
 
-    def cell_kind(self, cell: Cell) -> str:
+    def cell_kind(self, cell: CellIndex) -> str:
         """A name for where a cell sits: for boxes corner, edge, face or inside."""
         degree = sum(1 for n in self.neighbours[cell] if n >= 0)
         return f"{degree}-neighbour"
@@ -147,6 +166,17 @@ class Region:
         Within a layer, rows are y = 0, 1, ... top to bottom and columns are x; layers are
         z = 0, 1, ...  Lines starting with ``;`` are comments.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"a region is given as text (str), not {type(text).__name__}")
+        if len(text) > limits.MAX_REGION_BYTES:
+            raise InputError(
+                f"{where}: {len(text)} characters; a region is at most "
+                f"{limits.MAX_REGION_BYTES} characters"
+            )
+        if text.count("#") > limits.MAX_CUBES:
+            raise InputError(
+                f"{where}: {text.count('#')} cells; snakecube handles at most {limits.MAX_CUBES}"
+            )
         coords = []
         z = y = 0
         in_layer = False
@@ -166,6 +196,8 @@ class Region:
                         f"{where}: line {lineno}, column {x + 1}: {ch!r} is not '#' (cell) "
                         "or '.' (empty)"
                     )
+            if y >= limits.MAX_SIDE or z >= limits.MAX_SIDE:
+                raise InputError(f"{where}: line {lineno}: more than {limits.MAX_SIDE} rows")
             y += 1
         if not coords:
             raise InputError(f"{where}: no '#' cells found")
@@ -176,11 +208,23 @@ class Region:
         """Read a region file (see :meth:`parse`)."""
         from pathlib import Path
 
+        name = repr(str(path))
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise InputError(f"cannot read region file {str(path)!r}: {err}") from None
-        return cls.parse(text, where=str(path))
+            with Path(path).open("rb") as f:
+                data = f.read(limits.MAX_REGION_BYTES + 1)
+        except OSError as err:
+            raise InputError(f"cannot read region file {name}: {err.strerror or err}") from None
+        except ValueError as err:  # an embedded NUL in the name
+            raise InputError(f"cannot read region file {name}: {err}") from None
+        if len(data) > limits.MAX_REGION_BYTES:
+            raise InputError(f"region file {name} is larger than {limits.MAX_REGION_BYTES} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(
+                f"region file {name} is not UTF-8 text (byte {err.start + 1})"
+            ) from None
+        return cls.parse(text, where=name)
 
     def to_text(self) -> str:
         """The region as layers of ``#`` and ``.`` (:meth:`parse` reads it back)."""
@@ -202,30 +246,32 @@ class Box(Region):
     """
 
     def __init__(self, a: int, b: int, c: int) -> None:
-        for name, n in zip("abc", (a, b, c), strict=True):
-            if not isinstance(n, int) or n < 1:
-                raise InputError(f"box side {name} is {n!r}; sides are whole numbers >= 1")
+        a, b, c = limits.box_sides((a, b, c))  # before any cell is built
         super().__init__(itertools.product(range(a), range(b), range(c)))
 
     @classmethod
     def parse(cls, text: str, where: str = "--box") -> Box:  # type: ignore[override]
         """Read ``AxBxC`` (also ``A,B,C`` or ``A×B×C``), or ``N`` for an N x N x N cube."""
+        if not isinstance(text, str):
+            raise TypeError(f"a box is given as text like '2x3x4', not {type(text).__name__}")
         raw = text.strip().lower()
         parts = [p for p in re.split(r"[x×*,\s]+", raw) if p]
         if len(parts) == 1:
             parts = parts * 3
         if len(parts) != 3:
-            raise InputError(f"{where}: {text!r} is not AxBxC (three sides, like 2x3x4)")
-        sides = []
-        for i, p in enumerate(parts, 1):
-            if not p.isdigit() or int(p) < 1:
-                raise InputError(f"{where}: side {i} {p!r} is not a whole number >= 1")
-            sides.append(int(p))
-        return cls(*sides)
+            raise InputError(
+                f"{where}: {limits.shorten(text)} is not AxBxC (three sides, like 2x3x4)"
+            )
+        sides = [
+            limits.parse_whole(p, f"{where}: side {i}", 1, limits.MAX_SIDE)
+            for i, p in enumerate(parts, 1)
+        ]
+        return cls(*limits.box_sides(sides, f"{where} box"))
 
     @classmethod
     def cube(cls, volume: int) -> Box:
         """The n x n x n cube with the given volume."""
+        limits.cell_count(volume, f"a snake of {volume} cubes")
         n = round(volume ** (1 / 3))
         for side in (n - 1, n, n + 1):
             if side > 0 and side**3 == volume:
@@ -241,7 +287,7 @@ class Box(Region):
     def describe(self) -> str:
         return "{}x{}x{} box".format(*self.dims)
 
-    def cell_kind(self, cell: Cell) -> str:
+    def cell_kind(self, cell: CellIndex) -> str:
         coord = self.cells[cell]
         live = [a for a in range(3) if self.dims[a] > 1]
         extreme = sum(1 for a in live if coord[a] in (0, self.dims[a] - 1))

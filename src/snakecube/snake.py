@@ -33,10 +33,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from snakecube import limits
 from snakecube.errors import InputError
+from snakecube.limits import shorten
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows")
-_PREFIX = re.compile(r"^\s*(turns|bits|lengths|steps|elbows)\s*[:=]\s*", re.IGNORECASE)
+# ASCII only: with plain IGNORECASE, 'ſteps:' (a long s) would read as 'steps:'.
+_PREFIX = re.compile(r"^\s*(turns|bits|lengths|steps|elbows)\s*[:=]\s*", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +56,28 @@ class Snake:
     lengths: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        lengths = tuple(self.lengths)
+        if isinstance(self.lengths, str | bytes):
+            raise TypeError("Snake() takes segment lengths (ints); use Snake.parse() for text")
+        try:
+            lengths = tuple(self.lengths)
+        except TypeError:
+            raise TypeError(
+                f"Snake() takes a sequence of segment lengths, not {type(self.lengths).__name__}"
+            ) from None
         object.__setattr__(self, "lengths", lengths)
         if not lengths:
             raise InputError("a snake needs at least one segment")
         for i, n in enumerate(lengths, 1):
             if not isinstance(n, int) or isinstance(n, bool):
-                raise InputError(f"segment {i}: length {n!r} is not a whole number")
+                raise TypeError(f"segment {i}: length {n!r} is not a whole number (int)")
             if n < 2:
                 raise InputError(f"segment {i} has length {n}; every segment has at least 2 cubes")
+        cubes = sum(lengths) - (len(lengths) - 1)
+        if cubes > limits.MAX_CUBES:
+            raise InputError(
+                f"the snake has {cubes if cubes < 10**30 else 'a huge number of'} cubes; "
+                f"snakecube handles at most {limits.MAX_CUBES}"
+            )
 
     # -- what a snake is -------------------------------------------------------------------
     @property
@@ -95,6 +111,7 @@ class Snake:
     @classmethod
     def from_turns(cls, text: str) -> Snake:
         """Read a turn string: S straight, C corner, E end; ends may be S or C; any case."""
+        _check_text(text, "turn string")
         letters = "".join(text.split()).upper()
         if not letters:
             raise InputError("empty turn string")
@@ -112,6 +129,7 @@ class Snake:
     @classmethod
     def from_bits(cls, text: str) -> Snake:
         """Read a 0/1 string, 1 = corner; the end digits are ignored (written 0)."""
+        _check_text(text, "0/1 string")
         digits = "".join(text.split())
         for i, ch in enumerate(digits, 1):
             if ch not in "01":
@@ -130,6 +148,7 @@ class Snake:
         """Build from segment steps (lengths minus one)."""
         steps = tuple(steps)
         for i, n in enumerate(steps, 1):
+            limits.whole(n, f"steps: item {i}", -limits.MAX_NUMBER, limits.MAX_NUMBER)
             if n < 1:
                 raise InputError(f"steps: item {i} is {n}; every segment has at least 1 step")
         return cls(tuple(n + 1 for n in steps))
@@ -137,10 +156,16 @@ class Snake:
     @classmethod
     def from_elbows(cls, elbows: Sequence[int], cubes: int) -> Snake:
         """Build from the 1-based numbers of the corner cubes and the total cube count."""
+        limits.whole(cubes, "elbows: the cube count", -limits.MAX_NUMBER, limits.MAX_NUMBER)
+        if cubes > limits.MAX_CUBES:
+            raise InputError(
+                f"elbows: a snake of {cubes} cubes; snakecube handles at most {limits.MAX_CUBES}"
+            )
         if cubes < 2:
             raise InputError(f"elbows: a snake needs at least 2 cubes, not {cubes}")
         previous = 1
         for i, e in enumerate(elbows, 1):
+            limits.whole(e, f"elbows: item {i}", -limits.MAX_NUMBER, limits.MAX_NUMBER)
             if not 1 < e < cubes:
                 raise InputError(
                     f"elbows: item {i} is {e}; corner cubes are numbered 2..{cubes - 1}"
@@ -176,7 +201,8 @@ class Snake:
         True
         """
         if not isinstance(text, str):
-            raise InputError(f"a snake is given as text, not {type(text).__name__}")
+            raise TypeError(f"a snake is given as text (str), not {type(text).__name__}")
+        _check_text(text, "snake")
         raw = text.strip()
         if not raw:
             raise InputError(
@@ -201,10 +227,14 @@ class Snake:
             return cls.from_turns(entry.turns)
         if re.fullmatch(r"[01\s]+", raw):
             return cls.from_bits(raw)
-        if re.fullmatch(r"[\d\s,;\[\]()]+", raw) and re.search(r"[,;\s\[]", raw.strip("[]() ")):
-            return cls.from_lengths(_numbers("lengths", raw))
-        if re.fullmatch(r"\d+", raw):
-            return cls.from_lengths(_numbers("lengths", raw))
+        plain = raw.translate(_DASHES)
+        if re.fullmatch(r"[0-9\s,;/\[\]()+-]+", plain, re.ASCII) and re.search("[0-9]", plain):
+            if re.fullmatch(r"[0-9]{3,}", plain, re.ASCII):
+                raise InputError(
+                    f"{shorten(raw)} looks like segment lengths run together; separate them "
+                    f"({','.join(plain[:6])},...) or write lengths:{','.join(plain[:6])},..."
+                )
+            return cls.from_lengths(_numbers("lengths", plain))
         letters = "".join(raw.split())
         mostly_turns = sum(ch in "SCEsce" for ch in letters) >= 0.75 * len(letters)
         if re.fullmatch(r"[SCEsce\s]+", raw) or (len(letters) >= 4 and mostly_turns):
@@ -217,7 +247,7 @@ class Snake:
             (i for i, ch in enumerate(raw, 1) if ch.upper() not in "SCE" and not ch.isspace()), 1
         )
         raise InputError(
-            f"unknown snake {raw!r}: not a catalog name{hint}, and not a turn string "
+            f"unknown snake {shorten(raw)}: not a catalog name{hint}, and not a turn string "
             f"({raw[bad - 1]!r} at position {bad} is not S, C or E)"
         )
 
@@ -226,19 +256,27 @@ class Snake:
         total: int | None = None
         if "/" in body:
             body, _, count = body.rpartition("/")
-            if not count.strip().isdigit():
-                raise InputError(f"elbows: cube count {count.strip()!r} after '/' is not a number")
-            total = int(count)
+            total = limits.parse_whole(count, "elbows: the cube count after '/'")
         numbers = _numbers("elbows", body, allow_empty=True)
         if total is None:
             total = cubes
-        if total is None:
-            last = numbers[-1] if numbers else 1
-            side = 1
-            while side**3 <= last:
-                side += 1
-            total = side**3
-        return cls.from_elbows(numbers, total)
+        if total is not None:
+            return cls.from_elbows(numbers, total)
+        # No count: the smallest cube number past the last corner, if the snake then fits
+        # that cube (no straight run longer than its side); else the count must be given.
+        last = max(numbers, default=1)
+        side = 1
+        while side**3 <= last:
+            side += 1
+        snake = cls.from_elbows(numbers, side**3)
+        if max(snake.lengths) > side:
+            raise InputError(
+                f"elbows: the last corner is cube {last}, so the cube count is unclear: as a "
+                f"{side}x{side}x{side} snake its last straight run would have "
+                f"{snake.lengths[-1]} cubes; give the count (elbows:...,{last}/N) or the "
+                "target (--box)"
+            )
+        return snake
 
     def turns(self, ends: str = "E") -> str:
         """The turn string; ``ends`` is the letter written for the two end cubes."""
@@ -282,14 +320,33 @@ class Snake:
         return f"Snake.parse({self.turns()!r})"
 
 
+# Separators in number lists: commas, semicolons, spaces, slashes, brackets, and dashes
+# between digits (3-3-3-2, with hyphens, en or em dashes: the common web format).
+_SEPARATORS = re.compile(r"[\s,;/\[\]()]+|(?<=[0-9])-+(?=[0-9])")
+_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-"})
+
+
 def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:
-    """Split a list of whole numbers written with commas, spaces or brackets."""
-    items = [t for t in re.split(r"[\s,;\[\]()]+", body) if t]
+    """Split a list of whole numbers written with commas, spaces, slashes, dashes or brackets.
+
+    >>> _numbers("lengths", "[3-3–3, 2 / 2]")
+    [3, 3, 3, 2, 2]
+    """
+    items = [t for t in _SEPARATORS.split(body.translate(_DASHES)) if t]
     if not items and not allow_empty:
         raise InputError(f"{kind}: no numbers given")
     out = []
     for i, tok in enumerate(items, 1):
-        if not re.fullmatch(r"[+-]?\d+", tok):
-            raise InputError(f"{kind}: item {i} {tok!r} is not a whole number")
-        out.append(int(tok))
+        if not re.fullmatch(r"[+-]?[0-9]+", tok, re.ASCII):
+            raise InputError(f"{kind}: item {i} {shorten(tok)} is not a whole number (digits 0-9)")
+        out.append(limits.parse_whole(tok, f"{kind}: item {i}", -limits.MAX_NUMBER))
     return out
+
+
+def _check_text(text: object, what: str) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"a {what} is given as text (str), not {type(text).__name__}")
+    if len(text) > limits.MAX_TEXT:
+        raise InputError(
+            f"the {what} is {len(text)} characters long; at most {limits.MAX_TEXT} are read"
+        )

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
-from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, Cell, Coord, Region
+from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.verify import verify as _verify
 
@@ -17,7 +17,7 @@ class Solution:
 
     snake: Snake
     region: Region
-    path: tuple[Cell, ...]
+    path: tuple[CellIndex, ...]
     start_class: str = field(default="", compare=False)
 
     @property
@@ -40,7 +40,7 @@ class Solution:
         names = DIRECTION_LETTERS if style == "letters" else DIRECTION_NAMES
         return [names[d] for d in self.directions]
 
-    def canonical(self, reversal: bool = False) -> tuple[Cell, ...]:
+    def canonical(self, reversal: bool = False) -> tuple[CellIndex, ...]:
         """The smallest image of the path under the region's symmetries (and reversal).
 
         Two solutions are the same up to symmetry exactly when their canonical forms are equal.

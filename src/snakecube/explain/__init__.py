@@ -1,1 +1,60 @@
-"""Explaining solutions to people: text now; pictures and the 3D viewer are imported lazily."""
+"""Showing a solution: text forms, pictures (matplotlib) and the 3D viewer (plotly).
+
+:func:`save` writes any of them, choosing by the file's extension; the plotting libraries are
+imported only when a picture is asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from snakecube.errors import InputError
+from snakecube.output import write_file
+from snakecube.solution import Solution
+
+TEXT_FORMS = (".txt",)
+PICTURE_FORMS = (".png", ".svg", ".pdf", ".gif")
+VIEWER_FORMS = (".html",)
+FORMS = TEXT_FORMS + PICTURE_FORMS + VIEWER_FORMS
+
+
+def form_of(path: str | Path) -> str:
+    """The extension of ``path`` if snakecube can write it, else an InputError."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMS:
+        raise InputError(
+            f"{str(path)!r}: unknown extension {suffix or '(none)'!r}; use one of {' '.join(FORMS)}"
+        )
+    return suffix
+
+
+def need_pictures() -> None:
+    """An InputError naming what to install when matplotlib or plotly is missing."""
+    import importlib.util
+
+    missing = [m for m in ("matplotlib", "plotly") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise InputError(f"pictures need {' and '.join(missing)}: pip install 'snakecube[show]'")
+
+
+def save(
+    solution: Solution, path: str | Path, max_steps: int | None = None, style: str = "signs"
+) -> Path:
+    """Write ``solution`` to ``path``: text (.txt), a sheet (.png .svg .pdf), an animation
+    (.gif) or the viewer (.html), chosen by the extension; written whole or not at all."""
+    if not isinstance(solution, Solution):
+        raise TypeError(f"save() needs a Solution, not {type(solution).__name__}")
+    form = form_of(path)
+    if form in TEXT_FORMS:
+        from snakecube.explain.text import show
+
+        text = show(solution, style) + "\n"
+        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+    need_pictures()
+    if form in VIEWER_FORMS:
+        from snakecube.explain import viewer
+
+        return write_file(path, lambda p: viewer.save(solution, p))
+    from snakecube.explain import pictures
+
+    return write_file(path, lambda p: pictures.save(solution, p, max_steps, kind=form))

@@ -146,10 +146,13 @@ def animation(solution: Solution, max_steps: int = 60, fps: float = 2.0) -> Any:
     return anim
 
 
-def save(solution: Solution, path: str | Path, max_steps: int | None = None) -> Path:
-    """Write a sheet (.png, .svg, .pdf) or an animation (.gif), chosen by the extension."""
+def save(
+    solution: Solution, path: str | Path, max_steps: int | None = None, kind: str | None = None
+) -> Path:
+    """Write a sheet (.png, .svg, .pdf) or an animation (.gif), chosen by ``kind`` or the
+    extension."""
     path = Path(path)
-    kind = path.suffix.lower()
+    kind = (kind or path.suffix).lower()
     if kind == ".gif":
         anim = animation(solution, max_steps or 60)
         anim.save(path, writer=PillowWriter(fps=anim.fps))

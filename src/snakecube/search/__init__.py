@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
-from types import ModuleType
 from typing import NamedTuple
 
-from snakecube.errors import InputError
-from snakecube.search import parallel, reference
+from snakecube import limits
+from snakecube.errors import InputError, SlowWarning
+from snakecube.search import parallel
+from snakecube.search.engine import Engine, Placement, Stats
 from snakecube.search.plan import Plan, make_plan, prefix_from_path
 from snakecube.search.problem import Problem
+from snakecube.search.reference import Reference
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution, StartClassCount
@@ -35,10 +38,23 @@ def as_target(target: Target, snake: Snake | None = None) -> Region:
             raise InputError("no target given")
         return Box.cube(snake.cubes)
     if isinstance(target, str):
-        return Box.parse(target)
-    if isinstance(target, tuple | list) and len(target) == 3:
+        return Box.parse(target, where="target")
+    if isinstance(target, tuple | list):
+        if len(target) != 3:
+            raise InputError(f"a box has 3 sides, not {len(target)}")
         return Box(*target)
-    raise InputError(f"unknown target {target!r}: give a Region, 'AxBxC' or (a, b, c)")
+    raise TypeError(
+        f"the target must be a Region, 'AxBxC' or (a, b, c), not {type(target).__name__}"
+    )
+
+
+def as_snake(snake: Snake | str, region: Region | None = None) -> Snake:
+    """A Snake from a Snake or text (``region``'s volume counts elbows without ``/N``)."""
+    if isinstance(snake, Snake):
+        return snake
+    if isinstance(snake, str):
+        return Snake.parse(snake, cubes=None if region is None else region.volume)
+    raise TypeError(f"the snake must be a Snake or text (str), not {type(snake).__name__}")
 
 
 class Inputs(NamedTuple):
@@ -59,19 +75,27 @@ def compile_inputs(
 ) -> Inputs:
     """Parse the snake and the target, compile them, and turn a fixed start/path into cells."""
     region = None if target is None else as_target(target)
-    if isinstance(snake, str):
-        snake = Snake.parse(snake, cubes=None if region is None else region.volume)
+    snake = as_snake(snake, region)
     if reverse:
         snake = snake.reversed()
     region = as_target(target, snake) if region is None else region
+    limits.cell_count(region.volume, f"the {region.describe()}")
+    fixed = None if start is None else [limits.coord(start, "the fixed start")]
+    if path is not None:
+        if isinstance(path, str | bytes) or not isinstance(path, Sequence):
+            raise TypeError(
+                f"the fixed path must be a sequence of cells, not {type(path).__name__}"
+            )
+        if len(path) > limits.MAX_CUBES:
+            raise InputError(f"the fixed path has {len(path)} cells; at most {limits.MAX_CUBES}")
+        cells = [limits.coord(c, f"fixed path: cell {i}") for i, c in enumerate(path, 1)]
+        if fixed is not None and cells and cells[0] != fixed[0]:
+            raise InputError("the fixed start and the first cell of the fixed path differ")
+        fixed = cells
     problem = Problem.build(snake, region)
-    if path is not None and start is not None and tuple(path[0]) != tuple(start):
-        raise InputError("the fixed start and the first cell of the fixed path differ")
-    if path is None and start is not None:
-        path = [start]
-    if path is None:
+    if fixed is None:
         return Inputs(problem, None, ())
-    cell, dirs = prefix_from_path(problem, path)
+    cell, dirs = prefix_from_path(problem, fixed)
     return Inputs(problem, cell, dirs)
 
 
@@ -93,39 +117,50 @@ def prepare(
 SMALL = 27  # cells: up to this size one process is always quicker than forking workers
 
 
-def choose_engine(problem: Problem, requested: str | None = None) -> ModuleType:
-    """The engine module: ``requested``, else $SNAKECUBE_ENGINE, else automatic.
+def choose_engine(problem: Problem | None, requested: str | Engine | None = None) -> Engine:
+    """The engine: ``requested`` (a name or an Engine), else $SNAKECUBE_ENGINE, else automatic.
 
     Automatic: the compiled kernel when it is built (it loads in about a millisecond and
-    compiles nothing at run time), else the reference.
+    compiles nothing at run time), else the reference with the kernel's pruning; then a
+    :class:`~snakecube.errors.SlowWarning` says why a big search is slow. ``reference`` by
+    name is the pure definition, with no pruning.
     """
+    if isinstance(requested, Engine):
+        return requested
+    if requested is not None and not isinstance(requested, str):
+        raise TypeError(f"engine must be a name or an Engine, not {type(requested).__name__}")
     name = (requested or os.environ.get(ENGINE_ENV) or "auto").strip().lower()
     if name not in ENGINES:
-        raise InputError(f"unknown engine {name!r}; expected one of {', '.join(ENGINES)}")
+        raise InputError(
+            f"unknown engine {limits.shorten(name)}; expected one of {', '.join(ENGINES)}"
+        )
     if name == "reference":
-        return reference
+        return Reference()
     from snakecube.search import kernel
 
-    if not kernel.AVAILABLE:
-        if name == "kernel":
-            raise InputError("the compiled kernel is not built here; reinstall with a C compiler")
-        return reference
-    return kernel
+    if kernel.AVAILABLE:
+        return kernel.Kernel()
+    if name == "kernel":
+        raise InputError("the compiled kernel is not built here; reinstall with a C compiler")
+    if problem is not None and problem.ncells > SMALL:
+        warnings.warn(
+            "the compiled kernel is not built (no C compiler when snakecube was installed), "
+            "so this search runs in pure Python and may be 30-100 times slower",
+            SlowWarning,
+            stacklevel=3,
+        )
+    return Reference(prune=kernel.DEFAULT_PRUNE)
 
 
-def choose_workers(
-    problem: Problem, engine: ModuleType, limit: int | None, requested: int | None
-) -> int:
+def choose_workers(problem: Problem, limit: int | None, requested: int | None) -> int:
     """Processes to use: ``requested``, else all cores for exhaustive searches of more than
     27 cells, else one. Searches with a solution limit use one, so that the first solutions
     are the same as in a single process."""
     if requested is not None:
-        if requested < 1:
-            raise InputError(f"workers must be at least 1, not {requested}")
-        return requested
+        return limits.workers(requested)
     if limit is not None or problem.ncells <= SMALL:
         return 1
-    return parallel.cores()
+    return limits.cores()
 
 
 def _solution(problem: Problem, plan: Plan, unit: int, dirs: tuple[int, ...]) -> Solution:
@@ -141,11 +176,11 @@ def _solution(problem: Problem, plan: Plan, unit: int, dirs: tuple[int, ...]) ->
 
 
 def _serial(
-    problem: Problem, plan: Plan, engine: ModuleType
-) -> Iterator[tuple[int, list[tuple[int, ...]], int, bool] | None]:
+    problem: Problem, plan: Plan, engine: Engine
+) -> Iterator[tuple[int, list[Placement], int, bool] | None]:
     """The parallel runner's events, from this process: units in order, nodes as they go."""
     for i, unit in enumerate(plan.units):
-        stats = reference.Stats()
+        stats = Stats()
         seen = 0
         for dirs in engine.search(problem, unit, stats):
             if dirs is None:
@@ -163,7 +198,7 @@ def solutions(
     start: Coord | None = None,
     path: Sequence[Coord] | None = None,
     reverse: bool = False,
-    engine: str | None = None,
+    engine: str | Engine | None = None,
 ) -> Iterator[Solution]:
     """Lazily yield one verified solution per distinct class, in a deterministic order.
 
@@ -188,7 +223,7 @@ def solve(
     reverse: bool = False,
     limit: int | None = None,
     seconds: float | None = None,
-    engine: str | None = None,
+    engine: str | Engine | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     max_nodes: int | None = None,
@@ -207,19 +242,23 @@ def solve(
     >>> r.placements, r.distinct, r.complete
     (48, 1, True)
     """
-    if limit is not None and limit < 1:
-        raise InputError(f"the solution limit must be at least 1, not {limit}")
-    if seconds is not None and seconds <= 0:
-        raise InputError(f"the time limit must be positive, not {seconds}")
+    if limit is not None:
+        limit = limits.whole(limit, "the solution limit", 1)
+    if seconds is not None:
+        seconds = limits.seconds(seconds)
+    if max_nodes is not None:
+        max_nodes = limits.whole(max_nodes, "the node limit", 1, 2**62)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     began = time.monotonic()
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
     problem = inputs.problem
     chosen = choose_engine(problem, engine)
-    n_workers = choose_workers(problem, chosen, limit, workers)
+    n_workers = choose_workers(problem, limit, workers)
     plan = make_plan(problem, inputs.start, inputs.prefix, min_units=16 * n_workers)
     deadline = None if seconds is None else began + seconds
-    if n_workers > 1 and hasattr(chosen, "warm"):
-        chosen.warm(problem)  # compile (or load) once, before the workers fork
+    if n_workers > 1:
+        chosen.warm(problem)  # build tables once, before the workers fork
     events = (
         parallel.run(problem, plan, chosen, n_workers)
         if n_workers > 1 and len(plan.units) > 1
@@ -258,7 +297,7 @@ def solve(
     per_class = [0] * len(plan.start_classes)
     for u, unit_sols in zip(plan.units, by_unit, strict=True):
         per_class[u.start_class] += len(unit_sols)
-    return _result(problem, plan, sols, per_class, stop, chosen.NAME, nodes, began, n_workers)
+    return _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
 
 
 def _result(

@@ -13,6 +13,13 @@ cells it adds, ``rhalo`` the neighbours of its start cell and of the cells it ad
 
 from libc.stdint cimport int64_t, uint64_t
 
+from snakecube.search import flags as _flags
+
+# The pruning flags, read from the one Python module that defines them.
+cdef int64_t F_DEAD_END = _flags.DEAD_END
+cdef int64_t F_CONNECTED = _flags.CONNECTED
+cdef int64_t F_PARITY = _flags.PARITY
+
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -30,7 +37,7 @@ def run_word(
     cdef int64_t n_seg = lidx.shape[0]
     cdef int64_t n_cells = nbmask.shape[0]
     cdef uint64_t colour = colours[0]
-    cdef bint parity = flags & 4
+    cdef bint parity = flags & F_PARITY
     cdef uint64_t one = 1
     cdef uint64_t cells_mask = (one << n_cells) - one if n_cells < 64 else ~<uint64_t>0
     cdef uint64_t occ = occ_io[0]
@@ -71,7 +78,7 @@ def run_word(
                 last = endc[k]
                 # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
                 # neighbour. One way in (counting the new head) means: the last cube.
-                if flags & 1 and more:
+                if flags & F_DEAD_END and more:
                     free = ~occ | (one << e)
                     cand = rhalo[r] & ~occ
                     while cand:
@@ -91,7 +98,7 @@ def run_word(
                             last = x
                 # Step 4: the free cells stay connected to the head (flood fill), while at
                 # least min_free cells are free.
-                if ok and flags & 2 and more and n_cells - placed_after[k] >= min_free:
+                if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
                     free = ~occ & cells_mask
                     reach = nbmask[e] & free
                     frontier = reach
@@ -154,7 +161,7 @@ def run_words(
     cdef int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways, count
     cdef uint64_t cand, m, clash, bits, new
     cdef bint ok, moved, more, growing
-    cdef bint parity = flags & 4
+    cdef bint parity = flags & F_PARITY
     with nogil:
         while nodes < max_nodes:
             if level == n_seg:
@@ -191,7 +198,7 @@ def run_words(
                 nodes += 1
                 ok = True
                 last = endc[k]
-                if flags & 1 and more:
+                if flags & F_DEAD_END and more:
                     for w in range(W):
                         cand = rhalo[r * W + w] & ~occ[w]
                         while cand and ok:
@@ -212,7 +219,7 @@ def run_words(
                                 last = x
                         if not ok:
                             break
-                if ok and flags & 2 and more and n_cells - placed_after[k] >= min_free:
+                if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
                     count = 0
                     for w in range(W):
                         reach[w] = nbmask[e * W + w] & ~occ[w]
@@ -262,42 +269,57 @@ def run_words(
     return n_out, nodes
 
 
-def hamiltonian_paths(
-    const int64_t[::1] nb, const uint64_t[::1] nbmask, int64_t[::1] path, int64_t depth,
-    uint64_t occ, int64_t[::1] keys, signed char[::1] cells, int64_t max_out,
-    int64_t[::1] nextd, int64_t[::1] dirs, int64_t max_nodes, int64_t[::1] meta,
+def path_keys(
+    const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] syms,
+    int64_t[::1] path, int64_t[::1] dirs, int64_t[::1] nextd, int64_t base, uint64_t occ,
+    uint64_t[::1] keys, unsigned char[::1] fixed, int64_t max_out, int64_t max_nodes,
+    int64_t[::1] meta,
 ):
-    """Every Hamiltonian path that extends ``path[:depth]`` (cells, occupancy ``occ``), for
-    regions of at most 64 cells, resumable like ``run_word``.
+    """Every Hamiltonian path that extends ``path[:base]``, for regions of at most 64 cells,
+    resumable like ``run_word``: ``meta = [current depth, finished]``, and ``occ`` is the
+    occupancy at ``meta[0]``. Returns (paths written, nodes, occupancy).
 
-    For each path found it writes its *design key* (bit i-1 set when the path turns at cube i,
-    for the inner cubes i = 1..n-2) to ``keys`` and its cells to ``cells``. A free cell with
-    no way in (free neighbours plus the head) cuts the branch, as does a second cell with only
-    one. ``meta = [current depth, finished]``; returns (paths written, nodes).
+    For each path it writes the *canonical design key* to ``keys``: the smaller of the
+    path's key and its reverse's, where a key has bit i-1 set when the path turns at cube i
+    (the inner cubes i = 1..n-2). For a palindromic design it writes to ``fixed`` whether a
+    symmetry of the region (rows of ``syms``, |G| x n) maps the path onto its own reverse.
+    A free cell with no way in (free neighbours plus the head) cuts the branch, as does a
+    second cell with only one.
     """
     cdef int64_t n = nbmask.shape[0]
-    cdef int64_t base = depth
+    cdef int64_t n_syms = syms.shape[0] // n
     cdef int64_t level = meta[0]
-    cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead
-    cdef uint64_t one = 1, free, cand, m
-    cdef uint64_t key
-    cdef bint moved
+    cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
+    cdef uint64_t one = 1, free, cand, m, key, rkey
+    cdef bint moved, same
     with nogil:
         while nodes < max_nodes:
-            if level == n:
+            if level == n:  # Step 4: a whole path: its design key, reversed key, symmetry
                 key = 0
+                rkey = 0
                 for i in range(1, n - 1):
                     if dirs[i + 1] != dirs[i]:
                         key |= one << (i - 1)
-                keys[n_out] = <int64_t>key
-                for i in range(n):
-                    cells[n_out * n + i] = <signed char>path[i]
+                        rkey |= one << (n - 2 - i)
+                fixed[n_out] = 0
+                if key == rkey:
+                    for g in range(n_syms):
+                        same = True
+                        for j in range(n):
+                            if syms[g * n + path[j]] != path[n - 1 - j]:
+                                same = False
+                                break
+                        if same:
+                            fixed[n_out] = 1
+                            break
+                keys[n_out] = key if key < rkey else rkey
                 n_out += 1
                 level -= 1
                 occ ^= one << path[level]
                 if n_out == max_out:
                     break
                 continue
+            # Step 1: the next free neighbour of the head.
             head = path[level - 1]
             moved = False
             d = nextd[level]
@@ -306,9 +328,10 @@ def hamiltonian_paths(
                 d += 1
                 if x < 0 or (occ >> x) & one:
                     continue
+                # Step 2: step onto it.
                 occ |= one << x
                 nodes += 1
-                # Dead ends: the free neighbours of the old head lost a way in.
+                # Step 3: dead ends: the free neighbours of the old head lost a way in.
                 dead = 0
                 free = ~occ | (one << x)
                 cand = nbmask[head] & ~occ
@@ -328,7 +351,7 @@ def hamiltonian_paths(
                 nextd[level] = 0
                 moved = True
                 break
-            if not moved:
+            if not moved:  # Step 5: no way on: step back.
                 nextd[level] = 6
                 if level == base:
                     meta[1] = 1
@@ -336,4 +359,4 @@ def hamiltonian_paths(
                 level -= 1
                 occ ^= one << path[level]
     meta[0] = level
-    return n_out, nodes
+    return n_out, nodes, occ

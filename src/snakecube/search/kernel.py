@@ -1,24 +1,14 @@
 """The compiled kernel: the reference's contract, compiled with Cython, with exact pruning.
 
-Same answers, same order as ``reference.search``: it yields each placement under a unit as a
-tuple of directions, trying directions 0..5 depth first, and yields ``None`` between slices.
+Same answers, same order, and with the same pruning the same nodes as ``reference.search``
+(see ``engine`` for the contract and the pruning flags). The loop itself is ``_kernel.pyx``,
+compiled when the package is installed. The search state lives in arrays owned by Python, so
+the loop runs in *slices* of at most ``SLICE`` nodes and resumes where it stopped: the
+caller checks time, progress and Ctrl-C between slices. Occupancy is one machine word for
+regions of up to 64 cells and ``ceil(cells / 64)`` words beyond, so any size works.
 
-The loop itself is ``_kernel.pyx``, compiled when the package is installed. The search state
-lives in arrays owned by Python, so the loop runs in *slices* of at most ``SLICE`` nodes and
-resumes where it stopped: the caller checks time, progress and Ctrl-C between slices.
-Occupancy is one machine word for regions of up to 64 cells and ``ceil(cells / 64)`` words
-beyond, so any size works.
-
-Pruning, chosen by ``flags`` (each is exact: it only cuts subtrees that hold no solution):
-
-* ``DEAD_END`` (1): after a segment is placed, each free cell next to it or to the old head
-  gets its number of ways in: free neighbours, plus one if it touches the new head. A cell
-  with none can never be reached; a cell with one can only be the last cube, and there is only
-  one last cube. The candidate last cube is carried down the stack.
-* ``CONNECTED`` (2): the free cells must form one piece with the head (a flood fill), checked
-  while at least ``min_free`` cells are free.
-* ``PARITY`` (4): with ``DEAD_END``, a cell that can only be the last cube must have the last
-  cube's colour (x + y + z mod 2), which the start cell and the cube count fix.
+``$SNAKECUBE_PUREPYTHON=1`` hides the compiled module, as if it had not been built (the way
+msgpack tests its fallback): everything then runs on the reference.
 """
 
 from __future__ import annotations
@@ -27,26 +17,46 @@ import os
 from array import array
 from collections.abc import Iterator
 
+from snakecube.search.engine import (  # noqa: F401 - the flags, for callers of this engine
+    CONNECTED,
+    DEAD_END,
+    DEFAULT_PRUNE,
+    MIN_FREE,
+    PARITY,
+    Engine,
+    Placement,
+    Stats,
+)
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 
-try:
-    from snakecube.search import _kernel  # type: ignore[attr-defined]
-
-    AVAILABLE = True
-except ImportError:  # the extension was not built: the tool falls back to the reference
-    _kernel = None
-    AVAILABLE = False
+PURE_ENV = "SNAKECUBE_PUREPYTHON"
+_kernel = None
+if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
+    try:
+        from snakecube.search import _kernel  # type: ignore[attr-defined, no-redef]
+    except ImportError:  # the extension was not built: the tool falls back to the reference
+        _kernel = None
+AVAILABLE = _kernel is not None
 
 NAME = "kernel"
-DEAD_END = 1
-CONNECTED = 2
-PARITY = 4
-DEFAULT_FLAGS = DEAD_END | PARITY
-MIN_FREE = 40  # flood-fill only while at least this many cells are free (measured)
-SLICE = 2_000_000  # nodes per call of the loop: a few milliseconds
-FLAGS_ENV = "SNAKECUBE_PRUNE"  # pruning bits, e.g. "0" for none, "3" for both (benchmarks)
+SLICE = 2_000_000  # nodes per call of the loop: about 0.1-0.25 s on the king
 _WORD = (1 << 64) - 1
+
+
+class Kernel(Engine):
+    """The compiled engine; by default with dead-end and parity pruning."""
+
+    name = NAME
+    default_prune = DEFAULT_PRUNE
+
+    def search(
+        self, problem: Problem, unit: Unit, stats: Stats | None = None
+    ) -> Iterator[Placement | None]:
+        return search(problem, unit, stats, self.prune, self.min_free)
+
+    def warm(self, problem: Problem) -> None:
+        tables_for(problem)
 
 
 class Tables:
@@ -113,33 +123,21 @@ def tables_for(problem: Problem) -> Tables:
     return t
 
 
-def flags_from_env() -> int:
-    """Pruning bits from $SNAKECUBE_PRUNE, else the default."""
-    raw = os.environ.get(FLAGS_ENV, "").strip()
-    return int(raw) if raw.isdigit() else DEFAULT_FLAGS
-
-
-def warm(problem: Problem) -> None:
-    """Build the problem's tables now (before worker processes fork)."""
-    tables_for(problem)
-
-
 def search(
     problem: Problem,
     unit: Unit,
-    stats: object | None = None,
-    flags: int | None = None,
+    stats: Stats | None = None,
+    flags: int = DEFAULT_PRUNE,
     min_free: int = MIN_FREE,
     max_nodes: int = SLICE,
     multiword: bool = False,
-) -> Iterator[tuple[int, ...] | None]:
+) -> Iterator[Placement | None]:
     """Every placement under ``unit``, as the reference gives them (see its contract).
 
     ``multiword`` runs the any-size loop even for small regions (to test the two loops agree).
     """
     if _kernel is None:
         raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
-    flags = flags_from_env() if flags is None else flags
     state = replay(problem, unit.start, unit.prefix)
     if state is None:
         return
@@ -172,7 +170,7 @@ def search(
                 *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *parity, *scratch
             )
         if stats is not None:
-            stats.nodes += nodes  # type: ignore[attr-defined]
+            stats.nodes += nodes
         found = [tuple(out[i * k_all : (i + 1) * k_all]) for i in range(n_out)]
         yield from found  # copied first: the buffer is shared by searches of this problem
         if meta[2]:

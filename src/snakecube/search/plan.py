@@ -24,14 +24,14 @@ from functools import lru_cache
 
 from snakecube.errors import InputError
 from snakecube.search.problem import Problem
-from snakecube.shape import Cell, Coord, Direction, Permutation, Region
+from snakecube.shape import CellIndex, Coord, Direction, Permutation, Region
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
     """A subtree of the search: a start cell and the directions of the first segments."""
 
-    start: Cell
+    start: CellIndex
     prefix: tuple[Direction, ...]
     start_class: int  # index into Plan.start_classes
 
@@ -41,7 +41,7 @@ class StartClass:
     """An orbit of start cells under the region's symmetries."""
 
     kind: str
-    cell: Cell  # the representative, the orbit's smallest cell
+    cell: CellIndex  # the representative, the orbit's smallest cell
     size: int
 
 
@@ -58,7 +58,7 @@ class Plan:
 @lru_cache(maxsize=64)
 def make_plan(
     problem: Problem,
-    start: Cell | None = None,
+    start: CellIndex | None = None,
     prefix: tuple[Direction, ...] = (),
     min_units: int = 1,
 ) -> Plan:
@@ -93,12 +93,12 @@ def make_plan(
     return Plan(tuple(units), classes, multiplier, fixed)
 
 
-def colour(region: Region, cell: Cell) -> int:
+def colour(region: Region, cell: CellIndex) -> int:
     """The cell's colour in the grid's chessboard colouring: (x + y + z) mod 2."""
     return sum(region.cells[cell]) & 1
 
 
-def can_start(region: Region, cell: Cell) -> bool:
+def can_start(region: Region, cell: CellIndex) -> bool:
     """Parity: a Hamiltonian path of n cells alternates colours, so it has ceil(n/2) cells of
     its start's colour. A start cell whose colour the region cannot supply that often starts
     no Hamiltonian path."""
@@ -108,14 +108,14 @@ def can_start(region: Region, cell: Cell) -> bool:
     return have == (n + 1) // 2
 
 
-def end_colour(region: Region, start: Cell) -> int:
+def end_colour(region: Region, start: CellIndex) -> int:
     """The colour of the last cell of a Hamiltonian path from ``start``."""
     return colour(region, start) ^ ((region.volume - 1) & 1)
 
 
 def replay(
-    problem: Problem, start: Cell, dirs: tuple[Direction, ...]
-) -> tuple[int, Cell, int] | None:
+    problem: Problem, start: CellIndex, dirs: tuple[Direction, ...]
+) -> tuple[int, CellIndex, int] | None:
     """The search state (occupied mask, head cell, last axis) after placing ``dirs`` from
     ``start``, or None if a segment leaves the region, overlaps, or does not turn."""
     occ, head, axis = 1 << start, start, -1
@@ -127,14 +127,14 @@ def replay(
     return occ, head, axis
 
 
-def _stabilizer(group: Sequence[Permutation], cells: Sequence[Cell]) -> list[Permutation]:
+def _stabilizer(group: Sequence[Permutation], cells: Sequence[CellIndex]) -> list[Permutation]:
     return [g for g in group if all(g[c] == c for c in cells)]
 
 
 def _expand(
     problem: Problem,
     group: Sequence[Permutation],
-    start: Cell,
+    start: CellIndex,
     dirs: tuple[Direction, ...],
     cls: int,
     extra: int,
@@ -167,7 +167,7 @@ def _expand(
 
 def prefix_from_path(
     problem: Problem, coords: Sequence[Coord]
-) -> tuple[Cell, tuple[Direction, ...]]:
+) -> tuple[CellIndex, tuple[Direction, ...]]:
     """Turn the first cells of a path into a start cell and the directions they fix.
 
     Checks that the cells are in the region, distinct, unit steps apart, and turn exactly at

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from snakecube.errors import InputError
-from snakecube.shape import Cell, Direction, Region
+from snakecube.shape import CellIndex, Direction, Region
 from snakecube.snake import Snake
 
-Ray = tuple[int, Cell]  # (mask of the cells a segment adds, the cell where it ends)
+Ray = tuple[int, CellIndex]  # (mask of the cells a segment adds, the cell where it ends)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -25,7 +25,7 @@ class Problem:
     region: Region
     lengths: tuple[int, ...]
     ncells: int
-    neighbours: tuple[tuple[Cell, ...], ...]
+    neighbours: tuple[tuple[CellIndex, ...], ...]
     rays: dict[int, tuple[Ray | None, ...]]
 
     @classmethod
@@ -59,11 +59,11 @@ class Problem:
             rays[length] = tuple(table)
         return cls(snake, region, snake.lengths, region.volume, nb, rays)
 
-    def ray(self, k: int, cell: Cell, d: Direction) -> Ray | None:
+    def ray(self, k: int, cell: CellIndex, d: Direction) -> Ray | None:
         """The ray of segment ``k`` (0-based) from ``cell`` in direction ``d``."""
         return self.rays[self.lengths[k]][cell * 6 + d]
 
-    def path(self, start: Cell, directions: tuple[Direction, ...]) -> list[Cell]:
+    def path(self, start: CellIndex, directions: tuple[Direction, ...]) -> list[CellIndex]:
         """The cells, in snake order, of the segments with these directions from ``start``."""
         out = [start]
         for k, d in enumerate(directions):

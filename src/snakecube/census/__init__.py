@@ -1,0 +1,365 @@
+"""Census: every snake design that folds into a region, with its number of solutions.
+
+Method (see ``docs/design.md``): Hamiltonian paths are enumerated once per class under the
+region's symmetries, in work units (``units``); each unit's paths are tallied by canonical
+design key (``units``) and written to a store as compact binary records, hash-partitioned by
+design (``store``); each partition is then reduced on its own (``reduce``), so no process
+ever holds every design. Units and partitions run on local processes, or on a Dask cluster
+(``cluster``). A finished unit's file is its checkpoint: a rerun with the same store skips it.
+
+Memory, per process: a unit needs about 16 bytes per distinct design it meets plus about
+100 MB of buffers; a reduce task about 40 bytes per record of its partition.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from snakecube import limits
+from snakecube.census.reduce import TOP, reduce_partition
+from snakecube.census.store import PartInfo, Store, UnitInfo
+from snakecube.census.units import path_units, tally_unit
+from snakecube.errors import InputError
+from snakecube.shape import Region
+from snakecube.snake import Snake
+
+__all__ = ["Census", "DesignCount", "census", "path_units"]
+
+Progress = Callable[[int, int, int], None]  # (steps done, steps in all, path classes so far)
+
+
+@dataclass(frozen=True, slots=True)
+class DesignCount:
+    """One design of a census: the snake, its distinct solutions (up to the region's
+    symmetries and reversal), and whether it reads the same from both ends."""
+
+    snake: Snake
+    distinct: int
+    palindrome: bool
+
+
+def snake_of_key(key: int, cells: int) -> Snake:
+    """The design whose inner cube i (1..cells-2) is a corner when bit i-1 of ``key`` is set."""
+    bits = "".join("1" if key >> i & 1 else "0" for i in range(cells - 2))
+    return Snake.from_bits("0" + bits + "0")
+
+
+def _turns_order(key: int, cells: int) -> int:
+    """Sorting by this (descending) sorts designs by their turn strings (ascending)."""
+    return int(f"{key:0{max(cells - 2, 1)}b}"[::-1], 2) if cells > 2 else 0
+
+
+@dataclass(frozen=True)
+class Census:
+    """Every snake design that folds into a region, with its number of solutions.
+
+    When the run was stopped (``complete`` False) in the unit phase, only ``paths`` (a
+    lower bound) is known and the design statistics are None; stopped while reducing, they
+    cover the partitions reduced so far and are lower bounds. ``store`` is where the work
+    is kept (None for a temporary store, removed with this object).
+    """
+
+    region: Region
+    paths: int  # directed Hamiltonian paths
+    design_count: int | None
+    solution_count: int | None  # the sum of every design's distinct solutions
+    unique: int | None  # designs with exactly one solution
+    max_solutions: int | None
+    palindromes: int | None
+    histogram: dict[int, int]  # number of designs for each number of solutions
+    top: tuple[DesignCount, ...]  # the designs with the most solutions, then by turn string
+    complete: bool
+    stop_reason: str | None
+    units: tuple[int, int]  # (finished, in all)
+    partitions: tuple[int, int]
+    store: Path | None
+    _store: Store = field(repr=False, compare=False)
+    _cleanup: Any = field(default=None, repr=False, compare=False)
+
+    def rows(self) -> Iterator[DesignCount]:
+        """Every design, partition by partition, each partition in key order."""
+        if not self.complete:
+            raise InputError("the census is incomplete: rerun it with the same store to finish")
+        n = self.region.volume
+        for p in range(self._store.partitions):
+            keys, sols = self._store.read_part(p)
+            for key, sol in zip(keys.tolist(), sols.tolist(), strict=True):
+                snake = snake_of_key(key, n)
+                yield DesignCount(snake, sol, snake.is_palindrome)
+
+    @property
+    def designs(self) -> tuple[DesignCount, ...]:
+        """Every design, most solutions first, then by turn string (held in memory: for
+        censuses of up to a few million designs; use :meth:`rows` beyond)."""
+        if (self.design_count or 0) > 5_000_000:
+            raise InputError(f"{self.design_count} designs are too many to hold; use rows()")
+        return tuple(sorted(self.rows(), key=lambda d: (-d.distinct, d.snake.turns())))
+
+    def write_csv(self, path: str | Path, difficulty: bool = False) -> None:
+        """Write one row per design (turns, segment lengths, solutions, palindrome, and with
+        ``difficulty`` each design's score) to ``path``, atomically."""
+        from snakecube.designs import rate
+        from snakecube.output import write_file
+
+        def write(tmp: Path) -> None:
+            with tmp.open("w", newline="", encoding="utf-8") as f:
+                f.write(
+                    "turns,segment_lengths,solutions,palindrome"
+                    + (",difficulty" if difficulty else "")
+                    + "\n"
+                )
+                for d in self.rows():
+                    extra = ""
+                    if difficulty:
+                        r = rate(d.snake, self.region)
+                        if not r.complete:
+                            raise KeyboardInterrupt
+                        extra = "," + ("" if r.difficulty is None else f"{r.difficulty:.2f}")
+                    lengths = " ".join(map(str, d.snake.lengths))
+                    f.write(
+                        f"{d.snake.turns()},{lengths},{d.distinct},{int(d.palindrome)}{extra}\n"
+                    )
+
+        write_file(path, write)
+
+    def to_dict(self, rows: int = 10) -> dict[str, object]:
+        """A JSON-ready summary; ``rows`` designs with the most solutions are listed."""
+        return {
+            "target": self.region.describe(),
+            "paths": self.paths,
+            "designs": self.design_count,
+            "solutions": self.solution_count,
+            "unique": self.unique,
+            "max_solutions": self.max_solutions,
+            "palindromes": self.palindromes,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "top": [
+                {
+                    "turns": d.snake.turns(),
+                    "segment_lengths": list(d.snake.lengths),
+                    "solutions": d.distinct,
+                }
+                for d in self.top[:rows]
+            ],
+            "complete": self.complete,
+            "stop_reason": self.stop_reason,
+            "units": list(self.units),
+            "partitions": list(self.partitions),
+            "store": None if self.store is None else str(self.store),
+        }
+
+    def close(self) -> None:
+        """Remove a temporary store now (it is removed with the object anyway)."""
+        if self._cleanup is not None:
+            self._cleanup.cleanup()
+
+    def __enter__(self) -> Census:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_partitions(cells: int) -> int:
+    """Partitions for a region: one for small censuses, more as the design count grows."""
+    return 1 if cells <= 20 else 16 if cells <= 32 else 256
+
+
+def default_units(cells: int) -> int:
+    """At least this many work units: enough to share out and to stop and resume."""
+    return 64 if cells >= 24 else 1
+
+
+def census(
+    region: Region,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    store: str | Path | None = None,
+    partitions: int | None = None,
+    scheduler: str | None = None,
+) -> Census:
+    """Every design that folds into ``region`` (at most 64 cells), with its solutions.
+
+    ``workers`` processes run the units (default: all cores for regions of more than 27
+    cells); ``scheduler`` sends them to a Dask cluster instead. ``store`` keeps the work in
+    that directory: Ctrl-C loses only the units in progress, and a rerun with the same
+    store finishes the census. Without it a temporary directory is used.
+    """
+    if not isinstance(region, Region):
+        raise TypeError(f"census() needs a Region or Box, not {type(region).__name__}")
+    n = region.volume
+    limits.cell_count(n, f"the {region.describe()}", limits.MAX_CENSUS_CELLS, "a census")
+    if n < 2:
+        raise InputError("a census needs at least 2 cells")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    from snakecube import pool
+
+    if workers is not None:
+        workers = limits.workers(workers)
+    n_workers = workers or (limits.cores() if n > pool.SMALL_JOB_CELLS else 1)
+    p = (
+        default_partitions(n)
+        if partitions is None
+        else limits.whole(partitions, "partitions", 1, 4096)
+    )
+    if p & (p - 1):
+        raise InputError(f"partitions must be a power of two, not {p}")
+    units = path_units(region, min_units=default_units(n))
+    # Without a store, a temporary directory, removed with the Census (or at once on error).
+    temp = tempfile.TemporaryDirectory(prefix="snakecube-census-") if store is None else None
+    root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
+    try:
+        st = Store.open(root, region, units, p)
+        runner = _Runner(st, region, units, progress, n_workers, scheduler)
+        result = runner.run()
+    except BaseException:
+        if temp is not None:
+            temp.cleanup()
+        raise
+    return Census(
+        **result, region=region, store=None if store is None else root, _store=st, _cleanup=temp
+    )
+
+
+class _Runner:
+    """Runs the units, then the reduce, locally or on a cluster; stops cleanly on Ctrl-C."""
+
+    def __init__(
+        self,
+        st: Store,
+        region: Region,
+        units: list[tuple[int, ...]],
+        progress: Progress | None,
+        workers: int,
+        scheduler: str | None,
+    ) -> None:
+        self.st, self.region, self.units = st, region, units
+        self.progress, self.workers, self.scheduler = progress, workers, scheduler
+        self.steps = len(units) + st.partitions
+
+    def _tick(self, done: int, found: int) -> None:
+        if self.progress is not None:
+            self.progress(done, self.steps, found)
+
+    def run(self) -> dict[str, Any]:
+        st = self.st
+        done_units = st.finished_units()
+        todo = [i for i in range(len(self.units)) if i not in done_units]
+        stop = None
+        try:
+            for info in self._map_units(todo):
+                done_units[info.unit] = info
+                self._tick(len(done_units), sum(u.classes for u in done_units.values()))
+        except KeyboardInterrupt:
+            stop = "interrupted"
+        group = len(self.region.symmetries)
+        paths = sum(u.classes for u in done_units.values()) * group
+        if stop or len(done_units) < len(self.units):
+            return _partial(
+                paths, (len(done_units), len(self.units)), (0, st.partitions), stop or "interrupted"
+            )
+        parts = st.finished_parts()
+        todo_parts = [p for p in range(st.partitions) if p not in parts]
+        found = paths // group
+        try:
+            for info in self._map_parts(todo_parts):
+                parts[info.partition] = info
+                self._tick(len(self.units) + len(parts), found)
+        except KeyboardInterrupt:
+            stop = "interrupted"
+        return _summary(
+            self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
+        )
+
+    def _map_units(self, todo: list[int]) -> Iterator[UnitInfo]:
+        st, region, units = self.st, self.region, self.units
+
+        def job(i: int) -> Iterator[UnitInfo]:
+            yield st.write_unit(tally_unit(region, i, units[i]))
+
+        yield from self._map(job, todo)
+
+    def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
+        st = self.st
+        everyone = list(range(len(self.units)))
+
+        def job(p: int) -> Iterator[PartInfo]:
+            yield reduce_partition(st, p, everyone)
+
+        yield from self._map(job, todo)
+
+    def _map(self, job: Callable[[int], Iterator[Any]], todo: list[int]) -> Iterator[Any]:
+        if self.scheduler is not None:
+            from snakecube.census.cluster import run_on_cluster
+
+            yield from run_on_cluster(self.scheduler, job, todo)
+            return
+        if self.workers <= 1 or len(todo) <= 1:
+            for i in todo:
+                yield from job(i)
+            return
+        from snakecube import pool
+
+        for event in pool.run(job, todo, min(self.workers, len(todo)), lookahead=self.workers):
+            if event is not None and not event.done:
+                yield event.value
+
+
+def _partial(
+    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: str
+) -> dict[str, Any]:
+    return {
+        "paths": paths,
+        "design_count": None,
+        "solution_count": None,
+        "unique": None,
+        "max_solutions": None,
+        "palindromes": None,
+        "histogram": {},
+        "top": (),
+        "complete": False,
+        "stop_reason": stop,
+        "units": units,
+        "partitions": parts,
+    }
+
+
+def _summary(
+    region: Region,
+    paths: int,
+    parts: list[PartInfo],
+    units: int,
+    partitions: int,
+    stop: str | None,
+) -> dict[str, Any]:
+    n = region.volume
+    histogram: dict[int, int] = {}
+    for info in parts:
+        for k, v in info.histogram.items():
+            histogram[k] = histogram.get(k, 0) + v
+    best = sorted(
+        (t for info in parts for t in info.top), key=lambda t: (-t[1], -_turns_order(t[0], n))
+    )[:TOP]
+    top = tuple(
+        DesignCount(snake_of_key(k, n), s, snake_of_key(k, n).is_palindrome) for k, s in best
+    )
+    complete = stop is None and len(parts) == partitions
+    return {
+        "paths": paths,
+        "design_count": sum(i.designs for i in parts),
+        "solution_count": sum(i.solutions for i in parts),
+        "unique": sum(i.unique for i in parts),
+        "max_solutions": max(histogram, default=0),
+        "palindromes": sum(i.palindromes for i in parts),
+        "histogram": dict(sorted(histogram.items())),
+        "top": top,
+        "complete": complete,
+        "stop_reason": None if complete else (stop or "interrupted"),
+        "units": (units, units),
+        "partitions": (len(parts), partitions),
+    }

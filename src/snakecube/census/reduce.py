@@ -1,0 +1,71 @@
+"""The reduce step: merge every unit's slice of one partition into that partition's designs.
+
+No process ever holds every design: partition p holds only the designs whose canonical key
+hashes to p, so a reduce task needs memory for one partition's records (16 bytes each, plus
+numpy's sort). A design's solutions (up to the region's symmetries and reversal) are
+``(classes + self-reverse classes) / 2`` summed over units: a design and its reverse are
+tallied under one key, so each class is counted once from each end, except the classes a
+symmetry maps onto their own reverse, which are one solution counted once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakecube.census.store import PartInfo, Store, partition_of
+from snakecube.census.units import sum_by_key
+
+TOP = 20  # designs with the most solutions kept per partition (and in the summary)
+
+
+def reverse_keys(keys: Any, bits: int) -> Any:
+    """Each key with its lowest ``bits`` bits in reverse order (numpy, vectorised)."""
+    import numpy as np
+
+    table = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint64)
+    out = np.zeros(len(keys), np.uint64)
+    rest = keys.astype(np.uint64)
+    for _ in range(8):
+        out = (out << np.uint64(8)) | table[rest & np.uint64(0xFF)]
+        rest = rest >> np.uint64(8)
+    return out >> np.uint64(64 - bits) if bits else np.zeros(len(keys), np.uint64)
+
+
+def reduce_partition(store: Store, p: int, units: list[int]) -> PartInfo:
+    """Merge partition ``p`` of ``units`` into its designs; write and describe it."""
+    import numpy as np
+
+    parts = [store.read_unit_partition(u, p) for u in units]
+    keys, counts = sum_by_key(
+        np.concatenate([k for k, _ in parts] or [np.empty(0, np.uint64)]),
+        np.concatenate([c for _, c in parts] or [np.empty(0, np.uint64)]),
+    )
+    fixed = [store.read_unit_fixed(u) for u in units]
+    fkeys = np.concatenate([k for k, _ in fixed] or [np.empty(0, np.uint64)])
+    fcounts = np.concatenate([c for _, c in fixed] or [np.empty(0, np.uint64)])
+    mine = partition_of(fkeys, store.bits) == p
+    fkeys, fcounts = sum_by_key(fkeys[mine], fcounts[mine])
+    total = counts.copy()
+    if len(fkeys):
+        at = np.searchsorted(keys, fkeys)
+        if (at >= len(keys)).any() or (keys[np.minimum(at, len(keys) - 1)] != fkeys).any():
+            raise RuntimeError(f"census partition {p}: a self-reverse class of an unseen design")
+        total[at] += fcounts
+    if (total & np.uint64(1)).any():
+        raise RuntimeError(f"census partition {p}: a design's classes do not pair up")
+    solutions = total >> np.uint64(1)
+    bits = store.cells - 2
+    rev = reverse_keys(keys, bits)
+    values, freq = np.unique(solutions, return_counts=True)
+    order = np.lexsort((~rev, ~solutions))[:TOP]  # most solutions, then by turn string
+    info = PartInfo(
+        partition=p,
+        designs=len(keys),
+        solutions=int(solutions.sum(dtype=np.uint64)),
+        unique=int((solutions == 1).sum()),
+        palindromes=int((rev == keys).sum()),
+        histogram={int(v): int(f) for v, f in zip(values, freq, strict=True)},
+        top=[(int(keys[i]), int(solutions[i])) for i in order],
+    )
+    store.write_part(info, keys, solutions)
+    return info

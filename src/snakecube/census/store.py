@@ -1,0 +1,457 @@
+"""The census store: a directory holding a census's finished work, safe to stop and resume.
+
+Layout::
+
+    DIR/manifest.json       the census: format, target cells, units, partitions, its id
+    DIR/units/u000017.bin   one per finished unit: its tally, split into partitions
+    DIR/parts/p0003.bin     one per reduced partition: every design in it, with solutions
+
+Every file is written to a temporary name in the same directory and renamed, so a file is
+either whole or absent, whatever stops the run. A finished unit's file *is* its checkpoint:
+a rerun skips it. Each binary file starts with a magic string and a JSON header whose own
+digest follows it; each partition's slice of data has its own digest in the header, and is
+checked whenever it is read. So an edited count, a truncated or foreign file, a unit number
+out of range, or a store made for another box, is refused with one line naming the file.
+
+Binary layout of a unit file (integers little-endian)::
+
+    magic b"SNKUNIT2" | u32 header length | header JSON | 16-byte blake2b of all before |
+    per partition p: keys u64[r_p], counts u64[r_p] | fixed keys u64[f], fixed counts u64[f]
+
+A partition file is the same with magic ``b"SNKPART2"`` and one slice: keys u64[d] (sorted),
+solutions u64[d].
+
+A design's key has bit i-1 set when cube i (1..n-2) is a corner; its **canonical** key is the
+smaller of its key and its reverse's, so a design and its reverse are tallied together.
+Partition of a key: the top bits of ``key * 0x9E3779B97F4A7C15`` (mod 2**64).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from snakecube.census.units import UnitTally
+from snakecube.errors import InputError
+from snakecube.shape import Region
+
+FORMAT, VERSION = "snakecube-census", 2
+UNIT_MAGIC, PART_MAGIC = b"SNKUNIT2", b"SNKPART2"
+GOLDEN = 0x9E3779B97F4A7C15
+_UNIT_NAME = re.compile(r"u(\d{6})\.bin", re.ASCII)
+_PART_NAME = re.compile(r"p(\d{4})\.bin", re.ASCII)
+MAX_HEADER = 1 << 20
+
+
+def partition_of(keys: Any, bits: int) -> Any:
+    """The partition (0 .. 2**bits - 1) of each canonical key (a numpy uint64 array)."""
+    import numpy as np
+
+    if bits == 0:
+        return np.zeros(len(keys), np.uint64)
+    return (keys * np.uint64(GOLDEN)) >> np.uint64(64 - bits)
+
+
+def census_id(region: Region, units: list[tuple[int, ...]], partitions: int) -> str:
+    """A fingerprint of what a store holds: the format, target cells, units and partitions."""
+    text = json.dumps(
+        [FORMAT, VERSION, [list(c) for c in region.cells], [list(u) for u in units], partitions]
+    )
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _digest(data: bytes | memoryview) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitInfo:
+    """A finished unit's header: enough to total paths without reading its data."""
+
+    unit: int
+    classes: int
+    nodes: int
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartInfo:
+    """A reduced partition's header: its designs' statistics."""
+
+    partition: int
+    designs: int
+    solutions: int
+    unique: int
+    palindromes: int
+    histogram: dict[int, int]
+    top: list[tuple[int, int]]  # (key, solutions) of its designs with the most solutions
+
+
+class Store:
+    """An open census store (see the module's docstring)."""
+
+    def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
+        self.root = root
+        self.manifest = manifest
+        self.id: str = manifest["id"]
+        self.units: int = manifest["units"]
+        self.partitions: int = manifest["partitions"]
+        self.bits = self.partitions.bit_length() - 1
+        self.cells: int = len(manifest["cells"])
+
+    # -- opening -------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls, root: str | Path, region: Region, units: list[tuple[int, ...]], partitions: int
+    ) -> Store:
+        """Open the store at ``root`` for this census, creating it if it does not exist or
+        is an empty directory; refuse a store of another census, or anything else."""
+        root = Path(root)
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "target": region.describe(),
+            "cells": [list(c) for c in region.cells],
+            "units": len(units),
+            "partitions": partitions,
+            "id": census_id(region, units, partitions),
+        }
+        name = repr(str(root))
+        try:
+            if root.exists() and not root.is_dir():
+                raise InputError(f"census store {name} is not a directory")
+            if not root.exists() or not any(root.iterdir()):
+                root.mkdir(parents=True, exist_ok=True)
+                (root / "units").mkdir(exist_ok=True)
+                (root / "parts").mkdir(exist_ok=True)
+                write_atomic(root / "manifest.json", json.dumps(manifest, indent=1).encode())
+                return cls(root, manifest)
+        except OSError as err:
+            raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
+        found = read_manifest(root)
+        if found.get("id") != manifest["id"]:
+            raise InputError(
+                f"census store {name} belongs to another census ({found.get('target')!r}, "
+                f"{found.get('units')} units); use another directory"
+            )
+        return cls(root, found)
+
+    # -- units -----------------------------------------------------------------------------
+    def unit_path(self, unit: int) -> Path:
+        return self.root / "units" / f"u{unit:06d}.bin"
+
+    def finished_units(self) -> dict[int, UnitInfo]:
+        """The finished units, from their headers (each checked)."""
+        out: dict[int, UnitInfo] = {}
+        for path in _listing(self.root / "units"):
+            if path.name.startswith(".") and path.name.endswith(".tmp"):
+                continue  # a temporary file left by a stopped run: ignored, overwritten later
+            m = _UNIT_NAME.fullmatch(path.name)
+            if not m:
+                raise InputError(f"census store: unexpected file {str(path)!r}")
+            unit = int(m.group(1))
+            if unit >= self.units:
+                raise InputError(
+                    f"census store: {str(path)!r} is unit {unit}, but this census has units "
+                    f"0..{self.units - 1}"
+                )
+            header, _ = self._header(path, UNIT_MAGIC)
+            if header.get("unit") != unit:
+                raise InputError(f"census store: {str(path)!r} holds unit {header.get('unit')!r}")
+            out[unit] = UnitInfo(unit, header["classes"], header["nodes"], header["offsets"][-1])
+        return out
+
+    def write_unit(self, tally: UnitTally) -> UnitInfo:
+        """Write a unit's tally, split into partitions, atomically."""
+        import numpy as np
+
+        part = partition_of(tally.keys, self.bits)
+        order = np.lexsort((tally.keys, part))
+        keys, counts, part = tally.keys[order], tally.counts[order], part[order]
+        bounds = np.searchsorted(part, np.arange(self.partitions + 1, dtype=np.uint64))
+        blocks, digests = [], []
+        for p in range(self.partitions):
+            a, b = int(bounds[p]), int(bounds[p + 1])
+            block = _le(keys[a:b]).tobytes() + _le(counts[a:b]).tobytes()
+            blocks.append(block)
+            digests.append(_digest(block))
+        fixed = _le(tally.fixed_keys).tobytes() + _le(tally.fixed_counts).tobytes()
+        header = {
+            "census": self.id,
+            "unit": tally.unit,
+            "classes": tally.classes,
+            "nodes": tally.nodes,
+            "offsets": [int(x) for x in bounds],
+            "digests": digests,
+            "fixed": len(tally.fixed_keys),
+            "fixed_digest": _digest(fixed),
+        }
+        write_atomic(self.unit_path(tally.unit), _pack(UNIT_MAGIC, header, [*blocks, fixed]))
+        return UnitInfo(tally.unit, tally.classes, tally.nodes, int(bounds[-1]))
+
+    def read_unit_partition(self, unit: int, p: int) -> tuple[Any, Any]:
+        """(keys, counts) of unit ``unit`` in partition ``p``, checked against its digest."""
+        path = self.unit_path(unit)
+        header, start = self._header(path, UNIT_MAGIC)
+        offsets = header["offsets"]
+        a, b = offsets[p], offsets[p + 1]
+        block = _read(path, start + 16 * a, 16 * (b - a))
+        if _digest(block) != header["digests"][p]:
+            raise InputError(
+                f"census store: {str(path)!r}, partition {p}: the data does not "
+                "match its checksum (edited or damaged); delete the file to redo "
+                "that unit"
+            )
+        return _arrays(block, b - a)
+
+    def read_unit_fixed(self, unit: int) -> tuple[Any, Any]:
+        """(keys, self-reverse counts) of unit ``unit``'s palindromic designs."""
+        path = self.unit_path(unit)
+        header, start = self._header(path, UNIT_MAGIC)
+        f = header["fixed"]
+        block = _read(path, start + 16 * header["offsets"][-1], 16 * f)
+        if _digest(block) != header["fixed_digest"]:
+            raise InputError(
+                f"census store: {str(path)!r}: the palindrome data does not match "
+                "its checksum (edited or damaged); delete the file to redo that "
+                "unit"
+            )
+        return _arrays(block, f)
+
+    # -- partitions ------------------------------------------------------------------------
+    def part_path(self, p: int) -> Path:
+        return self.root / "parts" / f"p{p:04d}.bin"
+
+    def finished_parts(self) -> dict[int, PartInfo]:
+        """The reduced partitions, from their headers (each checked)."""
+        out: dict[int, PartInfo] = {}
+        for path in _listing(self.root / "parts"):
+            if path.name.startswith(".") and path.name.endswith(".tmp"):
+                continue
+            m = _PART_NAME.fullmatch(path.name)
+            if not m or int(m.group(1)) >= self.partitions:
+                raise InputError(f"census store: unexpected file {str(path)!r}")
+            h, _ = self._header(path, PART_MAGIC)
+            p = int(m.group(1))
+            if h.get("partition") != p:
+                raise InputError(
+                    f"census store: {str(path)!r} holds partition {h.get('partition')!r}"
+                )
+            out[p] = PartInfo(
+                p,
+                h["designs"],
+                h["solutions"],
+                h["unique"],
+                h["palindromes"],
+                {int(k): v for k, v in h["histogram"].items()},
+                [tuple(t) for t in h["top"]],
+            )  # type: ignore[misc]
+        return out
+
+    def write_part(self, info: PartInfo, keys: Any, solutions: Any) -> None:
+        block = _le(keys).tobytes() + _le(solutions).tobytes()
+        header = {
+            "census": self.id,
+            "partition": info.partition,
+            "designs": info.designs,
+            "solutions": info.solutions,
+            "unique": info.unique,
+            "palindromes": info.palindromes,
+            "histogram": {str(k): v for k, v in info.histogram.items()},
+            "top": [list(t) for t in info.top],
+            "digest": _digest(block),
+        }
+        write_atomic(self.part_path(info.partition), _pack(PART_MAGIC, header, [block]))
+
+    def read_part(self, p: int) -> tuple[Any, Any]:
+        """(keys, solutions) of every design in partition ``p``, checked."""
+        path = self.part_path(p)
+        header, start = self._header(path, PART_MAGIC)
+        d = header["designs"]
+        block = _read(path, start, 16 * d)
+        if _digest(block) != header["digest"]:
+            raise InputError(
+                f"census store: {str(path)!r}: the data does not match its "
+                "checksum (edited or damaged); delete the file to redo it"
+            )
+        return _arrays(block, d)
+
+    # -- headers ---------------------------------------------------------------------------
+    def _header(self, path: Path, magic: bytes) -> tuple[dict[str, Any], int]:
+        """A file's JSON header (checked), and where its data starts."""
+        name = repr(str(path))
+        try:
+            with path.open("rb") as f:
+                head = f.read(len(magic) + 4)
+                if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
+                    kind = magic[3:7].decode().lower()
+                    raise InputError(f"census store: {name} is not a snakecube {kind} file")
+                size = int.from_bytes(head[len(magic) :], "little")
+                if size > MAX_HEADER:
+                    raise InputError(f"census store: {name}: header too large ({size} bytes)")
+                text = f.read(size)
+                digest = f.read(16)
+        except OSError as err:
+            raise InputError(f"census store: cannot read {name}: {err.strerror or err}") from None
+        if len(text) < size or len(digest) < 16:
+            raise InputError(f"census store: {name} is cut short")
+        if hashlib.blake2b(head + text, digest_size=16).digest() != digest:
+            raise InputError(
+                f"census store: {name}: the header does not match its checksum (edited or damaged)"
+            )
+        try:
+            header = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise InputError(f"census store: {name}: the header is not JSON") from None
+        if not isinstance(header, dict) or header.get("census") != self.id:
+            raise InputError(f"census store: {name} belongs to another census")
+        spec = _UNIT_HEADER if magic == UNIT_MAGIC else _PART_HEADER
+        for key, kind in spec.items():
+            value = header.get(key)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise InputError(f"census store: {name}: header field {key!r} is malformed")
+        if magic == UNIT_MAGIC:
+            offsets = header["offsets"]
+            if (
+                len(offsets) != self.partitions + 1
+                or len(header["digests"]) != self.partitions
+                or any(not isinstance(x, int) for x in offsets)
+                or offsets[0] != 0
+                or any(b < a for a, b in itertools.pairwise(offsets))
+            ):
+                raise InputError(f"census store: {name}: header field 'offsets' is malformed")
+        return header, len(head) + size + 16
+
+
+_UNIT_HEADER = {
+    "unit": int,
+    "classes": int,
+    "nodes": int,
+    "offsets": list,
+    "digests": list,
+    "fixed": int,
+    "fixed_digest": str,
+}
+_PART_HEADER = {
+    "partition": int,
+    "designs": int,
+    "solutions": int,
+    "unique": int,
+    "palindromes": int,
+    "histogram": dict,
+    "top": list,
+    "digest": str,
+}
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The store's manifest, with its shape checked; one-line errors name the file and line."""
+    path = root / "manifest.json"
+    name = repr(str(path))
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_HEADER + 1)
+    except FileNotFoundError:
+        raise InputError(
+            f"{str(root)!r} is not a census store (no manifest.json), and it is "
+            "not empty; use an empty or new directory"
+        ) from None
+    except OSError as err:
+        raise InputError(f"cannot read {name}: {err.strerror or err}") from None
+    if len(data) > MAX_HEADER:
+        raise InputError(f"{name} is too large to be a census manifest")
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name} is not text (byte {err.start + 1})") from None
+    except json.JSONDecodeError as err:
+        raise InputError(f"{name}, line {err.lineno}: not JSON ({err.msg})") from None
+    shape = {
+        "format": str,
+        "version": int,
+        "target": str,
+        "cells": list,
+        "units": int,
+        "partitions": int,
+        "id": str,
+    }
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise InputError(f"{name} is not a snakecube census manifest")
+    for key, kind in shape.items():
+        if not isinstance(manifest.get(key), kind):
+            raise InputError(f"{name}: {key!r} is missing or not a {kind.__name__}")
+    if manifest["version"] != VERSION:
+        raise InputError(
+            f"{name}: format version {manifest['version']}; this snakecube reads {VERSION}"
+        )
+    p = manifest["partitions"]
+    if p < 1 or p & (p - 1):
+        raise InputError(f"{name}: 'partitions' must be a power of two, not {p}")
+    return manifest
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
+    text = json.dumps(header, separators=(",", ":")).encode()
+    head = magic + len(text).to_bytes(4, "little") + text
+    return b"".join([head, hashlib.blake2b(head, digest_size=16).digest(), *blocks])
+
+
+def _le(array: Any) -> Any:
+    import numpy as np
+
+    return np.ascontiguousarray(array, dtype="<u8")
+
+
+def _arrays(block: bytes, n: int) -> tuple[Any, Any]:
+    import numpy as np
+
+    data = np.frombuffer(block, dtype="<u8")
+    return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)
+
+
+def _read(path: Path, offset: int, size: int) -> bytes:
+    try:
+        with path.open("rb") as f:
+            f.seek(offset)
+            data = f.read(size)
+    except OSError as err:
+        raise InputError(
+            f"census store: cannot read {str(path)!r}: {err.strerror or err}"
+        ) from None
+    if len(data) != size:
+        raise InputError(f"census store: {str(path)!r} is cut short")
+    return data
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise InputError(
+            f"census store: cannot list {str(folder)!r}: {err.strerror or err}"
+        ) from None

@@ -1,0 +1,277 @@
+"""Census work units: the split of the Hamiltonian paths into prefixes, and one unit's tally.
+
+A **unit** is a path prefix (cells) whose pointwise stabilizer is trivial, extended a few
+steps more for balance: every class of Hamiltonian paths under the region's symmetries
+extends exactly one unit, so the units together count every class once.
+
+A unit's **tally** groups its path classes by *canonical design key* (a design and its
+reverse share one key: the smaller of the two turn bit strings) with, per key, the number
+of classes and, for palindromic designs, how many classes a symmetry maps onto their own
+reverse. The tally is sorted and summed with numpy, in chunks, so memory stays at about
+16 bytes per distinct design of the unit plus a fixed buffer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from snakecube.shape import CellIndex, Region
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Prefix = tuple[CellIndex, ...]
+SLICE_NODES = 1_000_000  # nodes per call of the compiled loop: well under 0.1 s
+BATCH = 1 << 16  # paths per call
+CHUNK = 1 << 22  # keys buffered before they are merged into the tally
+
+
+def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
+    """Path prefixes, one per orbit, whose stabilizer is trivial: every Hamiltonian path
+    class under the region's symmetries extends exactly one of them. With ``min_units``,
+    prefixes are extended further (every step, once no symmetry is left) until there are
+    at least that many, for splitting the work. The split depends on the region only."""
+    from snakecube.search.plan import can_start
+
+    nb = region.neighbours
+    units: list[Prefix] = []
+
+    def expand(prefix: Prefix, stab: list[tuple[int, ...]], extra: int) -> None:
+        if (len(stab) == 1 and extra == 0) or len(prefix) == region.volume:
+            units.append(prefix)
+            return
+        seen: set[CellIndex] = set()
+        for x in nb[prefix[-1]]:
+            if x < 0 or x in prefix or x in seen:
+                continue
+            seen.update(g[x] for g in stab)
+            expand((*prefix, x), [g for g in stab if g[x] == x], extra - (len(stab) == 1))
+
+    extra = 0
+    while True:
+        units = []
+        for orbit in region.orbits():
+            start = orbit[0]
+            if can_start(region, start):
+                expand((start,), [g for g in region.symmetries if g[start] == start], extra)
+        if len(units) >= min_units or extra >= region.volume:
+            return units
+        extra += 1
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTally:
+    """What one unit found: path classes, nodes, and per canonical design key the number
+    of classes (``counts``) and of self-reverse classes (``fixed``, sparse)."""
+
+    unit: int
+    classes: int
+    nodes: int
+    keys: Any  # np.ndarray[uint64], sorted, distinct
+    counts: Any  # np.ndarray[uint64]
+    fixed_keys: Any  # np.ndarray[uint64], sorted, distinct
+    fixed_counts: Any  # np.ndarray[uint64]
+
+
+def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
+    """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design."""
+    import numpy as np
+
+    chunks: list[np.ndarray] = []
+    buffered = classes = nodes = 0
+    keys = np.empty(0, np.uint64)
+    counts = np.empty(0, np.uint64)
+    fixed: dict[int, int] = {}
+    for batch, flags, visited in _batches(region, prefix):
+        nodes += visited
+        if not len(batch):
+            continue
+        classes += len(batch)
+        chunks.append(batch.copy())
+        buffered += len(batch)
+        if flags.any():
+            for key in batch[flags.astype(bool)].tolist():
+                fixed[key] = fixed.get(key, 0) + 1
+        if buffered >= CHUNK:
+            keys, counts = _merge(keys, counts, chunks)
+            chunks, buffered = [], 0
+    keys, counts = _merge(keys, counts, chunks)
+    fkeys = np.array(sorted(fixed), dtype=np.uint64)
+    fcounts = np.array([fixed[k] for k in sorted(fixed)], dtype=np.uint64)
+    return UnitTally(unit, classes, nodes, keys, counts, fkeys, fcounts)
+
+
+def _merge(keys: np.ndarray, counts: np.ndarray, chunks: list[np.ndarray]) -> tuple[Any, Any]:
+    """The tally (keys, counts) with every key of ``chunks`` added once."""
+    import numpy as np
+
+    if not chunks:
+        return keys, counts
+    new = np.concatenate(chunks)
+    all_keys = np.concatenate([keys, new])
+    all_counts = np.concatenate([counts, np.ones(len(new), np.uint64)])
+    return sum_by_key(all_keys, all_counts)
+
+
+def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
+    """Distinct keys (sorted) with the sum of their counts; exact integer arithmetic."""
+    import numpy as np
+
+    if not len(keys):
+        return keys.astype(np.uint64), counts.astype(np.uint64)
+    order = np.argsort(keys, kind="stable")
+    keys, counts = keys[order], counts[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.add.reduceat(counts, starts).astype(np.uint64)
+
+
+def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+    """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
+    where built, else in Python."""
+    from snakecube.search import kernel
+
+    if kernel.AVAILABLE:
+        yield from _compiled(region, prefix)
+    else:
+        yield from _python(region, prefix)
+
+
+def _tables(region: Region) -> tuple[list[int], list[int], list[int]]:
+    nb = [x for row in region.neighbours for x in row]
+    nbmask = [sum(1 << x for x in row if x >= 0) for row in region.neighbours]
+    syms = [c for g in region.symmetries for c in g]
+    return nb, nbmask, syms
+
+
+def _compiled(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+    import numpy as np
+
+    from snakecube.search import _kernel  # type: ignore[attr-defined]
+
+    n = region.volume
+    nb, nbmask, syms = (
+        np.array(t, dtype=dt)
+        for t, dt in zip(_tables(region), (np.int64, np.uint64, np.int64), strict=True)
+    )
+    path = np.zeros(n + 1, np.int64)
+    path[: len(prefix)] = prefix
+    dirs = np.zeros(n + 1, np.int64)
+    for i in range(1, len(prefix)):
+        dirs[i] = region.neighbours[prefix[i - 1]].index(prefix[i])
+    nextd = np.zeros(n + 1, np.int64)
+    meta = np.array([len(prefix), 0], np.int64)
+    keys = np.zeros(BATCH, np.uint64)
+    flags = np.zeros(BATCH, np.uint8)
+    occ = sum(1 << c for c in prefix)
+    if len(prefix) == n:  # the prefix is a whole path
+        yield _whole_path(region, prefix)
+        return
+    while not meta[1]:
+        got, nodes, occ = _kernel.path_keys(
+            nb,
+            nbmask,
+            syms,
+            path,
+            dirs,
+            nextd,
+            len(prefix),
+            occ,
+            keys,
+            flags,
+            BATCH,
+            SLICE_NODES,
+            meta,
+        )
+        yield keys[:got], flags[:got], nodes
+
+
+def _whole_path(region: Region, path: Prefix) -> tuple[Any, Any, int]:
+    import numpy as np
+
+    key, fixed = design_key(region, path)
+    return np.array([key], np.uint64), np.array([fixed], np.uint8), 0
+
+
+def design_key(region: Region, path: Prefix) -> tuple[int, int]:
+    """(canonical design key, 1 if a symmetry maps the path onto its own reverse)."""
+    n = len(path)
+    steps = [region.neighbours[a].index(b) for a, b in itertools.pairwise(path)]
+    key = rkey = 0
+    for i in range(1, n - 1):
+        if steps[i] != steps[i - 1]:
+            key |= 1 << (i - 1)
+            rkey |= 1 << (n - 2 - i)
+    fixed = 0
+    if key == rkey:
+        back = path[::-1]
+        fixed = int(
+            any(all(g[c] == b for c, b in zip(path, back, strict=True)) for g in region.symmetries)
+        )
+    return min(key, rkey), fixed
+
+
+def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+    """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
+    import numpy as np
+
+    n = region.volume
+    nb = region.neighbours
+    nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    if len(prefix) == n:
+        yield _whole_path(region, prefix)
+        return
+    path = list(prefix)
+    occ = sum(1 << c for c in prefix)
+    nextd = [0] * (n + 1)
+    keys: list[int] = []
+    flags: list[int] = []
+    nodes = 0
+    base = len(prefix)
+    while True:
+        level = len(path)
+        if level == n:
+            key, fixed = design_key(region, tuple(path))
+            keys.append(key)
+            flags.append(fixed)
+            occ ^= 1 << path.pop()
+            if len(keys) >= BATCH:
+                yield np.array(keys, np.uint64), np.array(flags, np.uint8), nodes
+                keys, flags, nodes = [], [], 0
+            continue
+        head = path[-1]
+        d = nextd[level]
+        while d < 6:
+            x = nb[head][d]
+            d += 1
+            if x < 0 or occ >> x & 1:
+                continue
+            occ |= 1 << x
+            nodes += 1
+            dead = 0
+            free = ~occ | (1 << x)
+            cand = nbmask[head] & ~occ
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                m = nbmask[low.bit_length() - 1] & free
+                if m == 0 or m & (m - 1) == 0:
+                    dead += 1 if m else 2
+            if dead > 1 and level + 1 < n:
+                occ ^= 1 << x
+                continue
+            nextd[level] = d
+            path.append(x)
+            nextd[level + 1] = 0
+            break
+        else:
+            nextd[level] = 6
+            if level == base:
+                break
+            occ ^= 1 << path.pop()
+            if nodes >= SLICE_NODES // 20:
+                yield np.array(keys, np.uint64), np.array(flags, np.uint8), nodes
+                keys, flags, nodes = [], [], 0
+    yield np.array(keys, np.uint64), np.array(flags, np.uint8), nodes

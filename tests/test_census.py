@@ -1,0 +1,234 @@
+"""The census of designs: against OEIS, brute force and the solver; its store survives stops,
+and refuses damaged, edited or foreign files with one line naming the file."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import pytest
+
+import snakecube as sc
+from bruteforce import box_cells as cells_of_box
+from bruteforce import canonical, census_of
+from corpus import load_known
+from snakecube.census import census
+from snakecube.cli import main
+
+A193346 = next(f["value"] for f in load_known()["facts"] if "A193346" in f["source"])
+
+
+def _brute(dims):
+    """design (the smaller of it and its reverse) -> distinct solutions up to symmetry and
+    reversal, and the number of directed paths, from every path of the box."""
+    by_design, maps = census_of(cells_of_box(*dims))
+    out, paths = {}, 0
+    for lengths, (n, classes) in by_design.items():
+        paths += n
+        key = min(lengths, lengths[::-1])
+        if lengths == lengths[::-1]:
+            out[key] = len({min(c, canonical(c[::-1], maps)) for c in classes})
+        else:
+            out[key] = len(classes)
+    return out, paths
+
+
+@pytest.mark.parametrize(
+    "dims", [(2, 2, 2), (2, 2, 3), (3, 3, 1), (2, 4, 1), (3, 4, 1), (2, 2, 4), (2, 3, 3)]
+)
+def test_census_equals_brute_force(dims):
+    want, paths = _brute(dims)
+    got = census(sc.Box(*dims))
+    assert got.complete and got.paths == paths
+    mine = {min(d.snake.lengths, d.snake.lengths[::-1]): d.distinct for d in got.designs}
+    assert mine == want
+    assert got.design_count == len(want)
+    assert got.solution_count == sum(want.values())
+    assert got.unique == sum(1 for v in want.values() if v == 1)
+    assert got.max_solutions == max(want.values())
+    assert got.palindromes == sum(1 for k in want if k == k[::-1])
+    assert sum(got.histogram.values()) == len(want)
+    assert got.top[0].distinct == got.max_solutions
+
+
+@pytest.mark.parametrize("partitions", [1, 4])
+def test_partitions_do_not_change_the_answer(partitions):
+    want, _ = _brute((2, 3, 3))
+    got = census(sc.Box(2, 3, 3), partitions=partitions)
+    assert {min(d.snake.lengths, d.snake.lengths[::-1]): d.distinct for d in got.designs} == want
+
+
+@pytest.mark.heavy
+def test_3x3x3_paths_are_oeis_a193346():
+    got = census(sc.Box(3, 3, 3))
+    assert got.paths == A193346 == 4960608
+    assert got.complete and got.unique > 0
+    names = {d.snake.turns(): d.distinct for d in got.designs}
+    for p in load_known()["puzzles"]:  # every corpus 3x3x3 puzzle is a design with its count
+        if p["box"] == [3, 3, 3]:
+            snake = sc.Snake.parse(p["turns"])
+            count = names.get(snake.turns(), names.get(snake.reversed().turns()))
+            assert count == p["distinct_up_to_reversal"], p["name"]
+
+
+def test_census_agrees_with_solve_on_a_sample():
+    got = census(sc.Box(2, 3, 4))
+    rng = random.Random(7)
+    for d in rng.sample(got.designs, 40):
+        r = sc.solve(d.snake, sc.Box(2, 3, 4))
+        assert r.distinct_up_to_reversal == d.distinct, d.snake.turns()
+        assert d.palindrome == d.snake.is_palindrome
+    assert got.solution_count * 2 >= got.paths // len(sc.Box(2, 3, 4).symmetries)
+
+
+def test_designs_command(tmp_path, capsys):
+    out_csv = tmp_path / "d.csv"
+    assert main(["designs", "--box", "2x3x3", "--json", "--csv", str(out_csv), "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for field in ("paths", "designs", "solutions", "unique", "max_solutions", "palindromes",
+                  "histogram", "top"):  # fmt: skip
+        assert field in data
+    assert data["paths"] == 33760 and data["complete"] is True
+    assert sum(data["histogram"].values()) == data["designs"]
+    assert len(data["top"]) == 10  # --top: the ten designs with the most solutions
+    sols = [row["solutions"] for row in data["top"]]
+    assert sols == sorted(sols, reverse=True) and sols[0] == data["max_solutions"]
+    with out_csv.open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == data["designs"]
+    assert {"turns", "segment_lengths", "solutions"} <= set(rows[0])
+    assert sum(int(r["solutions"]) for r in rows) == data["solutions"]
+    assert main(["designs", "--box", "5x5x5"]) == 2
+    assert main(["designs", "--box", "1000x1000x1000"]) == 2
+    assert "at most 64" in capsys.readouterr().err
+
+
+def test_store_resumes_and_skips_finished_units(tmp_path):
+    box = sc.Box(2, 2, 4)
+    whole = census(box, workers=1)
+    store = tmp_path / "store"
+    calls = []
+
+    def stop_after_three(done, total, found):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C in the middle
+
+    part = census(box, workers=1, store=store, progress=stop_after_three)
+    assert not part.complete and part.stop_reason == "interrupted"
+    assert part.paths < whole.paths and part.design_count is None
+    assert len(list((store / "units").glob("u*.bin"))) == 3
+    resumed = census(box, workers=2, store=store, progress=lambda d, t, f: calls.append(d))
+    assert resumed.complete and resumed.designs == whole.designs
+    assert resumed.paths == whole.paths
+    assert min(calls[3:]) > 3  # the finished units were not done again
+    again = census(box, store=store)  # everything is in the store: nothing is redone
+    assert again.designs == whole.designs
+
+
+@pytest.mark.heavy
+def test_store_in_parallel_3x3x3(tmp_path):
+    whole = census(sc.Box(3, 3, 3), workers=2, store=tmp_path / "s")
+    assert whole.paths == A193346 and whole.design_count == 11487
+
+
+def _store(tmp_path, dims=(2, 2, 4)):
+    root = tmp_path / "store"
+    census(sc.Box(*dims), store=root)
+    return root
+
+
+def _refused(capsys, root, dims="2x2x4"):
+    code = main(["designs", "--box", dims, "--store", str(root), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_store_refuses_another_box(tmp_path, capsys):
+    root = _store(tmp_path)
+    assert "belongs to another census" in _refused(capsys, root, "2x2x3")
+
+
+def test_store_refuses_an_edited_count(tmp_path, capsys):
+    root = _store(tmp_path)
+    unit = sorted((root / "units").iterdir())[-1]
+    data = bytearray(unit.read_bytes())
+    data[-20] ^= 1  # one bit of a count or key
+    unit.write_bytes(bytes(data))
+    for part in (root / "parts").iterdir():
+        part.unlink()  # so that the units are read again
+    err = _refused(capsys, root)
+    assert unit.name in err and "checksum" in err
+
+
+def test_store_refuses_an_edited_header(tmp_path, capsys):
+    root = _store(tmp_path)
+    unit = sorted((root / "units").iterdir())[0]
+    unit.write_bytes(unit.read_bytes().replace(b'"classes":', b'"classes":9', 1))
+    assert "checksum" in _refused(capsys, root)
+
+
+def test_store_refuses_units_out_of_range(tmp_path, capsys):
+    root = _store(tmp_path)
+    first = sorted((root / "units").iterdir())[0]
+    (root / "units" / "u999999.bin").write_bytes(first.read_bytes())
+    err = _refused(capsys, root)
+    assert "u999999.bin" in err and "units 0.." in err
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [b"", b"\x00" * 100, b"SNKUNIT2\xff\xff\xff\xff", b"SNKUNIT2\x05\x00\x00\x00{}",
+     bytes(range(256)) * 4],
+)  # fmt: skip
+def test_store_refuses_junk_unit_files(tmp_path, capsys, junk):
+    root = _store(tmp_path)
+    (root / "units" / "u000000.bin").write_bytes(junk)
+    assert "u000000.bin" in _refused(capsys, root)
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [b"", b"\x89PNG junk", b'{"format": "snakecube-census"}', b"[1, 2]", b'{"a": 1,\n "b": }',
+     b'{"format": "snakecube-census", "version": 2, "target": "x", "cells": [], "units": 1, '
+     b'"partitions": 3, "id": "x"}'],
+)  # fmt: skip
+def test_store_refuses_a_malformed_manifest(tmp_path, capsys, manifest):
+    root = _store(tmp_path)
+    (root / "manifest.json").write_bytes(manifest)
+    err = _refused(capsys, root)
+    assert "manifest.json" in err
+    if b"\n" in manifest:
+        assert "line 2" in err
+
+
+def test_store_must_be_a_store(tmp_path, capsys):
+    a_file = tmp_path / "old-checkpoint.jsonl"
+    a_file.write_text('{"census": 1}\n')
+    assert "not a directory" in _refused(capsys, a_file)
+    other = tmp_path / "full"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    assert "not a census store" in _refused(capsys, other)
+    assert "not a directory" in _refused(capsys, "/dev/zero")
+    assert main(["designs", "--box", "2x2x2", "--store", str(tmp_path / "new"), "--quiet"]) == 0
+
+
+def test_ctrl_c_during_the_reduce_keeps_finished_partitions(tmp_path):
+    box = sc.Box(2, 3, 3)
+    whole = census(box)
+    root = tmp_path / "s"
+    seen = []
+
+    def stop_in_reduce(done, total, found):
+        seen.append(done)
+        if done == total - 1 and total - 1 > 0 and len(seen) > 1:
+            raise KeyboardInterrupt
+
+    part = census(box, store=root, partitions=4, progress=stop_in_reduce)
+    assert not part.complete and part.partitions[0] < 4
+    assert part.design_count is not None and part.design_count <= whole.design_count
+    finished = census(box, store=root, partitions=4)
+    assert finished.complete and finished.designs == whole.designs
