@@ -24,9 +24,13 @@ CHROMIUM = (
     or shutil.which("chromium")
     or shutil.which("chromium-browser")
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium binary (apt-get install chromium; .ci/run does)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.pictures,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="no Chromium binary (apt-get install chromium; .ci/run does)"
+    ),
+]
 ARGS = [
     "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -161,6 +161,7 @@ def _interrupted(*args, after: float) -> dict:
     return data
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_what_was_found_and_exits_130():
     _interrupted("solve", "king", "--json", "--engine", "reference", after=2.0)
 
@@ -177,12 +178,14 @@ def _hard_design() -> str:
     return design_of([box.cells[c] for c in path]).format("lengths")
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_parallel_workers_and_keeps_results():
     args = ("solve", _hard_design(), "--box", "5x5x5", "--json", "--workers", "2")
     data = _interrupted(*args, after=3.0)
     assert data["workers"] == 2 and data["nodes"] > 0
 
 
+@pytest.mark.slow
 def test_progress_bar_on_a_terminal_only():
     import os
     import pty

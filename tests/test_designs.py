@@ -11,6 +11,7 @@ from snakecube.census import census
 from snakecube.cli import main
 
 
+@pytest.mark.heavy
 def test_rate_ranks_the_catalog_as_documented(capsys):
     import re
     from pathlib import Path

@@ -14,6 +14,8 @@ from snakecube.explain.scene import best_views, steps
 from snakecube.explain.text import instructions, relative_turns, show
 from snakecube.shape import VECTORS
 
+pytestmark = pytest.mark.pictures
+
 pictures = pytest.importorskip("snakecube.explain.pictures", reason="matplotlib not installed")
 viewer = pytest.importorskip("snakecube.explain.viewer", reason="plotly not installed")
 Image = pytest.importorskip("PIL.Image", reason="pillow not installed")

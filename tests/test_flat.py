@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import snakecube as sc
 from corpus import load_known
 from snakecube.cli import main
@@ -45,6 +47,7 @@ def test_flat_small_snakes_by_hand():
     assert u.layouts == 16 and u.most_compact == 8 and u.bounding_box == (2, 2)
 
 
+@pytest.mark.pictures
 def test_flat_command(tmp_path, capsys):
     assert main(["flat", "standard", "--json", "--out", str(tmp_path / "f.png")]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -22,6 +22,14 @@ def test_ruff_clean():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.skipif(
+    shutil.which("mypy") is None, reason="mypy is not installed (pip install -e '.[dev]')"
+)
+def test_mypy_clean():
+    proc = subprocess.run(["mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_core_does_not_import_plotting_or_cli():
     code = (
         "import sys, snakecube; snakecube.solve('standard'); "

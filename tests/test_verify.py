@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import snakecube as sc
-from snakecube.verify import InvalidSolution, problems, verify
+from snakecube.verify import InvalidSolution, verify, violations
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def _cells(sol):
 
 
 def test_accepts_a_solution(standard):
-    assert problems(standard.snake.lengths, standard.region.cells, standard.cells) == []
+    assert violations(standard.snake.lengths, standard.region.cells, standard.cells) == []
     standard.verify()
 
 
@@ -33,14 +33,14 @@ def test_rejects_every_adjacent_swap(standard):
     for i in range(len(standard.cells) - 1):
         cells = _cells(standard)
         cells[i], cells[i + 1] = cells[i + 1], cells[i]
-        assert problems(standard.snake.lengths, standard.region.cells, cells), i
+        assert violations(standard.snake.lengths, standard.region.cells, cells), i
 
 
 def test_rejects_a_skipped_turn(standard):
     # Declare one corner cube straight: merge two segments' lengths.
     lengths = list(standard.snake.lengths)
     merged = [lengths[0] + lengths[1] - 1, *lengths[2:]]
-    found = problems(merged, standard.region.cells, standard.cells)
+    found = violations(merged, standard.region.cells, standard.cells)
     assert any("turns there" in f for f in found)
 
 
@@ -49,7 +49,7 @@ def test_rejects_a_turn_at_a_straight_cube(standard):
     lengths = list(standard.snake.lengths)
     k = lengths.index(3)
     split = [*lengths[:k], 2, 2, *lengths[k + 1 :]]
-    found = problems(split, standard.region.cells, standard.cells)
+    found = violations(split, standard.region.cells, standard.cells)
     assert any("goes straight" in f for f in found)
 
 
@@ -75,7 +75,7 @@ def test_rejects_wrong_length(standard):
 def test_rejects_a_jump(standard):
     cells = _cells(standard)
     cells = [*cells[:4], *cells[5:], cells[4]]  # cube 5 moved to the end
-    assert problems(standard.snake.lengths, standard.region.cells, cells)
+    assert violations(standard.snake.lengths, standard.region.cells, cells)
 
 
 def test_solution_object_verify_catches_corruption(standard):

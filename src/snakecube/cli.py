@@ -209,11 +209,6 @@ def _parser() -> argparse.ArgumentParser:
         help="split the designs into P partitions (a power of two)",
     )
     g.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on a Dask cluster (tcp://host:8786); needs snakecube[cluster]",
-    )
-    g.add_argument(
         "--difficulty",
         action="store_true",
         help="add each design's difficulty to the CSV (one search per design)",
@@ -383,7 +378,6 @@ def _cmd_designs(args: argparse.Namespace) -> int:
             workers=args.workers,
             store=args.store,
             partitions=args.partitions,
-            scheduler=args.scheduler,
         )
     finally:
         if bar is not None:

@@ -38,7 +38,7 @@ class WorkerDied(RuntimeError):
     """A worker process ended without finishing its job (killed, or out of memory)."""
 
 
-class Event(NamedTuple, Generic[R]):  # type: ignore[misc]
+class Event(NamedTuple, Generic[R]):
     """What a job sent: ``value`` (None with ``done``), for job number ``job``."""
 
     job: int

@@ -49,9 +49,9 @@ def _symmetries(cells: tuple[Coord, ...]) -> tuple[Permutation, ...]:
     found: dict[Permutation, None] = {}
     for axes in itertools.permutations(range(3)):
         for signs in itertools.product((1, -1), repeat=3):
-            image = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in cells]
-            lo = [min(q[a] for q in image) for a in range(3)]
-            image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in image]
+            turned = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in cells]
+            lo = [min(q[a] for q in turned) for a in range(3)]
+            image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in turned]
             if set(image) != cellset:
                 continue
             found.setdefault(tuple(index[q] for q in image), None)
@@ -250,7 +250,7 @@ class Box(Region):
         super().__init__(itertools.product(range(a), range(b), range(c)))
 
     @classmethod
-    def parse(cls, text: str, where: str = "--box") -> Box:  # type: ignore[override]
+    def parse(cls, text: str, where: str = "--box") -> Box:
         """Read ``AxBxC`` (also ``A,B,C`` or ``A×B×C``), or ``N`` for an N x N x N cube."""
         if not isinstance(text, str):
             raise TypeError(f"a box is given as text like '2x3x4', not {type(text).__name__}")

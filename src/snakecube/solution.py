@@ -100,7 +100,8 @@ class Result:
       same puzzle (differs from ``distinct`` only for palindromes);
     * ``solutions``: one representative per distinct class, in a deterministic order;
     * ``complete``: whether the search ran to the end; if not, the counts are lower bounds
-      and ``stop_reason`` says why (``limit``, ``seconds`` or ``interrupted``).
+      and ``stop_reason`` says why: ``limit`` (solutions), ``seconds``, ``nodes`` (the
+      node limit) or ``interrupted`` (Ctrl-C).
     """
 
     snake: Snake
@@ -111,7 +112,7 @@ class Result:
     distinct_up_to_reversal: int
     complete: bool
     stop_reason: str | None
-    symmetries: int
+    symmetry_count: int  # the order of the target's symmetry group
     start_classes: tuple[StartClassCount, ...]
     fixed: bool
     engine: str
@@ -133,7 +134,7 @@ class Result:
                 "dims": list(self.region.dims),
                 "cells": self.region.volume,
             },
-            "symmetries": self.symmetries,
+            "symmetries": self.symmetry_count,
             "fixed_start": self.fixed,
             "placements": self.placements,
             "distinct": self.distinct,

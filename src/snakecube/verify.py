@@ -14,14 +14,14 @@ class InvalidSolution(Exception):
     """A proposed solution breaks a rule; the message says which and where."""
 
 
-def problems(
+def violations(
     lengths: Sequence[int], target: Iterable[Sequence[int]], cells: Sequence[Sequence[int]]
 ) -> list[str]:
     """Every rule the proposed ``cells`` (in snake order) break; empty when it is a solution.
 
-    >>> problems([2, 2], [(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 0, 0), (1, 0, 0), (1, 1, 0)])
+    >>> violations([2, 2], [(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 0, 0), (1, 0, 0), (1, 1, 0)])
     []
-    >>> problems([3], [(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 0, 0), (1, 0, 0), (1, 1, 0)])
+    >>> violations([3], [(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 0, 0), (1, 0, 0), (1, 1, 0)])
     ['cube 2 is straight but the path turns there']
     """
     found: list[str] = []
@@ -72,6 +72,6 @@ def verify(
     lengths: Sequence[int], target: Iterable[Sequence[int]], cells: Sequence[Sequence[int]]
 ) -> None:
     """Raise :class:`InvalidSolution` naming the first broken rule, if any."""
-    broken = problems(lengths, target, cells)
+    broken = violations(lengths, target, cells)
     if broken:
         raise InvalidSolution("; ".join(broken))

@@ -180,12 +180,11 @@ def census(
     workers: int | None = None,
     store: str | Path | None = None,
     partitions: int | None = None,
-    scheduler: str | None = None,
 ) -> Census:
     """Every design that folds into ``region`` (at most 64 cells), with its solutions.
 
     ``workers`` processes run the units (default: all cores for regions of more than 27
-    cells); ``scheduler`` sends them to a Dask cluster instead. ``store`` keeps the work in
+    cells). ``store`` keeps the work in
     that directory: Ctrl-C loses only the units in progress, and a rerun with the same
     store finishes the census. Without it a temporary directory is used.
     """
@@ -215,7 +214,7 @@ def census(
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     try:
         st = Store.open(root, region, units, p)
-        runner = _Runner(st, region, units, progress, n_workers, scheduler)
+        runner = _Runner(st, region, units, progress, n_workers)
         result = runner.run()
     except BaseException:
         if temp is not None:
@@ -236,10 +235,9 @@ class _Runner:
         units: list[tuple[int, ...]],
         progress: Progress | None,
         workers: int,
-        scheduler: str | None,
     ) -> None:
         self.st, self.region, self.units = st, region, units
-        self.progress, self.workers, self.scheduler = progress, workers, scheduler
+        self.progress, self.workers = progress, workers
         self.steps = len(units) + st.partitions
 
     def _tick(self, done: int, found: int) -> None:
@@ -267,8 +265,8 @@ class _Runner:
         todo_parts = [p for p in range(st.partitions) if p not in parts]
         found = paths // group
         try:
-            for info in self._map_parts(todo_parts):
-                parts[info.partition] = info
+            for part in self._map_parts(todo_parts):
+                parts[part.partition] = part
                 self._tick(len(self.units) + len(parts), found)
         except KeyboardInterrupt:
             stop = "interrupted"
@@ -294,11 +292,6 @@ class _Runner:
         yield from self._map(job, todo)
 
     def _map(self, job: Callable[[int], Iterator[Any]], todo: list[int]) -> Iterator[Any]:
-        if self.scheduler is not None:
-            from snakecube.census.cluster import run_on_cluster
-
-            yield from run_on_cluster(self.scheduler, job, todo)
-            return
         if self.workers <= 1 or len(todo) <= 1:
             for i in todo:
                 yield from job(i)

@@ -252,8 +252,8 @@ class Store:
                 h["unique"],
                 h["palindromes"],
                 {int(k): v for k, v in h["histogram"].items()},
-                [tuple(t) for t in h["top"]],
-            )  # type: ignore[misc]
+                [(t[0], t[1]) for t in h["top"]],
+            )
         return out
 
     def write_part(self, info: PartInfo, keys: Any, solutions: Any) -> None:
@@ -292,8 +292,8 @@ class Store:
             with path.open("rb") as f:
                 head = f.read(len(magic) + 4)
                 if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
-                    kind = magic[3:7].decode().lower()
-                    raise InputError(f"census store: {name} is not a snakecube {kind} file")
+                    what = magic[3:7].decode().lower()
+                    raise InputError(f"census store: {name} is not a snakecube {what} file")
                 size = int.from_bytes(head[len(magic) :], "little")
                 if size > MAX_HEADER:
                     raise InputError(f"census store: {name}: header too large ({size} bytes)")
@@ -313,7 +313,7 @@ class Store:
             raise InputError(f"census store: {name}: the header is not JSON") from None
         if not isinstance(header, dict) or header.get("census") != self.id:
             raise InputError(f"census store: {name} belongs to another census")
-        spec = _UNIT_HEADER if magic == UNIT_MAGIC else _PART_HEADER
+        spec: dict[str, type] = _UNIT_HEADER if magic == UNIT_MAGIC else _PART_HEADER
         for key, kind in spec.items():
             value = header.get(key)
             if not isinstance(value, kind) or isinstance(value, bool):

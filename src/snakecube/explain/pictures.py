@@ -91,7 +91,8 @@ def sheet(solution: Solution, max_steps: int = 24) -> Any:
     scale = 1.25 if big else 1.0  # bigger panels for bigger boxes, so labels stay readable
     rows = math.ceil(len(plan) / per_row)
     fig = plt.figure(figsize=(per_row * 4.0 * scale, rows * 2.3 * scale + 0.6), dpi=110)
-    head, body = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3 * scale])
+    halves: Any = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3 * scale])
+    head, body = halves[0], halves[1]
     head.suptitle(
         f"{solution.snake.turns()} in the {solution.region.describe()}\n"
         "each step from two sides: new cubes blue and numbered, earlier cubes alternate dark "

@@ -23,7 +23,7 @@ SEGMENT_COLOURS = (
 )  # fmt: skip
 
 # The eight corner viewpoints: the signs of the direction from the object to the eye.
-VIEWS: tuple[Coord, ...] = tuple(itertools.product((1, -1), repeat=3))  # type: ignore[assignment]
+VIEWS: tuple[Coord, ...] = tuple((x, y, z) for x, y, z in itertools.product((1, -1), repeat=3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ def steps(solution: Solution, max_steps: int = 24) -> list[Step]:
     for n in lengths:
         ends.append((at, at + n - 1))
         at += n - 1
-    out = []
+    out: list[Step] = []
     for i in range(0, len(lengths), per):
         group = tuple(range(i, min(i + per, len(lengths))))
         first = 0 if i == 0 else ends[i][0] + 1
@@ -62,14 +62,6 @@ def steps(solution: Solution, max_steps: int = 24) -> list[Step]:
 def cube_colour(i: int) -> str:
     """Cube i (0-based) alternates dark and light, starting dark."""
     return DARK if i % 2 == 0 else LIGHT
-
-
-def segment_of(solution: Solution) -> list[int]:
-    """The segment (0-based) that each cube belongs to; a corner goes with the later one."""
-    out, k = [0], 0
-    for k, n in enumerate(solution.snake.lengths):
-        out.extend([k] * (n - 1))
-    return out
 
 
 def best_views(placed: set[Coord], new: list[Coord], count: int = 2) -> list[Coord]:

@@ -8,6 +8,11 @@ from snakecube.solution import Result, Solution
 COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
 
 
+def _plural(n: int, one: str, many: str) -> str:
+    """'1 segment', '17 segments'."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def layers(solution: Solution, width: int = 100) -> str:
     """The folded cube as layers z = 0, 1, ...: rows y top to bottom, columns x, cube numbers.
 
@@ -135,10 +140,15 @@ def summary(result: Result) -> str:
     snake, region = result.snake, result.region
     lower = "" if result.complete else " (at least; the search stopped early)"
     rows = [
-        ("snake", f"{snake.turns()}  ({snake.cubes} cubes, {snake.segments} segments)"),
+        (
+            "snake",
+            f"{snake.turns()}  ({_plural(snake.cubes, 'cube', 'cubes')}, "
+            f"{_plural(snake.segments, 'segment', 'segments')})",
+        ),
         (
             "target",
-            f"{region.describe()}, {region.volume} cells, {result.symmetries} symmetries",
+            f"{region.describe()}, {region.volume} cells, "
+            f"{_plural(result.symmetry_count, 'symmetry', 'symmetries')}",
         ),
     ]
     if result.fixed:

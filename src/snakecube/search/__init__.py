@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import NamedTuple
 
 from snakecube import limits
@@ -177,7 +177,7 @@ def _solution(problem: Problem, plan: Plan, unit: int, dirs: tuple[int, ...]) ->
 
 def _serial(
     problem: Problem, plan: Plan, engine: Engine
-) -> Iterator[tuple[int, list[Placement], int, bool] | None]:
+) -> Generator[tuple[int, list[Placement], int, bool] | None, None, None]:
     """The parallel runner's events, from this process: units in order, nodes as they go."""
     for i, unit in enumerate(plan.units):
         stats = Stats()
@@ -329,7 +329,7 @@ def _result(
         distinct_up_to_reversal=up_to_reversal,
         complete=stop is None,
         stop_reason=stop,
-        symmetries=len(region.symmetries),
+        symmetry_count=len(region.symmetries),
         start_classes=classes,
         fixed=plan.fixed,
         engine=engine,
@@ -341,4 +341,4 @@ def _result(
 
 def count(snake: Snake | str, target: Target = None, **options: object) -> int:
     """The number of distinct solutions (up to the target's symmetries)."""
-    return sum(1 for _ in solutions(snake, target, **options))  # type: ignore[arg-type]
+    return sum(1 for _ in solutions(snake, target, **options))  # type: ignore[arg-type,misc]

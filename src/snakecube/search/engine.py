@@ -85,9 +85,9 @@ class Engine:
         return f"{type(self).__name__}(prune={self.prune}, min_free={self.min_free})"
 
     def __eq__(self, other: object) -> bool:
-        return (
-            type(other) is type(self)
-            and (self.prune, self.min_free) == (other.prune, other.min_free)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (self.prune, self.min_free) == (
+            other.prune,
+            other.min_free,
         )
 
     def __hash__(self) -> int:

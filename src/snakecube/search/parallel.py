@@ -1,7 +1,7 @@
 """Run the work units of a plan in parallel processes, streaming what they find.
 
 Workers (see ``snakecube.pool``) take unit numbers and send back, after every tick that found
-something (or every 10 million nodes) and at the end of a unit, the placements found and the
+something (or at least every second) and at the end of a unit, the placements found and the
 nodes visited. The caller gets events in arrival order and sorts by unit at the end, so the
 answer is identical to a single process. On a time limit or Ctrl-C the workers are stopped
 and everything already sent is kept.
@@ -9,7 +9,8 @@ and everything already sent is kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Generator, Iterator
 
 from snakecube import pool
 from snakecube.search.engine import Engine, Placement, Stats
@@ -17,22 +18,24 @@ from snakecube.search.plan import Plan
 from snakecube.search.problem import Problem
 
 Event = tuple[int, list[Placement], int, bool]  # unit, placements, nodes, unit done
-REPORT_NODES = 10_000_000  # a worker reports at least this often, even with nothing found
+REPORT_SECONDS = 1.0  # a worker reports at least this often, even with nothing found
 
 
-def run(problem: Problem, plan: Plan, engine: Engine, workers: int) -> Iterator[Event | None]:
+def run(
+    problem: Problem, plan: Plan, engine: Engine, workers: int
+) -> Generator[Event | None, None, None]:
     """Yield events as workers send them, and ``None`` while idle (see ``pool.run``)."""
 
     def unit_job(i: int) -> Iterator[tuple[list[Placement], int]]:
         stats = Stats()
         found: list[Placement] = []
-        sent = 0
+        sent, last = 0, time.monotonic()
         for item in engine.search(problem, plan.units[i], stats):
             if item is not None:
                 found.append(item)
-            elif found or stats.nodes - sent > REPORT_NODES:
+            elif found or time.monotonic() - last > REPORT_SECONDS:
                 yield found, stats.nodes - sent
-                found, sent = [], stats.nodes
+                found, sent, last = [], stats.nodes, time.monotonic()
         yield found, stats.nodes - sent
 
     n = max(1, min(workers, len(plan.units)))

@@ -70,6 +70,7 @@ def make_plan(
     group = region.symmetries
     if start is None:
         orbits = region.orbits(group)
+        roots: list[tuple[CellIndex, tuple[Direction, ...], int]]
         roots = [(orbit[0], (), i) for i, orbit in enumerate(orbits)]
         classes = tuple(StartClass(region.cell_kind(o[0]), o[0], len(o)) for o in orbits)
         multiplier, fixed = len(group), False
@@ -181,11 +182,11 @@ def prefix_from_path(
             f"the fixed path has {len(coords)} cells but the snake has only {snake.cubes} cubes"
         )
     cells = []
-    for i, c in enumerate(coords, 1):
-        c = tuple(c)
+    for i, coord in enumerate(coords, 1):
+        c = (coord[0], coord[1], coord[2])
         if c not in region.index:
             raise InputError(f"fixed path: cell {i} {list(c)} is not in the {region.describe()}")
-        cells.append(region.index[c])  # type: ignore[index]
+        cells.append(region.index[c])
     if len(set(cells)) != len(cells):
         raise InputError("fixed path: it visits a cell twice")
     steps = []

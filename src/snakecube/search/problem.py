@@ -34,7 +34,7 @@ class Problem:
 
         Problems are immutable, so the same snake and region give the same object (cached).
         """
-        return _build(cls, snake, region)
+        return _build(snake, region)
 
     @classmethod
     def _compile(cls, snake: Snake, region: Region) -> Problem:
@@ -73,5 +73,5 @@ class Problem:
 
 
 @lru_cache(maxsize=32)
-def _build(cls: type[Problem], snake: Snake, region: Region) -> Problem:
-    return cls._compile(snake, region)
+def _build(snake: Snake, region: Region) -> Problem:
+    return Problem._compile(snake, region)

@@ -1,0 +1,217 @@
+"""A fuzzer for the command line and the API, bounded in time.
+
+The contract: every command exits 0, or 2 with exactly one line on stderr, or 130 after
+Ctrl-C; never a traceback. The API returns, or raises InputError (bad values) or TypeError
+(wrong types); nothing else. A watchdog presses Ctrl-C on any example that runs longer than a
+few seconds, so long searches exercise the Ctrl-C path too.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import snakecube as sc
+from snakecube.cli import main
+
+pytestmark = pytest.mark.slow  # about half a minute: not in the fast inner loop
+WATCHDOG = 3.0  # seconds before the watchdog presses Ctrl-C
+
+
+@contextmanager
+def watchdog(seconds: float = WATCHDOG):
+    def press(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, press)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+ODD = "0123456789 ,;:-–—/[]()xX×SCEsce²₃٣🄊\n\t\x00'\"\\.#éſ"
+numbers = st.one_of(
+    st.integers(-5, 40).map(str),
+    st.sampled_from(["0", "-1", "1e3", "nan", "inf", "-inf", "1e400", "9" * 40, "²", "٣",
+                     "0.5", "", " ", "0x10", "1_000", "+3", "3.", ".5"]),
+    st.text(ODD, max_size=8),
+)  # fmt: skip
+good_snakes = st.sampled_from([
+    "standard", "seed-blue", "mean-green", "king", "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+    "lengths:3,3,3,2,2", "elbows:3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25",
+    "001010101111010111011011100", "ESCSE", "steps:1,1,1", "[2, 2, 2, 2, 2, 2, 2]",
+])  # fmt: skip
+snakes = st.one_of(
+    good_snakes,
+    st.text(ODD, max_size=40),
+    st.builds(lambda p, t: p + t, st.sampled_from(["lengths:", "elbows:", "steps:", "bits:",
+              "turns:", "ſteps:", "LENGTHS=", "elbows = ["]), st.text(ODD, max_size=30)),
+    st.lists(st.integers(-3, 30), max_size=30).map(lambda xs: ",".join(map(str, xs))),
+)  # fmt: skip
+boxes = st.one_of(
+    st.sampled_from(["3x3x3", "2x2x2", "2x3x4", "3x3x1", "1x1x1", "4", "2x2x3", "3x3"]),
+    st.tuples(numbers, numbers, numbers).map(lambda t: "x".join(t)),
+    st.text(ODD, max_size=12),
+)
+coords = st.one_of(
+    st.tuples(st.integers(-2, 4), st.integers(-2, 4), st.integers(-2, 4)).map(
+        lambda t: ",".join(map(str, t))
+    ),
+    st.text(ODD, max_size=12),
+)
+
+
+def good_or(good, bad):
+    """Mostly good values, so that the fuzzer also gets past the checks."""
+    return st.one_of(good, good, good, bad)
+
+
+small = st.integers(1, 4).map(str)
+good_boxes = st.sampled_from(["3x3x3", "2x2x2", "2x3x4", "3x3x1", "2x2x3", "3x3x3", "1x3x3"])
+OPTIONS = {
+    "solve": {"--box": good_or(good_boxes, boxes), "--limit": good_or(small, numbers),
+              "--seconds": good_or(st.sampled_from(["0.5", "1", "2"]), numbers),
+              "--start": coords,
+              "--path": st.lists(coords, max_size=4).map(" ".join),
+              "--workers": good_or(st.sampled_from(["1", "2"]), numbers),
+              "--first": None, "--reverse": None, "--json": None, "--letters": None,
+              "--engine": st.sampled_from(["auto", "reference", "kernel", "x"]), "--show": None},
+    "show": {"--box": good_or(good_boxes, boxes), "--solution": good_or(small, numbers),
+             "--reverse": None, "--letters": None, "--max-steps": numbers},
+    "rate": {"--box": good_or(good_boxes, boxes), "--json": None},
+    "flat": {"--seconds": good_or(st.sampled_from(["0.5", "1"]), numbers), "--json": None},
+    "convert": {"--to": st.sampled_from(["turns", "bits", "lengths", "steps", "elbows", "x"]),
+                "--json": None},
+    "designs": {"--box": good_or(st.sampled_from(["2x2x2", "2x2x3", "3x3x1", "2x3x3"]), boxes),
+                "--top": good_or(small, numbers), "--workers": good_or(small, numbers),
+                "--json": None, "--partitions": good_or(st.sampled_from(["1", "2", "8"]), numbers)},
+    "generate": {"--box": good_or(st.sampled_from(["2x2x2", "2x3x3", "3x3x3"]), boxes),
+                 "--count": good_or(small, numbers), "--seed": good_or(small, numbers),
+                 "--unique": None, "--min-straights": good_or(small, numbers),
+                 "--max-segment": good_or(small, numbers), "--json": None},
+    "catalog": {"--json": None},
+}  # fmt: skip
+
+
+@st.composite
+def command_lines(draw):
+    command = draw(st.sampled_from(sorted(OPTIONS)))
+    argv = [command]
+    if command in ("solve", "show", "rate", "flat", "convert"):
+        argv.append(draw(good_or(good_snakes, snakes)))
+    for flag, values in OPTIONS[command].items():
+        if draw(st.integers(0, 3)) == 0:
+            argv.append(flag)
+            if values is not None:
+                argv.append(draw(values))
+    if draw(st.integers(0, 9)) == 0:  # now and then, something argparse does not know
+        argv.insert(draw(st.integers(0, len(argv))), draw(st.text(ODD, max_size=6)))
+    return argv
+
+
+def check_contract(argv, capsys):
+    with watchdog():
+        code = main(argv)
+    _out, err = capsys.readouterr()
+    assert code in (0, 2, 130), (argv, code, err)
+    assert "Traceback" not in err, (argv, err)
+    if code == 2:
+        assert len(err.splitlines()) == 1, (argv, err)
+    for line in err.splitlines():
+        assert line.startswith(("snakecube", "usage")), (argv, line)
+
+
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(argv=command_lines())
+def test_command_line_contract(argv, capsys, tmp_path_factory):
+    check_contract(argv, capsys)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    name=st.one_of(
+        st.text(ODD, min_size=1, max_size=20),
+        # Text and refused forms only: pictures take seconds to import and draw, and the
+        # watchdog interrupting an import in this process would leave it half imported.
+        st.sampled_from(["a" * 246 + ".txt", "x.bmp", "", ".", "..", "dir/", "x.TXT", "x.txt"]),
+    ),
+    snake=st.sampled_from(["standard", "lengths:3,3,3,3", "ESCSE"]),
+)
+def test_output_files(name, snake, capsys, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("out")
+    target = str(folder / name) if name else ""
+    check_contract(["show", snake, "--out", target], capsys)
+    leftovers = [p.name for p in folder.iterdir() if p.name.startswith(".snakecube-")]
+    assert leftovers == []
+
+
+# -- the API ---------------------------------------------------------------------------------
+anything = st.recursive(
+    st.one_of(
+        st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
+        st.text(ODD, max_size=20), st.binary(max_size=8), good_snakes,
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.tuples(inner, inner, inner)),
+    max_leaves=8,
+)  # fmt: skip
+small_targets = st.one_of(
+    anything,
+    st.sampled_from([None, "3x3x3", (3, 3, 3), (2, 2, 2), sc.Box(2, 3, 4), (3, 3, 1)]),
+)
+
+
+def api_call(call):
+    with watchdog():
+        try:
+            call()
+        except (sc.InputError, TypeError):
+            pass
+        except KeyboardInterrupt:
+            pass  # the watchdog: a long search is allowed, it just stops
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=anything)
+def test_api_constructors(value):
+    for make in (sc.Snake.parse, sc.Snake, sc.Region, sc.Region.parse, sc.Box.parse):
+        api_call(lambda make=make: make(value))
+    api_call(lambda: sc.Box(value, 2, 2))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    snake=st.one_of(good_snakes, anything),
+    target=small_targets,
+    start=st.one_of(st.none(), anything, st.tuples(*[st.integers(-1, 3)] * 3)),
+    limit=st.one_of(st.none(), anything, st.integers(-2, 5)),
+    seconds=st.one_of(st.none(), anything, st.floats()),
+    workers=st.one_of(st.none(), anything, st.integers(-2, 3)),
+)
+def test_api_solve(snake, target, start, limit, seconds, workers):
+    if isinstance(seconds, float) and not math.isnan(seconds) and seconds > 2:
+        seconds = 2.0
+    api_call(
+        lambda: sc.solve(snake, target, start=start, limit=limit, seconds=seconds, workers=workers)
+    )
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -0.0, 10**400, "1", b"1", [1]])
+def test_api_seconds_and_limits(value):
+    api_call(lambda: sc.solve("standard", seconds=value))
+    api_call(lambda: sc.solve("standard", limit=value))
