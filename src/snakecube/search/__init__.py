@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from snakecube import limits
 from snakecube.errors import InputError, SlowWarning
+from snakecube.pool import SMALL_JOB_CELLS
 from snakecube.search import parallel
 from snakecube.search.engine import Engine, Placement, Stats
 from snakecube.search.plan import Plan, make_plan, prefix_from_path
@@ -114,7 +115,7 @@ def prepare(
     return inputs.problem, plan
 
 
-SMALL = 27  # cells: up to this size one process is always quicker than forking workers
+SMALL = SMALL_JOB_CELLS  # cells: up to this size one process is quicker than forking workers
 
 
 def choose_engine(problem: Problem | None, requested: str | Engine | None = None) -> Engine:

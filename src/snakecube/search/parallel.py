@@ -47,8 +47,3 @@ def run(
         else:
             found, nodes = event.value
             yield event.job, found, nodes, False
-
-
-def cores() -> int:
-    """The number of cores this process may use."""
-    return pool.cores()
