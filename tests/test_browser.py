@@ -32,52 +32,101 @@ pytestmark = [
     ),
 ]
 ARGS = [
-    "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--no-first-run",
-]  # fmt: skip
+]
 SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
+
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.mark.parametrize("name", ["standard", "king"])
 def test_viewer_in_chromium(name, tmp_path):
+    for size in SIZES:
+        _check_viewer(name, size, tmp_path)
+
+
+def _check_viewer(name, size, tmp_path):
+    from snakecube.explain import scene
+
     sol = next(sc.solutions(name))
-    page_file = viewer.save(sol, tmp_path / f"{name}.html")
-    n = sol.snake.segments
+    page_file = tmp_path / f"{name}.html"
+    if not page_file.exists():
+        viewer.save(sol, page_file)
+    shown = scene.display(sol)
+    steps = scene.steps(shown)
+    n = len(steps)
+    width, height = SIZES[size]
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 900, "height": 750})
+            page = browser.new_page(viewport={"width": width, "height": height})
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(page_file.as_uri())
             page.wait_for_selector("#snakecube-viewer .main-svg", timeout=60_000)
             page.wait_for_timeout(1000)
-            assert page.evaluate("window.snakecubeStep()") == n - 1  # opens on the whole fold
-            visible = (
+            assert page.evaluate("window.snakecubeStep()") == 0  # it opens at step 1
+            meshes = (
                 "document.getElementById('snakecube-viewer')._fullData"
-                ".filter(t => t.type === 'mesh3d' && t.visible === true).length"
+                ".filter(t => t.type === 'mesh3d' && t.visible === true)"
             )
-            assert page.evaluate(visible) == n
-            page.click("#snakecube-back")
-            page.click("#snakecube-back")
+            shown_cubes = (  # every shown cube has its edges drawn, cut away or not
+                "document.getElementById('snakecube-viewer')._fullData"
+                ".filter(t => t.type === 'scatter3d' && t.mode === 'lines' && t.visible === true)"
+                ".length"
+            )
+            assert page.evaluate(shown_cubes) == steps[0].last + 1
+            assert f"Step 1 of {n}:" in page.inner_text("#snakecube-viewer")
+            page.click("#snakecube-next")
+            page.click("#snakecube-next")
             page.wait_for_timeout(500)
-            assert page.evaluate("window.snakecubeStep()") == n - 3
-            assert page.evaluate(visible) == n - 2
-            page.keyboard.press("ArrowRight")
+            assert page.evaluate("window.snakecubeStep()") == 2
+            assert page.evaluate(shown_cubes) == steps[2].last + 1
+            page.keyboard.press("ArrowLeft")
             page.wait_for_timeout(500)
-            assert page.evaluate("window.snakecubeStep()") == n - 2
-            page.evaluate("window.snakecubeGo(2)")
+            assert page.evaluate("window.snakecubeStep()") == 1
+            # A step whose new cubes are hidden from the camera fades what is in the way.
+            hidden = scene.hidden_steps(shown)
+            k = next((i for i, h in enumerate(hidden) if h), n - 1)
+            page.evaluate(f"window.snakecubeGo({k})")
             page.wait_for_timeout(800)
-            assert page.evaluate(visible) == 3
-            assert f"step 3/{n}" in page.inner_text("#snakecube-viewer")
+            solid = page.evaluate(meshes + ".length")
+            assert (solid < steps[k].last + 1) == bool(hidden[k])  # cubes in the way cut away
+            assert f"Step {k + 1} of {n}:" in page.inner_text("#snakecube-viewer")
+            # Everything fits the window: the plot, the slider and the buttons.
+            for selector in (
+                "#snakecube-viewer .main-svg",
+                "#snakecube-viewer .slider-container",
+                "#snakecube-next",
+            ):
+                box = page.locator(selector).first.bounding_box()
+                assert box is not None, selector
+                assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+                assert box["x"] + box["width"] <= width + 1, (selector, box)
+                assert box["y"] + box["height"] <= height + 1, (selector, box)
             SHOTS.mkdir(parents=True, exist_ok=True)
-            shot = SHOTS / f"viewer-{name}.png"
-            page.locator("#snakecube-viewer").screenshot(path=str(shot))
+            shot = SHOTS / f"viewer-{name}-{size}.png"
+            page.screenshot(path=str(shot))
         finally:
             browser.close()
     assert errors == []
     with Image.open(shot) as im:
-        colours = im.convert("RGB").getcolors(maxcolors=1_000_000)
+        rgb = im.convert("RGB")
+        colours = rgb.getcolors(maxcolors=1_000_000)
+        # Nothing is cut off: no drawn (dark) pixel in the first or last columns.
+        edges = [
+            rgb.getpixel((x, y))
+            for x in (0, 1, width - 2, width - 1)
+            for y in range(60, height - 100)
+        ]
     assert colours is not None and len(colours) > 200  # cubes were drawn, not a blank canvas
+    assert all(min(p) > 200 for p in edges)

@@ -1,8 +1,11 @@
-"""Showing the fold: text instructions, sheets, animations, the viewer, notebook pictures."""
+"""Showing the fold: words a naive reader can follow, pictures that agree with the words,
+numbers only on visible cubes, one camera, one step numbering, printable pages."""
 
 from __future__ import annotations
 
+import math
 import random
+import re
 import subprocess
 import sys
 
@@ -10,15 +13,25 @@ import pytest
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
-from snakecube.explain.scene import best_views, steps
-from snakecube.explain.text import instructions, relative_turns, show
+from snakecube.explain import scene
+from snakecube.explain.words import (
+    checkpoints,
+    instructions,
+    relative_turns,
+    show,
+    step_words,
+)
 from snakecube.shape import VECTORS
 
-pytestmark = pytest.mark.pictures
-
-pictures = pytest.importorskip("snakecube.explain.pictures", reason="matplotlib not installed")
-viewer = pytest.importorskip("snakecube.explain.viewer", reason="plotly not installed")
-Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
+CATALOG_3 = [
+    "standard",
+    "seed-red",
+    "seed-blue",
+    "seed-green",
+    "seed-orange",
+    "mean-green",
+    "cubra-orange",
+]
 
 
 @pytest.fixture(scope="module")
@@ -31,15 +44,102 @@ def king():
     return next(sc.solutions("king"))
 
 
+# -- words --------------------------------------------------------------------------------------
+READER_WAYS = {  # the naive reader's own table: words -> (dx, dy, dz), x right, y away, z up
+    "to the right": (1, 0, 0),
+    "to the left": (-1, 0, 0),
+    "away from you": (0, 1, 0),
+    "towards you": (0, -1, 0),
+    "up": (0, 0, 1),
+    "down": (0, 0, -1),
+}
+
+
+def _reader_place(words: str, size: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Where 'the bottom front left corner' or 'bottom layer, front row, middle' is."""
+    a, b, c = size
+    pos = [None, None, None]
+    for axis, n, low, high in (
+        (0, a, "left", "right"),
+        (1, b, "front", "back"),
+        (2, c, "bottom", "top"),
+    ):
+        if n == 1:
+            pos[axis] = 0
+        elif re.search(rf"\b(\d+)(st|nd|rd|th) from the {low}\b", words):
+            pos[axis] = int(re.search(rf"\b(\d+)(st|nd|rd|th) from the {low}\b", words)[1]) - 1
+        elif re.search(rf"\b{low}\b", words):
+            pos[axis] = 0
+        elif re.search(rf"\b{high}\b", words):
+            pos[axis] = n - 1
+        else:
+            assert n == 3 and "middle" in words, words
+            pos[axis] = 1
+    return tuple(pos)  # type: ignore[return-value]
+
+
+def naive_reader(text: str, size: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    """Follow the default words literally: where each cube goes, from the text alone."""
+    start = re.search(r"Cube 1 goes at (.+?)\. ", text)[1]
+    cells = [_reader_place(start, size)]
+    for line in text.splitlines():
+        m = re.match(
+            r"Step (\d+): (?:at cube (\d+), )?cubes? (\d+)(?:-(\d+))? goe?s? (.+?)"
+            r"(?: from cube 1)?\.$",
+            line,
+        )
+        if not m:
+            continue
+        first, last = int(m[3]), int(m[4] or m[3])
+        dx, dy, dz = READER_WAYS[m[5]]
+        if m[2] is not None:
+            assert int(m[2]) == len(cells) == first - 1, line  # the turn is at the last cube
+        for _ in range(len(cells), last):
+            x, y, z = cells[-1]
+            cells.append((x + dx, y + dy, z + dz))
+    return cells
+
+
+@pytest.mark.parametrize("name", [*CATALOG_3, "king"])
+def test_a_naive_reader_folds_from_the_default_words(name):
+    sol = next(sc.solutions(name))
+    text = show(sol)
+    shown = scene.display(sol)
+    assert naive_reader(text, shown.region.dims) == list(shown.cells)
+    # ... and what the reader built is a solution: checked by the independent verifier.
+    sc.verify(
+        sol.snake.lengths,
+        sol.region.cells,
+        [tuple(c) for c in naive_reader(text, shown.region.dims)],
+    )
+
+
+def test_a_naive_reader_on_random_designs():
+    rng = random.Random(3)
+    for dims in [(3, 3, 3), (2, 3, 4), (4, 4, 4), (3, 3, 1), (3, 1, 3), (5, 5, 5)]:
+        box = sc.Box(*dims)
+        path = random_path(box, rng, moves=200)
+        sol = sc.Solution(design_of([box.cells[c] for c in path]), box, tuple(path))
+        shown = scene.display(sol)
+        assert naive_reader(show(sol), shown.region.dims) == list(shown.cells), dims
+
+
 def _rebuild(first, second, turns):
-    """Directions from the relative turns, with a frame of our own (no shared code)."""
+    """Directions from the pilot words, with a frame of our own (no shared code)."""
     dirs = [first, second]
     fwd, up = second, tuple(-v for v in first)
     for turn in turns[2:]:
-        right = (fwd[1] * up[2] - fwd[2] * up[1], fwd[2] * up[0] - fwd[0] * up[2],
-                 fwd[0] * up[1] - fwd[1] * up[0])  # fmt: skip
-        new = {"up": up, "down": tuple(-v for v in up), "right": right,
-               "left": tuple(-v for v in right)}[turn]  # fmt: skip
+        right = (
+            fwd[1] * up[2] - fwd[2] * up[1],
+            fwd[2] * up[0] - fwd[0] * up[2],
+            fwd[0] * up[1] - fwd[1] * up[0],
+        )
+        new = {
+            "up": up,
+            "down": tuple(-v for v in up),
+            "right": right,
+            "left": tuple(-v for v in right),
+        }[turn]
         if turn == "up":
             up = tuple(-v for v in fwd)
         elif turn == "down":
@@ -50,117 +150,297 @@ def _rebuild(first, second, turns):
 
 
 @pytest.mark.parametrize("name", ["standard", "seed-blue", "seed-orange", "mean-green"])
-def test_relative_turns_rebuild_the_fold(name):
+def test_pilot_words_rebuild_the_fold(name):
     for sol in sc.solutions(name):
         turns = relative_turns(sol)
         want = [VECTORS[d] for d in sol.directions]
         assert turns[:2] == ["start", "up"]
         assert set(turns[2:]) <= {"up", "down", "left", "right"}
         assert _rebuild(want[0], want[1], turns) == want
+    text = instructions(scene.display(next(sc.solutions(name))), "pilot")
+    assert "after a turn up, 'up' is the way you came from" in text
+    assert text.count("o'clock") == sc.Snake.parse(name).segments - 2
 
 
-def test_text_forms(standard):
+def test_checkpoints_come_every_few_steps(standard, king):
+    for sol in (standard, king):
+        shown = scene.display(sol)
+        checks = checkpoints(shown)
+        steps = sorted(checks)
+        assert steps and len(set(checks.values())) == len(checks)
+        gaps = [b - a for a, b in zip([0, *steps], steps, strict=False)]
+        assert max(gaps) <= 6, gaps
+    text = instructions(scene.display(standard))
+    assert "Check: the bottom layer is complete" in text
+
+
+def test_one_step_numbering_in_the_text(standard):
     text = show(standard)
-    assert "z=0" in text and "1:+x 2:+y" in text
-    assert text.count("o'clock") == standard.snake.segments - 2
-    assert "XP" in show(standard, "letters")
-    steps_text = instructions(standard)
-    for k in range(1, standard.snake.segments + 1):
-        assert f"{k:3}. " in steps_text
+    numbers = [int(n) for n in re.findall(r"^Step (\d+):", text, re.M)]
+    assert numbers == list(range(1, standard.snake.segments + 1))
+    assert [p.step.number for p in scene.panels(scene.display(standard))] == numbers
 
 
-def test_steps_group_long_snakes(king):
-    assert len(steps(king, 24)) <= 24
-    assert [s.number for s in steps(king, 100)] == list(range(1, king.snake.segments + 1))
-    covered = [c for s in steps(king, 24) for c in range(s.first, s.last + 1)]
-    assert covered == list(range(64))
+# -- pictures agree with the words ----------------------------------------------------------
+def test_each_panel_agrees_with_its_words():
+    cam = scene.CAMERA
+    eye = cam.eye
+    for name in ("standard", "king", "seed-orange"):
+        shown = scene.display(next(sc.solutions(name)))
+        for panel, words in zip(scene.panels(shown), step_words(shown), strict=True):
+            assert panel.title == words
+            way = next(
+                w
+                for w in READER_WAYS
+                if words.endswith(w) or f"go {w}" in words or f"goes {w}" in words
+            )
+            v = READER_WAYS[way]
+            assert VECTORS[panel.step.direction] == v
+            (x0, y0, z0), (x1, y1, z1) = panel.arrow
+            length = math.dist((x0, y0, z0), (x1, y1, z1))
+            assert [round((b - a) / length) for a, b in ((x0, x1), (y0, y1), (z0, z1))] == list(v)
+            right, up = cam.screen(v)
+            depth = sum(v[i] * eye[i] for i in range(3))  # > 0: towards the viewer
+            expect = {
+                "to the right": right > 0.5,
+                "to the left": right < -0.5,
+                "up": up > 0.5,
+                "down": up < -0.5,
+                "away from you": depth < -0.5,
+                "towards you": depth > 0.5,
+            }
+            assert expect[way], (name, words, right, up, depth)
 
 
-def test_best_views_see_the_new_cubes():
-    placed = {(x, y, 0) for x in range(3) for y in range(3)}
-    new = [(1, 1, 1)]
-    first, second = best_views(placed, new)
-    assert first[2] == 1  # from above: the layer below hides the view from underneath
-    assert first != second
+def _really_visible(point, eye, solid):
+    """An independent check: sample the ray from the point to the eye every 0.01."""
+    for k in range(1, 2000):
+        t = k * 0.01
+        q = [point[i] + t * eye[i] for i in range(3)]
+        cell = tuple(math.floor(c) for c in q)
+        if cell in solid:
+            return False
+    return True
 
 
-@pytest.mark.parametrize("which", ["standard", "king"])
-def test_sheet_files(which, request, tmp_path):
-    sol = request.getfixturevalue(which)
-    n_steps = len(steps(sol, 24))
-    png = pictures.save(sol, tmp_path / "sheet.png")
+@pytest.mark.parametrize("name", ["standard", "king", "seed-blue"])
+def test_numbers_only_on_visible_cubes_and_every_new_cube_numbered(name):
+    shown = scene.display(next(sc.solutions(name)))
+    cells = shown.cells
+    for panel in scene.panels(shown):
+        numbered: set[int] = set()
+        for view in panel.views:
+            solid = {cells[i] for i in view.solid}
+            for i, point in view.labels.items():
+                assert i in view.solid  # never a number on a cut-away cube
+                assert _really_visible(point, view.camera.eye, solid), (panel.step, i)
+                numbered.add(i)
+        new = set(range(panel.step.first, panel.step.last + 1))
+        assert new <= numbered, (name, panel.step)
+
+
+@pytest.mark.parametrize("name", ["standard", "king"])
+def test_one_camera_and_second_views_only_where_needed(name):
+    shown = scene.display(next(sc.solutions(name)))
+    hidden = scene.hidden_steps(shown)
+    for panel, h in zip(scene.panels(shown), hidden, strict=True):
+        assert panel.views[0].camera == scene.CAMERA
+        new = range(panel.step.first, panel.step.last + 1)
+        plain = scene.make_view(scene.CAMERA, shown.cells, range(panel.step.last + 1), new)
+        unlabelled = [i for i in new if i not in plain.labels]
+        if len(panel.views) > 1:  # only where a new cube has no number in the main view
+            assert unlabelled and panel.views[1].camera.name.startswith("seen from")
+            assert set(new) <= set(panel.views[1].labels)
+        elif unlabelled:
+            assert panel.views[0].cutaway  # or a cut-away
+        else:
+            assert not panel.views[0].cutaway
+        assert h <= len(unlabelled)
+        assert panel.single.camera == scene.CAMERA
+
+
+def test_the_centre_cube_of_the_standard_is_shown(standard):
+    shown = scene.display(standard)
+    centre = shown.cells.index((1, 1, 1))
+    panel = next(p for p in scene.panels(shown) if p.step.first <= centre <= p.step.last)
+    assert any(centre in v.labels for v in panel.views)
+
+
+def test_flat_targets_are_laid_flat():
+    for box in [(3, 3, 1), (3, 1, 3), (1, 3, 3), (4, 1, 2)]:
+        snake = "lengths:3,3,3,2,2" if box[0] * box[1] * box[2] == 9 else "lengths:4,2,4"
+        sol = next(sc.solutions(snake, sc.Box(*box)))
+        flat = scene.lay_flat(sol)
+        assert flat.region.dims[2] == 1 and flat.region.dims[0] >= flat.region.dims[1]
+        flat.verify()
+        assert scene.is_flat(scene.display(sol))
+
+
+def test_reverse_says_which_end_is_cube_1(capsys):
+    from snakecube.cli import main
+
+    assert main(["solve", "standard", "--reverse"]) == 0
+    out = capsys.readouterr().out
+    assert "cube 1 is the typed snake's last cube" in out
+
+
+# -- files -------------------------------------------------------------------------------------
+pictures = pytest.importorskip("snakecube.explain.pictures", reason="matplotlib not installed")
+viewer = pytest.importorskip("snakecube.explain.viewer", reason="plotly not installed")
+Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
+
+
+@pytest.mark.pictures
+@pytest.mark.parametrize(
+    ("name", "paper", "points"), [("standard", "a4", (595, 842)), ("king", "letter", (612, 792))]
+)
+def test_printable_pdf_pages(name, paper, points, tmp_path):
+    sol = next(sc.solutions(name))
+    figs = pictures.sheet_figures(sol, paper)
+    panels = scene.panels(scene.display(sol))
+    per_page = pictures.COLUMNS * pictures.ROWS
+    assert len(figs) == 1 + math.ceil((len(panels) - (per_page - pictures.COLUMNS)) / per_page)
+    for fig in figs:
+        w, h = fig.get_size_inches()
+        assert (round(w * 72), round(h * 72)) == points
+        for ax in fig.axes:
+            for text in ax.texts:  # cube numbers
+                assert text.get_fontsize() >= 9
+        for text in fig.texts:
+            assert text.get_fontsize() >= 9
+    for fig in figs:
+        pictures.plt.close(fig)
+    pdf = pictures.save(sol, tmp_path / "sheet.pdf", paper=paper)
+    data = pdf.read_bytes()
+    assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(
+        b"/Type /Page "
+    ) + data.count(b"/Type/Page") >= len(figs)
+
+
+@pytest.mark.pictures
+def test_png_and_svg_sheets(standard, tmp_path):
+    png = pictures.save(standard, tmp_path / "sheet.png")
     with Image.open(png) as im:
         width, height = im.size
-    rows = -(-n_steps // pictures.STEPS_PER_ROW)
-    assert width >= 1600 and height >= 230 * rows
-    if which == "standard":  # the other formats once: they share the drawing code
-        svg = pictures.save(sol, tmp_path / "sheet.svg").read_text()
-        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
-        assert pictures.save(sol, tmp_path / "sheet.pdf").read_bytes()[:5] == b"%PDF-"
+    assert width >= 800 and height > 3 * width
+    svg = pictures.save(standard, tmp_path / "sheet.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
 
 
+@pytest.mark.pictures
 @pytest.mark.parametrize("which", ["standard", "king"])
-def test_gif_has_a_frame_per_step(which, request, tmp_path):
+def test_gif_one_frame_per_step_fixed_camera(which, request, tmp_path):
     sol = request.getfixturevalue(which)
-    gif = pictures.save(sol, tmp_path / "fold.gif")
-    with Image.open(gif) as im:
-        assert im.n_frames == len(steps(sol, 60)) + 3
+    if which == "standard":  # encoding the king's GIF would only take longer
+        gif = pictures.save(sol, tmp_path / "fold.gif")
+        with Image.open(gif) as im:
+            frames = im.n_frames
+            durations = set()
+            for k in range(frames):
+                im.seek(k)
+                durations.add(im.info["duration"])
+        assert frames in (sol.snake.segments + 1, sol.snake.segments + 2)  # last two may merge
+        assert min(durations) >= 1000 and max(durations) <= 3000  # 1-2 s a step
+    anim = pictures.animation(sol)
+    assert anim.frames_count == sol.snake.segments + 2
+    cameras = set()
+    for k in range(anim.frames_count):
+        anim._func(k)
+        ax = next(a for a in anim._fig.axes if hasattr(a, "elev"))
+        cameras.add((ax.elev, ax.azim))
+        numbers = [t.get_text() for t in ax.texts]
+        if k < sol.snake.segments:
+            assert numbers  # the new cubes are numbered
+    assert len(cameras) == 1
+    pictures.plt.close(anim._fig)
 
 
+@pytest.mark.pictures
 @pytest.mark.parametrize("which", ["standard", "king"])
-def test_viewer_holds_every_cube_and_step(which, request, tmp_path):
+def test_viewer_opens_at_step_1_with_every_cube_numbered(which, request, tmp_path):
     sol = request.getfixturevalue(which)
     fig = viewer.figure(sol)
-    plan = steps(sol, 200)
-    assert len(fig.frames) == len(plan) == sol.snake.segments
+    shown = scene.display(sol)
+    steps = scene.steps(shown)
+    n = len(shown.cells)
+    assert len(fig.frames) == len(steps) == sol.snake.segments
     meshes = [t for t in fig.data if t.type == "mesh3d"]
-    assert sum(len(t.x) for t in meshes) == 8 * len(sol.cells)
-    assert sum(len(t.i) for t in meshes) == 12 * len(sol.cells)
-    corners = {(x, y, z) for t in meshes for x, y, z in zip(t.x, t.y, t.z, strict=True)}
-    for x, y, z in sol.cells:
-        assert (x, y, z) in corners and (x + 1, y + 1, z + 1) in corners
-    for k, frame in enumerate(fig.frames, 1):
-        shown = [d.visible for d in frame.data[:-1]]
-        assert shown == [i < k for i in range(len(plan))]
+    assert len(meshes) == n and [t.visible for t in meshes] == [
+        i <= steps[0].last for i in range(n)
+    ]
+    assert fig.layout.sliders[0].active == 0
+    edges = [t for t in fig.data if t.type == "scatter3d" and t.mode == "lines"]
+    assert len(edges) == n
+    for frame, step in zip(fig.frames, steps, strict=True):
+        texts = [t for t in frame.data[2 * n :]]
+        shown_numbers = {x for t in texts if t.visible for x in t.text if x}
+        cut = [i for i, t in enumerate(frame.data[:n]) if i <= step.last and not t.visible]
+        assert shown_numbers == {str(i + 1) for i in range(step.last + 1) if i not in cut}
     page = viewer.save(sol, tmp_path / "v.html").read_text()
     assert 'id="snakecube-viewer"' in page and "window.snakecubeGo" in page
-    assert f'"step {len(plan)}"' in page and "https://cdn" not in page.split("<script")[1][:200]
+    assert "https://cdn" not in page.split("<script")[1][:200]
 
 
+@pytest.mark.pictures
 def test_boxes_regions_and_5x5x5(tmp_path):
-    flat = next(sc.solutions("lengths:3,3,3,2,2", sc.Box(3, 3, 1)))
-    pictures.save(flat, tmp_path / "flat.png")
+    flat = next(sc.solutions("lengths:3,3,3,2,2", sc.Box(3, 1, 3)))
+    figs = pictures.sheet_figures(flat)
+    axes = [ax for ax in figs[0].axes if not hasattr(ax, "elev")]
+    assert axes and all(not hasattr(ax, "elev") for ax in figs[0].axes)  # drawn in 2-D
+    for ax in axes:  # from above: x to the right, 'away from you' up the page; no mirror
+        assert not ax.xaxis_inverted() and not ax.yaxis_inverted()
+    for fig in figs:
+        pictures.plt.close(fig)
     ring = next(sc.solutions("lengths:3,3,3,2", sc.Region.parse("###\n#.#\n###")))
     viewer.save(ring, tmp_path / "ring.html")
-    pictures.save(ring, tmp_path / "ring.png")
+    pictures.save(ring, tmp_path / "ring.pdf")
     box = sc.Box(5, 5, 5)
     path = random_path(box, random.Random(5), moves=30)
     snake = design_of([box.cells[c] for c in path])
-    sol = next(sc.solutions(snake, box))
-    png = pictures.save(sol, tmp_path / "big.png")
-    with Image.open(png) as im:
-        assert im.size[0] >= 1600
-    assert len(steps(sol, 24)) <= 24
+    sol = sc.Solution(snake, box, tuple(path))
+    figs = pictures.sheet_figures(sol)  # every page is laid out; the first one is written
+    figs[0].savefig(tmp_path / "big.png")
+    assert (tmp_path / "big.png").stat().st_size > 10_000
+    for fig in figs:
+        pictures.plt.close(fig)
 
 
+@pytest.mark.pictures
 def test_notebook_reprs(standard):
     png = standard._repr_png_()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert "snakecube-viewer" in standard._repr_html_()
 
 
+@pytest.mark.pictures
 def test_cli_show_and_solve_show(tmp_path):
     from snakecube.cli import main
 
     assert main(["show", "standard", "--out", str(tmp_path / "s.txt")]) == 0
-    assert "o'clock" in (tmp_path / "s.txt").read_text()
+    assert "Step 17:" in (tmp_path / "s.txt").read_text()
+    assert main(["show", "standard", "--words", "pilot", "--out", str(tmp_path / "p.txt")]) == 0
+    assert "o'clock" in (tmp_path / "p.txt").read_text()
     assert main(["show", "standard", "--out", str(tmp_path / "s.bmp")]) == 2
     assert main(["show", "standard", "--solution", "2"]) == 2
-    assert main(["show", "seed-blue", "--solution", "12", "--out", str(tmp_path / "b.png")]) == 0
-    assert not list(tmp_path.glob("*.part*"))
+    assert (
+        main(
+            [
+                "show",
+                "seed-blue",
+                "--solution",
+                "12",
+                "--paper",
+                "letter",
+                "--out",
+                str(tmp_path / "b.pdf"),
+            ]
+        )
+        == 0
+    )
+    assert not list(tmp_path.glob(".snakecube-*"))
     code = (
         "import sys; from snakecube.cli import main; main(['solve', 'standard', '--show']); "
         "print(sorted(m for m in ('matplotlib', 'plotly') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "lay cubes 1-3" in out.stdout and out.stdout.strip().endswith("[]")
+    assert "Step 1: cubes 1-3 go" in out.stdout and out.stdout.strip().endswith("[]")

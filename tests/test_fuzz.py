@@ -40,22 +40,57 @@ def watchdog(seconds: float = WATCHDOG):
 ODD = "0123456789 ,;:-–—/[]()xX×SCEsce²₃٣🄊\n\t\x00'\"\\.#éſ"
 numbers = st.one_of(
     st.integers(-5, 40).map(str),
-    st.sampled_from(["0", "-1", "1e3", "nan", "inf", "-inf", "1e400", "9" * 40, "²", "٣",
-                     "0.5", "", " ", "0x10", "1_000", "+3", "3.", ".5"]),
+    st.sampled_from(
+        [
+            "0",
+            "-1",
+            "1e3",
+            "nan",
+            "inf",
+            "-inf",
+            "1e400",
+            "9" * 40,
+            "²",
+            "٣",
+            "0.5",
+            "",
+            " ",
+            "0x10",
+            "1_000",
+            "+3",
+            "3.",
+            ".5",
+        ]
+    ),
     st.text(ODD, max_size=8),
-)  # fmt: skip
-good_snakes = st.sampled_from([
-    "standard", "seed-blue", "mean-green", "king", "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
-    "lengths:3,3,3,2,2", "elbows:3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25",
-    "001010101111010111011011100", "ESCSE", "steps:1,1,1", "[2, 2, 2, 2, 2, 2, 2]",
-])  # fmt: skip
+)
+good_snakes = st.sampled_from(
+    [
+        "standard",
+        "seed-blue",
+        "mean-green",
+        "king",
+        "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+        "lengths:3,3,3,2,2",
+        "elbows:3,5,7,9,10,11,12,14,16,17,18,20,21,23,24,25",
+        "001010101111010111011011100",
+        "ESCSE",
+        "steps:1,1,1",
+        "[2, 2, 2, 2, 2, 2, 2]",
+    ]
+)
 snakes = st.one_of(
     good_snakes,
     st.text(ODD, max_size=40),
-    st.builds(lambda p, t: p + t, st.sampled_from(["lengths:", "elbows:", "steps:", "bits:",
-              "turns:", "ſteps:", "LENGTHS=", "elbows = ["]), st.text(ODD, max_size=30)),
+    st.builds(
+        lambda p, t: p + t,
+        st.sampled_from(
+            ["lengths:", "elbows:", "steps:", "bits:", "turns:", "ſteps:", "LENGTHS=", "elbows = ["]
+        ),
+        st.text(ODD, max_size=30),
+    ),
     st.lists(st.integers(-3, 30), max_size=30).map(lambda xs: ",".join(map(str, xs))),
-)  # fmt: skip
+)
 boxes = st.one_of(
     st.sampled_from(["3x3x3", "2x2x2", "2x3x4", "3x3x1", "1x1x1", "4", "2x2x3", "3x3"]),
     st.tuples(numbers, numbers, numbers).map(lambda t: "x".join(t)),
@@ -77,28 +112,52 @@ def good_or(good, bad):
 small = st.integers(1, 4).map(str)
 good_boxes = st.sampled_from(["3x3x3", "2x2x2", "2x3x4", "3x3x1", "2x2x3", "3x3x3", "1x3x3"])
 OPTIONS = {
-    "solve": {"--box": good_or(good_boxes, boxes), "--limit": good_or(small, numbers),
-              "--seconds": good_or(st.sampled_from(["0.5", "1", "2"]), numbers),
-              "--start": coords,
-              "--path": st.lists(coords, max_size=4).map(" ".join),
-              "--workers": good_or(st.sampled_from(["1", "2"]), numbers),
-              "--first": None, "--reverse": None, "--json": None, "--letters": None,
-              "--engine": st.sampled_from(["auto", "reference", "kernel", "x"]), "--show": None},
-    "show": {"--box": good_or(good_boxes, boxes), "--solution": good_or(small, numbers),
-             "--reverse": None, "--letters": None, "--max-steps": numbers},
+    "solve": {
+        "--box": good_or(good_boxes, boxes),
+        "--limit": good_or(small, numbers),
+        "--seconds": good_or(st.sampled_from(["0.5", "1", "2"]), numbers),
+        "--start": coords,
+        "--path": st.lists(coords, max_size=4).map(" ".join),
+        "--workers": good_or(st.sampled_from(["1", "2"]), numbers),
+        "--first": None,
+        "--reverse": None,
+        "--json": None,
+        "--letters": None,
+        "--engine": st.sampled_from(["auto", "reference", "kernel", "x"]),
+        "--show": None,
+    },
+    "show": {
+        "--box": good_or(good_boxes, boxes),
+        "--solution": good_or(small, numbers),
+        "--reverse": None,
+        "--letters": None,
+        "--paper": st.sampled_from(["a4", "letter", "a3"]),
+        "--words": st.sampled_from(["table", "pilot", "x"]),
+    },
     "rate": {"--box": good_or(good_boxes, boxes), "--json": None},
     "flat": {"--seconds": good_or(st.sampled_from(["0.5", "1"]), numbers), "--json": None},
-    "convert": {"--to": st.sampled_from(["turns", "bits", "lengths", "steps", "elbows", "x"]),
-                "--json": None},
-    "designs": {"--box": good_or(st.sampled_from(["2x2x2", "2x2x3", "3x3x1", "2x3x3"]), boxes),
-                "--top": good_or(small, numbers), "--workers": good_or(small, numbers),
-                "--json": None, "--partitions": good_or(st.sampled_from(["1", "2", "8"]), numbers)},
-    "generate": {"--box": good_or(st.sampled_from(["2x2x2", "2x3x3", "3x3x3"]), boxes),
-                 "--count": good_or(small, numbers), "--seed": good_or(small, numbers),
-                 "--unique": None, "--min-straights": good_or(small, numbers),
-                 "--max-segment": good_or(small, numbers), "--json": None},
+    "convert": {
+        "--to": st.sampled_from(["turns", "bits", "lengths", "steps", "elbows", "x"]),
+        "--json": None,
+    },
+    "designs": {
+        "--box": good_or(st.sampled_from(["2x2x2", "2x2x3", "3x3x1", "2x3x3"]), boxes),
+        "--top": good_or(small, numbers),
+        "--workers": good_or(small, numbers),
+        "--json": None,
+        "--partitions": good_or(st.sampled_from(["1", "2", "8"]), numbers),
+    },
+    "generate": {
+        "--box": good_or(st.sampled_from(["2x2x2", "2x3x3", "3x3x3"]), boxes),
+        "--count": good_or(small, numbers),
+        "--seed": good_or(small, numbers),
+        "--unique": None,
+        "--min-straights": good_or(small, numbers),
+        "--max-segment": good_or(small, numbers),
+        "--json": None,
+    },
     "catalog": {"--json": None},
-}  # fmt: skip
+}
 
 
 @st.composite
@@ -130,7 +189,7 @@ def check_contract(argv, capsys):
 
 
 @settings(
-    max_examples=250,
+    max_examples=120,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -164,12 +223,17 @@ def test_output_files(name, snake, capsys, tmp_path_factory):
 # -- the API ---------------------------------------------------------------------------------
 anything = st.recursive(
     st.one_of(
-        st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
-        st.text(ODD, max_size=20), st.binary(max_size=8), good_snakes,
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**30), 10**30),
+        st.floats(allow_nan=True),
+        st.text(ODD, max_size=20),
+        st.binary(max_size=8),
+        good_snakes,
     ),
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.tuples(inner, inner, inner)),
     max_leaves=8,
-)  # fmt: skip
+)
 small_targets = st.one_of(
     anything,
     st.sampled_from([None, "3x3x3", (3, 3, 3), (2, 2, 2), sc.Box(2, 3, 4), (3, 3, 1)]),

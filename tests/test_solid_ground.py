@@ -205,7 +205,7 @@ def test_a_long_legal_file_name(capsys, tmp_path):
     name = tmp_path / ("s" * 246 + ".txt")  # 250 characters: legal on every file system here
     code, _, err = run(capsys, "show", "standard", "--out", str(name))
     assert code == 0, err
-    assert "o'clock" in name.read_text() or "turn" in name.read_text()
+    assert "Step 17:" in name.read_text()
     assert [p.name for p in tmp_path.iterdir()] == [name.name]  # no temporary file left
 
 

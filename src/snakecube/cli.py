@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from snakecube import catalog, limits
-from snakecube.errors import InputError
+from snakecube.errors import CubeCountError, InputError
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import NOTATIONS, Snake
@@ -171,12 +171,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--reverse", action="store_true", help="fold from the other end")
     w.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
-    w.add_argument(
-        "--max-steps",
-        type=_whole(1, 10_000),
-        metavar="N",
-        help="at most N steps on a sheet or animation (segments are grouped)",
-    )
+    w.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                   help="paper size of a PDF (or PNG, SVG) sheet (default a4)")  # fmt: skip
+    w.add_argument("--words", choices=("table", "pilot"), default="table",
+                   help="directions fixed to the table (default) or relative to the last "
+                   "segment, as a pilot sees them")  # fmt: skip
 
     g = sub.add_parser(
         "designs",
@@ -314,20 +313,55 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=bar,
         )
+    except CubeCountError as err:  # often a typo: say which nearby designs fold
+        raise InputError(f"{err}{_suggest(_snake_text(args), target)}") from None
     finally:
         if bar is not None:
             bar.close()
     style = "letters" if args.letters else "signs"
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(report(result, style))
-        if args.show:
-            from snakecube.explain.text import show
+    unsolvable = result.complete and not result.solutions and start is None and path is None
+    near = []
+    if unsolvable:
+        from snakecube.nearby import nearby
 
-            for i, sol in enumerate(result.solutions, 1):
-                print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
+        near = nearby(result.snake, result.region)
+    if args.json:
+        data = result.to_dict()
+        if unsolvable:
+            data["nearby"] = [n.to_dict() for n in near]
+        print(json.dumps(data, indent=2))
+        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    print(report(result, style))
+    if near:
+        print("\nnearby designs that fold (one typo away):")
+        for n in near:
+            count = f"{n.distinct}{'' if n.complete else '+'}"
+            plural = "s" if n.distinct != 1 else ""
+            print(f"  lengths:{','.join(map(str, n.snake.lengths))}")
+            print(f"      {n.edit}; {count} distinct solution{plural}")
+    elif unsolvable:
+        print("no design one typo away folds either")
+    if args.show:
+        from snakecube.explain.words import show
+
+        for i, sol in enumerate(result.solutions, 1):
+            print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+def _suggest(text: str, target: Region | None) -> str:
+    """'; nearby designs that fold: lengths:... (edit)', or '' if none does."""
+    from snakecube.nearby import nearby
+
+    try:
+        near = nearby(Snake.parse(text, None if target is None else target.volume), target, 2)
+    except InputError:
+        return ""
+    if not near:
+        return ""
+    return "; nearby designs that fold: " + "; ".join(
+        f"lengths:{','.join(map(str, n.snake.lengths))} ({n.edit})" for n in near
+    )
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -355,11 +389,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
         )
     style = "letters" if args.letters else "signs"
     if args.out is None:
-        from snakecube.explain.text import show
+        from snakecube.explain.words import show
 
-        print(show(found, style))
+        print(show(found, style, args.words))
         return EXIT_OK
-    explain.save(found, args.out, args.max_steps, style)
+    explain.save(found, args.out, style=style, words=args.words, paper=args.paper)
     _say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
 
@@ -428,7 +462,7 @@ def _print_census(result: Any, args: argparse.Namespace) -> None:
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from snakecube.designs import generate
-    from snakecube.explain.text import instructions
+    from snakecube.explain.words import instructions
 
     rows: list[dict[str, Any]] = []
     interrupted = False

@@ -10,6 +10,10 @@ class InputError(ValueError):
     """
 
 
+class CubeCountError(InputError):
+    """The snake's cube count does not fit the target (a common sign of a typo)."""
+
+
 class SlowWarning(UserWarning):
     """A job will run much slower than usual, and why (the command-line tool prints it as
     one line on stderr)."""

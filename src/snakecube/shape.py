@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 from snakecube import limits
-from snakecube.errors import InputError
+from snakecube.errors import CubeCountError, InputError
 
 Coord = tuple[int, int, int]
 CellIndex = int
@@ -276,7 +276,7 @@ class Box(Region):
         for side in (n - 1, n, n + 1):
             if side > 0 and side**3 == volume:
                 return cls(side, side, side)
-        raise InputError(
+        raise CubeCountError(
             f"the snake has {volume} cubes, which is not a cube number (8, 27, 64, 125, ...); "
             "give --box AxBxC or --region FILE"
         )

@@ -322,7 +322,7 @@ class Snake:
 
 # Separators in number lists: commas, semicolons, spaces, slashes, brackets, and dashes
 # between digits (3-3-3-2, with hyphens, en or em dashes: the common web format).
-_SEPARATORS = re.compile(r"[\s,;/\[\]()]+|(?<=[0-9])-+(?=[0-9])")
+_SEPARATORS = re.compile(r"[\s,;/\[\]()]+|(?<=[0-9\])])-+(?=[0-9])")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-"})
 
 

@@ -119,6 +119,7 @@ class Result:
     workers: int
     nodes: int
     seconds: float
+    reversed: bool = False  # folded from the other end: cube 1 is the typed snake's last cube
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (what ``snakecube solve --json`` prints)."""
@@ -136,6 +137,7 @@ class Result:
             },
             "symmetries": self.symmetry_count,
             "fixed_start": self.fixed,
+            "reversed": self.reversed,
             "placements": self.placements,
             "distinct": self.distinct,
             "distinct_up_to_reversal": self.distinct_up_to_reversal,

@@ -37,24 +37,37 @@ def need_pictures() -> None:
         raise InputError(f"pictures need {' and '.join(missing)}: pip install 'snakecube[show]'")
 
 
+PAPERS = ("a4", "letter")
+
+
 def save(
-    solution: Solution, path: str | Path, max_steps: int | None = None, style: str = "signs"
+    solution: Solution,
+    path: str | Path,
+    *,
+    style: str = "signs",
+    words: str = "table",
+    paper: str = "a4",
+    tails: object = None,
 ) -> Path:
-    """Write ``solution`` to ``path``: text (.txt), a sheet (.png .svg .pdf), an animation
-    (.gif) or the viewer (.html), chosen by the extension; written whole or not at all."""
+    """Write ``solution`` to ``path``: text (.txt), a printable sheet (.pdf pages, or
+    .png/.svg), an animation (.gif) or the viewer (.html), chosen by the extension; written
+    whole or not at all. ``paper`` is ``a4`` or ``letter``; ``words`` ``table`` or ``pilot``;
+    ``tails`` where the rest of the snake hangs at each step (from a fold plan)."""
     if not isinstance(solution, Solution):
         raise TypeError(f"save() needs a Solution, not {type(solution).__name__}")
     form = form_of(path)
+    if paper not in PAPERS:
+        raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
     if form in TEXT_FORMS:
-        from snakecube.explain.text import show
+        from snakecube.explain.words import show
 
-        text = show(solution, style) + "\n"
+        text = show(solution, style, words) + "\n"
         return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
     need_pictures()
     if form in VIEWER_FORMS:
         from snakecube.explain import viewer
 
-        return write_file(path, lambda p: viewer.save(solution, p))
+        return write_file(path, lambda p: viewer.save(solution, p, tails))
     from snakecube.explain import pictures
 
-    return write_file(path, lambda p: pictures.save(solution, p, max_steps, kind=form))
+    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails))

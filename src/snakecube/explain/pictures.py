@@ -1,12 +1,19 @@
-"""Pictures with matplotlib: the assembly sheet (PNG, SVG, PDF), the animated GIF, one view.
+"""Pictures with matplotlib: printable sheets (PDF pages, or PNG/SVG), the GIF, flat layouts.
 
-Imported only when a picture is asked for; the core never imports this module.
+Imported only when a picture is asked for; the core never imports this module. What each
+picture shows is decided in ``explain.scene``; this module only draws it.
+
+Sheets are pages of real paper size (A4 by default, or Letter), two panels across and three
+down, one step (one segment) per panel, every number at least 9 pt on the printed page.
+PDF files get one page per sheet page; PNG and SVG files hold the pages one under another.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,154 +22,426 @@ import matplotlib
 matplotlib.use("Agg")  # files only; no screen needed
 
 import matplotlib.pyplot as plt
-import numpy as np
 from matplotlib.animation import FuncAnimation, PillowWriter
+from matplotlib.backends.backend_pdf import PdfPages
+from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
 
-from snakecube.explain.scene import (
-    GHOST,
-    NEW,
-    Step,
-    angles,
-    best_views,
-    cube_colour,
-    steps,
-)
+from snakecube.explain import scene
+from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, View, cube_colour
+from snakecube.explain.words import start_words
+from snakecube.shape import Coord
 from snakecube.solution import Solution
 
-STEPS_PER_ROW = 4
+PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
+COLUMNS, ROWS = 2, 3
+MARGIN = 0.45  # inches
+NUMBER_PT = 9.0  # cube numbers on paper
+TEXT_PT = 9.0  # step words on paper
+INTRO_IN = 1.15  # the first page's introduction
 
 
-def _draw(ax: Any, solution: Solution, upto: int, new_from: int, view: tuple, numbers: bool):
-    """Cubes 0..upto on a 3D axis; cubes from new_from on are highlighted and numbered."""
-    dims = solution.region.dims
-    filled = np.zeros(dims, dtype=bool)
-    colours = np.empty(dims, dtype=object)
-    for i, (x, y, z) in enumerate(solution.cells[: upto + 1]):
-        filled[x, y, z] = True
-        colours[x, y, z] = NEW if i >= new_from else cube_colour(i)
-    ax.voxels(filled, facecolors=colours, edgecolor="#333333", linewidth=0.3, shade=True)
-    _outline(ax, dims)
-    if numbers:
-        for i in _labelled(solution, new_from, upto):
-            _number(ax, solution.cells[i], i, fontsize=6)
-    elev, azim = angles(view)
-    ax.view_init(elev=elev, azim=azim)
-    ax.set_box_aspect(dims)
+# -- cubes ------------------------------------------------------------------------------------
+def _faces(cell: Coord, eye: Sequence[float]) -> list[list[tuple[float, float, float]]]:
+    """The three faces of a unit cube that look towards the eye, as corner lists."""
+    out = []
+    for axis, sign in scene.facing(eye):
+        fixed = cell[axis] + (1 if sign > 0 else 0)
+        u, v = [a for a in range(3) if a != axis]
+        quad = []
+        for du, dv in ((0, 0), (1, 0), (1, 1), (0, 1)):
+            p = [0.0, 0.0, 0.0]
+            p[axis], p[u], p[v] = fixed, cell[u] + du, cell[v] + dv
+            quad.append((p[0], p[1], p[2]))
+        out.append(quad)
+    return out
+
+
+def _edges(cell: Coord) -> list[list[tuple[float, float, float]]]:
+    x, y, z = cell
+    c = [(x + (i & 1), y + (i >> 1 & 1), z + (i >> 2 & 1)) for i in range(8)]
+    pairs = (
+        (0, 1),
+        (1, 3),
+        (3, 2),
+        (2, 0),
+        (4, 5),
+        (5, 7),
+        (7, 6),
+        (6, 4),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+    )
+    return [[c[a], c[b]] for a, b in pairs]
+
+
+def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any) -> None:
+    """One 3D view of a panel: cubes far to near (painter's order, exact for unit cubes seen
+    orthographically), then the pivot's outline, the arrow and the numbers on top."""
+    cells = solution.cells
+    eye = view.camera.eye
+    step = panel.step
+    ax.computed_zorder = False
+    items: list[tuple[float, str, Any]] = []
+    for i in view.solid:
+        items.append((scene._dot(cells[i], eye), "solid", i))
+    for i in view.cutaway:
+        items.append((scene._dot(cells[i], eye), "cut", cells[i]))
+    for cell in panel.tail:
+        items.append((scene._dot(cell, eye), "tail", cell))
+    items.sort(key=lambda t: t[0])
+    for z, (_, kind, what) in enumerate(items):
+        if kind == "solid":
+            new = what >= step.first
+            colour = NEW if new else cube_colour(what)
+            ax.add_collection3d(
+                Poly3DCollection(
+                    _faces(cells[what], eye),
+                    facecolors=colour,
+                    edgecolors="#333333",
+                    linewidths=0.5,
+                    zorder=z,
+                )
+            )
+            if what == step.pivot:
+                outline = [
+                    [q[k], q[(k + 1) % 4]] for q in _faces(cells[what], eye) for k in range(4)
+                ]
+                ax.add_collection3d(
+                    Line3DCollection(outline, colors=PIVOT, linewidths=2.2, zorder=z + 0.5)
+                )
+        elif kind == "cut":
+            ax.add_collection3d(
+                Line3DCollection(
+                    _edges(what), colors="#999999", linewidths=0.6, linestyles="dotted", zorder=z
+                )
+            )
+        else:
+            ax.add_collection3d(
+                Poly3DCollection(
+                    _faces(what, eye),
+                    facecolors=GHOST,
+                    alpha=0.35,
+                    edgecolors="#aaaaaa",
+                    linewidths=0.4,
+                    zorder=z,
+                )
+            )
+    top = len(items) + 10
+    if panel.arrow is not None:
+        (x0, y0, z0), (x1, y1, z1) = panel.arrow
+        ax.quiver(
+            x0,
+            y0,
+            z0,
+            x1 - x0,
+            y1 - y0,
+            z1 - z0,
+            color=ARROW,
+            linewidth=2.0,
+            arrow_length_ratio=0.25,
+            zorder=top,
+        )
+    for i, point in view.labels.items():
+        ax.text(
+            *point,
+            str(i + 1),
+            ha="center",
+            va="center",
+            fontsize=NUMBER_PT,
+            color="black",
+            zorder=top + 1,
+            fontweight="bold" if i >= step.first else "normal",
+            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
+        )
+    lo, hi = panel.bounds
+    ax.set_proj_type("ortho")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_zlim(lo[2], hi[2])
+    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=1.15)
+    ax.view_init(elev=view.camera.elev, azim=view.camera.azim)
+    ax.set_axis_off()
+    if view.camera.name:
+        ax.set_title(view.camera.name, fontsize=TEXT_PT, pad=0)
+
+
+def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
+    """A one-layer target from above, x to the right and 'away from you' up the page."""
+    cells = solution.cells
+    step = panel.step
+    for cell in panel.tail:
+        ax.add_patch(
+            plt.Rectangle(cell[:2], 1, 1, facecolor=GHOST, alpha=0.45, edgecolor="#aaaaaa")
+        )
+    for i in range(step.last + 1):
+        x, y, _ = cells[i]
+        new = i >= step.first
+        colour = NEW if new else cube_colour(i)
+        ax.add_patch(
+            plt.Rectangle(
+                (x, y),
+                1,
+                1,
+                facecolor=colour,
+                edgecolor=PIVOT if i == step.pivot else "#333333",
+                linewidth=2.2 if i == step.pivot else 0.6,
+            )
+        )
+        if new or i == step.pivot:
+            ax.text(
+                x + 0.5,
+                y + 0.5,
+                str(i + 1),
+                ha="center",
+                va="center",
+                fontsize=NUMBER_PT,
+                fontweight="bold" if new else "normal",
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
+            )
+    if panel.arrow is not None:
+        (x0, y0, _), (x1, y1, _) = panel.arrow
+        ax.annotate(
+            "", (x1, y1), (x0, y0), arrowprops={"arrowstyle": "->", "color": ARROW, "lw": 2}
+        )
+    lo, hi = panel.bounds
+    ax.set_xlim(lo[0] - 0.1, hi[0] + 0.1)
+    ax.set_ylim(lo[1] - 0.1, hi[1] + 0.1)
+    ax.set_aspect("equal")
     ax.set_axis_off()
 
 
-def _number(ax: Any, cell: tuple[int, ...], i: int, fontsize: float) -> None:
-    """Cube i's number (1-based) on a white label at the centre of its cell, 2-D or 3-D;
-    drawn above everything, including the depth-sorted cubes of a 3-D axis."""
-    centre = [v + 0.5 for v in cell]
-    ax.text(
-        *centre, str(i + 1), ha="center", va="center", fontsize=fontsize, color="black",
-        zorder=10_000, bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none"},
-    )  # fmt: skip
-
-
-def _labelled(solution: Solution, first: int, last: int) -> list[int]:
-    """The new cubes to number: all of them, or for long steps only the segment ends."""
-    if last - first < 4:
-        return list(range(first, last + 1))
-    ends, at = {first, last}, 0
-    for n in solution.snake.lengths:
-        at += n - 1
-        if first <= at <= last:
-            ends.add(at)
-    return sorted(ends)
-
-
-def _outline(ax: Any, dims: tuple[int, int, int]) -> None:
-    """The target's bounding box as thin grey edges, for orientation."""
-    a, b, c = dims
-    for s, t in (((0, 0), (a, 0)), ((a, 0), (a, b)), ((a, b), (0, b)), ((0, b), (0, 0))):
-        for z in (0, c):
-            ax.plot([s[0], t[0]], [s[1], t[1]], [z, z], color=GHOST, linewidth=0.6)
-    for x, y in ((0, 0), (a, 0), (a, b), (0, b)):
-        ax.plot([x, x], [y, y], [0, c], color=GHOST, linewidth=0.6)
-
-
-def sheet(solution: Solution, max_steps: int = 24) -> Any:
-    """The assembly sheet as a matplotlib Figure: one panel per step, two views each."""
-    plan = steps(solution, max_steps)
-    big = max(solution.region.dims) > 4
-    per_row = STEPS_PER_ROW - 1 if big else STEPS_PER_ROW
-    scale = 1.25 if big else 1.0  # bigger panels for bigger boxes, so labels stay readable
-    rows = math.ceil(len(plan) / per_row)
-    fig = plt.figure(figsize=(per_row * 4.0 * scale, rows * 2.3 * scale + 0.6), dpi=110)
-    halves: Any = fig.subfigures(2, 1, height_ratios=[0.6, rows * 2.3 * scale])
-    head, body = halves[0], halves[1]
-    head.suptitle(
-        f"{solution.snake.turns()} in the {solution.region.describe()}\n"
-        "each step from two sides: new cubes blue and numbered, earlier cubes alternate dark "
-        "and light; 'up', 'right', ... as in the text instructions",
-        fontsize=10,
+def draw_panel(
+    fig: Any, rect: tuple[float, float, float, float], solution: Solution, panel: Panel
+) -> None:
+    """Draw ``panel`` into ``rect`` (left, bottom, width, height, in figure fractions)."""
+    left, bottom, width, height = rect
+    fig_w, fig_h = fig.get_size_inches()
+    chars = max(20, int(width * fig_w * 72 / (TEXT_PT * 0.55)))
+    lines = textwrap.wrap(panel.title, chars) + [
+        n for note in panel.notes for n in textwrap.wrap(note, chars)
+    ]
+    text_h = (len(lines) * TEXT_PT * 1.3 / 72) / fig_h
+    fig.text(
+        left,
+        bottom + height,
+        "\n".join(lines),
+        ha="left",
+        va="top",
+        fontsize=TEXT_PT,
+        linespacing=1.25,
     )
-    subs = body.subfigures(rows, per_row, squeeze=False)
-    for i, step in enumerate(plan):
-        _panel(subs[i // per_row][i % per_row], solution, step)
-    for j in range(len(plan), rows * per_row):
-        subs[j // per_row][j % per_row].set_visible(False)
-    return fig
-
-
-def _panel(sub: Any, solution: Solution, step: Step) -> None:
-    placed = set(solution.cells[: step.first])
-    new = list(solution.cells[step.first : step.last + 1])
-    views = best_views(placed, new)
-    sub.suptitle(f"{step.number}. {step.words}", fontsize=8, y=0.98)
+    body_h = height - text_h - 0.005
+    flat = scene.is_flat(solution)
+    views = panel.views[:1] if flat else panel.views
     for j, view in enumerate(views):
-        ax = sub.add_subplot(1, len(views), j + 1, projection="3d")
-        _draw(ax, solution, step.last, step.first, view, numbers=True)
+        w = width / len(views)
+        box = (left + j * w, bottom, w, body_h)
+        if flat:
+            _draw_flat(fig.add_axes(box), solution, panel)
+        else:
+            _draw_view(fig.add_axes(box, projection="3d"), solution, panel, view, None)
 
 
-def single(solution: Solution, size: float = 4.0) -> Any:
-    """The folded solution from its best corner, every cube numbered."""
-    fig = plt.figure(figsize=(size, size), dpi=100)
-    ax = fig.add_subplot(projection="3d")
-    view = best_views(set(), list(solution.cells), count=1)[0]
-    _draw(ax, solution, len(solution.cells) - 1, len(solution.cells), view, numbers=False)
+# -- sheets ------------------------------------------------------------------------------------
+def _page_panels(n_panels: int) -> list[list[int]]:
+    """Panel numbers per page: the first page keeps room for the introduction."""
+    per_page = COLUMNS * ROWS
+    first = per_page - COLUMNS
+    pages = [list(range(min(first, n_panels)))]
+    at = len(pages[0])
+    while at < n_panels:
+        pages.append(list(range(at, min(at + per_page, n_panels))))
+        at += per_page
+    return pages
+
+
+def _draw_page(
+    fig: Any,
+    top: float,
+    page_h: float,
+    solution: Solution,
+    panels: list[Panel],
+    numbers: list[int],
+    page: int,
+    pages: int,
+    paper: tuple[float, float],
+) -> None:
+    """One page of a sheet, its top at figure fraction ``top``, ``page_h`` tall."""
+    fig_w, fig_h = fig.get_size_inches()
+    mx, my = MARGIN / fig_w, MARGIN / fig_h
+    head = 0.3 / fig_h
+    fig.text(
+        mx,
+        top - my,
+        f"{solution.snake.turns()}  in the {solution.region.describe()}",
+        ha="left",
+        va="top",
+        fontsize=TEXT_PT + 1,
+        family="monospace",
+    )
+    fig.text(
+        0.5,
+        top - page_h + my * 0.6,
+        f"page {page} of {pages}",
+        ha="center",
+        va="bottom",
+        fontsize=TEXT_PT,
+    )
+    grid_top = top - my - head
+    rows = ROWS
+    if page == 1:
+        intro = (
+            start_words(solution) + " Each step places one segment: its new cubes are blue "
+            "and numbered, the cube it turns at is outlined in red, the red arrow shows where "
+            "the segment goes, and the next segment is drawn in light grey. Earlier cubes "
+            "alternate dark and light, like the wooden puzzle."
+        )
+        chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
+        fig.text(
+            mx,
+            grid_top,
+            "\n".join(textwrap.wrap(intro, chars)),
+            ha="left",
+            va="top",
+            fontsize=TEXT_PT,
+            linespacing=1.25,
+        )
+        grid_top -= INTRO_IN / fig_h
+        rows = ROWS - 1
+    cell_w = (1 - 2 * mx) / COLUMNS
+    cell_h = (grid_top - (top - page_h + my)) / rows
+    for j, k in enumerate(numbers):
+        r, c = divmod(j, COLUMNS)
+        rect = (
+            mx + c * cell_w + 0.01,
+            grid_top - (r + 1) * cell_h + 0.01,
+            cell_w - 0.02,
+            cell_h - 0.02,
+        )
+        draw_panel(fig, rect, solution, panels[k])
+
+
+def sheet_figures(solution: Solution, paper: str = "a4", tails: Any = None) -> list[Any]:
+    """The sheet as one matplotlib Figure per page, of the paper's real size."""
+    size = PAPERS[paper]
+    shown = scene.display(solution)
+    all_panels = scene.panels(shown, tails)
+    pages = _page_panels(len(all_panels))
+    figs = []
+    for p, numbers in enumerate(pages, 1):
+        fig = plt.figure(figsize=size, dpi=150)
+        _draw_page(fig, 1.0, 1.0, shown, all_panels, numbers, p, len(pages), size)
+        figs.append(fig)
+    return figs
+
+
+def sheet(solution: Solution, paper: str = "a4", tails: Any = None) -> Any:
+    """The whole sheet as one Figure, the pages one under another (for PNG and SVG)."""
+    size = PAPERS[paper]
+    shown = scene.display(solution)
+    all_panels = scene.panels(shown, tails)
+    pages = _page_panels(len(all_panels))
+    fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
+    for p, numbers in enumerate(pages, 1):
+        top = 1 - (p - 1) / len(pages)
+        _draw_page(fig, top, 1 / len(pages), shown, all_panels, numbers, p, len(pages), size)
     return fig
 
 
-def animation(solution: Solution, max_steps: int = 60, fps: float = 2.0) -> Any:
-    """The fold, one step a frame, turning slowly; ends on three frames of the whole."""
-    plan = steps(solution, max_steps)
-    fig = plt.figure(figsize=(5, 5), dpi=90)
-    ax = fig.add_subplot(projection="3d")
-    frames = [*range(len(plan)), *[len(plan) - 1] * 3]
+# -- the GIF ----------------------------------------------------------------------------------
+SECONDS_PER_STEP = 1.5
+
+
+def animation(solution: Solution, tails: Any = None) -> Any:
+    """The fold, one step a frame (1.5 s each), the camera fixed, new cubes numbered; ends
+    on two more frames of the finished shape."""
+    shown = scene.display(solution)
+    all_panels = scene.panels(shown, tails)
+    fig = plt.figure(figsize=(5.5, 6.0), dpi=90)
+    frames = [*range(len(all_panels)), len(all_panels) - 1, len(all_panels) - 1]
 
     def frame(k: int) -> None:
-        ax.clear()
-        step = plan[frames[k]]
-        azim = 30 + 360 * k / len(frames)
-        _draw(ax, solution, step.last, step.first, (1, 1, 1), numbers=False)
-        ax.view_init(elev=28, azim=azim)
-        ax.set_title(f"{step.number}/{len(plan)}  {step.words}", fontsize=8)
+        fig.clear()
+        p = all_panels[frames[k]]
+        if k >= len(all_panels):  # the finished shape: no arrow, nothing hanging
+            one = scene.Panel(
+                p.step,
+                f"Done: all {len(shown.cells)} cubes placed",
+                (p.single,),
+                p.single,
+                (),
+                None,
+                p.bounds,
+            )
+        else:  # one picture a frame: a cut-away rather than a second view
+            one = scene.Panel(
+                p.step,
+                p.title,
+                (p.single,),
+                p.single,
+                p.tail,
+                p.arrow,
+                p.bounds,
+                p.notes if p.single.cutaway else (),
+            )
+        draw_panel(fig, (0.04, 0.03, 0.92, 0.93), shown, one)
 
-    anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 / fps)
+    anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 * SECONDS_PER_STEP)
     anim.frames_count = len(frames)  # type: ignore[attr-defined]
-    anim.fps = fps  # type: ignore[attr-defined]
+    anim.fps = 1 / SECONDS_PER_STEP  # type: ignore[attr-defined]
     return anim
 
 
+# -- files ------------------------------------------------------------------------------------
 def save(
-    solution: Solution, path: str | Path, max_steps: int | None = None, kind: str | None = None
+    solution: Solution,
+    path: str | Path,
+    kind: str | None = None,
+    paper: str = "a4",
+    tails: Any = None,
 ) -> Path:
-    """Write a sheet (.png, .svg, .pdf) or an animation (.gif), chosen by ``kind`` or the
-    extension."""
+    """Write a sheet (.pdf pages, or .png/.svg) or an animation (.gif), chosen by ``kind``
+    or the extension."""
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
-        anim = animation(solution, max_steps or 60)
+        anim = animation(solution, tails)
         anim.save(path, writer=PillowWriter(fps=anim.fps))
         plt.close(anim._fig)
         return path
-    fig = sheet(solution, max_steps or 24)
+    if kind == ".pdf":
+        figs = sheet_figures(solution, paper, tails)
+        with PdfPages(path) as pdf:
+            for fig in figs:
+                pdf.savefig(fig)
+                plt.close(fig)
+        return path
+    fig = sheet(solution, paper, tails)
     fig.savefig(path, format=kind.lstrip("."))
     plt.close(fig)
     return path
+
+
+def single(solution: Solution, size: float = 4.0) -> Any:
+    """The finished solution from the table camera, cubes coloured by position in the snake."""
+    shown = scene.display(solution)
+    last = scene.steps(shown)[-1]
+    fig = plt.figure(figsize=(size, size), dpi=100)
+    n = len(shown.cells)
+    view = View(scene.CAMERA, tuple(range(n)), (), {})
+    panel = Panel(
+        scene.Step(last.number, n, n - 1, -1, last.direction),
+        "",
+        (view,),
+        view,
+        (),
+        None,
+        ((0, 0, 0), shown.region.dims),
+    )
+    _draw_view(fig.add_axes((0, 0, 1, 1), projection="3d"), shown, panel, view, None)
+    return fig
 
 
 def png_bytes(solution: Solution) -> bytes:
@@ -203,7 +482,15 @@ def flat_sheet(result: Any, path: str | Path) -> Path:
                     linewidth=2.0 if i == 0 else 0.6,
                 )
             )
-            _number(ax, (x, y), i, fontsize=7)
+            ax.text(
+                x + 0.5,
+                y + 0.5,
+                str(i + 1),
+                ha="center",
+                va="center",
+                fontsize=7,
+                bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none"},
+            )
         xs = [p[0] for p in layout]
         ys = [p[1] for p in layout]
         ax.plot([x + 0.5 for x in xs], [y + 0.5 for y in ys], color="#1f9bde", linewidth=1.2)

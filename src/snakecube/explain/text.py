@@ -1,11 +1,23 @@
-"""Text forms of results and solutions: counts, layers with cube numbers, segment directions."""
+"""Text forms of results: counts, layers with cube numbers, segment directions.
+
+Instructions for people (words to fold by) are in ``explain.words``.
+"""
 
 from __future__ import annotations
 
-from snakecube.shape import VECTORS
 from snakecube.solution import Result, Solution
 
 COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
+
+
+def coords_note(result: Result) -> str:
+    """Says where coordinates start and which end cube 1 is."""
+    if result.reversed:
+        return (
+            "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the last end of "
+            "the snake as typed (--reverse): cube 1 is the typed snake's last cube"
+        )
+    return COORDS_NOTE
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -45,94 +57,6 @@ def directions(solution: Solution, style: str = "signs") -> str:
     """Each segment's direction, numbered: ``1:+x 2:+y 3:-x ...``."""
     names = solution.direction_names(style)
     return " ".join(f"{i}:{n}" for i, n in enumerate(names, 1))
-
-
-TURNS = ("up", "right", "down", "left")
-CLOCK = {"up": 12, "right": 3, "down": 6, "left": 9}
-
-
-def _cross(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def _neg(a: tuple[int, int, int]) -> tuple[int, int, int]:
-    return (-a[0], -a[1], -a[2])
-
-
-def relative_turns(solution: Solution) -> list[str]:
-    """Each segment's turn relative to the one before: up, down, left or right.
-
-    The frame travels with the snake, like a pilot's: "forward" is the way the last segment
-    points, and the first two segments fix "up" (segment 2 turns up by definition). After a
-    turn the frame rotates with it, so a person holding the last segment can follow the
-    words without looking at coordinates (seeds/002's clock turns: up = 12 o'clock,
-    right = 3, down = 6, left = 9). Segment 1 is "start".
-
-    >>> import snakecube as sc
-    >>> relative_turns(next(sc.solutions("standard")))[:5]
-    ['start', 'up', 'up', 'right', 'right']
-    """
-    dirs = [VECTORS[d] for d in solution.directions]
-    if len(dirs) < 2:
-        return ["start"][: len(dirs)]
-    forward, up = dirs[0], dirs[1]
-    out = ["start"]
-    for d in dirs[1:]:
-        right = _cross(forward, up)
-        if d == up:
-            out.append("up")
-            forward, up = up, _neg(forward)
-        elif d == _neg(up):
-            out.append("down")
-            forward, up = _neg(up), forward
-        elif d == right:
-            out.append("right")
-            forward = right
-        else:
-            out.append("left")
-            forward = _neg(right)
-    return out
-
-
-def instructions(solution: Solution) -> str:
-    """Numbered folding steps a person can follow with the snake in hand."""
-    turns = relative_turns(solution)
-    lengths = solution.snake.lengths
-    names = solution.direction_names()
-    first = 1
-    lines = [
-        "Hold cube 1. Each step places one segment; 'up', 'down', 'left' and 'right' are",
-        "relative to the segment just placed, seen from behind it looking along it, with",
-        "'up' fixed by step 2. (Clock: up 12, right 3, down 6, left 9.)",
-    ]
-    for k, (turn, n) in enumerate(zip(turns, lengths, strict=True), 1):
-        last = first + n - 1
-        cubes = f"cubes {first}-{last}"
-        if turn == "start":
-            what = f"lay {cubes} in a straight line pointing away from you"
-        elif k == 2:
-            what = f"turn up at cube {first}: {cubes}"
-        else:
-            what = f"turn {turn} ({CLOCK[turn]} o'clock) at cube {first}: {cubes}"
-        lines.append(f"{k:3}. {what}   [{names[k - 1]}]")
-        first = last
-    return "\n".join(lines)
-
-
-def show(solution: Solution, style: str = "signs") -> str:
-    """Every text form of one solution: layers, absolute directions, relative steps."""
-    return "\n".join(
-        [
-            COORDS_NOTE,
-            "",
-            "layers (cube numbers; rows y top to bottom, columns x, one block per z):",
-            layers(solution),
-            "",
-            "segment directions:  " + directions(solution, style),
-            "",
-            instructions(solution),
-        ]
-    )
 
 
 def summary(result: Result) -> str:
@@ -185,7 +109,7 @@ def _why(reason: str | None) -> str:
 
 def report(result: Result, style: str = "signs") -> str:
     """The whole text answer: counts, then each distinct solution's directions and layers."""
-    parts = [summary(result), "", COORDS_NOTE]
+    parts = [summary(result), "", coords_note(result)]
     total = len(result.solutions)
     for i, sol in enumerate(result.solutions, 1):
         parts += [

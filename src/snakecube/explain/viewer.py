@@ -1,8 +1,12 @@
 """The interactive 3D viewer: one self-contained HTML file (plotly, embedded), works offline.
 
-Rotate and zoom with the mouse; step through the fold with the slider, the play button, the
-back/next buttons or the arrow keys. Cubes are coloured by segment; the current step's cubes
-are outlined in black. Imported only when a viewer is asked for.
+It opens at step 1. Rotate and zoom with the mouse or fingers; step with the slider, the
+back/next buttons or the arrow keys. Every cube has its edges drawn and its number written,
+so cubes can be counted; the current step's cubes are blue, the cube it turns at red, and
+placed cubes that would hide the current step from the starting camera are cut away (only
+their edges are drawn, dotted). The steps
+and the starting camera are those of the sheets (``explain.scene``). Imported only when a
+viewer is asked for.
 """
 
 from __future__ import annotations
@@ -12,24 +16,48 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from snakecube.explain.scene import SEGMENT_COLOURS, steps
+from snakecube.explain import scene
+from snakecube.explain.scene import NEW, PIVOT, cube_colour
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
+_AXIS = {"showticklabels": False, "showgrid": False, "showbackground": False, "zeroline": False}
 
 # The 12 triangles of a unit cube over its 8 corners (corner i = bits x, y, z of i).
 _TRIANGLES = (
-    (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
-    (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3),
-)  # fmt: skip
-_EDGES = ((0, 1), (1, 3), (3, 2), (2, 0), (4, 5), (5, 7), (7, 6), (6, 4),
-          (0, 4), (1, 5), (2, 6), (3, 7))  # fmt: skip
+    (0, 1, 3),
+    (0, 3, 2),
+    (4, 6, 7),
+    (4, 7, 5),
+    (0, 4, 5),
+    (0, 5, 1),
+    (2, 3, 7),
+    (2, 7, 6),
+    (0, 2, 6),
+    (0, 6, 4),
+    (1, 5, 7),
+    (1, 7, 3),
+)
+_EDGES = (
+    (0, 1),
+    (1, 3),
+    (3, 2),
+    (2, 0),
+    (4, 5),
+    (5, 7),
+    (7, 6),
+    (6, 4),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+)
 
 _CONTROLS_JS = """
 (function () {
   var gd = document.getElementById('%(div)s');
   var names = %(names)s;
-  var at = names.length - 1;
+  var at = 0;
   function go(i) {
     at = Math.max(0, Math.min(names.length - 1, i));
     Plotly.animate(gd, [names[at]], {mode: 'immediate', frame: {duration: 0, redraw: true},
@@ -38,156 +66,274 @@ _CONTROLS_JS = """
   }
   gd.on('plotly_sliderchange', function (e) { at = e.step._index; });
   var bar = document.createElement('div');
-  bar.style.cssText = 'font: 14px sans-serif; margin: 4px;';
+  bar.id = 'snakecube-controls';
+  bar.style.cssText = 'font: 14px sans-serif; margin: 4px; height: 30px; white-space: nowrap;';
   [['\\u25c0 back', -1], ['next \\u25b6', 1]].forEach(function (b) {
     var btn = document.createElement('button');
     btn.textContent = b[0];
     btn.id = 'snakecube-' + (b[1] < 0 ? 'back' : 'next');
-    btn.style.marginRight = '6px';
+    btn.style.cssText = 'margin-right: 6px; font-size: 15px; padding: 3px 10px;';
     btn.onclick = function () { go(at + b[1]); };
     bar.appendChild(btn);
   });
   var hint = document.createElement('span');
-  hint.textContent = ' (or the arrow keys; drag to rotate, scroll to zoom)';
+  hint.id = 'snakecube-hint';
+  hint.textContent = ' arrow keys step; drag to turn, scroll or pinch to zoom';
+  hint.style.cssText = 'font-size: 12px; color: #555;';
   bar.appendChild(hint);
   gd.parentNode.insertBefore(bar, gd);
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowRight') go(at + 1);
     if (e.key === 'ArrowLeft') go(at - 1);
   });
+  function fit() {  // orthographic: keep the whole box in view on narrow screens too
+    var s = window.innerWidth < window.innerHeight ? 0.62 : 0.9;
+    Plotly.relayout(gd, {'scene.aspectratio': {x: s * %(ratio)s[0], y: s * %(ratio)s[1],
+                                               z: s * %(ratio)s[2]}});
+  }
+  fit();
+  window.addEventListener('resize', fit);
   window.snakecubeStep = function () { return at; };
   window.snakecubeGo = go;
 })();
 """
 
-
-def _cube_mesh(cells: list[tuple[int, int, int]]) -> dict[str, list[int]]:
-    xs: list[int] = []
-    ys: list[int] = []
-    zs: list[int] = []
-    ii: list[int] = []
-    jj: list[int] = []
-    kk: list[int] = []
-    for n, (x, y, z) in enumerate(cells):
-        for corner in range(8):
-            xs.append(x + (corner & 1))
-            ys.append(y + (corner >> 1 & 1))
-            zs.append(z + (corner >> 2 & 1))
-        for a, b, c in _TRIANGLES:
-            ii.append(8 * n + a)
-            jj.append(8 * n + b)
-            kk.append(8 * n + c)
-    return {"x": xs, "y": ys, "z": zs, "i": ii, "j": jj, "k": kk}
+_PAGE_CSS = """<style>
+html, body { margin: 0; padding: 0; height: 100%%; overflow: hidden; }
+#%(div)s { width: 100vw !important; height: calc(100vh - 40px) !important; }
+@media (max-width: 560px) { #snakecube-hint { display: none; } }
+</style>"""
 
 
-def _outline(cells: list[tuple[int, int, int]]) -> dict[str, list[float | None]]:
+def _cube_mesh(cell: tuple[int, int, int]) -> dict[str, list[int]]:
+    x, y, z = cell
+    corners = [(x + (c & 1), y + (c >> 1 & 1), z + (c >> 2 & 1)) for c in range(8)]
+    return {
+        "x": [p[0] for p in corners],
+        "y": [p[1] for p in corners],
+        "z": [p[2] for p in corners],
+        "i": [t[0] for t in _TRIANGLES],
+        "j": [t[1] for t in _TRIANGLES],
+        "k": [t[2] for t in _TRIANGLES],
+    }
+
+
+def _cube_edges(cell: tuple[int, int, int]) -> dict[str, list[float | None]]:
+    x, y, z = cell
     xs: list[float | None] = []
     ys: list[float | None] = []
     zs: list[float | None] = []
-    for x, y, z in cells:
-        for a, b in _EDGES:
-            for corner in (a, b):
-                xs.append(x + (corner & 1))
-                ys.append(y + (corner >> 1 & 1))
-                zs.append(z + (corner >> 2 & 1))
-            xs.append(None)
-            ys.append(None)
-            zs.append(None)
+    for a, b in _EDGES:
+        for corner in (a, b):
+            xs.append(x + (corner & 1))
+            ys.append(y + (corner >> 1 & 1))
+            zs.append(z + (corner >> 2 & 1))
+        xs.append(None)
+        ys.append(None)
+        zs.append(None)
     return {"x": xs, "y": ys, "z": zs}
 
 
-def figure(solution: Solution, max_steps: int = 200) -> Any:
-    """The viewer as a plotly Figure: a mesh per step, a frame per step, slider and play."""
-    plan = steps(solution, max_steps)
-    cells = list(solution.cells)
+def _number_spot(cell: tuple[int, int, int], solid: set[tuple[int, int, int]]) -> list[float]:
+    """Where a cube's number goes: in front of its face that the starting camera sees (its
+    most frontal face if none)."""
+    eye = scene.CAMERA.eye
+    axis, sign = scene.label_face(cell, eye, solid) or scene.facing(eye)[0]
+    p = [cell[0] + 0.5, cell[1] + 0.5, cell[2] + 0.5]
+    p[axis] += 0.5 * sign
+    # Towards the starting camera, so the upright label never cuts into the face.
+    return [p[a] + 0.45 * eye[a] for a in range(3)]
+
+
+def _frame_state(solution: Solution, step: scene.Step) -> list[dict[str, Any]]:
+    """Each cube's mesh and edges at ``step`` (shown, colour, cut away when in the way), then
+    each step's numbers (shown, where, blank on cut-away cubes)."""
+    cells = solution.cells
+    eye = scene.CAMERA.eye
+    placed = {cells[i] for i in range(step.last + 1)}
+    where = {c: i for i, c in enumerate(cells)}
+    in_way: set[int] = set()
+    for i in range(step.first, step.last + 1):  # a new cube with no face to number
+        if scene.label_face(cells[i], eye, placed) is None:
+            in_way |= {where[c] for c in scene.in_the_way(cells[i], eye, placed)}
+    meshes, edges = [], []
+    for i in range(len(cells)):
+        shown = i <= step.last
+        colour = NEW if i >= step.first else PIVOT if i == step.pivot else cube_colour(i)
+        cut = i in in_way and i < step.first  # in the way: only its edges are drawn
+        meshes.append({"visible": shown and not cut, "color": colour})
+        edges.append(
+            {
+                "visible": shown,
+                "line": {
+                    "color": "#888888" if cut else "#222222",
+                    "width": 2,
+                    "dash": "dot" if cut else "solid",
+                },
+            }
+        )
+    solid = {cells[i] for i in range(step.last + 1) if i not in in_way or i >= step.first}
+    numbers = []
+    for s in scene.steps(solution):
+        ids = range(s.first, s.last + 1)
+        spots = [_number_spot(cells[i], solid) for i in ids]
+        numbers.append(
+            {
+                "visible": s.number <= step.number,
+                "x": [p[0] for p in spots],
+                "y": [p[1] for p in spots],
+                "z": [p[2] for p in spots],
+                "text": ["" if cells[i] not in solid else str(i + 1) for i in ids],
+            }
+        )
+    return [*meshes, *edges, *numbers]
+
+
+def figure(solution: Solution, tails: Any = None) -> Any:
+    """The viewer as a plotly Figure: a mesh and an edge outline per cube, the numbers per
+    step, a frame per step; it starts at step 1."""
+    shown = scene.display(solution)
+    cells = list(shown.cells)
+    all_steps = scene.steps(shown)
+    n = len(all_steps)
+    words = [
+        p.title.replace(f"Step {p.step.number}:", f"Step {p.step.number} of {n}:", 1)
+        for p in scene.panels(shown, tails)
+    ]
+    first = _frame_state(shown, all_steps[0])
     traces: list[Any] = []
-    for step in plan:
-        own = cells[step.first : step.last + 1]
-        colour = SEGMENT_COLOURS[(step.number - 1) % len(SEGMENT_COLOURS)]
+    for i, cell in enumerate(cells):
         traces.append(
             go.Mesh3d(
-                **_cube_mesh(own),
-                color=colour,
+                **_cube_mesh(cell),
                 flatshading=True,
-                name=f"step {step.number}",
-                hovertext=[f"cube {step.first + 1 + n // 8}" for n in range(8 * len(own))],
+                name=f"cube {i + 1}",
+                hovertext=f"cube {i + 1}",
                 hoverinfo="text",
-                lighting={"ambient": 0.55, "diffuse": 0.8},
+                lighting={
+                    "ambient": 0.6,
+                    "diffuse": 0.7,
+                    "specular": 0.0,
+                    "fresnel": 0.0,
+                    "roughness": 1.0,
+                },
+                **first[i],
             )
         )
-    last = plan[-1]
-    traces.append(
-        go.Scatter3d(
-            **_outline(cells[last.first : last.last + 1]),
-            mode="lines",
-            line={"color": "black", "width": 6},
-            hoverinfo="skip",
-            name="current step",
+    for i, cell in enumerate(cells):
+        traces.append(
+            go.Scatter3d(
+                **_cube_edges(cell), mode="lines", hoverinfo="skip", **first[len(cells) + i]
+            )
         )
-    )
+    for k in range(len(all_steps)):  # each step's cube numbers, on the faces the camera sees
+        traces.append(
+            go.Scatter3d(
+                mode="text",
+                textfont={"size": 14, "color": "black"},
+                hoverinfo="skip",
+                **first[2 * len(cells) + k],
+            )
+        )
+    n_traces = len(traces)
     frames = []
-    for step in plan:
-        shown = [go.Mesh3d(visible=s.number <= step.number) for s in plan]
-        outline = go.Scatter3d(**_outline(cells[step.first : step.last + 1]))
+    for s in all_steps:
+        state = _frame_state(shown, s)
         frames.append(
             go.Frame(
-                name=f"step {step.number}",
-                data=[*shown, outline],
-                traces=list(range(len(plan) + 1)),
-                layout={"title": {"text": f"step {step.number}/{len(plan)}: {step.words}"}},
+                name=f"step {s.number}",
+                data=[
+                    *(go.Mesh3d(**st) for st in state[: len(cells)]),
+                    *(go.Scatter3d(**st) for st in state[len(cells) :]),
+                ],
+                traces=list(range(n_traces)),
+                layout={"title": {"text": words[s.number - 1]}},
             )
         )
-    a, b, c = solution.region.dims
-    animate = {"mode": "immediate", "frame": {"duration": 0, "redraw": True},
-               "transition": {"duration": 0}}  # fmt: skip
+    a, b, c = shown.region.dims
+    big = max(a, b, c)
+    eye = scene.CAMERA.eye
+    animate = {
+        "mode": "immediate",
+        "frame": {"duration": 0, "redraw": True},
+        "transition": {"duration": 0},
+    }
     fig = go.Figure(data=traces, frames=frames)
     fig.update_layout(
-        title={"text": f"{solution.snake.turns()} in the {solution.region.describe()}"},
+        title={"text": words[0], "font": {"size": 14}},
+        autosize=True,
         scene={
-            "xaxis": {"range": [0, a], "title": "x"},
-            "yaxis": {"range": [0, b], "title": "y"},
-            "zaxis": {"range": [0, c], "title": "z"},
+            "xaxis": {"range": [-0.5, a + 0.5], "title": "right", **_AXIS},
+            "yaxis": {"range": [-0.5, b + 0.5], "title": "away", **_AXIS},
+            "zaxis": {"range": [-0.5, c + 0.5], "title": "up", **_AXIS},
             "aspectmode": "manual",  # the box's shape, not the shape of what is shown
-            "aspectratio": {"x": a / max(a, b, c), "y": b / max(a, b, c), "z": c / max(a, b, c)},
+            # Orthographic: the drawing's size comes from this ratio; the page's script
+            # shrinks it on narrow (phone) screens so that any turn of the box fits.
+            "aspectratio": {"x": a / big, "y": b / big, "z": c / big},
+            "camera": {
+                "eye": {"x": 2.6 * eye[0], "y": 2.6 * eye[1], "z": 2.6 * eye[2]},
+                "up": {"x": 0, "y": 0, "z": 1},
+                "projection": {"type": "orthographic"},
+            },
         },
         showlegend=False,
-        margin={"l": 0, "r": 0, "t": 50, "b": 0},
-        updatemenus=[{
-            "type": "buttons", "direction": "left", "x": 0.0, "y": 0.0, "xanchor": "left",
-            "buttons": [
-                {"label": "play", "method": "animate",
-                 "args": [None, {**animate, "frame": {"duration": 700, "redraw": True},
-                                 "fromcurrent": True}]},
-                {"label": "pause", "method": "animate", "args": [[None], animate]},
-            ],
-        }],
-        sliders=[{
-            "active": len(plan) - 1, "x": 0.15, "len": 0.85, "y": 0.0,
-            "currentvalue": {"prefix": "step "},
-            "steps": [{"label": str(s.number), "method": "animate",
-                       "args": [[f"step {s.number}"], animate]} for s in plan],
-        }],
-    )  # fmt: skip
+        margin={"l": 0, "r": 0, "t": 40, "b": 80},
+        sliders=[
+            {
+                "active": 0,
+                "x": 0.02,
+                "len": 0.96,
+                "y": 0.0,
+                "yanchor": "top",
+                "pad": {"t": 0},
+                "currentvalue": {"prefix": "step "},
+                "steps": [
+                    {
+                        "label": str(s.number),
+                        "method": "animate",
+                        "args": [[f"step {s.number}"], animate],
+                    }
+                    for s in all_steps
+                ],
+            }
+        ],
+    )
     return fig
 
 
-def html(solution: Solution, full: bool = True) -> str:
+def html(solution: Solution, full: bool = True, tails: Any = None) -> str:
     """The viewer as HTML with plotly.js embedded (no network needed)."""
-    fig = figure(solution)
+    fig = figure(solution, tails)
     names = [f.name for f in fig.frames]
-    script = _CONTROLS_JS % {"div": DIV_ID, "names": repr(names).replace("'", '"')}
-    return fig.to_html(
+    ratio = fig.layout.scene.aspectratio
+    script = _CONTROLS_JS % {
+        "div": DIV_ID,
+        "names": repr(names).replace("'", '"'),
+        "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
+    }
+    page = fig.to_html(
         include_plotlyjs=True,
         full_html=full,
         div_id=DIV_ID,
         post_script=script,
         auto_play=False,
-        config={"displaylogo": False},
+        default_width="100%",
+        default_height="100%",
+        config={"displaylogo": False, "responsive": True},
     )
+    css = _PAGE_CSS % {"div": DIV_ID}
+    if full:
+        return page.replace(
+            "<head>",
+            "<head>\n" + css + '\n<meta name="viewport" '
+            'content="width=device-width, initial-scale=1">',
+            1,
+        )
+    return css + page
 
 
-def save(solution: Solution, path: str | Path) -> Path:
+def save(solution: Solution, path: str | Path, tails: Any = None) -> Path:
     """Write the viewer to an .html file."""
     path = Path(path)
-    path.write_text(html(solution), encoding="utf-8")
+    path.write_text(html(solution, tails=tails), encoding="utf-8")
     return path

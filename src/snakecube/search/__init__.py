@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 import warnings
@@ -298,7 +299,8 @@ def solve(
     per_class = [0] * len(plan.start_classes)
     for u, unit_sols in zip(plan.units, by_unit, strict=True):
         per_class[u.start_class] += len(unit_sols)
-    return _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
+    result = _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
+    return dataclasses.replace(result, reversed=reverse) if reverse else result
 
 
 def _result(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from snakecube.errors import InputError
+from snakecube.errors import CubeCountError
 from snakecube.shape import CellIndex, Direction, Region
 from snakecube.snake import Snake
 
@@ -39,7 +39,7 @@ class Problem:
     @classmethod
     def _compile(cls, snake: Snake, region: Region) -> Problem:
         if snake.cubes != region.volume:
-            raise InputError(
+            raise CubeCountError(
                 f"the snake has {snake.cubes} cubes but the {region.describe()} has "
                 f"{region.volume} cells; they must be equal"
             )

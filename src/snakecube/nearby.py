@@ -1,0 +1,146 @@
+"""Nearby designs: when a snake does not fold, the designs one plausible typo away that do.
+
+A person copying a snake from a box or a web page slips in a few typical ways; each is one
+*edit* of the segment lengths, tried here from the most to the least likely:
+
+1. two neighbouring lengths swapped (``3,2`` typed as ``2,3``);
+2. a corner moved by one cube (``CS`` typed as ``SC``): one length one more, its neighbour
+   one less;
+3. one length mistyped (any other value that keeps the cube count right);
+4. a corner typed as a straight, or a straight as a corner (two segments merged, or one
+   split: the turn string has one wrong letter);
+5. a length left out or typed twice (a segment removed or added).
+
+Only candidates with the target's cube count and no segment longer than the target's
+longest side are tried. Each is checked with node limits, so the answer is the same on
+every machine: first whether it folds at all, then how many distinct solutions it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from snakecube.shape import Region
+from snakecube.snake import Snake
+
+FIRST_NODES = 300_000  # nodes to decide whether a candidate folds
+COUNT_NODES = 5_000_000  # nodes to count the solutions of one that does
+
+
+@dataclass(frozen=True, slots=True)
+class Nearby:
+    """A design one typo away that folds, and how many distinct solutions it has."""
+
+    snake: Snake
+    edit: str
+    distinct: int
+    complete: bool  # False when ``distinct`` is a lower bound (the count hit its node limit)
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"segment_lengths", "edit", "distinct", "complete"}``."""
+        return {
+            "segment_lengths": list(self.snake.lengths),
+            "edit": self.edit,
+            "distinct": self.distinct,
+            "complete": self.complete,
+        }
+
+
+def _lengths(ls: list[int]) -> str:
+    return ",".join(map(str, ls))
+
+
+def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
+    """Candidate designs, most likely typo first, each once, with ``cubes`` cubes and no
+    segment longer than ``longest``."""
+    seen = {snake.lengths}
+    ls = list(snake.lengths)
+    n = len(ls)
+
+    def ok(new: list[int]) -> bool:
+        return (
+            bool(new)
+            and min(new) >= 2
+            and max(new) <= longest
+            and sum(new) - len(new) + 1 == cubes
+            and tuple(new) not in seen
+        )
+
+    def out(new: list[int], words: str) -> Iterator[tuple[Snake, str]]:
+        if ok(new):
+            seen.add(tuple(new))
+            yield Snake(tuple(new)), words
+
+    for i in range(n - 1):  # 1. neighbours swapped
+        new = [*ls[:i], ls[i + 1], ls[i], *ls[i + 2 :]]
+        yield from out(
+            new,
+            f"segments {i + 1} and {i + 2} swapped ({ls[i]},{ls[i + 1]} -> {ls[i + 1]},{ls[i]})",
+        )
+    for i in range(n - 1):  # 2. a corner moved by one cube
+        for d in (1, -1):
+            new = [*ls[:i], ls[i] + d, ls[i + 1] - d, *ls[i + 2 :]]
+            yield from out(
+                new,
+                f"the corner after segment {i + 1} moved by one cube "
+                f"({ls[i]},{ls[i + 1]} -> {ls[i] + d},{ls[i + 1] - d})",
+            )
+    for i in range(n):  # 3. one length mistyped
+        for v in range(2, longest + 1):
+            if v != ls[i]:
+                new = [*ls[:i], v, *ls[i + 1 :]]
+                yield from out(new, f"segment {i + 1}: {ls[i]} -> {v}")
+    for i in range(n - 1):  # 4a. a corner typed as a straight: two segments merged back
+        new = [*ls[:i], ls[i] + ls[i + 1] - 1, *ls[i + 2 :]]
+        yield from out(
+            new,
+            f"segments {i + 1} and {i + 2} ({ls[i]},{ls[i + 1]}) are one "
+            f"segment of {ls[i] + ls[i + 1] - 1}",
+        )
+    for i in range(n):  # 4b. a straight typed as a corner: one segment split
+        for a in range(2, ls[i]):
+            new = [*ls[:i], a, ls[i] - a + 1, *ls[i + 1 :]]
+            yield from out(new, f"segment {i + 1} ({ls[i]}) is two: {a},{ls[i] - a + 1}")
+    for i in range(n + 1):  # 5a. a length left out
+        for v in range(2, longest + 1):
+            new = [*ls[:i], v, *ls[i:]]
+            yield from out(
+                new,
+                f"a segment of {v} left out before segment {i + 1}"
+                if i < n
+                else f"a last segment of {v} left out",
+            )
+    for i in range(n):  # 5b. a length typed twice (or one too many)
+        new = [*ls[:i], *ls[i + 1 :]]
+        yield from out(new, f"segment {i + 1} ({ls[i]}) is one too many")
+
+
+def nearby(snake: Snake | str, target: Region | str | None = None, limit: int = 5) -> list[Nearby]:
+    """Up to ``limit`` designs one typo away from ``snake`` that fold into ``target``
+    (default: the cube whose volume is nearest the snake's cube count)."""
+    from snakecube import limits
+    from snakecube.search import as_snake, as_target, solve
+    from snakecube.shape import Box
+
+    limit = limits.whole(limit, "limit", 1, 100)
+    region = None if target is None else as_target(target)
+    snake = as_snake(snake, region)
+    if region is None:
+        side = max(2, round(snake.cubes ** (1 / 3)))
+        region = Box(side, side, side)
+    longest = max(region.dims)
+    found: list[Nearby] = []
+    for candidate, words in edits(snake, region.volume, longest):
+        first = solve(candidate, region, limit=1, max_nodes=FIRST_NODES, workers=1)
+        if first.stop_reason == "interrupted":
+            raise KeyboardInterrupt
+        if not first.solutions:
+            continue
+        count = solve(candidate, region, max_nodes=COUNT_NODES, workers=1)
+        if count.stop_reason == "interrupted":
+            raise KeyboardInterrupt
+        found.append(Nearby(candidate, words, max(count.distinct, 1), count.complete))
+        if len(found) == limit:
+            break
+    return found
