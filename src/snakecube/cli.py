@@ -391,6 +391,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.out is None:
         from snakecube.explain.words import show
 
+        if args.reverse:
+            print("(--reverse: cube 1 is the last cube of the snake as typed)")
         print(show(found, style, args.words))
         return EXIT_OK
     explain.save(found, args.out, style=style, words=args.words, paper=args.paper)

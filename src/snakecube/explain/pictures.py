@@ -160,7 +160,7 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=1.15)
+    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=1.0)
     ax.view_init(elev=view.camera.elev, azim=view.camera.azim)
     ax.set_axis_off()
     if view.camera.name:
@@ -232,7 +232,7 @@ def draw_panel(
         fontsize=TEXT_PT,
         linespacing=1.25,
     )
-    body_h = height - text_h - 0.005
+    body_h = height - text_h - 0.012  # a margin: a turned box reaches past its axes
     flat = scene.is_flat(solution)
     views = panel.views[:1] if flat else panel.views
     for j, view in enumerate(views):
