@@ -171,11 +171,48 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--reverse", action="store_true", help="fold from the other end")
     w.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
-    w.add_argument("--paper", choices=("a4", "letter"), default="a4",
-                   help="paper size of a PDF (or PNG, SVG) sheet (default a4)")  # fmt: skip
-    w.add_argument("--words", choices=("table", "pilot"), default="table",
-                   help="directions fixed to the table (default) or relative to the last "
-                   "segment, as a pilot sees them")  # fmt: skip
+    w.add_argument(
+        "--paper",
+        choices=("a4", "letter"),
+        default="a4",
+        help="paper size of a PDF (or PNG, SVG) sheet (default a4)",
+    )
+    w.add_argument(
+        "--words",
+        choices=("table", "pilot"),
+        default="table",
+        help="directions fixed to the table (default) or relative to the last "
+        "segment, as a pilot sees them",
+    )
+
+    o = sub.add_parser(
+        "fold",
+        help="a fold plan: quarter turns from the snake lying flat to a solution",
+        epilog="example: snakecube fold standard --out plan.pdf",
+    )
+    _add_snake(o)
+    _add_target(o)
+    o.add_argument(
+        "--solution",
+        type=_whole(1),
+        default=1,
+        metavar="K",
+        help="which distinct solution, 1 = the first (default)",
+    )
+    o.add_argument(
+        "--from",
+        dest="held",
+        choices=("best", "first", "last"),
+        default="best",
+        help="the end you hold while folding (default: the easier one)",
+    )
+    o.add_argument("--json", action="store_true", help="print the plan as one JSON object")
+    o.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the plan: .txt, .pdf/.png/.svg sheet, .gif, .html viewer",
+    )
+    o.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet paper size")
 
     g = sub.add_parser(
         "designs",
@@ -347,6 +384,45 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+def _nth_solution(args: argparse.Namespace) -> Any:
+    """The --solution K'th distinct solution, or an InputError saying how many there are."""
+    from snakecube.search import solutions
+
+    count = 0
+    for count, sol in enumerate(solutions(_snake_text(args), _target(args)), 1):
+        if count == args.solution:
+            return sol
+    if count == 0:
+        raise InputError("the snake has no solutions in this target, so there is nothing to fold")
+    raise InputError(
+        f"--solution {args.solution}: the snake has only {count} distinct "
+        f"solution{'s' if count != 1 else ''} in this target"
+    )
+
+
+def _cmd_fold(args: argparse.Namespace) -> int:
+    from snakecube import explain, fold
+
+    if args.out is not None:
+        explain.form_of(args.out)
+    p = fold.plan(_nth_solution(args), args.held)
+    if args.out is not None:
+        explain.save_plan(p, args.out, paper=args.paper)
+        _say(f"snakecube: wrote {args.out!r}")
+    if args.json:
+        print(json.dumps(p.to_dict()))
+        return EXIT_OK
+    order = "yes" if p.in_order else "no: some corners are turned before earlier ones"
+    print(f"{'snake':16} {p.solution.snake.turns()}")
+    print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
+    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
+    print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
+    print(f"{'in order':16} {order}")
+    print()
+    print("\n".join(fold.steps_in_words(p)))
+    return EXIT_OK
 
 
 def _suggest(text: str, target: Region | None) -> str:
@@ -603,6 +679,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": _cmd_solve,
     "show": _cmd_show,
+    "fold": _cmd_fold,
     "designs": _cmd_designs,
     "flat": _cmd_flat,
     "rate": _cmd_rate,

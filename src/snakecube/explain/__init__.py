@@ -71,3 +71,27 @@ def save(
     from snakecube.explain import pictures
 
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails))
+
+
+def save_plan(plan: object, path: str | Path, paper: str = "a4") -> Path:
+    """Write a fold plan (``snakecube.fold.FoldPlan``): its steps in words (.txt), its sheet
+    (.pdf, .png, .svg), its animation (.gif) or its viewer (.html), chosen by the extension."""
+    from snakecube.fold import FoldPlan, steps_in_words
+
+    if not isinstance(plan, FoldPlan):
+        raise TypeError(f"save_plan() needs a FoldPlan, not {type(plan).__name__}")
+    form = form_of(path)
+    if paper not in PAPERS:
+        raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
+    if form in TEXT_FORMS:
+        text = "\n".join(steps_in_words(plan)) + "\n"
+        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+    need_pictures()
+    if form in VIEWER_FORMS:
+        from snakecube.explain import viewer
+
+        page = viewer.plan_html(plan)
+        return write_file(path, lambda p: p.write_text(page, encoding="utf-8"))
+    from snakecube.explain import pictures
+
+    return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper))

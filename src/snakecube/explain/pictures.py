@@ -10,6 +10,7 @@ PDF files get one page per sheet page; PNG and SVG files hold the pages one unde
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import textwrap
@@ -79,7 +80,7 @@ def _edges(cell: Coord) -> list[list[tuple[float, float, float]]]:
 def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any) -> None:
     """One 3D view of a panel: cubes far to near (painter's order, exact for unit cubes seen
     orthographically), then the pivot's outline, the arrow and the numbers on top."""
-    cells = solution.cells
+    cells = panel.cells or solution.cells
     eye = view.camera.eye
     step = panel.step
     ax.computed_zorder = False
@@ -95,6 +96,8 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
         if kind == "solid":
             new = what >= step.first
             colour = NEW if new else cube_colour(what)
+            if panel.colours is not None:
+                colour = panel.colours[what]
             ax.add_collection3d(
                 Poly3DCollection(
                     _faces(cells[what], eye),
@@ -257,6 +260,19 @@ def _page_panels(n_panels: int) -> list[list[int]]:
     return pages
 
 
+INSTRUCTIONS_KEY = (
+    " Each step places one segment: its new cubes are blue and numbered, the cube it turns "
+    "at is outlined in red, the red arrow shows where the segment goes, and the next segment "
+    "is drawn in light grey. Earlier cubes alternate dark and light, like the wooden puzzle."
+)
+PLAN_KEY = (
+    " Each picture shows the whole snake after one quarter turn, the end you hold kept still: "
+    "cubes already where they end are wood, the cubes that just swung are blue, the cube on "
+    "the turning line is red, the red arrow shows the swing, and the rest of the snake is "
+    "light grey."
+)
+
+
 def _draw_page(
     fig: Any,
     top: float,
@@ -266,9 +282,10 @@ def _draw_page(
     numbers: list[int],
     page: int,
     pages: int,
-    paper: tuple[float, float],
+    intro: str,
 ) -> None:
-    """One page of a sheet, its top at figure fraction ``top``, ``page_h`` tall."""
+    """One page of a sheet, its top at figure fraction ``top``, ``page_h`` tall; the first
+    page starts with ``intro``."""
     fig_w, fig_h = fig.get_size_inches()
     mx, my = MARGIN / fig_w, MARGIN / fig_h
     head = 0.3 / fig_h
@@ -292,12 +309,6 @@ def _draw_page(
     grid_top = top - my - head
     rows = ROWS
     if page == 1:
-        intro = (
-            start_words(solution) + " Each step places one segment: its new cubes are blue "
-            "and numbered, the cube it turns at is outlined in red, the red arrow shows where "
-            "the segment goes, and the next segment is drawn in light grey. Earlier cubes "
-            "alternate dark and light, like the wooden puzzle."
-        )
         chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
         fig.text(
             mx,
@@ -323,70 +334,82 @@ def _draw_page(
         draw_panel(fig, rect, solution, panels[k])
 
 
-def sheet_figures(solution: Solution, paper: str = "a4", tails: Any = None) -> list[Any]:
-    """The sheet as one matplotlib Figure per page, of the paper's real size."""
+def _pages(
+    solution: Solution, panels: list[Panel], paper: str, intro: str, stacked: bool
+) -> list[Any]:
+    """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
     size = PAPERS[paper]
-    shown = scene.display(solution)
-    all_panels = scene.panels(shown, tails)
-    pages = _page_panels(len(all_panels))
+    pages = _page_panels(len(panels))
+    if stacked:
+        fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
+        for p, numbers in enumerate(pages, 1):
+            top = 1 - (p - 1) / len(pages)
+            _draw_page(fig, top, 1 / len(pages), solution, panels, numbers, p, len(pages), intro)
+        return [fig]
     figs = []
     for p, numbers in enumerate(pages, 1):
         fig = plt.figure(figsize=size, dpi=150)
-        _draw_page(fig, 1.0, 1.0, shown, all_panels, numbers, p, len(pages), size)
+        _draw_page(fig, 1.0, 1.0, solution, panels, numbers, p, len(pages), intro)
         figs.append(fig)
     return figs
 
 
-def sheet(solution: Solution, paper: str = "a4", tails: Any = None) -> Any:
-    """The whole sheet as one Figure, the pages one under another (for PNG and SVG)."""
-    size = PAPERS[paper]
+def sheet_figures(solution: Solution, paper: str = "a4", tails: Any = None) -> list[Any]:
+    """The instructions as one matplotlib Figure per page, of the paper's real size."""
     shown = scene.display(solution)
-    all_panels = scene.panels(shown, tails)
-    pages = _page_panels(len(all_panels))
-    fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
-    for p, numbers in enumerate(pages, 1):
-        top = 1 - (p - 1) / len(pages)
-        _draw_page(fig, top, 1 / len(pages), shown, all_panels, numbers, p, len(pages), size)
-    return fig
+    return _pages(
+        shown,
+        scene.panels(shown, tails),
+        paper,
+        start_words(shown) + INSTRUCTIONS_KEY,
+        stacked=False,
+    )
+
+
+def sheet(solution: Solution, paper: str = "a4", tails: Any = None) -> Any:
+    """The instructions as one Figure, the pages one under another (for PNG and SVG)."""
+    shown = scene.display(solution)
+    return _pages(
+        shown,
+        scene.panels(shown, tails),
+        paper,
+        start_words(shown) + INSTRUCTIONS_KEY,
+        stacked=True,
+    )[0]
+
+
+def plan_figures(plan: Any, paper: str = "a4", stacked: bool = False) -> list[Any]:
+    """A fold plan's sheet: the flat start, then the snake after each quarter turn."""
+    return _pages(
+        plan.solution,
+        scene.fold_panels(plan),
+        paper,
+        f"A plan of {plan.quarter_turns} quarter turns." + PLAN_KEY,
+        stacked,
+    )
 
 
 # -- the GIF ----------------------------------------------------------------------------------
 SECONDS_PER_STEP = 1.5
 
 
-def animation(solution: Solution, tails: Any = None) -> Any:
-    """The fold, one step a frame (1.5 s each), the camera fixed, new cubes numbered; ends
-    on two more frames of the finished shape."""
-    shown = scene.display(solution)
-    all_panels = scene.panels(shown, tails)
+def _animate(solution: Solution, panels: list[Panel], done: str) -> Any:
+    """One panel a frame (1.5 s each), the camera fixed; ends on two frames of the result."""
     fig = plt.figure(figsize=(5.5, 6.0), dpi=90)
-    frames = [*range(len(all_panels)), len(all_panels) - 1, len(all_panels) - 1]
+    frames = [*range(len(panels)), len(panels) - 1, len(panels) - 1]
 
     def frame(k: int) -> None:
         fig.clear()
-        p = all_panels[frames[k]]
-        if k >= len(all_panels):  # the finished shape: no arrow, nothing hanging
-            one = scene.Panel(
-                p.step,
-                f"Done: all {len(shown.cells)} cubes placed",
-                (p.single,),
-                p.single,
-                (),
-                None,
-                p.bounds,
+        p = panels[frames[k]]
+        if k >= len(panels):  # the finished shape: no arrow, nothing hanging
+            one = dataclasses.replace(
+                p, title=done, views=(p.single,), tail=(), arrow=None, notes=()
             )
         else:  # one picture a frame: a cut-away rather than a second view
-            one = scene.Panel(
-                p.step,
-                p.title,
-                (p.single,),
-                p.single,
-                p.tail,
-                p.arrow,
-                p.bounds,
-                p.notes if p.single.cutaway else (),
+            one = dataclasses.replace(
+                p, views=(p.single,), notes=p.notes if p.single.cutaway else ()
             )
-        draw_panel(fig, (0.04, 0.03, 0.92, 0.93), shown, one)
+        draw_panel(fig, (0.04, 0.03, 0.92, 0.93), solution, one)
 
     anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 * SECONDS_PER_STEP)
     anim.frames_count = len(frames)  # type: ignore[attr-defined]
@@ -394,7 +417,36 @@ def animation(solution: Solution, tails: Any = None) -> Any:
     return anim
 
 
+def animation(solution: Solution, tails: Any = None) -> Any:
+    """The fold, one step a frame, the camera fixed, new cubes numbered."""
+    shown = scene.display(solution)
+    return _animate(shown, scene.panels(shown, tails), f"Done: all {len(shown.cells)} cubes placed")
+
+
+def plan_animation(plan: Any) -> Any:
+    """A fold plan, one quarter turn a frame, the held end still."""
+    return _animate(
+        plan.solution, scene.fold_panels(plan), f"Done: {plan.quarter_turns} quarter turns"
+    )
+
+
 # -- files ------------------------------------------------------------------------------------
+def _write(figs_or_anim: Any, path: Path, kind: str) -> Path:
+    if kind == ".gif":
+        figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
+        plt.close(figs_or_anim._fig)
+    elif kind == ".pdf":
+        with PdfPages(path) as pdf:
+            for fig in figs_or_anim:
+                pdf.savefig(fig)
+                plt.close(fig)
+    else:
+        fig = figs_or_anim[0]
+        fig.savefig(path, format=kind.lstrip("."))
+        plt.close(fig)
+    return path
+
+
 def save(
     solution: Solution,
     path: str | Path,
@@ -407,21 +459,20 @@ def save(
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
-        anim = animation(solution, tails)
-        anim.save(path, writer=PillowWriter(fps=anim.fps))
-        plt.close(anim._fig)
-        return path
-    if kind == ".pdf":
-        figs = sheet_figures(solution, paper, tails)
-        with PdfPages(path) as pdf:
-            for fig in figs:
-                pdf.savefig(fig)
-                plt.close(fig)
-        return path
-    fig = sheet(solution, paper, tails)
-    fig.savefig(path, format=kind.lstrip("."))
-    plt.close(fig)
-    return path
+        return _write(animation(solution, tails), path, kind)
+    shown = scene.display(solution)
+    panels = scene.panels(shown, tails)
+    figs = _pages(shown, panels, paper, start_words(shown) + INSTRUCTIONS_KEY, kind != ".pdf")
+    return _write(figs, path, kind)
+
+
+def save_plan(plan: Any, path: str | Path, kind: str | None = None, paper: str = "a4") -> Path:
+    """Write a fold plan's sheet (.pdf, .png, .svg) or animation (.gif)."""
+    path = Path(path)
+    kind = (kind or path.suffix).lower()
+    if kind == ".gif":
+        return _write(plan_animation(plan), path, kind)
+    return _write(plan_figures(plan, paper, stacked=kind != ".pdf"), path, kind)
 
 
 def single(solution: Solution, size: float = 4.0) -> Any:

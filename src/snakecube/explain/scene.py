@@ -307,6 +307,8 @@ class Panel:
     arrow: tuple[tuple[float, float, float], tuple[float, float, float]] | None
     bounds: tuple[Coord, Coord]  # what the axes must show: low corner, high corner
     notes: tuple[str, ...] = field(default=())
+    cells: tuple[Coord, ...] | None = None  # where each cube is, if not the solution's cells
+    colours: dict[int, str] | None = None  # a colour per cube, instead of new / dark / light
 
 
 def make_view(
@@ -404,3 +406,62 @@ def angles(camera: Camera) -> tuple[float, float]:
 def direction_vector(d: int) -> Coord:
     """The unit vector of direction ``d``."""
     return VECTORS[d]
+
+
+def fold_panels(plan: object) -> list[Panel]:
+    """One panel per state of a fold plan (``snakecube.fold.FoldPlan``): the flat start,
+    then the snake after each quarter turn, the held end still. Cubes already where they
+    end are wood, the cubes that just swung blue, the cube on the turning line red, and the
+    rest of the snake (not yet in place) light grey."""
+    from snakecube.fold import steps_in_words
+
+    words = steps_in_words(plan)  # type: ignore[arg-type]
+    frames = plan.frames  # type: ignore[attr-defined]
+    moves = plan.moves  # type: ignore[attr-defined]
+    end = plan.end  # type: ignore[attr-defined]
+    held = plan.held  # type: ignore[attr-defined]
+    n = len(end)
+    out = []
+    for k, cells in enumerate(frames):
+        placed = [i for i in range(n) if cells[i] == end[i]]
+        swung = [] if k == 0 else [i for i in range(n) if cells[i] != frames[k - 1][i]]
+        pivot = -1
+        if k:
+            joint = moves[k - 1][0]
+            pivot = joint if held == "first" else joint - 1  # 0-based: the cube on the line
+        solid = sorted(set(placed) | set(swung) | ({pivot} - {-1}))
+        faint = tuple(cells[i] for i in range(n) if i not in solid)
+        colours = {
+            i: (NEW if i in swung else PIVOT if i == pivot else cube_colour(i)) for i in range(n)
+        }
+        if k == 0:
+            solid, faint = list(range(n)), ()
+        numbered = [*([pivot] if pivot >= 0 else []), *(swung[:1] + swung[-1:] if swung else [])]
+        if k == 0:
+            numbered = [0, n - 1]
+        view = make_view(CAMERA, cells, solid, numbered)
+        arrow = None
+        if swung:
+            i = swung[0] if held == "first" else swung[-1]
+            a, b = frames[k - 1][i], cells[i]
+            arrow = ((a[0] + 0.5, a[1] + 0.5, a[2] + 0.5), (b[0] + 0.5, b[1] + 0.5, b[2] + 0.5))
+        bounds = (
+            tuple(min(c[a] for c in cells) for a in range(3)),
+            tuple(max(c[a] for c in cells) + 1 for a in range(3)),
+        )
+        step = Step(k, n, n - 1, pivot, 0)  # no cube counts as new: colours say it all
+        title = words[k] if k < len(words) else ""
+        out.append(
+            Panel(
+                step,
+                title,
+                (view,),
+                view,
+                faint,
+                arrow,
+                bounds,
+                cells=tuple(cells),
+                colours=colours,
+            )
+        )
+    return out

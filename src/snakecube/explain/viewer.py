@@ -337,3 +337,130 @@ def save(solution: Solution, path: str | Path, tails: Any = None) -> Path:
     path = Path(path)
     path.write_text(html(solution, tails=tails), encoding="utf-8")
     return path
+
+
+def plan_figure(plan: Any) -> Any:
+    """A fold plan in the viewer: a frame per state (the flat start, then each quarter turn),
+    every cube moving to where it is in that state, coloured as on the plan's sheet."""
+    panels = scene.fold_panels(plan)
+    n = len(plan.end)
+    all_cells = [c for p in panels for c in (p.cells or ())]
+    lo = [min(c[a] for c in all_cells) for a in range(3)]
+    hi = [max(c[a] for c in all_cells) + 1 for a in range(3)]
+    big = max(hi[a] - lo[a] for a in range(3))
+
+    def state(p: scene.Panel) -> list[Any]:
+        cells = p.cells or ()
+        faint = set(p.tail)
+        meshes = [
+            go.Mesh3d(
+                **_cube_mesh(cells[i]),
+                color=scene.GHOST if cells[i] in faint else (p.colours or {})[i],
+                opacity=0.35 if cells[i] in faint else 1.0,
+            )
+            for i in range(n)
+        ]
+        edges = [
+            go.Scatter3d(**_cube_edges(cells[i]), line={"color": "#222222", "width": 2})
+            for i in range(n)
+        ]
+        return [*meshes, *edges]
+
+    first = state(panels[0])
+    traces = [
+        *(
+            go.Mesh3d(
+                **t.to_plotly_json(),
+                flatshading=True,
+                hoverinfo="skip",
+                lighting={"ambient": 0.6, "diffuse": 0.7, "specular": 0.0},
+            )
+            for t in first[:n]
+        ),
+        *(go.Scatter3d(**t.to_plotly_json(), mode="lines", hoverinfo="skip") for t in first[n:]),
+    ]
+    frames = [
+        go.Frame(
+            name=f"step {k}",
+            data=state(p),
+            traces=list(range(2 * n)),
+            layout={"title": {"text": p.title}},
+        )
+        for k, p in enumerate(panels)
+    ]
+    eye = scene.CAMERA.eye
+    animate = {
+        "mode": "immediate",
+        "frame": {"duration": 0, "redraw": True},
+        "transition": {"duration": 0},
+    }
+    fig = go.Figure(data=traces, frames=frames)
+    fig.update_layout(
+        title={"text": panels[0].title, "font": {"size": 13}},
+        autosize=True,
+        scene={
+            "xaxis": {"range": [lo[0] - 0.5, hi[0] + 0.5], "title": "right", **_AXIS},
+            "yaxis": {"range": [lo[1] - 0.5, hi[1] + 0.5], "title": "away", **_AXIS},
+            "zaxis": {"range": [lo[2] - 0.5, hi[2] + 0.5], "title": "up", **_AXIS},
+            "aspectmode": "manual",
+            "aspectratio": {
+                "x": (hi[0] - lo[0]) / big,
+                "y": (hi[1] - lo[1]) / big,
+                "z": (hi[2] - lo[2]) / big,
+            },
+            "camera": {
+                "eye": {"x": 2.6 * eye[0], "y": 2.6 * eye[1], "z": 2.6 * eye[2]},
+                "up": {"x": 0, "y": 0, "z": 1},
+                "projection": {"type": "orthographic"},
+            },
+        },
+        showlegend=False,
+        margin={"l": 0, "r": 0, "t": 60, "b": 80},
+        sliders=[
+            {
+                "active": 0,
+                "x": 0.02,
+                "len": 0.96,
+                "y": 0.0,
+                "yanchor": "top",
+                "pad": {"t": 0},
+                "currentvalue": {"prefix": "step "},
+                "steps": [
+                    {"label": str(k), "method": "animate", "args": [[f"step {k}"], animate]}
+                    for k in range(len(panels))
+                ],
+            }
+        ],
+    )
+    return fig
+
+
+def plan_html(plan: Any, full: bool = True) -> str:
+    """A fold plan's viewer as HTML with plotly.js embedded."""
+    fig = plan_figure(plan)
+    names = [f.name for f in fig.frames]
+    ratio = fig.layout.scene.aspectratio
+    script = _CONTROLS_JS % {
+        "div": DIV_ID,
+        "names": repr(names).replace("'", '"'),
+        "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
+    }
+    page = fig.to_html(
+        include_plotlyjs=True,
+        full_html=full,
+        div_id=DIV_ID,
+        post_script=script,
+        auto_play=False,
+        default_width="100%",
+        default_height="100%",
+        config={"displaylogo": False, "responsive": True},
+    )
+    css = _PAGE_CSS % {"div": DIV_ID}
+    if full:
+        return page.replace(
+            "<head>",
+            "<head>\n" + css + '\n<meta name="viewport" '
+            'content="width=device-width, initial-scale=1">',
+            1,
+        )
+    return css + page

@@ -1,0 +1,252 @@
+"""Fold plans: quarter turns a person can perform, from the snake lying flat to a solution.
+
+seeds/004 left this open: the dangling tail can hit cubes already placed. :func:`plan` finds
+moves (see ``fold.model`` for the exact model, and ``fold.planner`` for the search) such
+that every state on the way is valid, with the fewest quarter turns, placing segments in
+order from one end where it can, and preferring swings that pass clear of the placed cubes.
+
+The solution is first turned (by a symmetry of its target) so that its first two segments
+lie on the table when it can: the flat start then lies on the table too, and the words and
+pictures use the instructions' table frame (x right, y away from you, z up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from snakecube.errors import InputError
+from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
+from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, distance, states_of
+from snakecube.solution import Solution
+
+ENDS = ("best", "first", "last")
+
+
+@dataclass(frozen=True)
+class FoldPlan:
+    """A plan in the model's terms: ``moves`` are (joint, quarter_turns), turning cubes
+    joint+1..n about the line through cubes joint and joint+1 (1-based)."""
+
+    solution: Solution  # the solution folded into (``end`` is its cells)
+    start: tuple[Vec, ...]
+    moves: tuple[tuple[int, int], ...]
+    held: str  # "first" or "last": the end the person holds while folding
+    in_order: bool  # segments placed one by one from the held end
+    lower_bound: int
+    clear: tuple[bool, ...]  # per move: does its swing pass clear?
+    frames: tuple[tuple[Vec, ...], ...] = ()  # the states with the held end kept still
+    found: bool = True
+
+    @property
+    def end(self) -> tuple[Vec, ...]:
+        return tuple(self.solution.cells)
+
+    @property
+    def quarter_turns(self) -> int:
+        return sum(abs(q) for _, q in self.moves)
+
+    @property
+    def sweep_clear(self) -> int:
+        """How many moves swing clear of the cubes that stay."""
+        return sum(self.clear)
+
+    def states(self) -> list[list[Vec]]:
+        """The start, then the configuration after each move."""
+        return states_of(self.solution.snake.lengths, self.start, self.moves)
+
+    def to_dict(self) -> dict[str, object]:
+        """The plan as JSON: start, moves, end, quarter_turns, lower_bound, sweep_clear."""
+        return {
+            "snake": self.solution.snake.turns(),
+            "target": self.solution.region.describe(),
+            "found": self.found,
+            "held": self.held,
+            "in_order": self.in_order,
+            "start": [list(c) for c in self.start],
+            "moves": [
+                {"joint": j, "quarter_turns": q, "sweep_clear": c}
+                for (j, q), c in zip(self.moves, self.clear, strict=True)
+            ],
+            "end": [list(c) for c in self.end],
+            "quarter_turns": self.quarter_turns,
+            "lower_bound": self.lower_bound,
+            "sweep_clear": self.sweep_clear,
+        }
+
+
+def orientation(solution: Solution, held: str = "first") -> Solution:
+    """The solution turned (by a symmetry of its target) so that the two segments at the
+    held end lie on the table (z constant, low) when possible: the flat start then lies on
+    the table; otherwise as the instructions show it."""
+    from snakecube.explain.scene import _oriented, display
+
+    shown = display(solution)
+    if len(shown.snake.lengths) < 2:
+        return shown
+    best: tuple[tuple[int, ...], Solution] | None = None
+    for perm in solution.region.symmetries:
+        turned = _oriented(solution, perm)
+        cells = list(turned.cells)
+        lengths = list(solution.snake.lengths)
+        if held == "last":
+            cells, lengths = cells[::-1], lengths[::-1]
+        corner = lengths[0] - 1
+        plane = len({cells[0][2], cells[corner][2], cells[corner + 1][2]}) == 1
+        key = (not plane, cells[0][2], turned.path != shown.path)
+        if best is None or key < best[0]:
+            best = (key, turned)
+    assert best is not None
+    return best[1]
+
+
+def _raw(
+    lengths: Sequence[int], end: Sequence[Vec], target: set[Vec], nodes: int
+) -> tuple[RawPlan | None, bool]:
+    """The best plan for one end, and whether the searches finished within their budgets."""
+    try:
+        return best_plan(lengths, end, target, nodes), True
+    except Budget:
+        return None, False
+
+
+def _typed(solution: Solution, raw: RawPlan, held: str) -> FoldPlan:
+    """The raw plan written as model moves on the snake as typed, with its start."""
+    lengths = solution.snake.lengths
+    end = list(solution.cells)
+    n = len(end)
+    if held == "first":
+        folder = Folder(lengths, end, set(end))
+        moves = [(folder.corners[s], q) for s, q in raw.moves]
+        start = folder.cells(raw.start)
+        frames = states_of(lengths, start, moves)
+    else:
+        back = Folder(lengths[::-1], end[::-1], set(end))
+        # joint j of the reversed snake is joint n - j as typed, with the same quarter turns
+        moves = [(n - back.corners[s], q) for s, q in raw.moves]
+        start = list(end)
+        for joint, q in reversed(moves):  # undo the moves from the solution
+            start = apply_move(start, joint, -q)
+        back_moves = [(back.corners[s], q) for s, q in raw.moves]
+        frames = [f[::-1] for f in states_of(lengths[::-1], back.cells(raw.start), back_moves)]
+    states = states_of(lengths, start, moves)
+    clear = tuple(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
+    goal = Folder(lengths, end, set()).goal
+    start_dihedrals = Folder(lengths, start, set()).goal
+    bound = sum(distance(a, b) for a, b in zip(start_dihedrals[1:], goal[1:], strict=True))
+    return FoldPlan(
+        solution,
+        tuple(start),
+        tuple(moves),
+        held,
+        raw.in_order,
+        bound,
+        clear,
+        tuple(tuple(f) for f in frames),
+    )
+
+
+def plan(solution: Solution, end: str = "best", nodes: int = 200_000) -> FoldPlan:
+    """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
+    or ``last`` end, or the ``best`` (fewest quarter turns, then in order, then most clear
+    swings; the first end on a tie). Raises InputError when no plan is found within the
+    node budget (``nodes`` per end and search)."""
+    if not isinstance(solution, Solution):
+        raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
+    if end not in ENDS:
+        raise InputError(f"unknown end {end!r}; use one of {', '.join(ENDS)}")
+    found: list[FoldPlan] = []
+    finished = True
+    for held in ("first", "last") if end == "best" else (end,):
+        turned = orientation(solution, held)
+        lengths = turned.snake.lengths
+        cells = list(turned.cells)
+        ls = lengths if held == "first" else lengths[::-1]
+        ce = cells if held == "first" else cells[::-1]
+        raw, done = _raw(ls, ce, set(cells), nodes)
+        finished &= done
+        if raw is not None:
+            found.append(_typed(turned, raw, held))
+    if not found:
+        why = "there is none" if finished else "the search ran out of nodes"
+        raise InputError(f"no fold plan found for this solution ({why})")
+    return min(
+        found, key=lambda p: (p.quarter_turns, not p.in_order, -p.sweep_clear, p.held != "first")
+    )
+
+
+def check(p: FoldPlan) -> list[str]:
+    """What is wrong with a plan, by replaying it (an internal check; the tests replay plans
+    with their own, independent simulator)."""
+    problems = []
+    states = p.states()
+    if not is_flat(states[0]):
+        problems.append("the start is not flat")
+    for k, state in enumerate(states):
+        if not is_valid(state):
+            problems.append(f"state {k} has two cubes in one cell")
+    if [tuple(c) for c in states[-1]] != list(p.end):
+        problems.append("the last state is not the solution")
+    return problems
+
+
+# -- words ------------------------------------------------------------------------------------
+def _way(v: Sequence[int]) -> str:
+    from snakecube.explain.words import TABLE
+
+    return TABLE[(v[0], v[1], v[2])]
+
+
+def _runs(cells: Sequence[Vec], lengths: Sequence[int]) -> list[str]:
+    """'cubes 1-3 to the right' for each segment of a configuration."""
+    out, at = [], 0
+    for n in lengths:
+        a, b = cells[at], cells[at + 1]
+        out.append(f"cubes {at + 1}-{at + n} {_way([b[k] - a[k] for k in range(3)])}")
+        at += n - 1
+    return out
+
+
+def steps_in_words(p: FoldPlan) -> list[str]:
+    """The plan as a person does it, in the instructions' table words: how to lay the snake
+    down, then each quarter turn (which cubes to hold, which way to turn, where the turned
+    segment then points)."""
+    lengths = p.solution.snake.lengths
+    n = len(p.end)
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    start = frames[0]
+    held = "cube 1" if p.held == "first" else f"cube {n}"
+    lines = [
+        "Lay the snake flat on the table, "
+        + ", ".join(_runs(start, lengths))
+        + f". Keep the end with {held} still; each step turns the rest of the snake."
+    ]
+    corners = set()
+    at = 1
+    for m in lengths[:-1]:
+        at += m - 1
+        corners.add(at)
+    for k, ((joint, q), clear) in enumerate(zip(p.moves, p.clear, strict=True), 1):
+        before, after = frames[k - 1], frames[k]
+        way = "clockwise" if q > 0 else "anticlockwise"
+        if p.held == "first":
+            a, b = joint, joint + 1  # hold cubes 1..b; the rest turns about the line a -> b
+            nxt = min((c for c in corners if c > b), default=n)
+            swung = f"cubes {b + 1}-{nxt}" if nxt > b + 1 else f"cube {b + 1}"
+            direction = [after[b][i] - after[b - 1][i] for i in range(3)]
+            hold, turn = f"hold cubes 1-{b}", "turn the rest"
+        else:
+            a, b = joint + 1, joint  # hold cubes b..n; cubes 1..b-1 turn about the line a -> b
+            prev = max((c for c in corners if c < b), default=1)
+            swung = f"cubes {prev}-{b - 1}" if prev < b - 1 else f"cube {b - 1}"
+            direction = [after[b - 2][i] - after[b - 1][i] for i in range(3)]
+            hold, turn = f"hold cubes {b}-{n}", f"turn cubes 1-{b - 1}"
+        axis = [before[b - 1][i] - before[a - 1][i] for i in range(3)]
+        careful = "" if clear else " (carefully: it passes close to cubes already placed)"
+        verb = "go" if swung.startswith("cubes") else "goes"
+        lines.append(
+            f"Step {k}: {hold}; {turn} a quarter turn {way}, looking from cube {a} to cube "
+            f"{b} ({_way(axis).replace('to the ', '')}); {swung} then {verb} {_way(direction)}"
+            f"{careful}."
+        )
+    return lines
