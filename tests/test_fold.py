@@ -187,3 +187,22 @@ def test_plan_pictures(tmp_path):
     explain.save_plan(plan, tmp_path / "p.html")
     assert (tmp_path / "p.pdf").read_bytes()[:5] == b"%PDF-"
     assert "snakecube-viewer" in (tmp_path / "p.html").read_text()
+
+
+@pytest.mark.parametrize("name", ["standard", "seed-orange"])
+def test_where_the_tail_hangs_in_the_instructions(name):
+    from snakecube import explain
+    from snakecube.explain import scene
+
+    shown, tails = explain.hanging(next(sc.solutions(name)))
+    assert shown == scene.display(shown)  # the pictures' orientation
+    steps = scene.steps(shown)
+    assert len(tails) == len(steps)
+    for step, tail in zip(steps, tails, strict=True):
+        placed = shown.cells[: step.last + 1]
+        assert len(tail) == len(shown.cells) - step.last - 1
+        assert not set(tail) & set(placed)  # the tail never sits in a placed cube
+        if tail:  # and it hangs from the last placed cube
+            assert math.dist(tail[0], placed[-1]) == 1
+    panels = scene.panels(shown, tails)
+    assert all(len(p.tail) <= len(t) for p, t in zip(panels, tails, strict=True))

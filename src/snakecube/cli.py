@@ -214,6 +214,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     o.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet paper size")
 
+    fc = sub.add_parser(
+        "fold-census",
+        help="how every solution of every design of a box folds (docs/fold.md)",
+        epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
+    )
+    fc.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 27 cells)")
+    fc.add_argument("--csv", metavar="FILE", required=True, help="write one row per solution end")
+    fc.add_argument("--workers", type=_workers, metavar="N", help="processes (default: all)")
+    fc.add_argument("--quiet", action="store_true", help="no progress bar")
+
     g = sub.add_parser(
         "designs",
         help="every design that folds into a box, with its solutions",
@@ -422,6 +432,24 @@ def _cmd_fold(args: argparse.Namespace) -> int:
     print(f"{'in order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
+    return EXIT_OK
+
+
+def _cmd_fold_census(args: argparse.Namespace) -> int:
+    from snakecube.fold.census import run
+
+    box = Box.parse(args.box)
+    limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
+    bar = None if args.quiet else progress_bar(desc="fold census", unit="design")
+    try:
+        n = run(box, args.csv, args.workers, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    _say(f"snakecube: wrote {args.csv!r}: {n} solutions, each from both ends")
+    from snakecube.fold.census import summarize
+
+    print(summarize(args.csv))
     return EXIT_OK
 
 
@@ -680,6 +708,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": _cmd_solve,
     "show": _cmd_show,
     "fold": _cmd_fold,
+    "fold-census": _cmd_fold_census,
     "designs": _cmd_designs,
     "flat": _cmd_flat,
     "rate": _cmd_rate,

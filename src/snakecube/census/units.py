@@ -161,30 +161,14 @@ def _compiled(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     dirs = np.zeros(n + 1, np.int64)
     for i in range(1, len(prefix)):
         dirs[i] = region.neighbours[prefix[i - 1]].index(prefix[i])
-    nextd = np.zeros(n + 1, np.int64)
-    meta = np.array([len(prefix), 0], np.int64)
     keys = np.zeros(BATCH, np.uint64)
     flags = np.zeros(BATCH, np.uint8)
-    occ = sum(1 << c for c in prefix)
     if len(prefix) == n:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    while not meta[1]:
-        got, nodes, occ = _kernel.path_keys(
-            nb,
-            nbmask,
-            syms,
-            path,
-            dirs,
-            nextd,
-            len(prefix),
-            occ,
-            keys,
-            flags,
-            BATCH,
-            SLICE_NODES,
-            meta,
-        )
+    walk = _kernel.PathKeys(nb, nbmask, syms, path, dirs, len(prefix), keys, flags)
+    while not walk.finished:
+        got, nodes = walk.run(SLICE_NODES)
         yield keys[:got], flags[:got], nodes
 
 

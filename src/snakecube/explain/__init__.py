@@ -64,6 +64,8 @@ def save(
         text = show(solution, style, words) + "\n"
         return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
     need_pictures()
+    if tails is None:
+        solution, tails = hanging(solution)
     if form in VIEWER_FORMS:
         from snakecube.explain import viewer
 
@@ -71,6 +73,20 @@ def save(
     from snakecube.explain import pictures
 
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails))
+
+
+def hanging(solution: Solution) -> tuple[Solution, object]:
+    """The solution as the pictures show it, and where the rest of the snake hangs at each
+    step (from a fold plan held at the first end); None tails when no plan is found."""
+    from snakecube import fold
+    from snakecube.explain.scene import display
+
+    shown = display(solution)
+    try:
+        plan = fold.plan(shown, "first", orient=False)
+    except InputError:
+        return shown, None
+    return shown, fold.hanging_tails(plan)
 
 
 def save_plan(plan: object, path: str | Path, paper: str = "a4") -> Path:

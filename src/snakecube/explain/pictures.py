@@ -120,16 +120,9 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
                     _edges(what), colors="#999999", linewidths=0.6, linestyles="dotted", zorder=z
                 )
             )
-        else:
+        else:  # the rest of the snake: light edges, so it hides nothing
             ax.add_collection3d(
-                Poly3DCollection(
-                    _faces(what, eye),
-                    facecolors=GHOST,
-                    alpha=0.35,
-                    edgecolors="#aaaaaa",
-                    linewidths=0.4,
-                    zorder=z,
-                )
+                Line3DCollection(_edges(what), colors="#8c8c8c", linewidths=0.7, zorder=z)
             )
     top = len(items) + 10
     if panel.arrow is not None:
@@ -262,14 +255,15 @@ def _page_panels(n_panels: int) -> list[list[int]]:
 
 INSTRUCTIONS_KEY = (
     " Each step places one segment: its new cubes are blue and numbered, the cube it turns "
-    "at is outlined in red, the red arrow shows where the segment goes, and the next segment "
-    "is drawn in light grey. Earlier cubes alternate dark and light, like the wooden puzzle."
+    "at is outlined in red, the red arrow shows where the segment goes, and grey outlines "
+    "show where the rest of the snake hangs (as a fold plan has it, next to the cube). Earlier "
+    "cubes alternate dark and light, like the wooden puzzle."
 )
 PLAN_KEY = (
     " Each picture shows the whole snake after one quarter turn, the end you hold kept still: "
     "cubes already where they end are wood, the cubes that just swung are blue, the cube on "
-    "the turning line is red, the red arrow shows the swing, and the rest of the snake is "
-    "light grey."
+    "the turning line is red, the red arrow shows the swing, and grey outlines show the rest "
+    "of the snake."
 )
 
 

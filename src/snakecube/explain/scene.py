@@ -84,6 +84,7 @@ class Camera:
         return (_dot(v, right), _dot(v, up))
 
 
+TAIL_MARGIN = 1  # cells around the target where a hanging tail is still drawn
 CAMERA = Camera(28.0, -62.0)  # front, a little right, above: the person at the table
 SECOND_VIEWS = (
     Camera(-28.0, -62.0, "seen from below"),
@@ -381,6 +382,10 @@ def panels(solution: Solution, tails: Sequence[Sequence[Coord]] | None = None) -
             (start[0] + 0.5, start[1] + 0.5, start[2] + 0.5),
             (end[0] + 0.5, end[1] + 0.5, end[2] + 0.5),
         )
+        if tails is not None:  # keep the drawing's scale: what hangs far away is not drawn
+            lo_box = [min(c[a] for c in cells) - TAIL_MARGIN for a in range(3)]
+            hi_box = [max(c[a] for c in cells) + TAIL_MARGIN for a in range(3)]
+            tail = tuple(c for c in tail if all(lo_box[a] <= c[a] <= hi_box[a] for a in range(3)))
         everything = [*cells, *tail]
         bounds = (
             (

@@ -146,11 +146,14 @@ def _typed(solution: Solution, raw: RawPlan, held: str) -> FoldPlan:
     )
 
 
-def plan(solution: Solution, end: str = "best", nodes: int = 200_000) -> FoldPlan:
+def plan(
+    solution: Solution, end: str = "best", nodes: int = 200_000, orient: bool = True
+) -> FoldPlan:
     """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
     or ``last`` end, or the ``best`` (fewest quarter turns, then in order, then most clear
     swings; the first end on a tie). Raises InputError when no plan is found within the
-    node budget (``nodes`` per end and search)."""
+    node budget (``nodes`` per end and search). ``orient=False`` keeps the solution as it
+    is (its cells are then the plan's end)."""
     if not isinstance(solution, Solution):
         raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
     if end not in ENDS:
@@ -158,7 +161,7 @@ def plan(solution: Solution, end: str = "best", nodes: int = 200_000) -> FoldPla
     found: list[FoldPlan] = []
     finished = True
     for held in ("first", "last") if end == "best" else (end,):
-        turned = orientation(solution, held)
+        turned = orientation(solution, held) if orient else solution
         lengths = turned.snake.lengths
         cells = list(turned.cells)
         ls = lengths if held == "first" else lengths[::-1]
@@ -250,3 +253,19 @@ def steps_in_words(p: FoldPlan) -> list[str]:
             f"{careful}."
         )
     return lines
+
+
+def hanging_tails(p: FoldPlan) -> list[tuple[Vec, ...]]:
+    """For each instruction step (segment k placed, from the first end), where the rest of
+    the snake hangs: the first state of the plan (held at its first end) in which cubes
+    1..(the step's last cube) are in place."""
+    if p.held != "first":
+        raise InputError("hanging tails need a plan held at the first end")
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    end = p.end
+    out, last = [], 0
+    for k, n in enumerate(p.solution.snake.lengths):
+        last = n - 1 if k == 0 else last + n - 1
+        frame = next(f for f in frames if list(f[: last + 1]) == list(end[: last + 1]))
+        out.append(tuple(frame[last + 1 :]))
+    return out

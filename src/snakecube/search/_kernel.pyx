@@ -1,15 +1,22 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled search loop behind ``snakecube.search.kernel`` (see that module for the contract).
+"""The compiled search loops behind ``snakecube.search.kernel`` and the census.
 
-Two loops with the same steps, the same order and the same resumable state: ``run_word`` for
-regions of at most 64 cells, whose occupancy is one machine word kept in a register, and
-``run_words`` for any size, whose occupancy is an array of words.
+Each search keeps its tables and its state in one object (as msgpack's ``Unpacker`` does), so
+a caller makes it once and calls ``run(max_nodes)`` in slices, checking time, progress and
+Ctrl-C in between:
+
+* ``SegmentSearch``: the segment-placing search of one work unit (the reference's contract).
+  Two loops with the same steps, order and state: one machine word of occupancy for regions
+  of at most 64 cells, kept in a register, and an array of words for any size.
+* ``PathKeys``: every Hamiltonian path under a prefix, as canonical design keys (the census).
 
 Tables are flat. Row ``r = (lidx[k] * cells + head) * 6 + d`` is segment k's ray from
 ``head`` in direction d: ``rend[r]`` its end cell (-1 when it leaves the region), ``rmask`` the
-cells it adds, ``rhalo`` the neighbours of its start cell and of the cells it adds.
-``meta = [level, base level, finished]``. Both return (solutions written to out, nodes).
+cells it adds, ``rhalo`` the neighbours of its start cell and of the cells it adds, each
+``words`` words.
 """
+
+from array import array
 
 from libc.stdint cimport int64_t, uint64_t
 
@@ -26,258 +33,312 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
 
-def run_word(
-    const int64_t[::1] lidx, const uint64_t[::1] rmask, const int64_t[::1] rend,
-    const uint64_t[::1] rhalo, const uint64_t[::1] nbmask, const int64_t[::1] placed_after,
-    int64_t[::1] dirs, int64_t[::1] nextd, int64_t[::1] heads, int64_t[::1] endc,
-    uint64_t[::1] occ_io, int64_t[::1] meta,
-    int64_t flags, int64_t min_free, int64_t max_nodes, int64_t[::1] out, int64_t max_out,
-    const uint64_t[::1] colours, int64_t end_colour,
-):
-    cdef int64_t n_seg = lidx.shape[0]
-    cdef int64_t n_cells = nbmask.shape[0]
-    cdef uint64_t colour = colours[0]
-    cdef bint parity = flags & F_PARITY
-    cdef uint64_t one = 1
-    cdef uint64_t cells_mask = (one << n_cells) - one if n_cells < 64 else ~<uint64_t>0
-    cdef uint64_t occ = occ_io[0]
-    cdef int64_t level = meta[0]
-    cdef int64_t base = meta[1]
-    cdef int64_t n_out = 0, nodes = 0
-    cdef int64_t k, row, r, axis, d, e, last, x, i
-    cdef uint64_t cand, m, free, reach, frontier, grow
-    cdef bint ok, moved, more
-    with nogil:
-        while nodes < max_nodes:
-            if level == n_seg:  # a complete placement: report it, then step back
-                for i in range(n_seg):
-                    out[n_out * n_seg + i] = dirs[i]
-                n_out += 1
-                level -= 1
-                occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
-                if n_out == max_out:
-                    break
-                continue
-            # Step 1: try the next direction at this level.
-            k = level
-            row = (lidx[k] * n_cells + heads[k]) * 6
-            axis = dirs[k - 1] >> 1 if k > 0 else -1
-            more = k + 1 < n_seg
-            moved = False
-            d = nextd[k]
-            while d < 6:
-                r = row + d
-                e = rend[r]
-                if (d >> 1) == axis or e < 0 or occ & rmask[r]:
-                    d += 1
-                    continue
-                # Step 2: place the segment.
-                occ |= rmask[r]
-                nodes += 1
-                ok = True
-                last = endc[k]
-                # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
-                # neighbour. One way in (counting the new head) means: the last cube.
-                if flags & F_DEAD_END and more:
-                    free = ~occ | (one << e)
-                    cand = rhalo[r] & ~occ
-                    while cand:
-                        x = __builtin_ctzll(cand)
-                        cand &= cand - one
-                        m = nbmask[x] & free
-                        if m == 0:
-                            ok = False
-                            break
-                        if m & (m - one) == 0:
-                            if last >= 0 and last != x and not (occ >> last) & one:
-                                ok = False
-                                break
-                            if parity and <int64_t>((colour >> x) & one) != end_colour:
-                                ok = False  # the last cube's colour is fixed by parity
-                                break
-                            last = x
-                # Step 4: the free cells stay connected to the head (flood fill), while at
-                # least min_free cells are free.
-                if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
-                    free = ~occ & cells_mask
-                    reach = nbmask[e] & free
-                    frontier = reach
-                    while frontier:
-                        grow = 0
-                        while frontier:
-                            x = __builtin_ctzll(frontier)
-                            frontier &= frontier - one
-                            grow |= nbmask[x]
-                        frontier = grow & free & ~reach
-                        reach |= frontier
-                    if reach != free:
-                        ok = False
-                if not ok:
-                    occ ^= rmask[r]
-                    d += 1
-                    continue
-                dirs[k] = d
-                nextd[k] = d + 1
-                heads[k + 1] = e
-                endc[k + 1] = last
-                nextd[k + 1] = 0
-                level = k + 1
-                moved = True
-                break
-            if not moved:  # Step 5: no direction left here: step back.
-                nextd[k] = 6
-                if level == base:
-                    meta[2] = 1
-                    break
-                level -= 1
-                occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
-    meta[0] = level
-    occ_io[0] = occ
-    return n_out, nodes
-
-
 cdef inline bint _is_set(const uint64_t[::1] words, int64_t c) noexcept nogil:
     return (words[c >> 6] >> (c & 63)) & 1
 
 
-def run_words(
-    const int64_t[::1] lidx, const uint64_t[::1] rmask, const int64_t[::1] rend,
-    const uint64_t[::1] rhalo, const uint64_t[::1] nbmask, const int64_t[::1] placed_after,
-    int64_t[::1] dirs, int64_t[::1] nextd, int64_t[::1] heads, int64_t[::1] endc,
-    uint64_t[::1] occ, int64_t[::1] meta,
-    int64_t flags, int64_t min_free, int64_t max_nodes, int64_t[::1] out, int64_t max_out,
-    const uint64_t[::1] colours, int64_t end_colour,
-    uint64_t[::1] reach, uint64_t[::1] frontier,
-):
-    """The same loop with ``W = occ.shape[0]`` words a mask: ``rmask``, ``rhalo`` and
-    ``nbmask`` hold W words per row; ``reach`` and ``frontier`` are W scratch words."""
-    cdef int64_t n_seg = lidx.shape[0]
-    cdef int64_t W = occ.shape[0]
-    cdef int64_t n_cells = nbmask.shape[0] // W
-    cdef uint64_t one = 1
-    cdef int64_t level = meta[0]
-    cdef int64_t base = meta[1]
-    cdef int64_t n_out = 0, nodes = 0
-    cdef int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways, count
-    cdef uint64_t cand, m, clash, bits, new
-    cdef bint ok, moved, more, growing
-    cdef bint parity = flags & F_PARITY
-    with nogil:
-        while nodes < max_nodes:
-            if level == n_seg:
-                for i in range(n_seg):
-                    out[n_out * n_seg + i] = dirs[i]
-                n_out += 1
-                level -= 1
-                r = (lidx[level] * n_cells + heads[level]) * 6 + dirs[level]
-                for w in range(W):
-                    occ[w] ^= rmask[r * W + w]
-                if n_out == max_out:
-                    break
-                continue
-            k = level
-            row = (lidx[k] * n_cells + heads[k]) * 6
-            axis = dirs[k - 1] >> 1 if k > 0 else -1
-            more = k + 1 < n_seg
-            moved = False
-            d = nextd[k]
-            while d < 6:
-                r = row + d
-                e = rend[r]
-                if (d >> 1) == axis or e < 0:
-                    d += 1
+def array_of(int64_t n, int64_t value):
+    """A new int64 array of n copies of ``value``."""
+    return array("q", [value]) * max(n, 1)
+
+
+def words_of(int64_t n):
+    """A new array of n zero words."""
+    return array("Q", [0]) * max(n, 1)
+
+
+cdef class SegmentSearch:
+    """The search of one work unit, resumable: ``run(max_nodes)`` writes the placements it
+    finds (one direction per segment) to ``out`` and returns (placements written, nodes);
+    ``finished`` says when the unit is exhausted."""
+
+    cdef const int64_t[::1] lidx, rend, placed_after
+    cdef const uint64_t[::1] rmask, rhalo, nbmask, colours
+    cdef int64_t[::1] dirs, nextd, heads, endc
+    cdef public int64_t[::1] out
+    cdef uint64_t[::1] occ, reach, frontier
+    cdef int64_t n_seg, n_cells, words, level, base, flags, min_free, end_colour, max_out
+    cdef readonly bint finished
+    cdef bint multiword
+
+    def __init__(
+        self, const int64_t[::1] lidx, const uint64_t[::1] rmask, const int64_t[::1] rend,
+        const uint64_t[::1] rhalo, const uint64_t[::1] nbmask,
+        const int64_t[::1] placed_after, const uint64_t[::1] colours, int64_t words,
+        int64_t[::1] dirs, int64_t head, uint64_t[::1] occ, int64_t base, int64_t flags,
+        int64_t min_free, int64_t end_colour, int64_t[::1] out, int64_t max_out,
+        bint multiword,
+    ):
+        self.lidx, self.rmask, self.rend, self.rhalo = lidx, rmask, rend, rhalo
+        self.nbmask, self.placed_after, self.colours = nbmask, placed_after, colours
+        self.n_seg = lidx.shape[0]
+        self.words = words
+        self.n_cells = nbmask.shape[0] // words
+        self.dirs = dirs
+        self.nextd = array_of(self.n_seg + 1, 0)
+        self.heads = array_of(self.n_seg + 1, 0)
+        self.endc = array_of(self.n_seg + 1, -1)
+        self.heads[base] = head
+        self.occ = occ
+        self.reach = words_of(words)
+        self.frontier = words_of(words)
+        self.level = self.base = base
+        self.flags, self.min_free, self.end_colour = flags, min_free, end_colour
+        self.out, self.max_out = out, max_out
+        self.multiword = multiword or words > 1
+        self.finished = False
+
+    def run(self, int64_t max_nodes):
+        """Search on for at most ``max_nodes`` nodes: (placements written to out, nodes)."""
+        if self.finished:
+            return 0, 0
+        if self.multiword:
+            return self._run_words(max_nodes)
+        return self._run_word(max_nodes)
+
+    cdef tuple _run_word(self, int64_t max_nodes):
+        """One machine word of occupancy, kept in a register (regions of at most 64 cells)."""
+        cdef const int64_t[::1] lidx = self.lidx, rend = self.rend, placed_after = self.placed_after
+        cdef const uint64_t[::1] rmask = self.rmask, rhalo = self.rhalo, nbmask = self.nbmask
+        cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
+        cdef int64_t[::1] out = self.out
+        cdef int64_t n_seg = self.n_seg, n_cells = self.n_cells, flags = self.flags
+        cdef int64_t min_free = self.min_free, end_colour = self.end_colour, max_out = self.max_out
+        cdef uint64_t colour = self.colours[0]
+        cdef bint parity = flags & F_PARITY
+        cdef uint64_t one = 1
+        cdef uint64_t cells_mask = (one << n_cells) - one if n_cells < 64 else ~<uint64_t>0
+        cdef uint64_t occ = self.occ[0]
+        cdef int64_t level = self.level
+        cdef int64_t base = self.base
+        cdef bint finished = False
+        cdef int64_t n_out = 0, nodes = 0
+        cdef int64_t k, row, r, axis, d, e, last, x, i
+        cdef uint64_t cand, m, free, reach, frontier, grow
+        cdef bint ok, moved, more
+        with nogil:
+            while nodes < max_nodes:
+                if level == n_seg:  # a complete placement: report it, then step back
+                    for i in range(n_seg):
+                        out[n_out * n_seg + i] = dirs[i]
+                    n_out += 1
+                    level -= 1
+                    occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
+                    if n_out == max_out:
+                        break
                     continue
-                clash = 0
-                for w in range(W):
-                    clash |= occ[w] & rmask[r * W + w]
-                if clash:
-                    d += 1
-                    continue
-                for w in range(W):
-                    occ[w] |= rmask[r * W + w]
-                nodes += 1
-                ok = True
-                last = endc[k]
-                if flags & F_DEAD_END and more:
-                    for w in range(W):
-                        cand = rhalo[r * W + w] & ~occ[w]
-                        while cand and ok:
-                            x = (w << 6) + __builtin_ctzll(cand)
+                # Step 1: try the next direction at this level.
+                k = level
+                row = (lidx[k] * n_cells + heads[k]) * 6
+                axis = dirs[k - 1] >> 1 if k > 0 else -1
+                more = k + 1 < n_seg
+                moved = False
+                d = nextd[k]
+                while d < 6:
+                    r = row + d
+                    e = rend[r]
+                    if (d >> 1) == axis or e < 0 or occ & rmask[r]:
+                        d += 1
+                        continue
+                    # Step 2: place the segment.
+                    occ |= rmask[r]
+                    nodes += 1
+                    ok = True
+                    last = endc[k]
+                    # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
+                    # neighbour. One way in (counting the new head) means: the last cube.
+                    if flags & F_DEAD_END and more:
+                        free = ~occ | (one << e)
+                        cand = rhalo[r] & ~occ
+                        while cand:
+                            x = __builtin_ctzll(cand)
                             cand &= cand - one
-                            ways = (nbmask[x * W + (e >> 6)] >> (e & 63)) & 1
-                            for w2 in range(W):
-                                m = nbmask[x * W + w2] & ~occ[w2]
-                                if m:
-                                    ways += 1 if m & (m - one) == 0 else 2
-                            if ways == 0:
+                            m = nbmask[x] & free
+                            if m == 0:
                                 ok = False
-                            elif ways == 1:
-                                if last >= 0 and last != x and not _is_set(occ, last):
+                                break
+                            if m & (m - one) == 0:
+                                if last >= 0 and last != x and not (occ >> last) & one:
                                     ok = False
-                                if parity and <int64_t>_is_set(colours, x) != end_colour:
-                                    ok = False
+                                    break
+                                if parity and <int64_t>((colour >> x) & one) != end_colour:
+                                    ok = False  # the last cube's colour is fixed by parity
+                                    break
                                 last = x
-                        if not ok:
-                            break
-                if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
-                    count = 0
-                    for w in range(W):
-                        reach[w] = nbmask[e * W + w] & ~occ[w]
-                        frontier[w] = reach[w]
-                        count += __builtin_popcountll(reach[w])
-                    growing = True
-                    while growing:
-                        growing = False
-                        for w in range(W):
-                            bits = frontier[w]
-                            frontier[w] = 0
-                            while bits:
-                                x = (w << 6) + __builtin_ctzll(bits)
-                                bits &= bits - one
-                                for w2 in range(W):
-                                    new = nbmask[x * W + w2] & ~occ[w2] & ~reach[w2]
-                                    if new:
-                                        reach[w2] |= new
-                                        frontier[w2] |= new
-                                        count += __builtin_popcountll(new)
-                                        growing = True
-                    if count != n_cells - placed_after[k]:
-                        ok = False
-                if not ok:
+                    # Step 4: the free cells stay connected to the head (flood fill), while at
+                    # least min_free cells are free.
+                    if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
+                        free = ~occ & cells_mask
+                        reach = nbmask[e] & free
+                        frontier = reach
+                        while frontier:
+                            grow = 0
+                            while frontier:
+                                x = __builtin_ctzll(frontier)
+                                frontier &= frontier - one
+                                grow |= nbmask[x]
+                            frontier = grow & free & ~reach
+                            reach |= frontier
+                        if reach != free:
+                            ok = False
+                    if not ok:
+                        occ ^= rmask[r]
+                        d += 1
+                        continue
+                    dirs[k] = d
+                    nextd[k] = d + 1
+                    heads[k + 1] = e
+                    endc[k + 1] = last
+                    nextd[k + 1] = 0
+                    level = k + 1
+                    moved = True
+                    break
+                if not moved:  # Step 5: no direction left here: step back.
+                    nextd[k] = 6
+                    if level == base:
+                        finished = True
+                        break
+                    level -= 1
+                    occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
+        self.level = level
+        self.occ[0] = occ
+        self.finished = finished
+        return n_out, nodes
+
+    cdef tuple _run_words(self, int64_t max_nodes):
+        """The same loop with W words a mask: ``rmask``, ``rhalo`` and ``nbmask`` hold W words
+        per row; ``reach`` and ``frontier`` are W scratch words."""
+
+        cdef const int64_t[::1] lidx = self.lidx, rend = self.rend, placed_after = self.placed_after
+        cdef const uint64_t[::1] rmask = self.rmask, rhalo = self.rhalo, nbmask = self.nbmask
+        cdef const uint64_t[::1] colours = self.colours
+        cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
+        cdef int64_t[::1] out = self.out
+        cdef uint64_t[::1] occ = self.occ, reach = self.reach, frontier = self.frontier
+        cdef int64_t n_seg = self.n_seg, W = self.words, n_cells = self.n_cells
+        cdef int64_t flags = self.flags, min_free = self.min_free, end_colour = self.end_colour
+        cdef int64_t max_out = self.max_out
+        cdef uint64_t one = 1
+        cdef int64_t level = self.level
+        cdef int64_t base = self.base
+        cdef bint finished = False
+        cdef int64_t n_out = 0, nodes = 0
+        cdef int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways, count
+        cdef uint64_t cand, m, clash, bits, new
+        cdef bint ok, moved, more, growing
+        cdef bint parity = flags & F_PARITY
+        with nogil:
+            while nodes < max_nodes:
+                if level == n_seg:
+                    for i in range(n_seg):
+                        out[n_out * n_seg + i] = dirs[i]
+                    n_out += 1
+                    level -= 1
+                    r = (lidx[level] * n_cells + heads[level]) * 6 + dirs[level]
                     for w in range(W):
                         occ[w] ^= rmask[r * W + w]
-                    d += 1
+                    if n_out == max_out:
+                        break
                     continue
-                dirs[k] = d
-                nextd[k] = d + 1
-                heads[k + 1] = e
-                endc[k + 1] = last
-                nextd[k + 1] = 0
-                level = k + 1
-                moved = True
-                break
-            if not moved:
-                nextd[k] = 6
-                if level == base:
-                    meta[2] = 1
+                k = level
+                row = (lidx[k] * n_cells + heads[k]) * 6
+                axis = dirs[k - 1] >> 1 if k > 0 else -1
+                more = k + 1 < n_seg
+                moved = False
+                d = nextd[k]
+                while d < 6:
+                    r = row + d
+                    e = rend[r]
+                    if (d >> 1) == axis or e < 0:
+                        d += 1
+                        continue
+                    clash = 0
+                    for w in range(W):
+                        clash |= occ[w] & rmask[r * W + w]
+                    if clash:
+                        d += 1
+                        continue
+                    for w in range(W):
+                        occ[w] |= rmask[r * W + w]
+                    nodes += 1
+                    ok = True
+                    last = endc[k]
+                    if flags & F_DEAD_END and more:
+                        for w in range(W):
+                            cand = rhalo[r * W + w] & ~occ[w]
+                            while cand and ok:
+                                x = (w << 6) + __builtin_ctzll(cand)
+                                cand &= cand - one
+                                ways = (nbmask[x * W + (e >> 6)] >> (e & 63)) & 1
+                                for w2 in range(W):
+                                    m = nbmask[x * W + w2] & ~occ[w2]
+                                    if m:
+                                        ways += 1 if m & (m - one) == 0 else 2
+                                if ways == 0:
+                                    ok = False
+                                elif ways == 1:
+                                    if last >= 0 and last != x and not _is_set(occ, last):
+                                        ok = False
+                                    if parity and <int64_t>_is_set(colours, x) != end_colour:
+                                        ok = False
+                                    last = x
+                            if not ok:
+                                break
+                    if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
+                        count = 0
+                        for w in range(W):
+                            reach[w] = nbmask[e * W + w] & ~occ[w]
+                            frontier[w] = reach[w]
+                            count += __builtin_popcountll(reach[w])
+                        growing = True
+                        while growing:
+                            growing = False
+                            for w in range(W):
+                                bits = frontier[w]
+                                frontier[w] = 0
+                                while bits:
+                                    x = (w << 6) + __builtin_ctzll(bits)
+                                    bits &= bits - one
+                                    for w2 in range(W):
+                                        new = nbmask[x * W + w2] & ~occ[w2] & ~reach[w2]
+                                        if new:
+                                            reach[w2] |= new
+                                            frontier[w2] |= new
+                                            count += __builtin_popcountll(new)
+                                            growing = True
+                        if count != n_cells - placed_after[k]:
+                            ok = False
+                    if not ok:
+                        for w in range(W):
+                            occ[w] ^= rmask[r * W + w]
+                        d += 1
+                        continue
+                    dirs[k] = d
+                    nextd[k] = d + 1
+                    heads[k + 1] = e
+                    endc[k + 1] = last
+                    nextd[k + 1] = 0
+                    level = k + 1
+                    moved = True
                     break
-                level -= 1
-                r = (lidx[level] * n_cells + heads[level]) * 6 + dirs[level]
-                for w in range(W):
-                    occ[w] ^= rmask[r * W + w]
-    meta[0] = level
-    return n_out, nodes
+                if not moved:
+                    nextd[k] = 6
+                    if level == base:
+                        finished = True
+                        break
+                    level -= 1
+                    r = (lidx[level] * n_cells + heads[level]) * 6 + dirs[level]
+                    for w in range(W):
+                        occ[w] ^= rmask[r * W + w]
+        self.level = level
+        self.finished = finished
+        return n_out, nodes
 
 
-def path_keys(
-    const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] syms,
-    int64_t[::1] path, int64_t[::1] dirs, int64_t[::1] nextd, int64_t base, uint64_t occ,
-    uint64_t[::1] keys, unsigned char[::1] fixed, int64_t max_out, int64_t max_nodes,
-    int64_t[::1] meta,
-):
-    """Every Hamiltonian path that extends ``path[:base]``, for regions of at most 64 cells,
-    resumable like ``run_word``: ``meta = [current depth, finished]``, and ``occ`` is the
-    occupancy at ``meta[0]``. Returns (paths written, nodes, occupancy).
+cdef class PathKeys:
+    """Every Hamiltonian path that extends a prefix, for regions of at most 64 cells,
+    resumable: ``run(max_nodes)`` writes up to ``len(keys)`` paths and returns (paths
+    written, nodes); ``finished`` says when the prefix is exhausted.
 
     For each path it writes the *canonical design key* to ``keys``: the smaller of the
     path's key and its reverse's, where a key has bit i-1 set when the path turns at cube i
@@ -286,77 +347,120 @@ def path_keys(
     A free cell with no way in (free neighbours plus the head) cuts the branch, as does a
     second cell with only one.
     """
-    cdef int64_t n = nbmask.shape[0]
-    cdef int64_t n_syms = syms.shape[0] // n
-    cdef int64_t level = meta[0]
-    cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
-    cdef uint64_t one = 1, free, cand, m, key, rkey
-    cdef bint moved, same
-    with nogil:
-        while nodes < max_nodes:
-            if level == n:  # Step 4: a whole path: its design key, reversed key, symmetry
-                key = 0
-                rkey = 0
-                for i in range(1, n - 1):
-                    if dirs[i + 1] != dirs[i]:
-                        key |= one << (i - 1)
-                        rkey |= one << (n - 2 - i)
-                fixed[n_out] = 0
-                if key == rkey:
-                    for g in range(n_syms):
-                        same = True
-                        for j in range(n):
-                            if syms[g * n + path[j]] != path[n - 1 - j]:
-                                same = False
+
+    cdef const int64_t[::1] nb, syms
+    cdef const uint64_t[::1] nbmask
+    cdef int64_t[::1] path, dirs, nextd
+    cdef public uint64_t[::1] keys
+    cdef public unsigned char[::1] fixed
+    cdef int64_t base, level
+    cdef uint64_t occ
+    cdef readonly bint finished
+
+    def __init__(
+        self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] syms,
+        int64_t[::1] path, int64_t[::1] dirs, int64_t base, uint64_t[::1] keys,
+        unsigned char[::1] fixed,
+    ):
+        cdef int64_t i
+        self.nb, self.nbmask, self.syms = nb, nbmask, syms
+        self.path, self.dirs = path, dirs
+        self.nextd = array_of(nbmask.shape[0] + 1, 0)
+        self.keys, self.fixed = keys, fixed
+        self.base = self.level = base
+        self.occ = 0
+        for i in range(base):
+            self.occ |= (<uint64_t>1) << path[i]
+        self.finished = False
+
+    def run(self, int64_t max_nodes):
+        """Walk on for at most ``max_nodes`` steps: (paths written to keys, nodes)."""
+        if self.finished:
+            return 0, 0
+        return self._run(max_nodes)
+
+    cdef tuple _run(self, int64_t max_nodes):
+
+        cdef const int64_t[::1] nb = self.nb, syms = self.syms
+        cdef const uint64_t[::1] nbmask = self.nbmask
+        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd
+        cdef uint64_t[::1] keys = self.keys
+        cdef unsigned char[::1] fixed = self.fixed
+        cdef int64_t n = nbmask.shape[0], base = self.base, max_out = keys.shape[0]
+        cdef int64_t n_syms = syms.shape[0] // n
+        cdef int64_t level = self.level
+        cdef uint64_t occ = self.occ
+        cdef bint finished = False
+        cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
+        cdef uint64_t one = 1, free, cand, m, key, rkey
+        cdef bint moved, same
+        with nogil:
+            while nodes < max_nodes:
+                if level == n:  # Step 4: a whole path: its design key, reversed key, symmetry
+                    key = 0
+                    rkey = 0
+                    for i in range(1, n - 1):
+                        if dirs[i + 1] != dirs[i]:
+                            key |= one << (i - 1)
+                            rkey |= one << (n - 2 - i)
+                    fixed[n_out] = 0
+                    if key == rkey:
+                        for g in range(n_syms):
+                            same = True
+                            for j in range(n):
+                                if syms[g * n + path[j]] != path[n - 1 - j]:
+                                    same = False
+                                    break
+                            if same:
+                                fixed[n_out] = 1
                                 break
-                        if same:
-                            fixed[n_out] = 1
-                            break
-                keys[n_out] = key if key < rkey else rkey
-                n_out += 1
-                level -= 1
-                occ ^= one << path[level]
-                if n_out == max_out:
-                    break
-                continue
-            # Step 1: the next free neighbour of the head.
-            head = path[level - 1]
-            moved = False
-            d = nextd[level]
-            while d < 6:
-                x = nb[head * 6 + d]
-                d += 1
-                if x < 0 or (occ >> x) & one:
+                    keys[n_out] = key if key < rkey else rkey
+                    n_out += 1
+                    level -= 1
+                    occ ^= one << path[level]
+                    if n_out == max_out:
+                        break
                     continue
-                # Step 2: step onto it.
-                occ |= one << x
-                nodes += 1
-                # Step 3: dead ends: the free neighbours of the old head lost a way in.
-                dead = 0
-                free = ~occ | (one << x)
-                cand = nbmask[head] & ~occ
-                while cand:
-                    i = __builtin_ctzll(cand)
-                    cand &= cand - one
-                    m = nbmask[i] & free
-                    if m == 0 or (m & (m - one)) == 0:
-                        dead += 1 if m else 2
-                if dead > 1 and level + 1 < n:
-                    occ ^= one << x
-                    continue
-                nextd[level] = d
-                dirs[level] = d - 1
-                path[level] = x
-                level += 1
-                nextd[level] = 0
-                moved = True
-                break
-            if not moved:  # Step 5: no way on: step back.
-                nextd[level] = 6
-                if level == base:
-                    meta[1] = 1
+                # Step 1: the next free neighbour of the head.
+                head = path[level - 1]
+                moved = False
+                d = nextd[level]
+                while d < 6:
+                    x = nb[head * 6 + d]
+                    d += 1
+                    if x < 0 or (occ >> x) & one:
+                        continue
+                    # Step 2: step onto it.
+                    occ |= one << x
+                    nodes += 1
+                    # Step 3: dead ends: the free neighbours of the old head lost a way in.
+                    dead = 0
+                    free = ~occ | (one << x)
+                    cand = nbmask[head] & ~occ
+                    while cand:
+                        i = __builtin_ctzll(cand)
+                        cand &= cand - one
+                        m = nbmask[i] & free
+                        if m == 0 or (m & (m - one)) == 0:
+                            dead += 1 if m else 2
+                    if dead > 1 and level + 1 < n:
+                        occ ^= one << x
+                        continue
+                    nextd[level] = d
+                    dirs[level] = d - 1
+                    path[level] = x
+                    level += 1
+                    nextd[level] = 0
+                    moved = True
                     break
-                level -= 1
-                occ ^= one << path[level]
-    meta[0] = level
-    return n_out, nodes, occ
+                if not moved:  # Step 5: no way on: step back.
+                    nextd[level] = 6
+                    if level == base:
+                        finished = True
+                        break
+                    level -= 1
+                    occ ^= one << path[level]
+        self.level = level
+        self.occ = occ
+        self.finished = finished
+        return n_out, nodes

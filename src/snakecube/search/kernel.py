@@ -148,31 +148,19 @@ def search(
         yield tuple(unit.prefix)
         return
     t = tables_for(problem)
-    dirs = array("q", [*unit.prefix, *([0] * (k_all - k0))])
-    nextd = array("q", [0] * (k_all + 1))
-    heads = array("q", [0] * (k_all + 1))
-    heads[k0] = head
-    endc = array("q", [-1] * (k_all + 1))
-    occ = array("Q", _split(occ_int, t.words))
-    meta = array("q", [k0, k0, 0])
     batch, out = t.out
-    tables = (t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after)
-    state_arrays = (dirs, nextd, heads, endc, occ, meta)
-    parity = (t.colours, end_colour(problem.region, unit.start))
+    walk = _kernel.SegmentSearch(
+        t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after, t.colours, t.words,
+        array("q", [*unit.prefix, *([0] * (k_all - k0))]), head,
+        array("Q", _split(occ_int, t.words)), k0, flags, min_free,
+        end_colour(problem.region, unit.start), out, batch, multiword,
+    )  # fmt: skip
     while True:
-        if t.words == 1 and not multiword:
-            n_out, nodes = _kernel.run_word(
-                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *parity
-            )
-        else:
-            scratch = (array("Q", [0] * t.words), array("Q", [0] * t.words))
-            n_out, nodes = _kernel.run_words(
-                *tables, *state_arrays, flags, min_free, max_nodes, out, batch, *parity, *scratch
-            )
+        n_out, nodes = walk.run(max_nodes)
         if stats is not None:
             stats.nodes += nodes
         found = [tuple(out[i * k_all : (i + 1) * k_all]) for i in range(n_out)]
         yield from found  # copied first: the buffer is shared by searches of this problem
-        if meta[2]:
+        if walk.finished:
             return
         yield None
