@@ -42,7 +42,12 @@ extensions = cythonize(
             "snakecube.search._kernel",
             ["src/snakecube/search/_kernel.pyx"],
             extra_compile_args=["-O3"],
-        )
+        ),
+        Extension(
+            "snakecube.search._first",
+            ["src/snakecube/search/_first.pyx"],
+            extra_compile_args=["-O3"],
+        ),
     ],
     language_level=3,
 )

@@ -128,6 +128,17 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
     s.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
     s.add_argument("--reverse", action="store_true", help="fold from the other end")
+    s.add_argument(
+        "--strategy",
+        choices=("auto", "depth-first", "restarts"),
+        default="auto",
+        help="depth-first over the whole tree, or randomised restarts for a first solution "
+        "(default auto: restarts for --first on targets of more than 64 cells)",
+    )
+    s.add_argument(
+        "--seed", type=_whole(0, 2**63), default=0, metavar="S",
+        help="random seed of the restarts (default 0)",
+    )  # fmt: skip
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     s.add_argument(
@@ -359,6 +370,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             engine=args.engine,
             workers=args.workers,
             progress=bar,
+            strategy=args.strategy,
+            seed=args.seed,
         )
     except CubeCountError as err:  # often a typo: say which nearby designs fold
         raise InputError(f"{err}{_suggest(_snake_text(args), target)}") from None

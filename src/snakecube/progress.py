@@ -36,7 +36,7 @@ class _Bar:
 
             size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0
             self._bar = tqdm(
-                total=total,
+                total=total or None,  # 0: unknown (restarts)
                 unit=self._unit,
                 desc=self._desc,
                 file=sys.stderr,

@@ -169,12 +169,9 @@ def _solution(problem: Problem, plan: Plan, unit: int, dirs: tuple[int, ...]) ->
     """Build and verify one solution; an invalid one is an engine bug, never bad input."""
     u = plan.units[unit]
     kind = plan.start_classes[u.start_class].kind
-    sol = Solution(problem.snake, problem.region, tuple(problem.path(u.start, dirs)), kind)
-    try:
-        sol.verify()
-    except InvalidSolution as err:
-        raise RuntimeError(f"the search produced an invalid solution: {err}") from err
-    return sol
+    return _verified(
+        Solution(problem.snake, problem.region, tuple(problem.path(u.start, dirs)), kind)
+    )
 
 
 def _serial(
@@ -229,14 +226,21 @@ def solve(
     workers: int | None = None,
     progress: Progress | None = None,
     max_nodes: int | None = None,
+    strategy: str = "auto",
+    seed: int = 0,
 ) -> Result:
     """Count and collect the solutions, honouring a solution limit and a time limit.
 
     ``max_nodes`` stops after about that many nodes (checked between slices, so the same
     input always stops at the same place with one worker). ``engine`` is ``auto`` (default),
     ``reference`` or ``kernel``; ``workers`` the number of
-    processes (default: all cores for big exhaustive searches). ``progress(done, units,
-    found)`` is called as work units finish and now and then in between. Ctrl-C
+    processes (default: all cores for big exhaustive searches). ``strategy`` is
+    ``depth-first`` (the engine over the plan's units, in order), ``restarts`` (a portfolio
+    of randomised searches for one solution, see ``search.first``; with ``limit=1`` only),
+    or ``auto``: restarts for a first solution on targets of more than ``RESTARTS_CELLS``
+    cells when they are built, else depth-first. ``seed`` picks the restarts' random orders.
+    ``progress(done, units, found)`` is called as work units finish and now and then in
+    between. Ctrl-C
     (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
     incomplete with ``stop_reason == "interrupted"``.
 
@@ -252,9 +256,14 @@ def solve(
         max_nodes = limits.whole(max_nodes, "the node limit", 1, 2**62)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    seed = limits.whole(seed, "the seed", 0, 2**63)
     began = time.monotonic()
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
     problem = inputs.problem
+    if _use_restarts(strategy, inputs, limit, engine):
+        return _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
     chosen = choose_engine(problem, engine)
     n_workers = choose_workers(problem, limit, workers)
     plan = make_plan(problem, inputs.start, inputs.prefix, min_units=16 * n_workers)
@@ -301,6 +310,94 @@ def solve(
         per_class[u.start_class] += len(unit_sols)
     result = _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
     return dataclasses.replace(result, reversed=reverse) if reverse else result
+
+
+STRATEGIES = ("auto", "depth-first", "restarts")
+RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use restarts
+
+
+def _use_restarts(
+    strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
+) -> bool:
+    from snakecube.search import first
+
+    if strategy == "depth-first" or (strategy == "auto" and engine is not None):
+        return False
+    wanted = strategy == "restarts" or inputs.problem.ncells > RESTARTS_CELLS
+    if not wanted or limit != 1 or inputs.start is not None or inputs.prefix:
+        if strategy == "restarts":
+            raise InputError("--strategy restarts looks for one solution (--first) of a "
+                             "snake with no fixed start or path")  # fmt: skip
+        return False
+    if not first.AVAILABLE:
+        if strategy == "restarts":
+            raise InputError("the compiled restarts search is not built here; reinstall "
+                             "with a C compiler")  # fmt: skip
+        return False
+    return True
+
+
+def _restarts(
+    inputs: Inputs,
+    seed: int,
+    workers: int | None,
+    seconds: float | None,
+    max_nodes: int | None,
+    progress: Progress | None,
+    began: float,
+    reverse: bool,
+) -> Result:
+    """A first solution by the restarts portfolio (``search.first``)."""
+    from snakecube.search import first
+
+    problem = inputs.problem
+    plan = make_plan(problem)
+    n_workers = limits.workers(workers) if workers is not None else limits.cores()
+    deadline = None if seconds is None else began + seconds
+    stop: str | None = None
+
+    def out_of_budget(nodes: int) -> bool:
+        nonlocal stop
+        if max_nodes is not None and nodes >= max_nodes:
+            stop = "nodes"
+        elif deadline is not None and time.monotonic() > deadline:
+            stop = "seconds"
+        return stop is not None
+
+    found: list[Solution] = []
+    per_class = [0] * len(plan.start_classes)
+    nodes = restarts = 0
+    runs = first.search(problem, seed, n_workers, out_of_budget)
+    try:
+        for r in runs:
+            if r is None:
+                continue
+            restarts += 1
+            nodes += r.nodes
+            if progress is not None:
+                progress(restarts, 0, 0)
+            if r.cells is not None:
+                sol = Solution(problem.snake, problem.region, r.cells,
+                               problem.region.cell_kind(r.cells[0]))  # fmt: skip
+                found.append(_verified(sol))
+                orbits = problem.region.orbits()  # the plan's start classes, in order
+                per_class[next(i for i, o in enumerate(orbits) if r.cells[0] in o)] += 1
+                stop = "limit"
+    except KeyboardInterrupt:
+        stop = "interrupted"
+    finally:
+        runs.close()
+    n = max(1, n_workers)
+    result = _result(problem, plan, found, per_class, stop, "restarts", nodes, began, n)
+    return dataclasses.replace(result, reversed=reverse) if reverse else result
+
+
+def _verified(sol: Solution) -> Solution:
+    try:
+        sol.verify()
+    except InvalidSolution as err:
+        raise RuntimeError(f"the search produced an invalid solution: {err}") from err
+    return sol
 
 
 def _result(

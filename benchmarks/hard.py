@@ -1,0 +1,83 @@
+"""First solutions of floppy big snakes: the set in benchmarks/data/hard-designs.json.
+
+    python3 benchmarks/hard.py                        # restarts, 60 s cap, every design
+    python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
+
+Each design is solved as a person runs it, one whole process per design:
+``snakecube solve lengths:... --box AxBxC --first --strategy S --seconds CAP --json``
+(all cores). A design counts as solved when the process reports a solution; the solution
+is checked again here against the design's box (every cell once, turns where the snake
+turns), by code that shares nothing with the search. Prints one row per design and the
+distribution: median, worst, and how many were solved within 1, 10 and 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "benchmarks" / "data" / "hard-designs.json"
+
+
+def check(cells: list[list[int]], lengths: list[int], box: list[int]) -> bool:
+    """Does this cell list fill the box and turn exactly at the ends of the segments?"""
+    inside = all(0 <= c[i] < box[i] for c in cells for i in range(3))
+    if not inside or len({tuple(c) for c in cells}) != box[0] * box[1] * box[2]:
+        return False
+    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in zip(cells, cells[1:])]
+    if any(sorted(map(abs, s)) != [0, 0, 1] for s in steps):
+        return False
+    turns = [k for k in range(1, len(steps)) if steps[k] != steps[k - 1]]
+    ends, at = [], 0
+    for n in lengths[:-1]:
+        at += n - 1
+        ends.append(at)
+    return turns == ends
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
+    ap.add_argument("--strategy", default="restarts", choices=("restarts", "depth-first"))
+    ap.add_argument("--only", default="", help="only designs whose name contains this")
+    args = ap.parse_args()
+    designs = [d for d in json.loads(DATA.read_text())["designs"] if args.only in d["name"]]
+    exe = str(Path(sys.executable).with_name("snakecube"))
+    times: list[float | None] = []
+    print(f"| design | segments | straights | seconds ({args.strategy}, cap {args.cap:g}) |")
+    print("|---|---:|---:|---:|")
+    for d in designs:
+        lengths = ",".join(map(str, d["segment_lengths"]))
+        argv = [exe, "solve", f"lengths:{lengths}", "--box", "x".join(map(str, d["box"])),
+                "--first", "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
+        began = time.perf_counter()
+        out = subprocess.run(argv, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - began
+        sols = json.loads(out.stdout)["solutions"] if out.returncode == 0 else []
+        ok = bool(sols) and check(sols[0]["cells"], d["segment_lengths"], d["box"])
+        if sols and not ok:
+            raise SystemExit(f"{d['name']}: the reported solution does not check")
+        times.append(wall if ok else None)
+        shown = f"{wall:.2f}" if ok else f"not within {args.cap:g}"
+        print(f"| {d['name']} | {len(d['segment_lengths'])} | {d['straights']} | {shown} |",
+              flush=True)  # fmt: skip
+    solved = sorted(t for t in times if t is not None)
+    inf = float("inf")
+    every = sorted(t if t is not None else inf for t in times)
+    median = statistics.median(every)
+    print()
+    print(f"solved {len(solved)} of {len(times)}; median "
+          f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
+          f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
+          f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
+          f"60 s: {sum(t <= 60 for t in solved)}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

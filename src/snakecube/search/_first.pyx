@@ -1,0 +1,406 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled loop behind ``snakecube.search.first``: one search for a first solution.
+
+It places whole segments depth first, like the counting kernel, but it is built for snakes
+that turn at almost every cube (floppy snakes) in big targets, where a deep subtree can fail
+only at its bottom. Every node checks, exactly (a subtree is cut only if it holds no
+solution), with the free cells F and the head h as a graph:
+
+1. **Dead ends**: a free cell with no way in; a second free cell with only one (the end);
+   the end's colour (parity).
+2. **Blocks** (Tarjan's algorithm from h): F must be connected to h; h must not separate F
+   (the path leaves h once); a free cell v that separates F can only be passed once, so it
+   splits F into the part walked before v and the part walked after, where the end lies;
+   the part before must be walkable from h to v: its colours must alternate (counts and v's
+   colour).
+3. **Forced passages**: a free cell with exactly two ways on (not the end) must be passed
+   through both. A cell with three forced edges, a head with two, or forced edges closing a
+   cycle, cannot be. A passage straight through a cell needs a straight cube and one that
+   turns a corner; there must be enough of each left in the snake.
+
+Values are tried in an order given per level (shuffled by the caller's seed, or fewest ways
+on first), so restarts explore different parts of the tree. The state lives in the object;
+``run(max_nodes)`` searches on until a solution, the budget, or the end of the tree.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+
+cdef class FirstSearch:
+    """Search for one placement of a snake (segment lengths) from a start cell."""
+
+    cdef int32_t n, n_seg
+    cdef int32_t[::1] nb          # n x 6 neighbours, -1 outside
+    cdef int32_t[::1] colour      # 0 / 1
+    cdef int32_t[::1] lengths     # per segment
+    cdef int32_t[::1] straights_after  # straight cubes in segments k.. (inner cubes)
+    cdef int32_t[::1] corners_after    # corner cubes from segment k's start on
+    cdef unsigned char[::1] free
+    cdef int32_t[::1] deg         # free neighbours of each cell
+    cdef int32_t[::1] heads, dirs, nextd, endc
+    cdef int32_t[::1] order       # per level: 6 directions in the order to try
+    cdef int32_t level, end_colour
+    cdef public int32_t deepest
+    cdef public int64_t nodes
+    cdef readonly bint found, finished
+    cdef uint64_t seed
+    cdef int32_t checks
+    # scratch for the global checks
+    cdef int32_t[::1] disc, low, parent, stack, it, size, ones, fcount, uf
+
+    def __init__(self, nb, colour, lengths, int32_t start, int32_t end_colour,
+                 uint64_t seed, int32_t checks, int32_t end=-1):
+        cdef int32_t i, k, s, c
+        self.nb = nb
+        self.colour = colour
+        self.lengths = lengths
+        self.n = len(colour)
+        self.n_seg = len(lengths)
+        self.end_colour = end_colour
+        self.seed = seed if seed else 0x9E3779B97F4A7C15
+        self.checks = checks
+        n, m = self.n, self.n_seg
+        self.free = bytearray([1]) * n
+        self.deg = _ints(n, 0)
+        for i in range(n):
+            for k in range(6):
+                if self.nb[i * 6 + k] >= 0:
+                    self.deg[i] += 1
+        self.heads = _ints(m + 1, 0)
+        self.dirs = _ints(m + 1, -1)
+        self.nextd = _ints(m + 1, 0)
+        self.endc = _ints(m + 1, -1)
+        self.endc[0] = end
+        self.order = _ints((m + 1) * 6, 0)
+        self.straights_after = _ints(m + 1, 0)
+        self.corners_after = _ints(m + 1, 0)
+        s = c = 0
+        for k in range(m - 1, -1, -1):
+            s += self.lengths[k] - 2
+            self.straights_after[k] = s
+            self.corners_after[k] = c
+            c += 1
+        self.disc = _ints(n + 1, 0)
+        self.low = _ints(n + 1, 0)
+        self.parent = _ints(n + 1, 0)
+        self.stack = _ints(n + 1, 0)
+        self.it = _ints(n + 1, 0)
+        self.size = _ints(n + 1, 0)
+        self.ones = _ints(n + 1, 0)
+        self.fcount = _ints(n + 1, 0)
+        self.uf = _ints(n + 1, 0)
+        self.level = 0
+        self.deepest = 0
+        self.heads[0] = start
+        self._take(start)
+        self.nodes = 0
+        self.found = False
+        self.finished = False
+        self._shuffle(0)
+
+    # -- the state -----------------------------------------------------------------------------
+    cdef inline void _take(self, int32_t x) noexcept nogil:
+        cdef int32_t k, y
+        self.free[x] = 0
+        for k in range(6):
+            y = self.nb[x * 6 + k]
+            if y >= 0:
+                self.deg[y] -= 1
+
+    cdef inline void _give(self, int32_t x) noexcept nogil:
+        cdef int32_t k, y
+        self.free[x] = 1
+        for k in range(6):
+            y = self.nb[x * 6 + k]
+            if y >= 0:
+                self.deg[y] += 1
+
+    cdef inline uint64_t _rand(self) noexcept nogil:
+        # xorshift64*
+        self.seed ^= self.seed >> 12
+        self.seed ^= self.seed << 25
+        self.seed ^= self.seed >> 27
+        return self.seed * <uint64_t>0x2545F4914F6CDD1DULL
+
+    cdef void _shuffle(self, int32_t k) noexcept nogil:
+        """The order of directions to try at level k: a random permutation, then (with
+        WARNSDORFF) a stable sort by the ways on from the segment's end, fewest first."""
+        cdef int32_t i, j, t, x, d, length = self.lengths[k] if k < self.n_seg else 2
+        cdef int32_t score[6]
+        if k > self.deepest:
+            self.deepest = k
+        for i in range(6):
+            self.order[k * 6 + i] = i
+        for i in range(5, 0, -1):
+            j = <int32_t>(self._rand() % (i + 1))
+            t = self.order[k * 6 + i]
+            self.order[k * 6 + i] = self.order[k * 6 + j]
+            self.order[k * 6 + j] = t
+        if not (self.checks & 4) or k >= self.n_seg:
+            return
+        for d in range(6):
+            x = self.heads[k]
+            for i in range(length - 1):
+                x = self.nb[x * 6 + d]
+                if x < 0 or not self.free[x]:
+                    x = -1
+                    break
+            if x < 0:
+                score[d] = 99
+            else:  # the end's free neighbours, less the segment's own cell before it
+                score[d] = self.deg[x] - 1
+        for i in range(1, 6):  # insertion sort, stable
+            t = self.order[k * 6 + i]
+            j = i - 1
+            while j >= 0 and score[self.order[k * 6 + j]] > score[t]:
+                self.order[k * 6 + j + 1] = self.order[k * 6 + j]
+                j -= 1
+            self.order[k * 6 + j + 1] = t
+
+    # -- the search ----------------------------------------------------------------------------
+    def run(self, int64_t max_nodes):
+        """Search on for at most ``max_nodes`` nodes; ``found`` or ``finished`` when done.
+        After a solution, the next call searches on for the next one."""
+        with nogil:
+            self._run(max_nodes)
+
+    def directions(self):
+        """The placement found: one direction per segment."""
+        return [self.dirs[k] for k in range(self.n_seg)]
+
+    cdef void _run(self, int64_t max_nodes) noexcept nogil:
+        cdef int64_t budget = self.nodes + max_nodes
+        cdef int32_t k, d, i, x, head, axis, length, e, last, j
+        cdef bint moved, ok
+        if self.found:  # go on past the last solution found
+            self.found = False
+            k = self.n_seg - 1
+            self.level = k
+            self._undo(self.heads[k], self.dirs[k], self.lengths[k])
+        while self.nodes < budget and not self.found and not self.finished:
+            k = self.level
+            if k == self.n_seg:  # Step 5: a whole placement
+                self.found = True
+                return
+            head = self.heads[k]
+            axis = self.dirs[k - 1] >> 1 if k > 0 else -1
+            length = self.lengths[k]
+            moved = False
+            while self.nextd[k] < 6:
+                # Step 1: the next direction in this level's order that turns and fits.
+                d = self.order[k * 6 + self.nextd[k]]
+                self.nextd[k] += 1
+                if (d >> 1) == axis:
+                    continue
+                x = head
+                ok = True
+                for i in range(length - 1):
+                    x = self.nb[x * 6 + d]
+                    if x < 0 or not self.free[x]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                # Step 2: place the segment.
+                x = head
+                for i in range(length - 1):
+                    x = self.nb[x * 6 + d]
+                    self._take(x)
+                e = x
+                self.nodes += 1
+                # Step 3: check the free cells (exact pruning).
+                last = self._dead_ends(k, head, d, e)
+                if last != -2 and k + 1 < self.n_seg and self.checks:
+                    if ((self.checks & 1 and not self._blocks(e, last))
+                            or (self.checks & 2 and not self._forced(k + 1, e, last))):
+                        last = -2
+                if last == -2:  # Step 4a: cut: take the segment back, try the next one
+                    self._undo(head, d, length)
+                    continue
+                self.dirs[k] = d
+                self.heads[k + 1] = e
+                self.endc[k + 1] = last
+                self.nextd[k + 1] = 0
+                self.level = k + 1
+                self._shuffle(k + 1)
+                moved = True
+                break
+            if not moved:  # Step 4b: nothing fits here: step back
+                if k == 0:
+                    self.finished = True
+                    return
+                self.level = k - 1
+                self._undo(self.heads[k - 1], self.dirs[k - 1], self.lengths[k - 1])
+
+    cdef void _undo(self, int32_t head, int32_t d, int32_t length) noexcept nogil:
+        cdef int32_t i, x = head
+        for i in range(length - 1):
+            x = self.nb[x * 6 + d]
+            self._give(x)
+
+    cdef int32_t _dead_ends(self, int32_t k, int32_t old, int32_t d, int32_t e) noexcept nogil:
+        """Free cells next to the new segment (or the old head) with no way in, or a second
+        with one way in (the end): -2 to cut; else the end cell if known, or -1."""
+        cdef int32_t last = self.endc[k], i, j, x, y, ways, length = self.lengths[k]
+        if k + 1 == self.n_seg:
+            return last
+        if last >= 0 and not self.free[last]:
+            last = -1
+        x = old
+        for i in range(length):
+            for j in range(6):
+                y = self.nb[x * 6 + j]
+                if y < 0 or not self.free[y]:
+                    continue
+                ways = self.deg[y] + self._touches(y, e)
+                if ways == 0:
+                    return -2
+                if ways == 1:
+                    if last >= 0 and last != y:
+                        return -2
+                    if self.colour[y] != self.end_colour:
+                        return -2
+                    last = y
+            if i + 1 < length:
+                x = self.nb[x * 6 + d]
+        return last
+
+    cdef inline int32_t _touches(self, int32_t y, int32_t e) noexcept nogil:
+        cdef int32_t j
+        for j in range(6):
+            if self.nb[y * 6 + j] == e:
+                return 1
+        return 0
+
+    cdef bint _blocks(self, int32_t h, int32_t end) noexcept nogil:
+        """Tarjan from the head over the free cells (see the module's docstring, check 2)."""
+        cdef int32_t n = self.n, top = 0, v, w, j, visited = 0, root_children = 0
+        cdef int32_t nfree = 0, i, before, ones_before, want_ones, c_h = self.colour[h]
+        cdef int32_t t = 1, ones_total = c_h
+        for i in range(n):
+            self.disc[i] = 0
+            self.fcount[i] = 0  # here: subtrees each cell separates
+            if self.free[i]:
+                nfree += 1
+                ones_total += self.colour[i]
+        # iterative DFS: stack of cells, it[] = next neighbour index to look at
+        self.disc[h] = t
+        self.low[h] = t
+        self.parent[h] = -1
+        self.size[h] = 1
+        self.ones[h] = c_h
+        self.it[h] = 0
+        self.stack[0] = h
+        top = 1
+        while top:
+            v = self.stack[top - 1]
+            if self.it[v] < 6:
+                w = self.nb[v * 6 + self.it[v]]
+                self.it[v] += 1
+                if w < 0 or not (self.free[w] or w == h):
+                    continue
+                if self.disc[w] == 0:
+                    t += 1
+                    self.disc[w] = t
+                    self.low[w] = t
+                    self.parent[w] = v
+                    self.size[w] = 1
+                    self.ones[w] = self.colour[w]
+                    self.it[w] = 0
+                    self.stack[top] = w
+                    top += 1
+                    visited += 1
+                    if v == h:
+                        root_children += 1
+                elif w != self.parent[v] and self.disc[w] < self.low[v]:
+                    self.low[v] = self.disc[w]
+            else:
+                top -= 1
+                w = self.parent[v]
+                if w < 0:
+                    continue
+                if self.low[v] < self.low[w]:
+                    self.low[w] = self.low[v]
+                self.size[w] += self.size[v]
+                self.ones[w] += self.ones[v]
+                if w != h and self.low[v] >= self.disc[w]:
+                    # w separates v's subtree (the part after w) from the rest (before w);
+                    # it is passed once, so it can separate one subtree only
+                    self.fcount[w] += 1
+                    if self.fcount[w] > 1:
+                        return False
+                    if end >= 0 and not self._inside(end, v):
+                        return False
+                    before = nfree + 1 - self.size[v]  # h .. w, w included
+                    ones_before = ones_total - self.ones[v]
+                    # a walk of `before` cells from h alternates colours, ending at w
+                    if (c_h ^ ((before - 1) & 1)) != self.colour[w]:
+                        return False
+                    want_ones = (before + 1) // 2 if c_h else before // 2
+                    if ones_before != want_ones:
+                        return False
+        if visited != nfree:
+            return False  # a free cell the head cannot reach
+        if root_children > 1:
+            return False  # the head would split the free cells
+        return True
+
+    cdef inline bint _inside(self, int32_t x, int32_t root) noexcept nogil:
+        """Is x in the DFS subtree of root (discovered while root was open)?"""
+        return self.disc[x] >= self.disc[root] and self.disc[x] < self.disc[root] + self.size[root]
+
+    cdef bint _forced(self, int32_t k, int32_t h, int32_t end) noexcept nogil:
+        """Forced passages (check 3): cells with two ways on are passed through both."""
+        cdef int32_t n = self.n, x, j, y, ways, straight = 0, corner = 0, d1, d2
+        for x in range(n):
+            self.fcount[x] = 0
+            self.uf[x] = x
+        for x in range(n):
+            if not self._is_forced(x, h, end):
+                continue
+            d1 = d2 = -1
+            for j in range(6):
+                y = self.nb[x * 6 + j]
+                if y < 0 or not (self.free[y] or y == h):
+                    continue
+                if d1 < 0:
+                    d1 = j
+                else:
+                    d2 = j
+                if y < x and self._is_forced(y, h, end):
+                    continue  # this edge was added from y
+                # the edge x-y is forced
+                self.fcount[x] += 1
+                self.fcount[y] += 1
+                if self.fcount[y] > (1 if y == h or y == end else 2):
+                    return False
+                ways = self._find(y)
+                if ways == self._find(x):
+                    return False  # forced edges closing a cycle
+                self.uf[ways] = self._find(x)
+            if (d1 >> 1) == (d2 >> 1):
+                straight += 1
+            else:
+                corner += 1
+        if straight > self.straights_after[k] or corner > self.corners_after[k]:
+            return False
+        return True
+
+    cdef inline bint _is_forced(self, int32_t x, int32_t h, int32_t end) noexcept nogil:
+        """A free cell with exactly two ways on that cannot be the end (it is not the end
+        cell found, or, while none is, it has the wrong colour for the end)."""
+        if not self.free[x] or x == end or (end < 0 and self.colour[x] == self.end_colour):
+            return False
+        return self.deg[x] + self._touches(x, h) == 2
+
+    cdef inline int32_t _find(self, int32_t x) noexcept nogil:
+        while self.uf[x] != x:
+            self.uf[x] = self.uf[self.uf[x]]
+            x = self.uf[x]
+        return x
+
+
+cdef object _ints(int32_t n, int32_t value):
+    from array import array
+
+    return array("i", [value]) * max(n, 1)

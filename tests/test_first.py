@@ -1,0 +1,116 @@
+"""The restarts search for first solutions (search.first and its compiled loop).
+
+The compiled loop's pruning must be exact: run to the end of its tree (going on after each
+solution), it must list exactly the paths that an independent brute force finds from the
+same start cell with the same segment lengths, whatever checks and random order it uses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+
+import pytest
+from tests.bruteforce import box_cells, hamiltonian_paths
+
+import snakecube as sc
+from snakecube.cli import main
+from snakecube.designs import design_of, random_path
+from snakecube.search import first
+
+needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
+
+
+def lengths_of(path: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+    """Segment lengths of a cell path, computed from coordinates alone."""
+    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(path)]
+    out, run = [], 2
+    for a, b in itertools.pairwise(steps):
+        if a == b:
+            run += 1
+        else:
+            out.append(run)
+            run = 2
+    out.append(run)
+    return tuple(out)
+
+
+def test_luby_sequence():
+    assert [first.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    with pytest.raises(ValueError):
+        first.luby(0)
+
+
+@needs_first
+@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 2, 4), (2, 3, 3)])
+def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
+    from array import array
+
+    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search.plan import end_colour
+
+    box = sc.Box(*dims)
+    index = {c: i for i, c in enumerate(box.cells)}
+    by_design: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = defaultdict(set)
+    for p in hamiltonian_paths(box_cells(*dims)):
+        by_design[lengths_of(p), index[p[0]]].add(tuple(index[c] for c in p))
+    nb = array("i", [y for row in box.neighbours for y in row])
+    colours = array("i", [sum(c) & 1 for c in box.cells])
+    rng = random.Random(7)
+    cases = rng.sample(sorted(by_design), 40)
+    for lengths, start in cases:
+        expected = by_design[lengths, start]
+        for checks in (0, 1, 2, 7):
+            seed = rng.randrange(1, 2**63)
+            ends = end_colour(box, start)
+            search = _first.FirstSearch(nb, colours, array("i", lengths), start, ends, seed, checks)
+            got = set()
+            while True:
+                search.run(10**9)
+                if search.found:
+                    cells = [start]
+                    for k, d in enumerate(search.directions()):
+                        for _ in range(lengths[k] - 1):
+                            cells.append(box.neighbours[cells[-1]][d])
+                    got.add(tuple(cells))
+                elif search.finished:
+                    break
+            assert got == expected, (dims, lengths, start, checks)
+
+
+@needs_first
+@pytest.mark.heavy
+def test_restarts_fold_random_designs_and_verify():
+    rng = random.Random(3)
+    for dims in [(3, 3, 4), (3, 4, 4), (4, 4, 4), (3, 3, 5)]:
+        box = sc.Box(*dims)
+        path = random_path(box, rng)
+        snake = design_of([box.cells[c] for c in path])
+        r = sc.solve(snake, box, limit=1, strategy="restarts", workers=1)
+        assert r.distinct == 1 and r.engine == "restarts" and r.stop_reason == "limit"
+        r.solutions[0].verify()
+
+
+@needs_first
+def test_restarts_are_deterministic_across_workers():
+    box = sc.Box(3, 3, 4)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(11))])
+    one = sc.solve(snake, box, limit=1, strategy="restarts", workers=1, seed=5)
+    two = sc.solve(snake, box, limit=1, strategy="restarts", workers=2, seed=5)
+    assert one.solutions[0].cells == two.solutions[0].cells
+    assert one.nodes == two.nodes
+
+
+@needs_first
+def test_restarts_prove_an_unfoldable_snake_has_no_solution():
+    # the standard snake with its last two lengths swapped (issue 9's typo)
+    r = sc.solve("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2", limit=1, strategy="restarts")
+    assert r.complete and r.distinct == 0
+
+
+def test_restarts_refuse_what_they_cannot_do(capsys):
+    assert main(["solve", "standard", "--strategy", "restarts", "--start", "0,0,0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "restarts" in err
+    assert main(["solve", "standard", "--strategy", "restarts"]) == 2  # no --first
