@@ -48,6 +48,11 @@ extensions = cythonize(
             ["src/snakecube/search/_first.pyx"],
             extra_compile_args=["-O3"],
         ),
+        Extension(
+            "snakecube.fold._turns",
+            ["src/snakecube/fold/_turns.pyx"],
+            extra_compile_args=["-O3"],
+        ),
     ],
     language_level=3,
 )

@@ -14,6 +14,7 @@ distribution: median, worst, and how many were solved within 1, 10 and 60 s.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import subprocess
@@ -30,7 +31,7 @@ def check(cells: list[list[int]], lengths: list[int], box: list[int]) -> bool:
     inside = all(0 <= c[i] < box[i] for c in cells for i in range(3))
     if not inside or len({tuple(c) for c in cells}) != box[0] * box[1] * box[2]:
         return False
-    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in zip(cells, cells[1:])]
+    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(cells)]
     if any(sorted(map(abs, s)) != [0, 0, 1] for s in steps):
         return False
     turns = [k for k in range(1, len(steps)) if steps[k] != steps[k - 1]]
@@ -54,8 +55,9 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for d in designs:
         lengths = ",".join(map(str, d["segment_lengths"]))
-        argv = [exe, "solve", f"lengths:{lengths}", "--box", "x".join(map(str, d["box"])),
-                "--first", "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
+        box = "x".join(map(str, d["box"]))
+        argv = [exe, "solve", f"lengths:{lengths}", "--box", box, "--first",
+                "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
         began = time.perf_counter()
         out = subprocess.run(argv, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - began

@@ -453,9 +453,15 @@ def _cmd_fold_census(args: argparse.Namespace) -> int:
 
     box = Box.parse(args.box)
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
-    bar = None if args.quiet else progress_bar(desc="fold census", unit="design")
+    bar = None if args.quiet else progress_bar(desc="fold census", unit="design", lines=60)
     try:
         n = run(box, args.csv, args.workers, bar)
+    except KeyboardInterrupt:
+        _say(
+            f"snakecube: interrupted: the finished designs are kept in {args.csv + '.journal'!r};"
+            " run the same command again to go on"
+        )
+        return EXIT_INTERRUPTED
     finally:
         if bar is not None:
             bar.close()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import queue
 import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from snakecube.limits import cores
@@ -67,7 +67,7 @@ def run(
     lookahead: int | None = None,
     retries: int = 1,
     poll: float = 0.05,
-) -> Iterator[Event[R] | None]:
+) -> Generator[Event[R] | None, None, None]:
     """Run ``job(item)`` for every item on ``workers`` forked processes.
 
     Yields an :class:`Event` for every value a job yields and one (``done=True``) when it

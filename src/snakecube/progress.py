@@ -55,13 +55,44 @@ class _Bar:
             self._bar.close()
 
 
+class _Lines:
+    """A ``progress(done, units, found)`` callback for a log file: one line every
+    ``interval`` seconds, for work long enough to be run in the background."""
+
+    def __init__(self, interval: float, stream: Any, desc: str, unit: str) -> None:
+        self._interval, self._stream, self._desc, self._unit = interval, stream, desc, unit
+        self._began = self._drawn = time.monotonic()
+
+    def __call__(self, done: int, total: int, found: int) -> None:
+        now = time.monotonic()
+        if now - self._drawn < self._interval:
+            return
+        self._drawn = now
+        of = f"/{total}" if total else ""
+        print(
+            f"{self._desc}: {done}{of} {self._unit}s, {found} found, {now - self._began:.0f} s",
+            file=self._stream,
+            flush=True,
+        )
+
+    def close(self) -> None:
+        pass
+
+
 def progress_bar(
-    delay: float = 1.0, stream: Any = None, desc: str = "searching", unit: str = "unit"
-) -> _Bar | None:
-    """A bar for work units if ``stream`` (stderr) is a terminal, else None."""
+    delay: float = 1.0,
+    stream: Any = None,
+    desc: str = "searching",
+    unit: str = "unit",
+    lines: float | None = None,
+) -> _Bar | _Lines | None:
+    """A bar for work units if ``stream`` (stderr) is a terminal; else, if ``lines`` is
+    given, a line of progress every ``lines`` seconds; else None."""
     stream = sys.stderr if stream is None else stream
     try:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         interactive = False
-    return _Bar(delay, desc=desc, unit=unit) if interactive else None
+    if interactive:
+        return _Bar(delay, desc=desc, unit=unit)
+    return None if lines is None else _Lines(lines, stream, desc, unit)

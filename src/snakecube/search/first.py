@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 from snakecube.search.kernel import PURE_ENV
@@ -75,13 +75,13 @@ class Portfolio:
         if _first is None:
             raise RuntimeError("the compiled first-solution search is not built")
         region = problem.region
-        self.problem = problem
-        self.seed = seed
-        self.base = base
+        self.problem: Problem = problem
+        self.seed: int = seed
+        self.base: int = base
         self.nb = array("i", [y for row in region.neighbours for y in row])
         self.colours = array("i", [colour(region, c) for c in range(region.volume)])
         orbits = region.orbits(region.symmetries)
-        self.starts = [o[0] for o in orbits if can_start(region, o[0])]
+        self.starts: list[CellIndex] = [o[0] for o in orbits if can_start(region, o[0])]
 
     def plan(self, i: int) -> tuple[int, CellIndex, int, int]:
         """Restart ``i`` (0-based): its end, start cell, random seed and node budget."""
@@ -122,7 +122,7 @@ def search(
     seed: int = 0,
     workers: int = 1,
     stop: Callable[[int], bool] | None = None,
-) -> Iterator[Restart | None]:
+) -> Generator[Restart | None, None, None]:
     """Restarts in order of their index (each one as it is accepted), and ``None`` now and
     then while workers run, until one finds a solution or the used-up ones prove there is
     none. ``stop(nodes)`` is asked between restarts; True ends the search."""
