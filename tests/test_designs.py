@@ -117,3 +117,47 @@ def test_generate_refuses_impossible_requests_at_once():
     assert time.monotonic() - began < 1
     # The bound holds for every design of the box (census of 3x3x3 designs).
     assert max_straights(box) >= 13
+
+
+def test_straightness_counts_corners_locally_and_leans_to_long_runs():
+    import random
+
+    from snakecube.designs import _added_corners, backbite, design_of, random_path
+
+    box = sc.Box.parse("4x4x4")
+    rng = random.Random(3)
+    path = random_path(box, rng, moves=500)
+
+    def corners(p):
+        return design_of([box.cells[c] for c in p]).segments - 1
+
+    for _ in range(2000):  # the local count equals the whole path's change, every move
+        if rng.random() < 0.5:
+            path.reverse()
+        pick = rng.choice([n for n in box.neighbours[path[-1]] if n >= 0])
+        if pick == path[-2]:
+            continue
+        i = path.index(pick)
+        moved = path[: i + 1] + path[i + 1 :][::-1]
+        assert corners(moved) - corners(path) == _added_corners(box.cells, path, i)
+        path = moved
+
+    def mean_segments(b: float) -> float:
+        r = random.Random(4)
+        p = backbite(box, random_path(box, r, moves=0), r, 20_000, b)
+        total = 0
+        for _ in range(20):
+            p = backbite(box, p, r, 4096, b)
+            total += design_of([box.cells[c] for c in p]).segments
+        return total / 20
+
+    assert mean_segments(2.0) < mean_segments(1.0) - 3 < mean_segments(0.0) - 6
+
+
+def test_generate_straightness_is_checked(capsys):
+    assert main(["generate", "--box", "3x3x3", "--straightness", "11"]) == 2
+    assert "straightness" in capsys.readouterr().err
+    from snakecube.designs import generate
+
+    with pytest.raises(sc.InputError):
+        next(generate(sc.Box.parse("3x3x3"), straightness=-1))

@@ -69,6 +69,16 @@ def _seconds(text: str) -> float:
 _seconds.__name__ = "seconds"
 
 
+def _straightness(text: str) -> float:
+    try:
+        return limits.parse_fraction(text, "value", 10.0)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+
+_straightness.__name__ = "straightness"
+
+
 def _workers(text: str) -> int:
     return _whole(1, limits.max_workers())(text)
 
@@ -296,6 +306,13 @@ def _parser() -> argparse.ArgumentParser:
         type=_whole(2, limits.MAX_SIDE),
         metavar="L",
         help="no segment longer than L",
+    )
+    n.add_argument(
+        "--straightness",
+        type=_straightness,
+        metavar="B",
+        help="lean towards long straight runs: a corner is kept with odds exp(-B) "
+        "(default: 1 with --unique, else 0)",
     )
     n.add_argument("--workers", type=_workers, metavar="N", help="processes (default: all cores)")
     n.add_argument("--show", action="store_true", help="print folding instructions for each")
@@ -599,6 +616,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             unique=args.unique,
             min_straights=args.min_straights,
             max_segment=args.max_segment,
+            straightness=args.straightness,
             workers=args.workers,
         ):
             rows.append(g.to_dict())

@@ -123,6 +123,17 @@ def parse_seconds(text: str, what: str) -> float:
     return seconds(float(raw), what)
 
 
+def parse_fraction(text: str, what: str, hi: float) -> float:
+    """A decimal number in ASCII from 0 to ``hi`` (``1``, ``0.5``, ``2e-1``)."""
+    raw = text.strip()
+    if not re.fullmatch(r"[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", raw, re.ASCII):
+        raise InputError(f"{what}: {shorten(raw)} is not a number from 0 to {hi:g}")
+    value = float(raw[:40])
+    if len(raw) > 40 or not 0 <= value <= hi:
+        raise InputError(f"{what}: {shorten(raw)} is not a number from 0 to {hi:g}")
+    return value
+
+
 def workers(value: object, what: str = "workers") -> int:
     """A number of worker processes: 1 up to :func:`max_workers`."""
     return whole(value, what, 1, max_workers())
