@@ -33,6 +33,7 @@ from snakecube.search.plan import Unit
 ROOT = Path(__file__).resolve().parents[1]
 NAIVE_C = ROOT.parent / "shared" / "bench" / "naive.c"
 KNOWN = ROOT / "tests" / "data" / "known.json"
+HARD_445_SEED = 6  # a 4x4x5 design with 341 distinct solutions, about 20 s (issue 11)
 
 
 def harder_4x4x4() -> sc.Snake:
@@ -40,6 +41,16 @@ def harder_4x4x4() -> sc.Snake:
     213 distinct solutions; naive.c needs minutes for it."""
     box = sc.Box(4, 4, 4)
     path = random_path(box, random.Random(1))
+    return design_of([box.cells[c] for c in path])
+
+
+def design_4x4x5(seed: int, straightness: float) -> sc.Snake:
+    """The design of a random Hamiltonian path of the 4x4x5 box from ``generate``'s chain
+    leaning to long straights (mixed 5 n^2 moves from a serpentine)."""
+    from snakecube.designs import backbite, serpentine
+
+    box = sc.Box(4, 4, 5)
+    path = backbite(box, serpentine(box), random.Random(seed), 5 * box.volume**2, straightness)
     return design_of([box.cells[c] for c in path])
 
 
@@ -98,7 +109,14 @@ def whole_processes(args: argparse.Namespace, naive: Path | None) -> list[str]:
     easy5 = design_5x5x5(5, 30).format("lengths")
     mixed5 = design_5x5x5(0, None).format("lengths")
     box5 = ["--box", "5x5x5"]
+    mid = design_4x4x5(HARD_445_SEED, 0.0).format("lengths")
     jobs += [
+        (
+            f"4x4x5 random path (seed {HARD_445_SEED}), all",
+            [mid, "--box", "4x4x5"],
+            None,
+            "",
+        ),
         ("5x5x5 random path (30 moves, seed 5), first", [easy5, *box5, "--first"], None, ""),
         ("5x5x5 random path (30 moves, seed 5), all", [easy5, *box5], None, ""),
         (

@@ -276,6 +276,12 @@ def _parser() -> argparse.ArgumentParser:
         help="split the designs into P partitions (a power of two)",
     )
     g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on this Dask cluster (tcp://HOST:PORT; needs --store on a directory every "
+        "worker can reach, and snakecube[cluster])",
+    )
+    g.add_argument(
         "--difficulty",
         action="store_true",
         help="add each design's difficulty to the CSV (one search per design)",
@@ -546,7 +552,7 @@ def _cmd_designs(args: argparse.Namespace) -> int:
     target = _target(args)
     if target is None:
         raise InputError("designs needs --box AxBxC or --region FILE")
-    bar = None if args.quiet else progress_bar(desc="census", unit="step")
+    bar = None if args.quiet else progress_bar(desc="census", unit="step", lines=60)
     try:
         result = census(
             target,
@@ -554,6 +560,7 @@ def _cmd_designs(args: argparse.Namespace) -> int:
             workers=args.workers,
             store=args.store,
             partitions=args.partitions,
+            scheduler=args.scheduler,
         )
     finally:
         if bar is not None:

@@ -180,6 +180,7 @@ def census(
     workers: int | None = None,
     store: str | Path | None = None,
     partitions: int | None = None,
+    scheduler: str | None = None,
 ) -> Census:
     """Every design that folds into ``region`` (at most 64 cells), with its solutions.
 
@@ -187,6 +188,10 @@ def census(
     cells). ``store`` keeps the work in
     that directory: Ctrl-C loses only the units in progress, and a rerun with the same
     store finishes the census. Without it a temporary directory is used.
+
+    ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
+    that cluster instead of local processes (``census.cluster``); then ``store`` is needed,
+    and must be a directory every worker can reach.
     """
     if not isinstance(region, Region):
         raise TypeError(f"census() needs a Region or Box, not {type(region).__name__}")
@@ -208,14 +213,24 @@ def census(
     )
     if p & (p - 1):
         raise InputError(f"partitions must be a power of two, not {p}")
+    if scheduler is not None and store is None:
+        raise InputError("a census on a cluster needs a store every worker can reach (--store)")
     units = path_units(region, min_units=default_units(n))
     # Without a store, a temporary directory, removed with the Census (or at once on error).
     temp = tempfile.TemporaryDirectory(prefix="snakecube-census-") if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     try:
         st = Store.open(root, region, units, p)
-        runner = _Runner(st, region, units, progress, n_workers)
-        result = runner.run()
+        client = None
+        if scheduler is not None:
+            from snakecube.census.cluster import connect
+
+            client = connect(scheduler)
+        try:
+            result = _Runner(st, region, units, progress, n_workers, client).run()
+        finally:
+            if client is not None:
+                client.close()
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -235,9 +250,10 @@ class _Runner:
         units: list[tuple[int, ...]],
         progress: Progress | None,
         workers: int,
+        client: Any = None,
     ) -> None:
         self.st, self.region, self.units = st, region, units
-        self.progress, self.workers = progress, workers
+        self.progress, self.workers, self.client = progress, workers, client
         self.steps = len(units) + st.partitions
 
     def _tick(self, done: int, found: int) -> None:
@@ -280,7 +296,7 @@ class _Runner:
         def job(i: int) -> Iterator[UnitInfo]:
             yield st.write_unit(tally_unit(region, i, units[i]))
 
-        yield from self._map(job, todo)
+        yield from self._map(job, todo, "unit")
 
     def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
         st = self.st
@@ -289,9 +305,16 @@ class _Runner:
         def job(p: int) -> Iterator[PartInfo]:
             yield reduce_partition(st, p, everyone)
 
-        yield from self._map(job, todo)
+        yield from self._map(job, todo, "partition")
 
-    def _map(self, job: Callable[[int], Iterator[Any]], todo: list[int]) -> Iterator[Any]:
+    def _map(
+        self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
+    ) -> Iterator[Any]:
+        if self.client is not None:
+            from snakecube.census.cluster import map_tasks
+
+            yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
+            return
         if self.workers <= 1 or len(todo) <= 1:
             for i in todo:
                 yield from job(i)

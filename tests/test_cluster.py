@@ -1,0 +1,165 @@
+"""The census on a real Dask cluster: a scheduler and two worker processes on 127.0.0.1,
+started with the ``dask`` command. Same totals as the local engine, a worker killed mid-run
+survived, a store from another box refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="the cluster extra (dask.distributed) is not installed")
+
+pytestmark = pytest.mark.slow
+
+DASK = Path(sys.executable).parent / "dask"
+SNAKECUBE = [sys.executable, "-m", "snakecube"]
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen:
+    with log.open("w") as f:
+        return subprocess.Popen(
+            [str(DASK), *args, "--no-dashboard", "--host", "127.0.0.1"],
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    if not DASK.exists():
+        pytest.skip("the dask command is not installed beside this Python")
+    root = tmp_path_factory.mktemp("cluster")
+    info = root / "scheduler.json"
+    procs = [_start(["scheduler", "--port", "0", "--scheduler-file", str(info)], root / "s.log")]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = [
+            _start(
+                ["worker", "--scheduler-file", str(info), "--nworkers", "1", "--nthreads", "1"],
+                root / f"w{k}.log",
+            )
+            for k in (1, 2)
+        ]
+        procs += workers
+        from distributed import Client
+
+        with Client(scheduler_file=str(info), timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield {"address": json.loads(info.read_text())["address"], "workers": workers}
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+
+
+def _designs(*args: str) -> dict:
+    out = subprocess.run(
+        [*SNAKECUBE, "designs", *args, "--json", "--quiet", "--top", "3"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    data.pop("store", None)
+    return data
+
+
+def test_a_census_on_the_cluster_equals_the_local_one(cluster, tmp_path):
+    on_cluster = _designs(
+        "--box", "2x3x4", "--scheduler", cluster["address"], "--store", str(tmp_path / "s")
+    )
+    assert on_cluster == _designs("--box", "2x3x4")
+    assert on_cluster["complete"] and on_cluster["designs"] == 13901  # docs/census.md
+
+
+def test_a_worker_killed_mid_run_is_survived(cluster, tmp_path):
+    store = tmp_path / "s"
+    run = subprocess.Popen(
+        [
+            *SNAKECUBE,
+            "designs",
+            "--box",
+            "2x3x5",
+            "--scheduler",
+            cluster["address"],
+            "--store",
+            str(store),
+            "--json",
+            "--quiet",
+            "--top",
+            "3",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    units = store / "units"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(units.glob("u*.bin"))) < 3:
+        time.sleep(0.05)
+    assert run.poll() is None, "the census ended before a worker could be killed"
+    victim = cluster["workers"][0]
+    os.killpg(victim.pid, signal.SIGKILL)  # the nanny and its worker, mid-unit
+    out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    got = json.loads(out)
+    got.pop("store", None)
+    assert got == _designs("--box", "2x3x5")  # exact totals all the same
+    assert got["paths"] == 18088808
+
+
+def test_a_store_from_another_box_is_refused(cluster, tmp_path):
+    store = str(tmp_path / "s")
+    _designs("--box", "2x2x3", "--store", store)
+    out = subprocess.run(
+        [
+            *SNAKECUBE,
+            "designs",
+            "--box",
+            "2x3x4",
+            "--scheduler",
+            cluster["address"],
+            "--store",
+            store,
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "belongs to another census" in out.stderr
+
+
+def test_the_cluster_needs_a_store_and_a_reachable_scheduler():
+    for args, words in (
+        (["--scheduler", "tcp://127.0.0.1:9"], "needs a store"),
+        (["--scheduler", "tcp://127.0.0.1:9", "--store", "/tmp/snakecube-none"], "cannot reach"),
+    ):
+        out = subprocess.run(
+            [*SNAKECUBE, "designs", "--box", "2x2x3", *args, "--quiet"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert out.returncode == 2 and words in out.stderr, out.stderr
+        assert out.stderr.count("\n") == 1
