@@ -114,3 +114,16 @@ def test_restarts_refuse_what_they_cannot_do(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "restarts" in err
     assert main(["solve", "standard", "--strategy", "restarts"]) == 2  # no --first
+
+
+@pytest.mark.heavy
+def test_auto_tries_depth_first_before_the_restarts():
+    # A near-serpentine 5x5x5 design (long straights) folds at once depth first, and the
+    # zig-zag (every cube a corner) only by the restarts: auto must get both quickly.
+    box = sc.Box(5, 5, 5)
+    rng = random.Random(5)
+    easy = design_of([box.cells[c] for c in random_path(box, rng, moves=30)])
+    r = sc.solve(easy, box, limit=1, max_nodes=60_000_000)
+    assert r.distinct == 1 and r.engine == "kernel"
+    zz = sc.solve(sc.Snake((2,) * 124), box, limit=1, max_nodes=60_000_000)
+    assert zz.distinct == 1 and zz.engine == "restarts" and zz.nodes > 20_000_000

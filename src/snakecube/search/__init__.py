@@ -237,8 +237,9 @@ def solve(
     processes (default: all cores for big exhaustive searches). ``strategy`` is
     ``depth-first`` (the engine over the plan's units, in order), ``restarts`` (a portfolio
     of randomised searches for one solution, see ``search.first``; with ``limit=1`` only),
-    or ``auto``: restarts for a first solution on targets of more than ``RESTARTS_CELLS``
-    cells when they are built, else depth-first. ``seed`` picks the restarts' random orders.
+    or ``auto``: for a first solution on targets of more than ``RESTARTS_CELLS`` cells,
+    depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then restarts (when they are
+    built), else depth-first. ``seed`` picks the restarts' random orders.
     ``progress(done, units, found)`` is called as work units finish and now and then in
     between. Ctrl-C
     (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
@@ -263,6 +264,28 @@ def solve(
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
     problem = inputs.problem
     if _use_restarts(strategy, inputs, limit, engine):
+        if strategy == "auto":
+            # Depth first with a small node budget, then the restarts: snakes with long
+            # straights fold at once depth first and can be slow for the restarts.
+            quick = (
+                AUTO_DEPTH_FIRST_NODES
+                if max_nodes is None
+                else min(max_nodes, AUTO_DEPTH_FIRST_NODES)
+            )
+            tried = solve(
+                snake, target, reverse=reverse, limit=1, seconds=seconds, workers=workers,
+                progress=progress, max_nodes=quick, strategy="depth-first",
+            )  # fmt: skip
+            if (
+                tried.solutions
+                or tried.complete
+                or tried.stop_reason != "nodes"
+                or (max_nodes is not None and max_nodes <= quick)
+            ):
+                return tried
+            max_nodes = None if max_nodes is None else max_nodes - tried.nodes
+            result = _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
+            return dataclasses.replace(result, nodes=result.nodes + tried.nodes)
         return _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
     chosen = choose_engine(problem, engine)
     n_workers = choose_workers(problem, limit, workers)
@@ -314,6 +337,7 @@ def solve(
 
 STRATEGIES = ("auto", "depth-first", "restarts")
 RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use restarts
+AUTO_DEPTH_FIRST_NODES = 20_000_000  # auto: depth first this far (about 2 s) before them
 
 
 def _use_restarts(
