@@ -1,0 +1,51 @@
+"""Check a finished census against the solver: a random sample of its designs, plus every
+design with at least ``--most`` solutions, each solved exhaustively by ``snakecube.solve``.
+
+    python3 benchmarks/census_sample.py --box 3x3x4 --store census-3x3x4
+
+The census store must hold a finished census of that box (``snakecube designs --box ...
+--store DIR``). Prints one line per design and the number of mismatches (exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import snakecube as sc
+from snakecube.census import census
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--box", required=True)
+    ap.add_argument("--store", required=True)
+    ap.add_argument("--sample", type=int, default=40, help="designs drawn at random (40)")
+    ap.add_argument("--most", type=int, default=2000, help="also every design with this many")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    box = sc.Box.parse(args.box)
+    rng = random.Random(args.seed)
+    began = time.perf_counter()
+    picked = []
+    with census(box, store=args.store) as c:
+        share = args.sample / max(1, c.design_count or 1)
+        for d in c.rows():
+            if rng.random() < share or d.distinct >= args.most:
+                picked.append((d.snake.format("lengths"), d.distinct))
+    bad = 0
+    for text, n in picked:
+        r = sc.solve(text, box)
+        ok = r.complete and r.distinct_up_to_reversal == n
+        bad += not ok
+        print(
+            f"{text}  census {n}  solve {r.distinct_up_to_reversal}  {'OK' if ok else 'MISMATCH'}"
+        )
+    print(f"{len(picked)} designs, {bad} mismatches, {time.perf_counter() - began:.0f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
