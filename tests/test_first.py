@@ -7,33 +7,18 @@ same start cell with the same segment lengths, whatever checks and random order 
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import defaultdict
 
 import pytest
-from tests.bruteforce import box_cells, hamiltonian_paths
 
 import snakecube as sc
+from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
 from snakecube.search import first
 
 needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
-
-
-def lengths_of(path: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
-    """Segment lengths of a cell path, computed from coordinates alone."""
-    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(path)]
-    out, run = [], 2
-    for a, b in itertools.pairwise(steps):
-        if a == b:
-            run += 1
-        else:
-            out.append(run)
-            run = 2
-    out.append(run)
-    return tuple(out)
 
 
 def test_luby_sequence():
