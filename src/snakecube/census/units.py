@@ -32,15 +32,15 @@ CHUNK = 1 << 22  # keys buffered before they are merged into the tally
 def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
     """Path prefixes, one per orbit, whose stabilizer is trivial: every Hamiltonian path
     class under the region's symmetries extends exactly one of them. With ``min_units``,
-    prefixes are extended further (every step, once no symmetry is left) until there are
-    at least that many, for splitting the work. The split depends on the region only."""
+    prefixes are extended further (every step, once no symmetry is left) until every start
+    orbit has at least its share of that many, for splitting the work. The split depends on the region only."""
     from snakecube.search.plan import can_start
 
     nb = region.neighbours
     units: list[Prefix] = []
 
-    def expand(prefix: Prefix, stab: list[tuple[int, ...]], extra: int) -> None:
-        if (len(stab) == 1 and extra == 0) or len(prefix) == region.volume:
+    def expand(prefix: Prefix, stab: list[tuple[int, ...]], depth: int) -> None:
+        if (len(stab) == 1 and len(prefix) >= depth) or len(prefix) == region.volume:
             units.append(prefix)
             return
         seen: set[CellIndex] = set()
@@ -48,18 +48,25 @@ def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
             if x < 0 or x in prefix or x in seen:
                 continue
             seen.update(g[x] for g in stab)
-            expand((*prefix, x), [g for g in stab if g[x] == x], extra - (len(stab) == 1))
+            expand((*prefix, x), [g for g in stab if g[x] == x], depth)
 
-    extra = 0
+    # Every prefix is extended to one depth, the least at which every start orbit has its
+    # share of the units (a start whose stabilizer is trivial is one huge unit until
+    # extended, however many units the other starts make).
+    starts = [o[0] for o in region.orbits() if can_start(region, o[0])]
+    share = -(-min_units // max(len(starts), 1))
+    depth = 1
     while True:
-        units = []
-        for orbit in region.orbits():
-            start = orbit[0]
-            if can_start(region, start):
-                expand((start,), [g for g in region.symmetries if g[start] == start], extra)
-        if len(units) >= min_units or extra >= region.volume:
-            return units
-        extra += 1
+        found: list[Prefix] = []
+        short = False
+        for start in starts:
+            units = []
+            expand((start,), [g for g in region.symmetries if g[start] == start], depth)
+            short = short or len(units) < share
+            found.extend(units)
+        if not short or depth >= region.volume:
+            return found
+        depth += 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,10 @@ solution), with the free cells F and the head h as a graph:
    through both. A cell with three forced edges, a head with two, or forced edges closing a
    cycle, cannot be. A passage straight through a cell needs a straight cube and one that
    turns a corner; there must be enough of each left in the snake.
+4. **Straight runs** (flag 8): every segment after the next one lies on a straight run of
+   free cells as long as it is. For each length L >= 3, the segments of at least L cubes still
+   to come must not outnumber the disjoint runs of L free cells along the lines of the target
+   (summed over the three axes: an upper bound, since runs on different axes may cross).
 
 Values are tried in an order given per level (shuffled by the caller's seed, or fewest ways
 on first), so restarts explore different parts of the tree. The state lives in the object;
@@ -47,6 +51,10 @@ cdef class FirstSearch:
     cdef int32_t checks
     # scratch for the global checks
     cdef int32_t[::1] disc, low, parent, stack, it, size, ones, fcount, uf
+    # straight runs: the lines of the target (cells in order, -1 between lines) and, per
+    # level k and length L, the segments from k on with at least L cubes
+    cdef int32_t[::1] lines, need
+    cdef int32_t max_len
 
     def __init__(self, nb, colour, lengths, int32_t start, int32_t end_colour,
                  uint64_t seed, int32_t checks, int32_t end=-1):
@@ -89,6 +97,7 @@ cdef class FirstSearch:
         self.ones = _ints(n + 1, 0)
         self.fcount = _ints(n + 1, 0)
         self.uf = _ints(n + 1, 0)
+        self._lines(m)
         self.level = 0
         self.deepest = 0
         self.heads[0] = start
@@ -97,6 +106,31 @@ cdef class FirstSearch:
         self.found = False
         self.finished = False
         self._shuffle(0)
+
+    def _lines(self, int32_t m):
+        """Lines along each axis (for check 4) and the long segments still to come."""
+        cdef int32_t a, i, x, k, L
+        cells = []
+        for a in range(3):  # a line starts at each cell with no neighbour before it
+            for i in range(self.n):
+                if self.nb[i * 6 + 2 * a + 1] < 0:
+                    x = i
+                    while x >= 0:
+                        cells.append(x)
+                        x = self.nb[x * 6 + 2 * a]
+                    cells.append(-1)
+        self.lines = _ints(len(cells), -1)
+        for i in range(len(cells)):
+            self.lines[i] = cells[i]
+        self.max_len = 2
+        for k in range(m):
+            if self.lengths[k] > self.max_len:
+                self.max_len = self.lengths[k]
+        self.need = _ints((m + 2) * (self.max_len + 1), 0)
+        for k in range(m - 1, -1, -1):
+            for L in range(self.max_len + 1):
+                self.need[k * (self.max_len + 1) + L] = (
+                    self.need[(k + 1) * (self.max_len + 1) + L] + (self.lengths[k] >= L))
 
     # -- the state -----------------------------------------------------------------------------
     cdef inline void _take(self, int32_t x) noexcept nogil:
@@ -140,13 +174,19 @@ cdef class FirstSearch:
             return
         for d in range(6):
             x = self.heads[k]
+            t = 0
             for i in range(length - 1):
                 x = self.nb[x * 6 + d]
                 if x < 0 or not self.free[x]:
                     x = -1
                     break
+                t += self.deg[x]
             if x < 0:
-                score[d] = 99
+                score[d] = 999
+            elif self.checks & 16:
+                score[d] = t
+            elif self.checks & 32:
+                score[d] = 10 * (self.deg[x] - 1) + t
             else:  # the end's free neighbours, less the segment's own cell before it
                 score[d] = self.deg[x] - 1
         for i in range(1, 6):  # insertion sort, stable
@@ -212,7 +252,8 @@ cdef class FirstSearch:
                 last = self._dead_ends(k, head, d, e)
                 if last != -2 and k + 1 < self.n_seg and self.checks:
                     if ((self.checks & 1 and not self._blocks(e, last))
-                            or (self.checks & 2 and not self._forced(k + 1, e, last))):
+                            or (self.checks & 2 and not self._forced(k + 1, e, last))
+                            or (self.checks & 8 and not self._runs(k + 2))):
                         last = -2
                 if last == -2:  # Step 4a: cut: take the segment back, try the next one
                     self._undo(head, d, length)
@@ -384,6 +425,28 @@ cdef class FirstSearch:
                 corner += 1
         if straight > self.straights_after[k] or corner > self.corners_after[k]:
             return False
+        return True
+
+    cdef bint _runs(self, int32_t k) noexcept nogil:
+        """Straight runs (check 4) for the segments from k on."""
+        cdef int32_t i, x, run = 0, L, width = self.max_len + 1
+        cdef int32_t cap[64]
+        if k >= self.n_seg or self.need[k * width + 3] == 0:
+            return True
+        for L in range(width):
+            cap[L] = 0
+        for i in range(self.lines.shape[0]):
+            x = self.lines[i]
+            if x >= 0 and self.free[x]:
+                run += 1
+                continue
+            if run >= 3:
+                for L in range(3, min(run, self.max_len) + 1):
+                    cap[L] += run // L
+            run = 0
+        for L in range(3, width):
+            if self.need[k * width + L] > cap[L]:
+                return False
         return True
 
     cdef inline bint _is_forced(self, int32_t x, int32_t h, int32_t end) noexcept nogil:
