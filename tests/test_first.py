@@ -46,7 +46,7 @@ def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
     cases = rng.sample(sorted(by_design), 40)
     for lengths, start in cases:
         expected = by_design[lengths, start]
-        for checks in (0, 1, 2, 7):
+        for checks in (0, 1, 2, 7, 8, 16, 31):
             seed = rng.randrange(1, 2**63)
             ends = end_colour(box, start)
             search = _first.FirstSearch(nb, colours, array("i", lengths), start, ends, seed, checks)

@@ -17,6 +17,9 @@ solution), with the free cells F and the head h as a graph:
    through both. A cell with three forced edges, a head with two, or forced edges closing a
    cycle, cannot be. A passage straight through a cell needs a straight cube and one that
    turns a corner; there must be enough of each left in the snake.
+5. **The tail** (flag 16): once the end cell is known (a free cell with one way in), the
+   last segments of the snake must fit backwards from it: up to TAIL of them are placed
+   there, straight and turning as the snake does, on free cells.
 4. **Straight runs** (flag 8): every segment after the next one lies on a straight run of
    free cells as long as it is. For each length L >= 3, the segments of at least L cubes still
    to come must not outnumber the disjoint runs of L free cells along the lines of the target
@@ -28,6 +31,9 @@ on first), so restarts explore different parts of the tree. The state lives in t
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+cdef enum:
+    TAIL = 4  # segments fitted backwards from a known end (check 5)
 
 
 cdef class FirstSearch:
@@ -43,7 +49,8 @@ cdef class FirstSearch:
     cdef int32_t[::1] deg         # free neighbours of each cell
     cdef int32_t[::1] heads, dirs, nextd, endc
     cdef int32_t[::1] order       # per level: 6 directions in the order to try
-    cdef int32_t level, end_colour
+    cdef public int32_t level
+    cdef int32_t end_colour
     cdef public int32_t deepest
     cdef public int64_t nodes
     cdef readonly bint found, finished
@@ -174,19 +181,13 @@ cdef class FirstSearch:
             return
         for d in range(6):
             x = self.heads[k]
-            t = 0
             for i in range(length - 1):
                 x = self.nb[x * 6 + d]
                 if x < 0 or not self.free[x]:
                     x = -1
                     break
-                t += self.deg[x]
             if x < 0:
-                score[d] = 999
-            elif self.checks & 16:
-                score[d] = t
-            elif self.checks & 32:
-                score[d] = 10 * (self.deg[x] - 1) + t
+                score[d] = 99
             else:  # the end's free neighbours, less the segment's own cell before it
                 score[d] = self.deg[x] - 1
         for i in range(1, 6):  # insertion sort, stable
@@ -203,6 +204,19 @@ cdef class FirstSearch:
         After a solution, the next call searches on for the next one."""
         with nogil:
             self._run(max_nodes)
+
+    def push(self, int32_t d):
+        """Place the next segment in direction ``d`` without any check (a given prefix)."""
+        cdef int32_t k = self.level, head = self.heads[k], x = head, i
+        for i in range(self.lengths[k] - 1):
+            x = self.nb[x * 6 + d]
+            self._take(x)
+        self.dirs[k] = d
+        self.heads[k + 1] = x
+        self.endc[k + 1] = -1
+        self.nextd[k + 1] = 0
+        self.level = k + 1
+        self._shuffle(k + 1)
 
     def directions(self):
         """The placement found: one direction per segment."""
@@ -253,7 +267,9 @@ cdef class FirstSearch:
                 if last != -2 and k + 1 < self.n_seg and self.checks:
                     if ((self.checks & 1 and not self._blocks(e, last))
                             or (self.checks & 2 and not self._forced(k + 1, e, last))
-                            or (self.checks & 8 and not self._runs(k + 2))):
+                            or (self.checks & 8 and not self._runs(k + 2))
+                            or (self.checks & 16 and last >= 0
+                                and not self._tail(last, self.n_seg - 1, -1, k + 2))):
                         last = -2
                 if last == -2:  # Step 4a: cut: take the segment back, try the next one
                     self._undo(head, d, length)
@@ -427,11 +443,48 @@ cdef class FirstSearch:
             return False
         return True
 
+    cdef bint _tail(self, int32_t c, int32_t j, int32_t axis, int32_t stop) noexcept nogil:
+        """Can segments j, j-1, ... (down to stop, at most TAIL of them) lie backwards from
+        cell c, the first along a line away from c (not on ``axis``)?"""
+        cdef int32_t d, i, x, length
+        cdef bint ok
+        if j < stop or self.n_seg - 1 - j >= TAIL:
+            return True
+        length = self.lengths[j]
+        for d in range(6):
+            if (d >> 1) == axis:
+                continue
+            x = c
+            ok = True
+            for i in range(length - 1):
+                x = self.nb[x * 6 + d]
+                if x < 0 or not self.free[x]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if j == stop or self.n_seg - j >= TAIL:
+                return True
+            self.free[c] = 0  # the segment's cells, but its last (the next one's first)
+            x = c
+            for i in range(length - 2):
+                x = self.nb[x * 6 + d]
+                self.free[x] = 0
+            ok = self._tail(self.nb[x * 6 + d], j - 1, d >> 1, stop)
+            self.free[c] = 1
+            x = c
+            for i in range(length - 2):
+                x = self.nb[x * 6 + d]
+                self.free[x] = 1
+            if ok:
+                return True
+        return False
+
     cdef bint _runs(self, int32_t k) noexcept nogil:
         """Straight runs (check 4) for the segments from k on."""
         cdef int32_t i, x, run = 0, L, width = self.max_len + 1
         cdef int32_t cap[64]
-        if k >= self.n_seg or self.need[k * width + 3] == 0:
+        if k >= self.n_seg or width > 64 or self.need[k * width + 3] == 0:
             return True
         for L in range(width):
             cap[L] = 0
