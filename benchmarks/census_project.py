@@ -66,10 +66,18 @@ def main() -> None:
     ap.add_argument("--box", required=True)
     ap.add_argument("--probes", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rate", type=float, default=2.26e6,
-                    help="directed paths per core-second of the census (3x3x4: 1.356e9 / 600)")
-    ap.add_argument("--designs-per-class", type=float, default=0.103,
-                    help="designs per path class (3x3x4: 8,762,892 / 84,731,192)")
+    ap.add_argument(
+        "--rate",
+        type=float,
+        default=2.26e6,
+        help="directed paths per core-second of the census (3x3x4: 1.356e9 / 600)",
+    )
+    ap.add_argument(
+        "--designs-per-class",
+        type=float,
+        default=0.103,
+        help="designs per path class (3x3x4: 8,762,892 / 84,731,192)",
+    )
     args = ap.parse_args()  # fmt: skip
     dims = tuple(int(t) for t in args.box.lower().split("x"))
     box = sc.Box(*dims)
@@ -82,8 +90,10 @@ def main() -> None:
     g = len(box.symmetries)
     classes = mean / g
     designs = classes * args.designs_per_class
-    print(f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
-          f"({hits} whole paths)")
+    print(
+        f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
+        f"({hits} whole paths)"
+    )
     print(f"directed paths   ~ {mean:.3e} +- {err:.1e} (one standard error)")
     print(f"path classes     ~ {classes:.3e}")
     print(f"core-hours       ~ {mean / args.rate / 3600:.3g} at {args.rate:.3g} paths/core-s")

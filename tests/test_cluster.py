@@ -163,3 +163,37 @@ def test_the_cluster_needs_a_store_and_a_reachable_scheduler():
         )
         assert out.returncode == 2 and words in out.stderr, out.stderr
         assert out.stderr.count("\n") == 1
+
+
+def _solve(*args: str) -> dict:
+    out = subprocess.run(
+        [*SNAKECUBE, "solve", *args, "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    for key in ("nodes", "seconds", "engine", "workers", "search"):
+        data.pop(key, None)
+    return data
+
+
+def test_an_exhaustive_count_on_the_cluster_equals_the_local_one(cluster):
+    # the king (46 segments): every solution, in the same order, as in one process
+    on_cluster = _solve("king", "--scheduler", cluster["address"])
+    local = _solve("king", "--workers", "1")
+    assert on_cluster == local
+    assert on_cluster["complete"] and on_cluster["placements"] == 192
+    assert len(on_cluster["solutions"]) == 4
+
+
+def test_the_restarts_do_not_run_on_a_cluster(cluster):
+    out = subprocess.run(
+        [*SNAKECUBE, "solve", "king", "--first", "--strategy", "restarts",
+         "--scheduler", cluster["address"]],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert out.returncode == 2 and "--scheduler runs depth-first" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -163,6 +163,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="processes to search with (default: all cores for big searches)",
     )
+    s.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count on this Dask cluster (tcp://HOST:PORT; needs snakecube[cluster])",
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument(
         "--show",
@@ -395,6 +400,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             progress=bar,
             strategy=args.strategy,
             seed=args.seed,
+            scheduler=args.scheduler,
         )
     except CubeCountError as err:  # often a typo: say which nearby designs fold
         raise InputError(f"{err}{_suggest(_snake_text(args), target)}") from None

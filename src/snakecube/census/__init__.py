@@ -190,7 +190,7 @@ def census(
     store finishes the census. Without it a temporary directory is used.
 
     ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
-    that cluster instead of local processes (``census.cluster``); then ``store`` is needed,
+    that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
     and must be a directory every worker can reach.
     """
     if not isinstance(region, Region):
@@ -223,7 +223,7 @@ def census(
         st = Store.open(root, region, units, p)
         client = None
         if scheduler is not None:
-            from snakecube.census.cluster import connect
+            from snakecube.cluster import connect
 
             client = connect(scheduler)
         try:
@@ -311,7 +311,7 @@ class _Runner:
         self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
     ) -> Iterator[Any]:
         if self.client is not None:
-            from snakecube.census.cluster import map_tasks
+            from snakecube.cluster import map_tasks
 
             yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
             return

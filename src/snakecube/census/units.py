@@ -32,8 +32,9 @@ CHUNK = 1 << 22  # keys buffered before they are merged into the tally
 def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
     """Path prefixes, one per orbit, whose stabilizer is trivial: every Hamiltonian path
     class under the region's symmetries extends exactly one of them. With ``min_units``,
-    prefixes are extended further (every step, once no symmetry is left) until every start
-    orbit has at least its share of that many, for splitting the work. The split depends on the region only."""
+    prefixes are all extended to one depth (once no symmetry is left), the least at which
+    every start orbit has its share of that many, for splitting the work. The split depends
+    on the region only."""
     from snakecube.search.plan import can_start
 
     nb = region.neighbours

@@ -116,6 +116,7 @@ def prepare(
     return inputs.problem, plan
 
 
+CLUSTER_UNITS = 256  # at least this many work units for a count on a Dask cluster
 SMALL = SMALL_JOB_CELLS  # cells: up to this size one process is quicker than forking workers
 
 
@@ -228,6 +229,7 @@ def solve(
     max_nodes: int | None = None,
     strategy: str = "auto",
     seed: int = 0,
+    scheduler: str | None = None,
 ) -> Result:
     """Count and collect the solutions, honouring a solution limit and a time limit.
 
@@ -240,7 +242,9 @@ def solve(
     or ``auto``: for a first solution on targets of more than ``RESTARTS_CELLS`` cells,
     depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then restarts (when they are
     built), else depth-first. ``seed`` picks the restarts' random orders.
-    ``progress(done, units, found)`` is called as work units finish and now and then in
+    ``scheduler`` (a Dask scheduler's address, ``snakecube[cluster]``) runs the plan's units
+    as tasks on that cluster instead of local processes (depth first only); the answer is the
+    same. ``progress(done, units, found)`` is called as work units finish and now and then in
     between. Ctrl-C
     (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
     incomplete with ``stop_reason == "interrupted"``.
@@ -263,7 +267,9 @@ def solve(
     began = time.monotonic()
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
     problem = inputs.problem
-    if _use_restarts(strategy, inputs, limit, engine):
+    if scheduler is not None and strategy == "restarts":
+        raise InputError("--scheduler runs depth-first searches; the restarts run on one machine")
+    if scheduler is None and _use_restarts(strategy, inputs, limit, engine):
         if strategy == "auto":
             # Depth first with a small node budget, then the restarts: snakes with long
             # straights fold at once depth first and can be slow for the restarts.
@@ -289,15 +295,17 @@ def solve(
         return _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
     chosen = choose_engine(problem, engine)
     n_workers = choose_workers(problem, limit, workers)
-    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=16 * n_workers)
+    units = CLUSTER_UNITS if scheduler is not None else 16 * n_workers
+    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=units)
     deadline = None if seconds is None else began + seconds
-    if n_workers > 1:
+    if n_workers > 1 or scheduler is not None:
         chosen.warm(problem)  # build tables once, before the workers fork
-    events = (
-        parallel.run(problem, plan, chosen, n_workers)
-        if n_workers > 1 and len(plan.units) > 1
-        else _serial(problem, plan, chosen)
-    )
+    if scheduler is not None:
+        events = parallel.run_on_cluster(problem, plan, chosen, scheduler)
+    elif n_workers > 1 and len(plan.units) > 1:
+        events = parallel.run(problem, plan, chosen, n_workers)
+    else:
+        events = _serial(problem, plan, chosen)
     by_unit: list[list[Solution]] = [[] for _ in plan.units]
     done = found = nodes = 0
     stop: str | None = None

@@ -47,3 +47,27 @@ def run(
         else:
             found, nodes = event.value
             yield event.job, found, nodes, False
+
+
+def run_on_cluster(
+    problem: Problem, plan: Plan, engine: Engine, address: str
+) -> Generator[Event | None, None, None]:
+    """The same events, from the units run as tasks on the Dask cluster at ``address``
+    (``snakecube.cluster``): each unit's placements arrive when its task ends."""
+    from snakecube.cluster import connect, map_tasks
+
+    def unit_job(i: int) -> Iterator[tuple[int, list[Placement], int]]:
+        stats = Stats()
+        found = [dirs for dirs in engine.search(problem, plan.units[i], stats) if dirs is not None]
+        yield i, found, stats.nodes
+
+    import uuid
+
+    client = connect(address)
+    try:
+        todo = list(range(len(plan.units)))
+        for unit, found, nodes in map_tasks(client, unit_job, todo, f"solve-{uuid.uuid4().hex}"):
+            yield unit, found, nodes, False
+            yield unit, [], 0, True
+    finally:
+        client.close()

@@ -1,10 +1,14 @@
-"""Census work units and partitions on an existing Dask cluster (``dask.distributed``).
+"""Work units on an existing Dask cluster (``dask.distributed``): the census and exhaustive
+``solve`` counts.
 
 The census's units and reduce tasks are plain functions of an index that write their result
 to the store (atomically: write, then rename) and return a small summary. Here each one is a
 Dask task; the store must be a directory every worker can reach. Dask reruns the tasks of a
 worker that dies (its half-written files are temporary names, never read), and a client that
 dies loses nothing finished: the same command with the same store resumes from it.
+
+A ``solve`` unit (one part of the plan's search tree) returns its placements and nodes; the
+caller sorts them by unit, so the answer is the same as in one process.
 
 ``distributed`` is imported only here, and only when a scheduler address is given, so one
 machine needs no Dask (install ``snakecube[cluster]`` to use it).
