@@ -10,8 +10,8 @@ it covers every cell (else 0). The mean score is an unbiased estimate of the cou
 "Estimating the efficiency of backtrack programs", 1975); the standard error is printed.
 Boxes with a known count (3x3x3, 3x3x4, 4x4x4) show how far to trust it.
 
-The projection lines use the throughput and tally size measured on the 3x3x4 census
-(docs/census.md), which the script takes as arguments so a new measurement can replace them.
+The projection uses the throughput, unit-file bytes and designs per path class measured
+on the 2x4x5 census (docs/census.md), as defaults that a new measurement can replace.
 """
 
 from __future__ import annotations
@@ -22,6 +22,11 @@ import random
 import statistics
 
 import snakecube as sc
+
+# measured on the 2x4x5 census, 2026-11-22 (docs/census.md)
+RATE = 1.0e5  # path classes per core-second, tally and reduce included
+UNIT_BYTES = 7.0  # bytes of unit files per path class
+DESIGNS_PER_CLASS = 0.1
 
 
 def probe(nb: list[list[int]], n: int, rng: random.Random) -> int:
@@ -66,39 +71,40 @@ def main() -> None:
     ap.add_argument("--box", required=True)
     ap.add_argument("--probes", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--paths", type=float, help="the directed path count, if known (no probes)")
+    ap.add_argument("--rate", type=float, default=RATE, help="path classes per core-second")
     ap.add_argument(
-        "--rate",
-        type=float,
-        default=2.26e6,
-        help="directed paths per core-second of the census (3x3x4: 1.356e9 / 600)",
+        "--unit-bytes", type=float, default=UNIT_BYTES, help="bytes of unit files per path class"
     )
-    ap.add_argument(
-        "--designs-per-class",
-        type=float,
-        default=0.103,
-        help="designs per path class (3x3x4: 8,762,892 / 84,731,192)",
-    )
+    ap.add_argument("--designs-per-class", type=float, default=DESIGNS_PER_CLASS)
+    ap.add_argument("--workers", default="100,1000", help="cluster sizes K to project onto")
     args = ap.parse_args()  # fmt: skip
     dims = tuple(int(t) for t in args.box.lower().split("x"))
     box = sc.Box(*dims)
-    nb = [list(row) for row in box.neighbours]
-    rng = random.Random(args.seed)
-    scores = [probe(nb, box.volume, rng) for _ in range(args.probes)]
-    mean = statistics.fmean(scores)
-    err = statistics.stdev(scores) / math.sqrt(len(scores))
-    hits = sum(1 for s in scores if s)
     g = len(box.symmetries)
-    classes = mean / g
+    if args.paths:
+        paths, err = args.paths, 0.0
+        print(f"box {args.box}: {box.volume} cells, {g} symmetries, {paths:.6g} directed paths")
+    else:
+        nb = [list(row) for row in box.neighbours]
+        rng = random.Random(args.seed)
+        scores = [probe(nb, box.volume, rng) for _ in range(args.probes)]
+        paths = statistics.fmean(scores)
+        err = statistics.stdev(scores) / math.sqrt(len(scores))
+        hits = sum(1 for s in scores if s)
+        print(f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
+              f"({hits} whole paths)")  # fmt: skip
+        print(f"directed paths   ~ {paths:.3e} +- {err:.1e} (one standard error)")
+    classes = paths / g
+    core_hours = classes / args.rate / 3600
     designs = classes * args.designs_per_class
-    print(
-        f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
-        f"({hits} whole paths)"
-    )
-    print(f"directed paths   ~ {mean:.3e} +- {err:.1e} (one standard error)")
     print(f"path classes     ~ {classes:.3e}")
-    print(f"core-hours       ~ {mean / args.rate / 3600:.3g} at {args.rate:.3g} paths/core-s")
-    print(f"designs          ~ {designs:.3g} (at {args.designs_per_class} per class)")
-    print(f"reduced tally    ~ {designs * 16 / 1e9:.3g} GB (16 bytes per design)")
+    print(f"core-hours       ~ {core_hours:.3g} (at {args.rate:.3g} classes a core-second)")
+    print(f"unit files       ~ {classes * args.unit_bytes / 1e9:.3g} GB written, as much read "
+          f"by the reduce (network to the shared store)")  # fmt: skip
+    print(f"designs          ~ {designs:.3g}; reduced store {designs * 16 / 1e9:.3g} GB")
+    for k in (int(t) for t in args.workers.split(",")):
+        print(f"on {k:5d} workers ~ {core_hours / k:.3g} hours")
 
 
 if __name__ == "__main__":

@@ -99,3 +99,18 @@ def census_of(cells: list[Coord]):
 def census(a: int, b: int, c: int):
     """census_of the a x b x c box."""
     return census_of(box_cells(a, b, c))
+
+
+def solutions_by_design(a: int, b: int, c: int):
+    """design (the smaller of it and its reverse) -> distinct solutions up to symmetry and
+    reversal, and the number of directed paths, from every path of the a x b x c box."""
+    by_design, maps = census(a, b, c)
+    out, paths = {}, 0
+    for lengths, (n, classes) in by_design.items():
+        paths += n
+        key = min(lengths, lengths[::-1])
+        if lengths == lengths[::-1]:
+            out[key] = len({min(p, canonical(p[::-1], maps)) for p in classes})
+        else:
+            out[key] = len(classes)
+    return out, paths

@@ -10,8 +10,7 @@ import random
 import pytest
 
 import snakecube as sc
-from bruteforce import box_cells as cells_of_box
-from bruteforce import canonical, census_of
+from bruteforce import solutions_by_design
 from corpus import load_known
 from snakecube.census import census
 from snakecube.cli import main
@@ -20,18 +19,7 @@ A193346 = next(f["value"] for f in load_known()["facts"] if "A193346" in f["sour
 
 
 def _brute(dims):
-    """design (the smaller of it and its reverse) -> distinct solutions up to symmetry and
-    reversal, and the number of directed paths, from every path of the box."""
-    by_design, maps = census_of(cells_of_box(*dims))
-    out, paths = {}, 0
-    for lengths, (n, classes) in by_design.items():
-        paths += n
-        key = min(lengths, lengths[::-1])
-        if lengths == lengths[::-1]:
-            out[key] = len({min(c, canonical(c[::-1], maps)) for c in classes})
-        else:
-            out[key] = len(classes)
-    return out, paths
+    return solutions_by_design(*dims)
 
 
 @pytest.mark.parametrize(
