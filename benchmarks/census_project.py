@@ -24,9 +24,9 @@ import statistics
 import snakecube as sc
 
 # measured on the 2x4x5 census, 2026-11-22 (docs/census.md)
-RATE = 1.0e5  # path classes per core-second, tally and reduce included
-UNIT_BYTES = 7.0  # bytes of unit files per path class
-DESIGNS_PER_CLASS = 0.1
+RATE = 1.71e5  # path classes per core-second, tally and reduce included (670.8M / 3,924 s)
+UNIT_BYTES = 7.33  # bytes of unit files per path class (4.92 GB / 670.8M)
+DESIGNS_PER_CLASS = 0.126  # 84,794,735 / 670,801,262
 
 
 def probe(nb: list[list[int]], n: int, rng: random.Random) -> int:
