@@ -1,5 +1,6 @@
 """Check a finished census against the solver: a random sample of its designs, plus every
-design with at least ``--most`` solutions, each solved exhaustively by ``snakecube.solve``.
+design among the census's top ones with at least ``--most`` solutions, each solved
+exhaustively by ``snakecube.solve``.
 
     python3 benchmarks/census_sample.py --box 3x3x4 --store census-3x3x4
 
@@ -10,7 +11,6 @@ The census store must hold a finished census of that box (``snakecube designs --
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 
@@ -27,14 +27,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     box = sc.Box.parse(args.box)
-    rng = random.Random(args.seed)
     began = time.perf_counter()
-    picked = []
     with census(box, store=args.store) as c:
-        share = args.sample / max(1, c.design_count or 1)
-        for d in c.rows():
-            if rng.random() < share or d.distinct >= args.most:
-                picked.append((d.snake.format("lengths"), d.distinct))
+        chosen = c.sample(args.sample, args.seed)
+        chosen += [d for d in c.top if d.distinct >= args.most and d not in chosen]
+        picked = [(d.snake.format("lengths"), d.distinct) for d in chosen]
     bad = 0
     for text, n in picked:
         r = sc.solve(text, box)

@@ -220,3 +220,16 @@ def test_ctrl_c_during_the_reduce_keeps_finished_partitions(tmp_path):
     assert part.design_count is not None and part.design_count <= whole.design_count
     finished = census(box, store=root, partitions=4)
     assert finished.complete and finished.designs == whole.designs
+
+
+def test_a_sample_is_drawn_from_the_designs_with_their_counts():
+    with census(sc.Box(2, 3, 4)) as got:
+        every = {d.snake.lengths: d.distinct for d in got.designs}
+        first = got.sample(500, seed=3)
+        assert first == got.sample(500, seed=3)  # the same for the same seed
+        assert first != got.sample(500, seed=4)
+        assert 350 < len(first) < 650  # 500 of 13,901 expected
+        assert all(every[d.snake.lengths] == d.distinct for d in first)
+        assert len({d.snake.lengths for d in first}) == len(first)
+        with pytest.raises(sc.InputError):
+            got.sample(-1)

@@ -91,6 +91,25 @@ class Census:
                 snake = snake_of_key(key, n)
                 yield DesignCount(snake, sol, snake.is_palindrome)
 
+    def sample(self, size: int, seed: int = 0) -> list[DesignCount]:
+        """About ``size`` designs drawn uniformly at random (each kept with probability
+        size / designs), partition by partition in key order; the same for the same seed."""
+        import numpy as np
+
+        if not self.complete:
+            raise InputError("the census is incomplete: rerun it with the same store to finish")
+        size = limits.whole(size, "the sample size", 0)
+        rng = np.random.default_rng(seed)
+        share = size / max(1, self.design_count or 0)
+        picked = []
+        for p in range(self._store.partitions):
+            keys, sols = self._store.read_part(p)
+            keep = rng.random(len(keys)) < share
+            for key, sol in zip(keys[keep].tolist(), sols[keep].tolist(), strict=True):
+                snake = snake_of_key(key, self.region.volume)
+                picked.append(DesignCount(snake, sol, snake.is_palindrome))
+        return picked
+
     @property
     def designs(self) -> tuple[DesignCount, ...]:
         """Every design, most solutions first, then by turn string (held in memory: for
