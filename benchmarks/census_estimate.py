@@ -28,6 +28,7 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 
 import snakecube as sc
@@ -65,16 +66,23 @@ def main() -> None:
     path = uniform_backbite(box, serpentine(box), rng, args.burn or 20 * n * n)
     inv, uniq, sols = [], [], []
     began = time.perf_counter()
-    for k in range(args.samples):
-        path = uniform_backbite(box, path, rng, args.thin or 2 * n * n)
-        snake = design_of([box.cells[c] for c in path])
-        r = sc.solve(snake, box, workers=1)
-        if not r.complete or r.distinct < 1:
-            raise SystemExit(f"sample {k}: the count of {snake.format('lengths')} did not finish")
-        c = r.distinct * (1 if snake.is_palindrome else 2)
-        inv.append(1 / c)
-        uniq.append((r.distinct_up_to_reversal == 1) / c)
-        sols.append(r.distinct_up_to_reversal)
+    try:
+        for k in range(args.samples):
+            path = uniform_backbite(box, path, rng, args.thin or 2 * n * n)
+            snake = design_of([box.cells[c] for c in path])
+            r = sc.solve(snake, box, workers=1)
+            if not r.complete or r.distinct < 1:
+                raise SystemExit(f"sample {k}: the count of {snake.format('lengths')} stopped")
+            c = r.distinct * (1 if snake.is_palindrome else 2)
+            inv.append(1 / c)
+            uniq.append((r.distinct_up_to_reversal == 1) / c)
+            sols.append(r.distinct_up_to_reversal)
+            if (k + 1) % 10 == 0:
+                print(f"{k + 1} samples, {time.perf_counter() - began:.0f} s", file=sys.stderr)
+    except KeyboardInterrupt:  # report the samples taken so far
+        print(f"interrupted after {len(inv)} samples", file=sys.stderr)
+        if len(inv) < 2:
+            raise SystemExit(130) from None
     seconds = time.perf_counter() - began
 
     def line(name: str, xs: list[float]) -> str:
@@ -83,7 +91,7 @@ def main() -> None:
         scaled = f" -> {m * classes:.4g} +- {se * classes:.2g}" if classes else ""
         return f"{name:16s} per class {m:.5f} +- {se:.5f}{scaled}"
 
-    print(f"box {args.box}: {n} cells, {g} symmetries, {args.samples} samples in {seconds:.0f} s")
+    print(f"box {args.box}: {n} cells, {g} symmetries, {len(inv)} samples in {seconds:.0f} s")
     if classes:
         print(f"path classes     {classes:.6g}")
     print(line("designs", inv))
