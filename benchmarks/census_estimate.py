@@ -71,6 +71,8 @@ def main() -> None:
             path = uniform_backbite(box, path, rng, args.thin or 2 * n * n)
             snake = design_of([box.cells[c] for c in path])
             r = sc.solve(snake, box, workers=1)
+            if r.stop_reason == "interrupted":
+                raise KeyboardInterrupt
             if not r.complete or r.distinct < 1:
                 raise SystemExit(f"sample {k}: the count of {snake.format('lengths')} stopped")
             c = r.distinct * (1 if snake.is_palindrome else 2)
