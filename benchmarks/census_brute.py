@@ -30,7 +30,11 @@ import snakecube as sc
 from bruteforce import solutions_by_design
 from snakecube.census import census
 
-BOXES = ["1x4x5", "2x2x5", "1x3x7", "1x2x11", "1x4x6", "2x2x6", "2x3x4", "1x5x5", "1x3x9"]
+BOXES = [  # every box of 19 to 27 cells but 3x3x3 (too slow here: use --tally)
+    *(f"1x1x{n}" for n in range(19, 28)),
+    "1x2x10", "1x2x11", "1x2x12", "1x2x13", "1x3x7", "1x3x8", "1x3x9",
+    "1x4x5", "1x4x6", "1x5x5", "2x2x5", "2x2x6", "2x3x4",
+]  # fmt: skip
 
 
 def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
@@ -58,7 +62,9 @@ def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
             for p in cells:
                 q = [p[i] for i in order]
                 m.append(where[tuple(size[i] - 1 - q[i] if flips[i] else q[i] for i in range(3))])
-            perms.append(m)
+            if m not in perms:  # flipping a side of one cell moves nothing
+                perms.append(m)
+    ident = list(range(n))
     paths_by: dict[tuple[int, ...], int] = {}
     self_reverse: dict[tuple[int, ...], int] = {}
     path = [0] * n
@@ -79,7 +85,7 @@ def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
         paths_by[key] = paths_by.get(key, 0) + 1
         if t == t[::-1]:
             back = path[::-1]
-            if any(all(m[path[i]] == back[i] for i in range(n)) for m in perms[1:]):
+            if any(all(m[path[i]] == back[i] for i in range(n)) for m in perms if m != ident):
                 self_reverse[key] = self_reverse.get(key, 0) + 1
 
     def walk(i: int, used: int) -> None:
