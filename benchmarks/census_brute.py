@@ -20,6 +20,7 @@ palindromic designs are checked for a symmetry mapping them onto their own rever
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -51,8 +52,6 @@ def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
     ]
     nbrs = [[(j, k) for j, k in row if j is not None] for row in nbrs]
     perms = []
-    import itertools
-
     for order in itertools.permutations(range(3)):
         size = [dims[i] for i in order]
         if size != list(dims):

@@ -67,16 +67,21 @@ def cluster(tmp_path_factory):
                 os.killpg(p.pid, signal.SIGKILL)
 
 
-def _designs(*args: str) -> dict:
+def _json(*argv: str) -> dict:
+    """Run ``snakecube ARGV --json --quiet``; its JSON output (exit 0 required)."""
     out = subprocess.run(
-        [*SNAKECUBE, "designs", *args, "--json", "--quiet", "--top", "3"],
+        [*SNAKECUBE, *argv, "--json", "--quiet"],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
     assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def _designs(*args: str) -> dict:
+    data = _json("designs", *args, "--top", "3")
     data.pop("store", None)
     return data
 
@@ -166,15 +171,7 @@ def test_the_cluster_needs_a_store_and_a_reachable_scheduler():
 
 
 def _solve(*args: str) -> dict:
-    out = subprocess.run(
-        [*SNAKECUBE, "solve", *args, "--json", "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    data = _json("solve", *args)
     for key in ("nodes", "seconds", "engine", "workers", "search"):
         data.pop(key, None)
     return data

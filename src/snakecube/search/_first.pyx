@@ -49,8 +49,7 @@ cdef class FirstSearch:
     cdef int32_t[::1] deg         # free neighbours of each cell
     cdef int32_t[::1] heads, dirs, nextd, endc
     cdef int32_t[::1] order       # per level: 6 directions in the order to try
-    cdef public int32_t level
-    cdef int32_t end_colour
+    cdef int32_t level, end_colour
     cdef public int32_t deepest
     cdef public int64_t nodes
     cdef readonly bint found, finished
@@ -180,12 +179,7 @@ cdef class FirstSearch:
         if not (self.checks & 4) or k >= self.n_seg:
             return
         for d in range(6):
-            x = self.heads[k]
-            for i in range(length - 1):
-                x = self.nb[x * 6 + d]
-                if x < 0 or not self.free[x]:
-                    x = -1
-                    break
+            x = self._reach(self.heads[k], d, length)
             if x < 0:
                 score[d] = 99
             else:  # the end's free neighbours, less the segment's own cell before it
@@ -246,14 +240,7 @@ cdef class FirstSearch:
                 self.nextd[k] += 1
                 if (d >> 1) == axis:
                     continue
-                x = head
-                ok = True
-                for i in range(length - 1):
-                    x = self.nb[x * 6 + d]
-                    if x < 0 or not self.free[x]:
-                        ok = False
-                        break
-                if not ok:
+                if self._reach(head, d, length) < 0:
                     continue
                 # Step 2: place the segment.
                 x = head
@@ -288,6 +275,16 @@ cdef class FirstSearch:
                     return
                 self.level = k - 1
                 self._undo(self.heads[k - 1], self.dirs[k - 1], self.lengths[k - 1])
+
+    cdef inline int32_t _reach(self, int32_t x, int32_t d, int32_t length) noexcept nogil:
+        """The far end of a segment of ``length`` cubes from x in direction d, if every cell
+        after x is free; else -1."""
+        cdef int32_t i
+        for i in range(length - 1):
+            x = self.nb[x * 6 + d]
+            if x < 0 or not self.free[x]:
+                return -1
+        return x
 
     cdef void _undo(self, int32_t head, int32_t d, int32_t length) noexcept nogil:
         cdef int32_t i, x = head
@@ -454,14 +451,7 @@ cdef class FirstSearch:
         for d in range(6):
             if (d >> 1) == axis:
                 continue
-            x = c
-            ok = True
-            for i in range(length - 1):
-                x = self.nb[x * 6 + d]
-                if x < 0 or not self.free[x]:
-                    ok = False
-                    break
-            if not ok:
+            if self._reach(c, d, length) < 0:
                 continue
             if j == stop or self.n_seg - j >= TAIL:
                 return True

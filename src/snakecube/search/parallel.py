@@ -10,6 +10,7 @@ and everything already sent is kept.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Generator, Iterator
 
 from snakecube import pool
@@ -60,8 +61,6 @@ def run_on_cluster(
         stats = Stats()
         found = [dirs for dirs in engine.search(problem, plan.units[i], stats) if dirs is not None]
         yield i, found, stats.nodes
-
-    import uuid
 
     client = connect(address)
     try:
