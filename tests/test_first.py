@@ -112,3 +112,38 @@ def test_auto_tries_depth_first_before_the_restarts():
     assert r.distinct == 1 and r.engine == "kernel"
     zz = sc.solve(sc.Snake((2,) * 124), box, limit=1, max_nodes=60_000_000)
     assert zz.distinct == 1 and zz.engine == "restarts" and zz.nodes > 20_000_000
+
+
+needs_portfolio = pytest.mark.skipif(
+    not (first.AVAILABLE and first.sat.available()),
+    reason="needs the compiled search and python-sat",
+)
+
+
+@needs_portfolio
+def test_portfolio_is_deterministic_across_workers():
+    box = sc.Box(3, 3, 4)
+    for s in (2, 9):
+        snake = design_of([box.cells[c] for c in random_path(box, random.Random(s))])
+        one = sc.solve(snake, box, limit=1, strategy="portfolio", workers=1, seed=s)
+        two = sc.solve(snake, box, limit=1, strategy="portfolio", workers=2, seed=s)
+        assert one.solutions[0].cells == two.solutions[0].cells
+        assert (one.nodes, one.engine) == (two.nodes, two.engine)
+        assert one.engine in ("restarts", "sat")
+        one.solutions[0].verify()
+
+
+@needs_portfolio
+@pytest.mark.parametrize("strategy", ["sat", "portfolio"])
+def test_sat_proves_an_unfoldable_snake_has_no_solution(strategy):
+    r = sc.solve("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2", limit=1, strategy=strategy, workers=2)
+    assert r.complete and r.distinct == 0
+
+
+@needs_portfolio
+def test_sat_member_alone_finds_a_verified_solution():
+    box = sc.Box(3, 4, 4)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(8))])
+    r = sc.solve(snake, box, limit=1, strategy="sat", workers=2)
+    assert r.distinct == 1 and r.engine == "sat" and r.nodes > 0
+    r.solutions[0].verify()

@@ -140,10 +140,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--reverse", action="store_true", help="fold from the other end")
     s.add_argument(
         "--strategy",
-        choices=("auto", "depth-first", "restarts"),
+        choices=("auto", "depth-first", "portfolio", "restarts", "sat"),
         default="auto",
-        help="depth-first over the whole tree, or randomised restarts for a first solution "
-        "(default auto: restarts for --first on targets of more than 64 cells)",
+        help="depth-first over the whole tree; for --first only: randomised restarts, a SAT "
+        "solver (snakecube[sat]) or a portfolio of both (default auto: depth first for 20 "
+        "million nodes, then the portfolio, for --first on targets of more than 64 cells)",
     )
     s.add_argument(
         "--seed", type=_whole(0, 2**63), default=0, metavar="S",

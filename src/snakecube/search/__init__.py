@@ -237,11 +237,14 @@ def solve(
     input always stops at the same place with one worker). ``engine`` is ``auto`` (default),
     ``reference`` or ``kernel``; ``workers`` the number of
     processes (default: all cores for big exhaustive searches). ``strategy`` is
-    ``depth-first`` (the engine over the plan's units, in order), ``restarts`` (a portfolio
-    of randomised searches for one solution, see ``search.first``; with ``limit=1`` only),
-    or ``auto``: for a first solution on targets of more than ``RESTARTS_CELLS`` cells,
-    depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then restarts (when they are
-    built), else depth-first. ``seed`` picks the restarts' random orders.
+    ``depth-first`` (the engine over the plan's units, in order); for one solution
+    (``limit=1``) only, ``restarts`` (randomised searches with node budgets), ``sat``
+    (CaDiCaL, ``snakecube[sat]``) or ``portfolio`` (both, on their own cores; see
+    ``search.first``); or ``auto``: for a first solution on targets of more than
+    ``RESTARTS_CELLS`` cells, depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then the
+    portfolio's members that are installed, else depth-first. ``seed`` picks the restarts'
+    random orders. With the portfolio, a SAT conflict counts as ``NODES_PER_CONFLICT`` nodes
+    in ``max_nodes`` and the result's ``nodes``.
     ``scheduler`` (a Dask scheduler's address, ``snakecube[cluster]``) runs the plan's units
     as tasks on that cluster instead of local processes (depth first only); the answer is the
     same. ``progress(done, units, found)`` is called as work units finish and now and then in
@@ -267,9 +270,11 @@ def solve(
     began = time.monotonic()
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
     problem = inputs.problem
-    if scheduler is not None and strategy == "restarts":
-        raise InputError("--scheduler runs depth-first searches; the restarts run on one machine")
-    if scheduler is None and _use_restarts(strategy, inputs, limit, engine):
+    if scheduler is not None and strategy in FIRST_STRATEGIES:
+        raise InputError(f"--scheduler runs depth-first searches; --strategy {strategy} runs "
+                         "on one machine")  # fmt: skip
+    members = () if scheduler is not None else _members(strategy, inputs, limit, engine)
+    if members:
         if strategy == "auto":
             # Depth first with a small node budget, then the restarts: snakes with long
             # straights fold at once depth first and can be slow for the restarts.
@@ -290,9 +295,11 @@ def solve(
             ):
                 return tried
             max_nodes = None if max_nodes is None else max_nodes - tried.nodes
-            result = _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
+            result = _first_solution(inputs, members, seed, workers, seconds, max_nodes,
+                                     progress, began, reverse)  # fmt: skip
             return dataclasses.replace(result, nodes=result.nodes + tried.nodes)
-        return _restarts(inputs, seed, workers, seconds, max_nodes, progress, began, reverse)
+        return _first_solution(inputs, members, seed, workers, seconds, max_nodes, progress,
+                               began, reverse)  # fmt: skip
     chosen = choose_engine(problem, engine)
     n_workers = choose_workers(problem, limit, workers)
     units = CLUSTER_UNITS if scheduler is not None else 16 * n_workers
@@ -343,34 +350,43 @@ def solve(
     return dataclasses.replace(result, reversed=reverse) if reverse else result
 
 
-STRATEGIES = ("auto", "depth-first", "restarts")
-RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use restarts
+STRATEGIES = ("auto", "depth-first", "portfolio", "restarts", "sat")
+FIRST_STRATEGIES = {"portfolio": ("restarts", "sat"), "restarts": ("restarts",), "sat": ("sat",)}
+RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
 AUTO_DEPTH_FIRST_NODES = 20_000_000  # auto: depth first this far (about 2 s) before them
 
 
-def _use_restarts(
+def _members(
     strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
-) -> bool:
-    from snakecube.search import first
+) -> tuple[str, ...]:
+    """The first-solution members (``search.first``) this search runs, or () for depth first."""
+    from snakecube.search import first, sat
 
     if strategy == "depth-first" or (strategy == "auto" and engine is not None):
-        return False
-    wanted = strategy == "restarts" or inputs.problem.ncells > RESTARTS_CELLS
+        return ()
+    asked = strategy in FIRST_STRATEGIES
+    wanted = asked or inputs.problem.ncells > RESTARTS_CELLS
     if not wanted or limit != 1 or inputs.start is not None or inputs.prefix:
-        if strategy == "restarts":
-            raise InputError("--strategy restarts looks for one solution (--first) of a "
+        if asked:
+            raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
                              "snake with no fixed start or path")  # fmt: skip
-        return False
-    if not first.AVAILABLE:
-        if strategy == "restarts":
-            raise InputError("the compiled restarts search is not built here; reinstall "
-                             "with a C compiler")  # fmt: skip
-        return False
-    return True
+        return ()
+    built = {"restarts": first.AVAILABLE, "sat": sat.available()}
+    members = FIRST_STRATEGIES.get(strategy, FIRST_STRATEGIES["portfolio"])
+    have = tuple(m for m in members if built[m])
+    if asked and have != members:
+        missing = next(m for m in members if not built[m])
+        raise InputError(
+            "the compiled restarts search is not built here; reinstall with a C compiler"
+            if missing == "restarts"
+            else "the SAT member needs python-sat: pip install 'snakecube[sat]'"
+        )
+    return have
 
 
-def _restarts(
+def _first_solution(
     inputs: Inputs,
+    members: tuple[str, ...],
     seed: int,
     workers: int | None,
     seconds: float | None,
@@ -379,7 +395,7 @@ def _restarts(
     began: float,
     reverse: bool,
 ) -> Result:
-    """A first solution by the restarts portfolio (``search.first``)."""
+    """A first solution by the portfolio's ``members`` (``search.first``)."""
     from snakecube.search import first
 
     problem = inputs.problem
@@ -398,16 +414,17 @@ def _restarts(
 
     found: list[Solution] = []
     per_class = [0] * len(plan.start_classes)
-    nodes = restarts = 0
-    runs = first.search(problem, seed, n_workers, out_of_budget)
+    nodes = runs_done = 0
+    engine = "+".join(members) if len(members) > 1 else members[0]
+    runs = first.search(problem, seed, n_workers, out_of_budget, members)
     try:
         for r in runs:
             if r is None:
                 continue
-            restarts += 1
+            runs_done += 1
             nodes += r.nodes
             if progress is not None:
-                progress(restarts, 0, 0)
+                progress(runs_done, 0, 0)
             if r.cells is not None:
                 sol = Solution(problem.snake, problem.region, r.cells,
                                problem.region.cell_kind(r.cells[0]))  # fmt: skip
@@ -415,12 +432,13 @@ def _restarts(
                 orbits = problem.region.orbits()  # the plan's start classes, in order
                 per_class[next(i for i, o in enumerate(orbits) if r.cells[0] in o)] += 1
                 stop = "limit"
+                engine = "sat" if isinstance(r, first.Slice) else "restarts"
     except KeyboardInterrupt:
         stop = "interrupted"
     finally:
         runs.close()
     n = max(1, n_workers)
-    result = _result(problem, plan, found, per_class, stop, "restarts", nodes, began, n)
+    result = _result(problem, plan, found, per_class, stop, engine, nodes, began, n)
     return dataclasses.replace(result, reversed=reverse) if reverse else result
 
 

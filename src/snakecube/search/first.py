@@ -1,4 +1,4 @@
-"""Restarts: a portfolio of randomised searches for a first solution of a floppy big snake.
+"""The first-solution portfolio for floppy big snakes: randomised restarts, and a SAT solver.
 
 Exhaustive depth-first search (``kernel``) answers "how many?"; for "is there one?" on a big
 target it can spend its whole budget under one bad early choice. Here each *restart* is a
@@ -13,6 +13,11 @@ found one, and it is accepted only when every lower restart has finished.
 A restart whose search space is used up (``finished``) proves that no solution starts at its
 cell from its end; when that holds for every start cell of one end, the snake does not fold.
 
+The second member, ``sat`` (``search.sat``: CaDiCaL through python-sat), learns a clause
+from every dead end instead of forgetting it at the next restart; it finds first solutions of
+designs the restarts do not, and proves unfoldable snakes unfoldable. ``search`` runs the
+members side by side and accepts their runs in one fixed order (see there).
+
 This is a pure heuristic layer over exact pruning; every solution is verified by
 ``Solution.verify`` like any other.
 """
@@ -21,12 +26,16 @@ from __future__ import annotations
 
 import os
 from array import array
+from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from itertools import accumulate, chain, count
 
+from snakecube.search import sat
 from snakecube.search.kernel import PURE_ENV
 from snakecube.search.plan import can_start, colour, end_colour
 from snakecube.search.problem import Problem
+from snakecube.search.sat import Slice
 from snakecube.shape import CellIndex
 
 _first = None
@@ -117,59 +126,127 @@ class Portfolio:
         return any(all((e, s) in finished for s in self.starts) for e in (0, 1))
 
 
+MEMBERS = ("restarts", "sat")
+
+
 def search(
     problem: Problem,
     seed: int = 0,
     workers: int = 1,
     stop: Callable[[int], bool] | None = None,
-) -> Generator[Restart | None, None, None]:
-    """Restarts in order of their index (each one as it is accepted), and ``None`` now and
-    then while workers run, until one finds a solution or the used-up ones prove there is
-    none. ``stop(nodes)`` is asked between restarts; True ends the search."""
-    portfolio = Portfolio(problem, seed)
-    finished: set[tuple[int, CellIndex]] = set()
-    nodes = 0
+    members: tuple[str, ...] = ("restarts",),
+) -> Generator[Restart | Slice | None, None, None]:
+    """The members' runs in a fixed order (each one as it is accepted), and ``None`` now and
+    then while workers run, until one finds a solution or there is proof that none exists.
 
-    def accept(r: Restart) -> bool:
-        nonlocal nodes
-        nodes += r.nodes
+    ``members`` are ``restarts`` (the randomised searches above) and ``sat`` (CaDiCaL on
+    ``search.sat``'s encoding, in slices of ``sat.SLICE`` conflicts). Each run has a place on
+    one scale of work: restart ``i`` ends at the sum of the budgets up to ``i``, slice ``k``
+    at ``(k + 1) * SLICE * NODES_PER_CONFLICT``; runs are accepted in that order (restarts
+    first on a tie), whatever the number of workers and however fast each one runs, so the
+    answer depends only on the inputs and the seed. With several workers the SAT solver has
+    one to itself. ``stop(work)`` is asked between runs; ``work`` is restart nodes plus
+    conflicts times ``NODES_PER_CONFLICT``; True ends the search.
+    """
+    unknown = set(members) - set(MEMBERS)
+    if unknown or not members:
+        raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
+    use_restarts, use_sat = "restarts" in members, "sat" in members
+    portfolio = Portfolio(problem, seed) if use_restarts else None
+    finished: set[tuple[int, CellIndex]] = set()
+    work = 0
+
+    def accept(r: Restart | Slice) -> bool:
+        nonlocal work
+        work += r.nodes
+        if isinstance(r, Slice):
+            return r.decided
         if r.finished and r.cells is None:
             finished.add((r.end, r.start))
+        assert portfolio is not None
         return r.cells is not None or portfolio.proves_none(finished)
 
-    if workers <= 1:
-        i = 0
-        while not (stop and stop(nodes)):
-            r = portfolio.restart(i)
-            yield r
-            if accept(r):
-                return
-            i += 1
-            yield None
-        return
+    restart_ends = accumulate(BASE * luby(i + 1) for i in count())
 
-    from itertools import count
+    def next_member(i: int, k: int, restart_end: int) -> str:
+        """Whose run is accepted next: restart ``i`` or slice ``k``."""
+        if not use_sat:
+            return "restarts"
+        if not use_restarts:
+            return "sat"
+        return "restarts" if restart_end <= (k + 1) * sat.SLICE * sat.NODES_PER_CONFLICT else "sat"
+
+    if workers <= 1:
+        i = k = 0
+        restart_end = next(restart_ends)
+        solver: sat.SatSearch | None = None
+        try:
+            while not (stop and stop(work)):
+                run: Restart | Slice
+                if next_member(i, k, restart_end) == "restarts":
+                    assert portfolio is not None
+                    run = portfolio.restart(i)
+                    i += 1
+                    restart_end = next(restart_ends)
+                else:
+                    solver = solver or sat.SatSearch(problem)
+                    run = solver.run()
+                    k += 1
+                yield run
+                if accept(run):
+                    return
+                yield None
+        finally:
+            if solver is not None:
+                solver.close()
+        return
 
     from snakecube import pool
 
-    def job(i: int) -> Iterator[Restart]:
-        yield portfolio.restart(i)
+    def job(item: int | str) -> Iterator[Restart | Slice]:
+        if item == "sat":
+            solver = sat.SatSearch(problem)
+            try:
+                yield from solver.slices_of()
+            finally:
+                solver.close()
+        else:
+            assert portfolio is not None and isinstance(item, int)
+            yield portfolio.restart(item)
 
-    waiting: dict[int, Restart] = {}
-    next_up = 0
-    events = pool.run(job, count(), workers)
+    items: Iterator[int | str] = chain(["sat"] if use_sat else [],
+                                      count() if use_restarts else [])  # fmt: skip
+    restarts_done: dict[int, Restart] = {}
+    slices_done: deque[Slice] = deque()
+    i = k = 0
+    restart_end = next(restart_ends)
+    # The SAT job never ends by itself: hand out no job ahead of a free worker.
+    events = pool.run(job, items, workers, lookahead=workers if use_sat else None)
     try:
         for event in events:
             if event is not None and not event.done:
-                waiting[event.job] = event.value
-            while next_up in waiting:  # accept in index order: deterministic
-                r = waiting.pop(next_up)
-                next_up += 1
-                yield r
-                if accept(r):
+                if isinstance(event.value, Slice):
+                    slices_done.append(event.value)
+                else:
+                    restarts_done[event.value.index] = event.value
+            while True:  # accept in the fixed order: deterministic
+                run: Restart | Slice  # type: ignore[no-redef]
+                if next_member(i, k, restart_end) == "restarts":
+                    if i not in restarts_done:
+                        break
+                    run = restarts_done.pop(i)
+                    i += 1
+                    restart_end = next(restart_ends)
+                else:
+                    if not slices_done:
+                        break
+                    run = slices_done.popleft()
+                    k += 1
+                yield run
+                if accept(run):
                     return
             yield None
-            if stop and stop(nodes):
+            if stop and stop(work):
                 return
     finally:
         events.close()
