@@ -144,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         help="depth-first over the whole tree; for --first only: randomised restarts, a SAT "
         "solver (snakecube[sat]) or a portfolio of both (default auto: depth first for 20 "
-        "million nodes, then the portfolio, for --first on targets of more than 64 cells)",
+        "million nodes, then the restarts, for --first on targets of more than 64 cells)",
     )
     s.add_argument(
         "--seed", type=_whole(0, 2**63), default=0, metavar="S",

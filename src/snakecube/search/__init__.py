@@ -242,9 +242,9 @@ def solve(
     (CaDiCaL, ``snakecube[sat]``) or ``portfolio`` (both, on their own cores; see
     ``search.first``); or ``auto``: for a first solution on targets of more than
     ``RESTARTS_CELLS`` cells, depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then the
-    portfolio's members that are installed, else depth-first. ``seed`` picks the restarts'
-    random orders. With the portfolio, a SAT conflict counts as ``NODES_PER_CONFLICT`` nodes
-    in ``max_nodes`` and the result's ``nodes``.
+    restarts (or SAT when the restarts are not built), else depth-first. ``seed`` picks the
+    restarts' random orders. With SAT, a conflict counts as ``NODES_PER_CONFLICT`` nodes in
+    ``max_nodes`` and the result's ``nodes``.
     ``scheduler`` (a Dask scheduler's address, ``snakecube[cluster]``) runs the plan's units
     as tasks on that cluster instead of local processes (depth first only); the answer is the
     same. ``progress(done, units, found)`` is called as work units finish and now and then in
@@ -372,9 +372,11 @@ def _members(
                              "snake with no fixed start or path")  # fmt: skip
         return ()
     built = {"restarts": first.AVAILABLE, "sat": sat.available()}
-    members = FIRST_STRATEGIES.get(strategy, FIRST_STRATEGIES["portfolio"])
+    if not asked:  # auto: the restarts (measured best on the hard set), else SAT if installed
+        return next(((m,) for m in ("restarts", "sat") if built[m]), ())
+    members = FIRST_STRATEGIES[strategy]
     have = tuple(m for m in members if built[m])
-    if asked and have != members:
+    if have != members:
         missing = next(m for m in members if not built[m])
         raise InputError(
             "the compiled restarts search is not built here; reinstall with a C compiler"
