@@ -166,32 +166,32 @@ def search(
         assert portfolio is not None
         return r.cells is not None or portfolio.proves_none(finished)
 
-    restart_ends = accumulate(BASE * luby(i + 1) for i in count())
-
-    def next_member(i: int, k: int, restart_end: int) -> str:
-        """Whose run is accepted next: restart ``i`` or slice ``k``."""
-        if not use_sat:
-            return "restarts"
-        if not use_restarts:
-            return "sat"
-        return "restarts" if restart_end <= (k + 1) * sat.SLICE * sat.NODES_PER_CONFLICT else "sat"
+    def order() -> Iterator[tuple[str, int]]:
+        """The runs in the order they are accepted: (member, its run number)."""
+        ends = accumulate(BASE * luby(i + 1) for i in count())
+        i, k, restart_end = 0, 0, next(ends)
+        while True:
+            slice_end = (k + 1) * sat.SLICE * sat.NODES_PER_CONFLICT
+            if use_restarts and (not use_sat or restart_end <= slice_end):
+                yield "restarts", i
+                i, restart_end = i + 1, next(ends)
+            else:
+                yield "sat", k
+                k += 1
 
     if workers <= 1:
-        i = k = 0
-        restart_end = next(restart_ends)
         solver: sat.SatSearch | None = None
         try:
-            while not (stop and stop(work)):
+            for member, n in order():
+                if stop and stop(work):
+                    return
                 run: Restart | Slice
-                if next_member(i, k, restart_end) == "restarts":
+                if member == "restarts":
                     assert portfolio is not None
-                    run = portfolio.restart(i)
-                    i += 1
-                    restart_end = next(restart_ends)
+                    run = portfolio.restart(n)
                 else:
                     solver = solver or sat.SatSearch(problem)
                     run = solver.run()
-                    k += 1
                 yield run
                 if accept(run):
                     return
@@ -218,8 +218,8 @@ def search(
                                       count() if use_restarts else [])  # fmt: skip
     restarts_done: dict[int, Restart] = {}
     slices_done: deque[Slice] = deque()
-    i = k = 0
-    restart_end = next(restart_ends)
+    runs = order()
+    member, n = next(runs)
     # The SAT job never ends by itself: hand out no job ahead of a free worker.
     events = pool.run(job, items, workers, lookahead=workers if use_sat else None)
     try:
@@ -229,22 +229,13 @@ def search(
                     slices_done.append(event.value)
                 else:
                     restarts_done[event.value.index] = event.value
-            while True:  # accept in the fixed order: deterministic
-                run: Restart | Slice  # type: ignore[no-redef]
-                if next_member(i, k, restart_end) == "restarts":
-                    if i not in restarts_done:
-                        break
-                    run = restarts_done.pop(i)
-                    i += 1
-                    restart_end = next(restart_ends)
-                else:
-                    if not slices_done:
-                        break
-                    run = slices_done.popleft()
-                    k += 1
-                yield run
-                if accept(run):
+            # accept in the fixed order: deterministic
+            while (n in restarts_done) if member == "restarts" else bool(slices_done):
+                got = restarts_done.pop(n) if member == "restarts" else slices_done.popleft()
+                yield got
+                if accept(got):
                     return
+                member, n = next(runs)
             yield None
             if stop and stop(work):
                 return
