@@ -45,7 +45,11 @@ def check(cells: list[list[int]], lengths: list[int], box: list[int]) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
-    ap.add_argument("--strategy", default="restarts", choices=("auto", "portfolio", "restarts", "sat", "depth-first"))
+    ap.add_argument(
+        "--strategy",
+        default="restarts",
+        choices=("auto", "portfolio", "restarts", "sat", "depth-first"),
+    )
     ap.add_argument("--only", default="", help="only designs whose name contains this")
     args = ap.parse_args()
     designs = [d for d in json.loads(DATA.read_text())["designs"] if args.only in d["name"]]

@@ -110,10 +110,17 @@ def whole_processes(args: argparse.Namespace, naive: Path | None) -> list[str]:
     mixed5 = design_5x5x5(0, None).format("lengths")
     box5 = ["--box", "5x5x5"]
     mid = design_4x4x5(HARD_445_SEED, 0.0).format("lengths")
+    mid_back = sc.Snake.parse(mid).reversed().format("lengths")
     jobs += [
         (
             f"4x4x5 random path (seed {HARD_445_SEED}), all",
             [mid, "--box", "4x4x5"],
+            None,
+            "",
+        ),
+        (
+            "the same 4x4x5 design typed from its other end, all (--end auto)",
+            [mid_back, "--box", "4x4x5"],
             None,
             "",
         ),

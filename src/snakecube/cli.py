@@ -137,7 +137,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seconds", type=_seconds, metavar="S", help="stop after S seconds")
     s.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
     s.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
-    s.add_argument("--reverse", action="store_true", help="fold from the other end")
+    ends = s.add_mutually_exclusive_group()
+    ends.add_argument("--reverse", action="store_true", help="fold from the other end")
+    ends.add_argument(
+        "--end",
+        choices=("auto", "first", "last"),
+        default="auto",
+        help="the end to search from (default auto: a complete count searches from the last "
+        "end when its tree is estimated much smaller; the solutions are read from cube 1 "
+        "either way). --reverse is --end last, with cube 1 the last cube",
+    )
     s.add_argument(
         "--strategy",
         choices=("auto", "depth-first", "portfolio", "restarts", "sat"),
@@ -393,7 +402,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             target,
             start=start,
             path=path,
-            reverse=args.reverse,
+            reverse=True if args.reverse else {"auto": None, "first": False}.get(args.end, True),
             limit=1 if args.first else args.limit,
             seconds=args.seconds,
             engine=args.engine,

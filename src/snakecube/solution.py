@@ -120,6 +120,8 @@ class Result:
     nodes: int
     seconds: float
     reversed: bool = False  # folded from the other end: cube 1 is the typed snake's last cube
+    searched_from_last: bool = False  # the search ran from the last end (its tree was smaller);
+    # the solutions are still read from cube 1
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (what ``snakecube solve --json`` prints)."""
@@ -138,6 +140,7 @@ class Result:
             "symmetries": self.symmetry_count,
             "fixed_start": self.fixed,
             "reversed": self.reversed,
+            "searched_from_last": self.searched_from_last,
             "placements": self.placements,
             "distinct": self.distinct,
             "distinct_up_to_reversal": self.distinct_up_to_reversal,

@@ -91,7 +91,8 @@ def summary(result: Result) -> str:
         (
             "search",
             f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine, "
-            f"{result.workers} process{'es' if result.workers > 1 else ''})",
+            f"{result.workers} process{'es' if result.workers > 1 else ''}"
+            f"{', from the last end: its tree was smaller' if result.searched_from_last else ''})",
         )
     )
     w = max(len(k) for k, _ in rows)

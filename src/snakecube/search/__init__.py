@@ -220,7 +220,7 @@ def solve(
     *,
     start: Coord | None = None,
     path: Sequence[Coord] | None = None,
-    reverse: bool = False,
+    reverse: bool | None = None,
     limit: int | None = None,
     seconds: float | None = None,
     engine: str | Engine | None = None,
@@ -252,6 +252,12 @@ def solve(
     (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
     incomplete with ``stop_reason == "interrupted"``.
 
+    ``reverse=True`` folds the snake from its last cube (cube 1 of the solutions is then the
+    typed snake's last cube); ``False`` from its first. ``None`` (default) lets a complete
+    count with no fixed start or path search from the last end when its tree is estimated
+    at least ``AUTO_END_RATIO`` times smaller (``search.estimate``): the counts are the same
+    and the solutions are still read from cube 1 (``Result.searched_from_last``).
+
     >>> r = solve("standard")
     >>> r.placements, r.distinct, r.complete
     (48, 1, True)
@@ -268,7 +274,7 @@ def solve(
         raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     seed = limits.whole(seed, "the seed", 0, 2**63)
     began = time.monotonic()
-    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
+    inputs = compile_inputs(snake, target, start=start, path=path, reverse=bool(reverse))
     problem = inputs.problem
     if scheduler is not None and strategy in FIRST_STRATEGIES:
         raise InputError(f"--scheduler runs depth-first searches; --strategy {strategy} runs "
@@ -284,7 +290,7 @@ def solve(
                 else min(max_nodes, AUTO_DEPTH_FIRST_NODES)
             )
             tried = solve(
-                snake, target, reverse=reverse, limit=1, seconds=seconds, workers=workers,
+                snake, target, reverse=bool(reverse), limit=1, seconds=seconds, workers=workers,
                 progress=progress, max_nodes=quick, strategy="depth-first",
             )  # fmt: skip
             if (
@@ -296,10 +302,74 @@ def solve(
                 return tried
             max_nodes = None if max_nodes is None else max_nodes - tried.nodes
             result = _first_solution(inputs, members, seed, workers, seconds, max_nodes,
-                                     progress, began, reverse)  # fmt: skip
+                                     progress, began, bool(reverse))  # fmt: skip
             return dataclasses.replace(result, nodes=result.nodes + tried.nodes)
         return _first_solution(inputs, members, seed, workers, seconds, max_nodes, progress,
-                               began, reverse)  # fmt: skip
+                               began, bool(reverse))  # fmt: skip
+    if reverse is None and limit is None and _last_end_pays(inputs):
+        flipped = compile_inputs(snake, target, reverse=True)
+        result = _depth_first(flipped, engine, workers, limit, seconds, max_nodes, progress,
+                              began, scheduler)  # fmt: skip
+        return _read_forwards(result, problem)
+    result = _depth_first(inputs, engine, workers, limit, seconds, max_nodes, progress, began,
+                          scheduler)  # fmt: skip
+    return dataclasses.replace(result, reversed=True) if reverse else result
+
+
+AUTO_END_NODES = 10_000_000  # estimated nodes from the first end above which the last is tried
+AUTO_END_RATIO = 4  # the last end is taken when its tree is estimated this many times smaller
+
+
+def _last_end_pays(inputs: Inputs) -> bool:
+    """Is the tree from the snake's last end estimated much smaller (docs/design.md)?"""
+    problem = inputs.problem
+    if inputs.start is not None or inputs.prefix or problem.snake.is_palindrome:
+        return False
+    if problem.ncells <= SMALL:  # small trees: the estimate would cost more than it saves
+        return False
+    from snakecube.search.estimate import tree_size
+
+    forwards = tree_size(problem)
+    if forwards < AUTO_END_NODES:
+        return False
+    backwards = tree_size(Problem.build(problem.snake.reversed(), problem.region))
+    return backwards * AUTO_END_RATIO < forwards
+
+
+def _read_forwards(result: Result, problem: Problem) -> Result:
+    """A result found from the snake's last end, told from its first: each solution's cells
+    reversed, start classes counted by the new first cube."""
+    region = problem.region
+    orbits = region.orbits()
+    found = []
+    per_orbit = [0] * len(orbits)
+    for s in result.solutions:
+        cells = s.path[::-1]
+        found.append(_verified(Solution(problem.snake, region, cells,
+                                        region.cell_kind(cells[0]))))  # fmt: skip
+        per_orbit[next(i for i, o in enumerate(orbits) if cells[0] in o)] += 1
+    multiplier = result.placements // result.distinct if result.distinct else 0
+    classes = tuple(
+        dataclasses.replace(c, distinct=n, placements=n * multiplier)
+        for c, n in zip(result.start_classes, per_orbit, strict=True)
+    )
+    return dataclasses.replace(result, snake=problem.snake, solutions=tuple(found),
+                               start_classes=classes, searched_from_last=True)  # fmt: skip
+
+
+def _depth_first(
+    inputs: Inputs,
+    engine: str | Engine | None,
+    workers: int | None,
+    limit: int | None,
+    seconds: float | None,
+    max_nodes: int | None,
+    progress: Progress | None,
+    began: float,
+    scheduler: str | None,
+) -> Result:
+    """The engine over the plan's units, in order (locally, in processes, or on Dask)."""
+    problem = inputs.problem
     chosen = choose_engine(problem, engine)
     n_workers = choose_workers(problem, limit, workers)
     units = CLUSTER_UNITS if scheduler is not None else 16 * n_workers
@@ -346,8 +416,7 @@ def solve(
     per_class = [0] * len(plan.start_classes)
     for u, unit_sols in zip(plan.units, by_unit, strict=True):
         per_class[u.start_class] += len(unit_sols)
-    result = _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
-    return dataclasses.replace(result, reversed=reverse) if reverse else result
+    return _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
 
 
 STRATEGIES = ("auto", "depth-first", "portfolio", "restarts", "sat")
