@@ -429,8 +429,6 @@ def _members(
     strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
 ) -> tuple[str, ...]:
     """The first-solution members (``search.first``) this search runs, or () for depth first."""
-    from snakecube.search import first, sat
-
     if strategy == "depth-first" or (strategy == "auto" and engine is not None):
         return ()
     asked = strategy in FIRST_STRATEGIES
@@ -440,6 +438,8 @@ def _members(
             raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
+    from snakecube.search import first, sat  # only now: a count never loads them
+
     built = {"restarts": first.AVAILABLE, "sat": sat.available()}
     if not asked:  # auto: the restarts (measured best on the hard set), else SAT if installed
         return next(((m,) for m in ("restarts", "sat") if built[m]), ())
