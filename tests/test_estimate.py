@@ -100,3 +100,22 @@ def test_the_cli_picks_the_end(capsys):
     assert "cube 1 is the typed snake's last cube" in capsys.readouterr().out
     assert main(["solve", "seed-orange", "--end", "first", "--quiet"]) == 0
     assert "from the last end" not in capsys.readouterr().out
+
+
+def test_each_engine_counts_from_the_last_end_as_the_reference_does(engine, monkeypatch):
+    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    mine = [s.path for s in sc.solve("seed-blue", engine=engine).solutions]
+    assert mine == [s.path for s in sc.solve("seed-blue", engine="reference").solutions]
+    assert len(mine) == 12
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_a_random_design_finds_its_own_path_from_the_last_end(seed, monkeypatch):
+    box = sc.Box(2, 3, 4)
+    path = random_path(box, random.Random(seed))
+    snake = design_of([box.cells[c] for c in path])
+    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    result = sc.solve(snake, box)
+    assert result.searched_from_last
+    own = sc.Solution(snake, box, tuple(path)).canonical()
+    assert own in {s.canonical() for s in result.solutions}
