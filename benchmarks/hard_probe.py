@@ -69,7 +69,7 @@ def main() -> None:
         t0 = time.perf_counter()
         found = 0
         for r in range(args.runs):
-            end, start, seed, _ = portfolio.plan(r)
+            end, start, seed, _, _ = portfolio.plan(r)
             found += run(lengths[::-1] if end else lengths, start, seed, checks, 0)[0]
         print(f"checks {checks:2d}: found {found:3d} of {args.runs}"
               f"  ({time.perf_counter() - t0:.1f} s)")  # fmt: skip

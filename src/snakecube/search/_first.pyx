@@ -61,6 +61,9 @@ cdef class FirstSearch:
     # level k and length L, the segments from k on with at least L cubes
     cdef int32_t[::1] lines, need
     cdef int32_t max_len
+    # the window (flag 32): each cell's layer along the window's axis, free cells per layer
+    cdef int32_t[::1] layer, lfree, lsize
+    cdef int32_t n_layers, window
 
     def __init__(self, nb, colour, lengths, int32_t start, int32_t end_colour,
                  uint64_t seed, int32_t checks, int32_t end=-1):
@@ -104,6 +107,11 @@ cdef class FirstSearch:
         self.fcount = _ints(n + 1, 0)
         self.uf = _ints(n + 1, 0)
         self._lines(m)
+        self.n_layers = 0
+        self.window = 0
+        self.layer = _ints(n, 0)
+        self.lfree = _ints(n + 1, 0)
+        self.lsize = _ints(n + 1, 0)
         self.level = 0
         self.deepest = 0
         self.heads[0] = start
@@ -138,10 +146,35 @@ cdef class FirstSearch:
                 self.need[k * (self.max_len + 1) + L] = (
                     self.need[(k + 1) * (self.max_len + 1) + L] + (self.lengths[k] >= L))
 
+    def set_window(self, int32_t direction, int32_t width):
+        """Search only paths that fill the target as a sweep along ``direction`` (0..5): at
+        every node, the farthest layer holding a placed cube is at most ``width`` layers past
+        the nearest layer with a free cell (flag 32). A restriction, not a pruning: it can cut
+        every solution, so a finished search under it proves nothing."""
+        cdef int32_t x, y, steps, back = direction ^ 1
+        self.n_layers = 0
+        for x in range(self.n):
+            steps, y = 0, self.nb[x * 6 + back]
+            while y >= 0:
+                steps += 1
+                y = self.nb[y * 6 + back]
+            self.layer[x] = steps
+            if steps + 1 > self.n_layers:
+                self.n_layers = steps + 1
+        for x in range(self.n_layers):
+            self.lfree[x] = 0
+            self.lsize[x] = 0
+        for x in range(self.n):
+            self.lsize[self.layer[x]] += 1
+            self.lfree[self.layer[x]] += self.free[x]
+        self.window = width
+        self.checks |= 32
+
     # -- the state -----------------------------------------------------------------------------
     cdef inline void _take(self, int32_t x) noexcept nogil:
         cdef int32_t k, y
         self.free[x] = 0
+        self.lfree[self.layer[x]] -= 1
         for k in range(6):
             y = self.nb[x * 6 + k]
             if y >= 0:
@@ -150,6 +183,7 @@ cdef class FirstSearch:
     cdef inline void _give(self, int32_t x) noexcept nogil:
         cdef int32_t k, y
         self.free[x] = 1
+        self.lfree[self.layer[x]] += 1
         for k in range(6):
             y = self.nb[x * 6 + k]
             if y >= 0:
@@ -256,7 +290,8 @@ cdef class FirstSearch:
                             or (self.checks & 2 and not self._forced(k + 1, e, last))
                             or (self.checks & 8 and not self._runs(k + 2))
                             or (self.checks & 16 and last >= 0
-                                and not self._tail(last, self.n_seg - 1, -1, k + 2))):
+                                and not self._tail(last, self.n_seg - 1, -1, k + 2))
+                            or (self.checks & 32 and not self._in_window())):
                         last = -2
                 if last == -2:  # Step 4a: cut: take the segment back, try the next one
                     self._undo(head, d, length)
@@ -491,6 +526,16 @@ cdef class FirstSearch:
             if self.need[k * width + L] > cap[L]:
                 return False
         return True
+
+    cdef bint _in_window(self) noexcept nogil:
+        """The sweep (flag 32): placed cubes reach at most ``window`` layers past the first
+        layer with a free cell."""
+        cdef int32_t lo = 0, hi = self.n_layers - 1
+        while lo < self.n_layers and self.lfree[lo] == 0:
+            lo += 1
+        while hi >= 0 and self.lfree[hi] == self.lsize[hi]:
+            hi -= 1
+        return lo >= self.n_layers or hi - lo <= self.window
 
     cdef inline bint _is_forced(self, int32_t x, int32_t h, int32_t end) noexcept nogil:
         """A free cell with exactly two ways on that cannot be the end (it is not the end

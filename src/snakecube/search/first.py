@@ -36,7 +36,7 @@ from snakecube.search.kernel import PURE_ENV
 from snakecube.search.plan import can_start, colour, end_colour
 from snakecube.search.problem import Problem
 from snakecube.search.sat import Slice
-from snakecube.shape import CellIndex
+from snakecube.shape import CellIndex, Region
 
 _first = None
 if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
@@ -47,6 +47,7 @@ if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
 AVAILABLE = _first is not None
 
 BASE = 20_000  # nodes of the shortest restart
+SWEEP_WIDTHS = (1, 2)  # layers a sweep restart may run ahead of the first unfilled one
 ALL_CHECKS = 7  # blocks (1), forced passages (2), fewest ways first (4)
 
 
@@ -65,6 +66,9 @@ def luby(i: int) -> int:
     return 1 << (k - 1)
 
 
+Sweep = tuple[int, int]  # (direction, width) of a restart that fills the target as a sweep
+
+
 @dataclass(frozen=True, slots=True)
 class Restart:
     """What one restart did: ``cells`` (snake order) if it found a solution."""
@@ -73,8 +77,9 @@ class Restart:
     end: int  # 0: from the first end; 1: from the last
     start: CellIndex
     nodes: int
-    finished: bool
+    finished: bool  # its whole search space used up (never said of a sweep)
     cells: tuple[CellIndex, ...] | None
+    sweep: Sweep | None = None
 
 
 class Portfolio:
@@ -91,24 +96,35 @@ class Portfolio:
         self.colours = array("i", [colour(region, c) for c in range(region.volume)])
         orbits = region.orbits(region.symmetries)
         self.starts: list[CellIndex] = [o[0] for o in orbits if can_start(region, o[0])]
+        self.sweeps: list[tuple[int, CellIndex]] = _sweep_starts(region)
 
-    def plan(self, i: int) -> tuple[int, CellIndex, int, int]:
-        """Restart ``i`` (0-based): its end, start cell, random seed and node budget."""
-        end = i % 2
-        start = self.starts[(i // 2) % len(self.starts)] if self.starts else 0
+    def plan(self, i: int) -> tuple[int, CellIndex, int, int, Sweep | None]:
+        """Restart ``i`` (0-based): its end, start cell, random seed, node budget and sweep.
+
+        Even restarts are free; odd ones are sweeps (``SWEEP_WIDTHS`` in turn) from the cells
+        of a first layer, a (direction, cell) pair per symmetry class."""
         mixed = (self.seed * 0x9E3779B97F4A7C15 + (i + 1) * 0xBF58476D1CE4E5B9) % (1 << 64)
-        return end, start, mixed or 1, self.base * luby(i + 1)
+        budget, j = self.base * luby(i + 1), i // 2
+        if i % 2 == 0 or not self.sweeps:
+            start = self.starts[(j // 2) % len(self.starts)] if self.starts else 0
+            return j % 2, start, mixed or 1, budget, None
+        width = SWEEP_WIDTHS[j % len(SWEEP_WIDTHS)]
+        j //= len(SWEEP_WIDTHS)
+        direction, start = self.sweeps[(j // 2) % len(self.sweeps)]
+        return j % 2, start, mixed or 1, budget, (direction, width)
 
     def restart(self, i: int) -> Restart:
         """Run restart ``i`` to its budget."""
         assert _first is not None
-        end, start, seed, budget = self.plan(i)
+        end, start, seed, budget, sweep = self.plan(i)
         lengths = self.problem.lengths[::-1] if end else self.problem.lengths
         region = self.problem.region
         search = _first.FirstSearch(
             self.nb, self.colours, array("i", lengths), start, end_colour(region, start),
             seed, ALL_CHECKS,
         )  # fmt: skip
+        if sweep is not None:
+            search.set_window(*sweep)
         search.run(budget)
         cells = None
         if search.found:
@@ -117,13 +133,35 @@ class Portfolio:
                 for _ in range(lengths[k] - 1):
                     path.append(region.neighbours[path[-1]][d])
             cells = tuple(path[::-1] if end else path)
-        return Restart(i, end, start, search.nodes, bool(search.finished), cells)
+        finished = bool(search.finished) and sweep is None  # a sweep proves nothing
+        return Restart(i, end, start, search.nodes, finished, cells, sweep)
 
     def proves_none(self, finished: set[tuple[int, CellIndex]]) -> bool:
         """Do the used-up restarts cover every start cell of one end?"""
         if not self.starts:
             return True
         return any(all((e, s) in finished for s in self.starts) for e in (0, 1))
+
+
+def _sweep_starts(region: Region) -> list[tuple[int, CellIndex]]:
+    """(direction, cell) for the sweeps: every cell of the first layer along a direction that
+    can start a path, one pair per class under the region's symmetries, in a fixed order."""
+    nb = region.neighbours
+    pairs = {
+        (d, c)
+        for d in range(6)
+        for c in range(region.volume)
+        if nb[c][d ^ 1] < 0 and nb[c][d] >= 0 and can_start(region, c)
+    }
+    classes = []
+    while pairs:
+        d, c = min(pairs)
+        classes.append((d, c))
+        for perm in region.symmetries:
+            # the image of direction d at c: the direction from perm[c] to perm[c + d]
+            image = (nb[perm[c]].index(perm[nb[c][d]]), perm[c])
+            pairs.discard(image)
+    return classes
 
 
 MEMBERS = ("restarts", "sat")
