@@ -64,6 +64,71 @@ def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
             assert got == expected, (dims, lengths, start, checks)
 
 
+def _sweep_ok(placed, box, layer, width) -> bool:
+    free = set(range(box.volume)) - set(placed)
+    if not free:
+        return True
+    lo = min(layer(c) for c in free)
+    return max(layer(c) for c in placed) - lo <= width
+
+
+@needs_first
+@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 3, 3), (1, 3, 4)])
+def test_a_sweep_lists_exactly_the_brute_force_paths_within_its_window(dims):
+    from array import array
+
+    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search.plan import end_colour
+
+    box = sc.Box(*dims)
+    index = {c: i for i, c in enumerate(box.cells)}
+    by_design: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = defaultdict(set)
+    for p in hamiltonian_paths(box_cells(*dims)):
+        by_design[lengths_of(p), index[p[0]]].add(tuple(index[c] for c in p))
+    nb = array("i", [y for row in box.neighbours for y in row])
+    colours = array("i", [sum(c) & 1 for c in box.cells])
+    rng = random.Random(11)
+    cut = 0
+    for lengths, start in rng.sample(sorted(by_design), min(30, len(by_design))):
+        for direction, width in [(rng.randrange(6), rng.randrange(3)) for _ in range(3)]:
+            # the kernel checks the window after each segment: the brute force does the same
+            def segment_ends(path, lengths=lengths):
+                at, out = 0, []
+                for n in lengths:
+                    at += n - 1
+                    out.append(path[: at + 1])
+                return out
+
+            axis, n = direction >> 1, box.dims[direction >> 1]
+
+            def layer(c, axis=axis, n=n, direction=direction):
+                v = box.cells[c][axis]
+                return v if direction % 2 == 0 else n - 1 - v
+
+            expected = {
+                p
+                for p in by_design[lengths, start]
+                if all(_sweep_ok(q, box, layer, width) for q in segment_ends(p))
+            }
+            cut += len(by_design[lengths, start]) - len(expected)
+            ends = end_colour(box, start)
+            search = _first.FirstSearch(nb, colours, array("i", lengths), start, ends, 5, 7)
+            search.set_window(direction, width)
+            got = set()
+            while True:
+                search.run(10**9)
+                if search.found:
+                    cells = [start]
+                    for k, d in enumerate(search.directions()):
+                        for _ in range(lengths[k] - 1):
+                            cells.append(box.neighbours[cells[-1]][d])
+                    got.add(tuple(cells))
+                elif search.finished:
+                    break
+            assert got == expected, (dims, lengths, start, direction, width)
+    assert cut > 0  # the window did cut some paths
+
+
 @needs_first
 @pytest.mark.heavy
 def test_restarts_fold_random_designs_and_verify():
@@ -147,3 +212,25 @@ def test_sat_member_alone_finds_a_verified_solution():
     r = sc.solve(snake, box, limit=1, strategy="sat", workers=2)
     assert r.distinct == 1 and r.engine == "sat" and r.nodes > 0
     r.solutions[0].verify()
+
+
+@pytest.mark.parametrize("dims", [(3, 3, 3), (2, 3, 4), (4, 4, 5)])
+def test_sweep_starts_are_one_per_symmetry_class(dims):
+    from snakecube.search.plan import can_start
+
+    box = sc.Box(*dims)
+    nb = box.neighbours
+    classes = first._sweep_starts(box)
+
+    def images(d, c):
+        return {(nb[p[c]].index(p[nb[c][d]]), p[c]) for p in box.symmetries}
+
+    valid = {
+        (d, c)
+        for d in range(6)
+        for c in range(box.volume)
+        if nb[c][d ^ 1] < 0 and nb[c][d] >= 0 and can_start(box, c)
+    }
+    covered = [images(d, c) for d, c in classes]
+    assert set().union(*covered) == valid
+    assert sum(len(s) for s in covered) == len(valid)  # disjoint: one per class

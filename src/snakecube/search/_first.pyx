@@ -25,6 +25,11 @@ solution), with the free cells F and the head h as a graph:
    to come must not outnumber the disjoint runs of L free cells along the lines of the target
    (summed over the three axes: an upper bound, since runs on different axes may cross).
 
+6. **The sweep** (flag 32, ``set_window``): not a pruning but a restriction for some
+   restarts: the placed cubes may reach at most ``width`` layers (along one direction) past
+   the first layer that still has a free cell, so the snake fills the target as a sweep and
+   leaves no pocket behind. It can cut every solution, so a finished sweep proves nothing.
+
 Values are tried in an order given per level (shuffled by the caller's seed, or fewest ways
 on first), so restarts explore different parts of the tree. The state lives in the object;
 ``run(max_nodes)`` searches on until a solution, the budget, or the end of the tree.

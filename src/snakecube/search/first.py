@@ -10,8 +10,15 @@ seed, so the answer depends only on the inputs and the seed, never on timing or 
 of workers: with several workers, the solution kept is the one of the lowest restart that
 found one, and it is accepted only when every lower restart has finished.
 
-A restart whose search space is used up (``finished``) proves that no solution starts at its
-cell from its end; when that holds for every start cell of one end, the snake does not fold.
+Every other restart is a *sweep* (``_first``'s flag 32): it starts on a cell of the first layer
+along some direction and may not place a cube more than 1 or 2 layers (``SWEEP_WIDTHS``)
+past the first layer with a free cell, so it fills the target layer by layer and leaves no
+pockets behind, which is where free restarts lose themselves on the biggest designs
+(docs/design.md, "Sweeps").
+
+A free restart whose search space is used up (``finished``) proves that no solution starts at
+its cell from its end; when that holds for every start cell of one end, the snake does not
+fold. A sweep proves nothing.
 
 The second member, ``sat`` (``search.sat``: CaDiCaL through python-sat), learns a clause
 from every dead end instead of forgetting it at the next restart; it finds first solutions of
