@@ -27,104 +27,82 @@ def test_luby_sequence():
         first.luby(0)
 
 
-@needs_first
-@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 2, 4), (2, 3, 3)])
-def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
+def _paths_by_design(box: sc.Box) -> dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]]:
+    """Every Hamiltonian path of the box by brute force, by (segment lengths, start cell)."""
+    index = {c: i for i, c in enumerate(box.cells)}
+    by_design: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = defaultdict(set)
+    for p in hamiltonian_paths(box_cells(*box.dims)):
+        by_design[lengths_of(p), index[p[0]]].add(tuple(index[c] for c in p))
+    return by_design
+
+
+def _every_path(box, lengths, start, seed, checks, sweep=None) -> set[tuple[int, ...]]:
+    """Run the compiled search to the end of its tree, going on after each solution."""
     from array import array
 
     from snakecube.search import _first  # type: ignore[attr-defined]
     from snakecube.search.plan import end_colour
 
-    box = sc.Box(*dims)
-    index = {c: i for i, c in enumerate(box.cells)}
-    by_design: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = defaultdict(set)
-    for p in hamiltonian_paths(box_cells(*dims)):
-        by_design[lengths_of(p), index[p[0]]].add(tuple(index[c] for c in p))
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
+    search = _first.FirstSearch(
+        nb, colours, array("i", lengths), start, end_colour(box, start), seed, checks
+    )
+    if sweep is not None:
+        search.set_window(*sweep)
+    got = set()
+    while True:
+        search.run(10**9)
+        if search.found:
+            cells = [start]
+            for k, d in enumerate(search.directions()):
+                for _ in range(lengths[k] - 1):
+                    cells.append(box.neighbours[cells[-1]][d])
+            got.add(tuple(cells))
+        elif search.finished:
+            return got
+
+
+@needs_first
+@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 2, 4), (2, 3, 3)])
+def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
+    box = sc.Box(*dims)
+    by_design = _paths_by_design(box)
     rng = random.Random(7)
-    cases = rng.sample(sorted(by_design), 40)
-    for lengths, start in cases:
-        expected = by_design[lengths, start]
+    for lengths, start in rng.sample(sorted(by_design), 40):
         for checks in (0, 1, 2, 7, 8, 16, 31):
-            seed = rng.randrange(1, 2**63)
-            ends = end_colour(box, start)
-            search = _first.FirstSearch(nb, colours, array("i", lengths), start, ends, seed, checks)
-            got = set()
-            while True:
-                search.run(10**9)
-                if search.found:
-                    cells = [start]
-                    for k, d in enumerate(search.directions()):
-                        for _ in range(lengths[k] - 1):
-                            cells.append(box.neighbours[cells[-1]][d])
-                    got.add(tuple(cells))
-                elif search.finished:
-                    break
-            assert got == expected, (dims, lengths, start, checks)
+            got = _every_path(box, lengths, start, rng.randrange(1, 2**63), checks)
+            assert got == by_design[lengths, start], (dims, lengths, start, checks)
 
 
-def _sweep_ok(placed, box, layer, width) -> bool:
-    free = set(range(box.volume)) - set(placed)
-    if not free:
-        return True
-    lo = min(layer(c) for c in free)
-    return max(layer(c) for c in placed) - lo <= width
+def _in_sweep(path, lengths, box, direction, width) -> bool:
+    """Independent of the kernel: after each segment, do the placed cubes stay within
+    ``width`` layers (along ``direction``) of the first layer with a free cell?"""
+    axis, n = direction >> 1, box.dims[direction >> 1]
+    layer = [c[axis] if direction % 2 == 0 else n - 1 - c[axis] for c in box.cells]
+    at = 0
+    for length in lengths:
+        at += length - 1
+        placed = path[: at + 1]
+        free = set(range(box.volume)) - set(placed)
+        if free and max(layer[c] for c in placed) - min(layer[c] for c in free) > width:
+            return False
+    return True
 
 
 @needs_first
 @pytest.mark.parametrize("dims", [(2, 2, 3), (2, 3, 3), (1, 3, 4)])
 def test_a_sweep_lists_exactly_the_brute_force_paths_within_its_window(dims):
-    from array import array
-
-    from snakecube.search import _first  # type: ignore[attr-defined]
-    from snakecube.search.plan import end_colour
-
     box = sc.Box(*dims)
-    index = {c: i for i, c in enumerate(box.cells)}
-    by_design: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = defaultdict(set)
-    for p in hamiltonian_paths(box_cells(*dims)):
-        by_design[lengths_of(p), index[p[0]]].add(tuple(index[c] for c in p))
-    nb = array("i", [y for row in box.neighbours for y in row])
-    colours = array("i", [sum(c) & 1 for c in box.cells])
+    by_design = _paths_by_design(box)
     rng = random.Random(11)
     cut = 0
     for lengths, start in rng.sample(sorted(by_design), min(30, len(by_design))):
         for direction, width in [(rng.randrange(6), rng.randrange(3)) for _ in range(3)]:
-            # the kernel checks the window after each segment: the brute force does the same
-            def segment_ends(path, lengths=lengths):
-                at, out = 0, []
-                for n in lengths:
-                    at += n - 1
-                    out.append(path[: at + 1])
-                return out
-
-            axis, n = direction >> 1, box.dims[direction >> 1]
-
-            def layer(c, axis=axis, n=n, direction=direction):
-                v = box.cells[c][axis]
-                return v if direction % 2 == 0 else n - 1 - v
-
-            expected = {
-                p
-                for p in by_design[lengths, start]
-                if all(_sweep_ok(q, box, layer, width) for q in segment_ends(p))
-            }
-            cut += len(by_design[lengths, start]) - len(expected)
-            ends = end_colour(box, start)
-            search = _first.FirstSearch(nb, colours, array("i", lengths), start, ends, 5, 7)
-            search.set_window(direction, width)
-            got = set()
-            while True:
-                search.run(10**9)
-                if search.found:
-                    cells = [start]
-                    for k, d in enumerate(search.directions()):
-                        for _ in range(lengths[k] - 1):
-                            cells.append(box.neighbours[cells[-1]][d])
-                    got.add(tuple(cells))
-                elif search.finished:
-                    break
+            paths = by_design[lengths, start]
+            expected = {p for p in paths if _in_sweep(p, lengths, box, direction, width)}
+            cut += len(paths) - len(expected)
+            got = _every_path(box, lengths, start, 5, 7, (direction, width))
             assert got == expected, (dims, lengths, start, direction, width)
     assert cut > 0  # the window did cut some paths
 
