@@ -6,36 +6,47 @@ that turn at almost every cube (floppy snakes) in big targets, where a deep subt
 only at its bottom. Every node checks, exactly (a subtree is cut only if it holds no
 solution), with the free cells F and the head h as a graph:
 
-1. **Dead ends**: a free cell with no way in; a second free cell with only one (the end);
-   the end's colour (parity).
-2. **Blocks** (Tarjan's algorithm from h): F must be connected to h; h must not separate F
-   (the path leaves h once); a free cell v that separates F can only be passed once, so it
-   splits F into the part walked before v and the part walked after, where the end lies;
-   the part before must be walkable from h to v: its colours must alternate (counts and v's
-   colour).
-3. **Forced passages**: a free cell with exactly two ways on (not the end) must be passed
-   through both. A cell with three forced edges, a head with two, or forced edges closing a
-   cycle, cannot be. A passage straight through a cell needs a straight cube and one that
-   turns a corner; there must be enough of each left in the snake.
-5. **The tail** (flag 16): once the end cell is known (a free cell with one way in), the
-   last segments of the snake must fit backwards from it: up to TAIL of them are placed
+1. **Dead ends** (always): a free cell with no way in; a second free cell with only one (the
+   end); the end's colour (parity).
+2. **Blocks** (``FIRST_BLOCKS``, Tarjan's algorithm from h): F must be connected to h; h
+   must not separate F (the path leaves h once); a free cell v that separates F can only be
+   passed once, so it splits F into the part walked before v and the part walked after,
+   where the end lies; the part before must be walkable from h to v: its colours must
+   alternate (counts and v's colour).
+3. **Forced passages** (``FIRST_FORCED``): a free cell with exactly two ways on (not the
+   end) must be passed through both. A cell with three forced edges, a head with two, or
+   forced edges closing a cycle, cannot be. A passage straight through a cell needs a
+   straight cube and one that turns a corner; there must be enough of each left in the snake.
+4. **Straight runs** (``FIRST_RUNS``): every segment after the next one lies on a straight
+   run of free cells as long as it is. For each length L >= 3, the segments of at least L
+   cubes still to come must not outnumber the disjoint runs of L free cells along the lines
+   of the target (summed over the three axes: an upper bound, since runs on different axes
+   may cross).
+5. **The tail** (``FIRST_TAIL``): once the end cell is known (a free cell with one way in),
+   the last segments of the snake must fit backwards from it: up to TAIL of them are placed
    there, straight and turning as the snake does, on free cells.
-4. **Straight runs** (flag 8): every segment after the next one lies on a straight run of
-   free cells as long as it is. For each length L >= 3, the segments of at least L cubes still
-   to come must not outnumber the disjoint runs of L free cells along the lines of the target
-   (summed over the three axes: an upper bound, since runs on different axes may cross).
-
-6. **The sweep** (flag 32, ``set_window``): not a pruning but a restriction for some
+6. **The sweep** (``FIRST_SWEEP``, ``set_window``): not a pruning but a restriction for some
    restarts: the placed cubes may reach at most ``width`` layers (along one direction) past
    the first layer that still has a free cell, so the snake fills the target as a sweep and
    leaves no pocket behind. It can cut every solution, so a finished sweep proves nothing.
 
-Values are tried in an order given per level (shuffled by the caller's seed, or fewest ways
-on first), so restarts explore different parts of the tree. The state lives in the object;
-``run(max_nodes)`` searches on until a solution, the budget, or the end of the tree.
+The flags are named in ``search.flags``. Values are tried in an order given per level
+(shuffled by the caller's seed, or fewest ways on first), so restarts explore different parts
+of the tree. The state lives in the object; ``run(max_nodes)`` searches on until a solution,
+the budget, or the end of the tree.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+from snakecube.search import flags as _flags
+
+# The checks' flags, read from the one Python module that defines them.
+cdef int32_t F_BLOCKS = _flags.FIRST_BLOCKS
+cdef int32_t F_FORCED = _flags.FIRST_FORCED
+cdef int32_t F_FEWEST_WAYS = _flags.FIRST_FEWEST_WAYS
+cdef int32_t F_RUNS = _flags.FIRST_RUNS
+cdef int32_t F_TAIL = _flags.FIRST_TAIL
+cdef int32_t F_SWEEP = _flags.FIRST_SWEEP
 
 cdef enum:
     TAIL = 4  # segments fitted backwards from a known end (check 5)
@@ -66,7 +77,7 @@ cdef class FirstSearch:
     # level k and length L, the segments from k on with at least L cubes
     cdef int32_t[::1] lines, need
     cdef int32_t max_len
-    # the window (flag 32): each cell's layer along the window's axis, free cells per layer
+    # the window (FIRST_SWEEP): each cell's layer along the window's axis, free cells per layer
     cdef int32_t[::1] layer, lfree, lsize
     cdef int32_t n_layers, window
 
@@ -152,28 +163,38 @@ cdef class FirstSearch:
                     self.need[(k + 1) * (self.max_len + 1) + L] + (self.lengths[k] >= L))
 
     def set_window(self, int32_t direction, int32_t width):
-        """Search only paths that fill the target as a sweep along ``direction`` (0..5): at
-        every node, the farthest layer holding a placed cube is at most ``width`` layers past
-        the nearest layer with a free cell (flag 32). A restriction, not a pruning: it can cut
-        every solution, so a finished search under it proves nothing."""
+        """Search only paths that fill the target as a sweep along ``direction`` (0..5): the
+        layers of ``set_layers`` are the planes across that direction, numbered from the
+        face the direction points away from."""
         cdef int32_t x, y, steps, back = direction ^ 1
-        self.n_layers = 0
+        layers = []
         for x in range(self.n):
             steps, y = 0, self.nb[x * 6 + back]
             while y >= 0:
                 steps += 1
                 y = self.nb[y * 6 + back]
-            self.layer[x] = steps
-            if steps + 1 > self.n_layers:
-                self.n_layers = steps + 1
+            layers.append(steps)
+        self.set_layers(layers, width)
+
+    def set_layers(self, layers, int32_t width):
+        """Search only paths that fill the target as a sweep through ``layers`` (each cell's
+        layer, numbered from 0; ``FIRST_SWEEP``): at every node, the farthest layer holding a
+        placed cube is at most ``width`` layers past the nearest layer with a free cell. A
+        restriction, not a pruning: it can cut every solution, so a finished search under it
+        proves nothing."""
+        cdef int32_t x
+        if len(layers) != self.n or any(not 0 <= v < self.n for v in layers):
+            raise ValueError(f"a layer number from 0 to {self.n - 1} for each of {self.n} cells")
+        self.n_layers = max(layers) + 1
         for x in range(self.n_layers):
             self.lfree[x] = 0
             self.lsize[x] = 0
         for x in range(self.n):
+            self.layer[x] = layers[x]
             self.lsize[self.layer[x]] += 1
             self.lfree[self.layer[x]] += self.free[x]
         self.window = width
-        self.checks |= 32
+        self.checks |= F_SWEEP
 
     # -- the state -----------------------------------------------------------------------------
     cdef inline void _take(self, int32_t x) noexcept nogil:
@@ -215,7 +236,7 @@ cdef class FirstSearch:
             t = self.order[k * 6 + i]
             self.order[k * 6 + i] = self.order[k * 6 + j]
             self.order[k * 6 + j] = t
-        if not (self.checks & 4) or k >= self.n_seg:
+        if not (self.checks & F_FEWEST_WAYS) or k >= self.n_seg:
             return
         for d in range(6):
             x = self._reach(self.heads[k], d, length)
@@ -291,12 +312,12 @@ cdef class FirstSearch:
                 # Step 3: check the free cells (exact pruning).
                 last = self._dead_ends(k, head, d, e)
                 if last != -2 and k + 1 < self.n_seg and self.checks:
-                    if ((self.checks & 1 and not self._blocks(e, last))
-                            or (self.checks & 2 and not self._forced(k + 1, e, last))
-                            or (self.checks & 8 and not self._runs(k + 2))
-                            or (self.checks & 16 and last >= 0
+                    if ((self.checks & F_BLOCKS and not self._blocks(e, last))
+                            or (self.checks & F_FORCED and not self._forced(k + 1, e, last))
+                            or (self.checks & F_RUNS and not self._runs(k + 2))
+                            or (self.checks & F_TAIL and last >= 0
                                 and not self._tail(last, self.n_seg - 1, -1, k + 2))
-                            or (self.checks & 32 and not self._in_window())):
+                            or (self.checks & F_SWEEP and not self._in_window())):
                         last = -2
                 if last == -2:  # Step 4a: cut: take the segment back, try the next one
                     self._undo(head, d, length)
@@ -533,7 +554,7 @@ cdef class FirstSearch:
         return True
 
     cdef bint _in_window(self) noexcept nogil:
-        """The sweep (flag 32): placed cubes reach at most ``window`` layers past the first
+        """The sweep (``FIRST_SWEEP``): placed cubes reach at most ``window`` layers past the first
         layer with a free cell."""
         cdef int32_t lo = 0, hi = self.n_layers - 1
         while lo < self.n_layers and self.lfree[lo] == 0:
