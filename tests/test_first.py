@@ -17,6 +17,7 @@ from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
 from snakecube.search import first
+from snakecube.search.problem import Problem
 
 needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
 
@@ -212,3 +213,30 @@ def test_sweep_starts_are_one_per_symmetry_class(dims):
     covered = [images(d, c) for d, c in classes]
     assert set().union(*covered) == valid
     assert sum(len(s) for s in covered) == len(valid)  # disjoint: one per class
+
+
+@needs_first
+@pytest.mark.parametrize("dims", [(3, 3, 3), (4, 4, 5)])
+def test_restarts_take_every_kind_end_and_start_in_turn(dims):
+    box = sc.Box(*dims)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(3))])
+    portfolio = first.Portfolio(Problem.build(snake, box), seed=5)
+    size = len(first.ROUND)
+    rounds = 2 * max(len(portfolio.starts), len(portfolio.sweeps))
+    seen: dict[int | None, list[tuple[int, int, int | None]]] = defaultdict(list)
+    for i in range(rounds * size):
+        end, start, seed, budget, sweep = portfolio.plan(i)
+        assert seed != 0 and budget == first.budget_of(i)
+        assert budget == first.BASE * first.luby(i // size + 1)  # one Luby term per round
+        kind = first.ROUND[i % size]
+        assert (sweep is None) == (kind is None)
+        direction = None
+        if sweep is not None:
+            direction, width = sweep
+            assert width == kind
+        seen[kind].append((end, start, direction))
+    free = {(e, s, None) for e in (0, 1) for s in portfolio.starts}
+    sweeps = {(e, c, d) for e in (0, 1) for d, c in portfolio.sweeps}
+    for kind, runs in seen.items():
+        assert [e for e, _, _ in runs[:4]] == [0, 1, 0, 1]  # the ends in turn
+        assert set(runs) == (free if kind is None else sweeps), kind  # every start, both ends

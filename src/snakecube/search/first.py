@@ -4,17 +4,22 @@ Exhaustive depth-first search (``kernel``) answers "how many?"; for "is there on
 target it can spend its whole budget under one bad early choice. Here each *restart* is a
 fresh search (``_first.FirstSearch``) from one start cell (one per symmetry orbit whose
 colour allows a start), from one end of the snake, with its own random order of directions
-(fewest ways on first, ties broken at random) and a node budget from the Luby sequence
-(1, 1, 2, 1, 1, 2, 4, ...) times ``BASE``. Restart ``i`` is fully fixed by ``i`` and the
+(fewest ways on first, ties broken at random) and a node budget: ``BASE`` times a term of
+the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), one term per round (below). Restart ``i`` is fully fixed by ``i`` and the
 seed, so the answer depends only on the inputs and the seed, never on timing or the number
 of workers: with several workers, the solution kept is the one of the lowest restart that
 found one, and it is accepted only when every lower restart has finished.
 
-Every other restart is a *sweep* (``_first``'s flag 32): it starts on a cell of the first layer
-along some direction and may not place a cube more than 1 or 2 layers (``SWEEP_WIDTHS``)
-past the first layer with a free cell, so it fills the target layer by layer and leaves no
-pockets behind, which is where free restarts lose themselves on the biggest designs
-(docs/design.md, "Sweeps").
+Half the restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of the first
+layer along some direction and may not place a cube more than 1, 2 or 3 layers past the first
+layer with a free cell, so it fills the target layer by layer and leaves no pockets behind,
+which is where free restarts lose themselves on the biggest designs (docs/design.md,
+"Sweeps"). The restarts come in rounds of ``ROUND``: in each, every kind of restart once, all
+with the same budget, so the long runs of the Luby sequence go to every kind.
+
+The restarts check only dead ends and the end's colour and try the fewest ways on first
+(``CHECKS``): the blocks and forced passages cut nodes but cost ten times the time per node,
+and at equal time the cheap restarts find more (docs/design.md, "Cheap restarts").
 
 A free restart whose search space is used up (``finished``) proves that no solution starts at
 its cell from its end; when that holds for every start cell of one end, the snake does not
@@ -39,6 +44,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, count
 
 from snakecube.search import sat
+from snakecube.search.flags import FIRST_BLOCKS, FIRST_FEWEST_WAYS, FIRST_FORCED
 from snakecube.search.kernel import PURE_ENV
 from snakecube.search.plan import can_start, colour, end_colour
 from snakecube.search.problem import Problem
@@ -54,8 +60,11 @@ if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
 AVAILABLE = _first is not None
 
 BASE = 20_000  # nodes of the shortest restart
-SWEEP_WIDTHS = (1, 2)  # layers a sweep restart may run ahead of the first unfilled one
-ALL_CHECKS = 7  # blocks (1), forced passages (2), fewest ways first (4)
+# The kinds of restart in one round, in order: None is free, a number is a sweep of that width
+# (layers it may run ahead of the first layer with a free cell).
+ROUND: tuple[int | None, ...] = (None, 2, None, 1, None, 2, None, 3)
+CHECKS = FIRST_FEWEST_WAYS  # what the restarts check, besides dead ends and colours (always)
+ALL_CHECKS = FIRST_BLOCKS | FIRST_FORCED | FIRST_FEWEST_WAYS
 
 
 def luby(i: int) -> int:
@@ -108,17 +117,21 @@ class Portfolio:
     def plan(self, i: int) -> tuple[int, CellIndex, int, int, Sweep | None]:
         """Restart ``i`` (0-based): its end, start cell, random seed, node budget and sweep.
 
-        Even restarts are free; odd ones are sweeps (``SWEEP_WIDTHS`` in turn) from the cells
-        of a first layer, a (direction, cell) pair per symmetry class."""
+        Restart ``i`` is kind ``ROUND[i % len(ROUND)]`` of round ``i // len(ROUND)``. The
+        restarts of one kind take the ends in turn, and the start cells (free restarts: one
+        per symmetry orbit; sweeps: a first-layer (direction, cell) pair per symmetry class)
+        in turn after both ends."""
         mixed = (self.seed * 0x9E3779B97F4A7C15 + (i + 1) * 0xBF58476D1CE4E5B9) % (1 << 64)
-        budget, j = self.base * luby(i + 1), i // 2
-        if i % 2 == 0 or not self.sweeps:
-            start = self.starts[(j // 2) % len(self.starts)] if self.starts else 0
-            return j % 2, start, mixed or 1, budget, None
-        width = SWEEP_WIDTHS[j % len(SWEEP_WIDTHS)]
-        j //= len(SWEEP_WIDTHS)
-        direction, start = self.sweeps[(j // 2) % len(self.sweeps)]
-        return j % 2, start, mixed or 1, budget, (direction, width)
+        r, at = divmod(i, len(ROUND))
+        kind = ROUND[at] if self.sweeps else None
+        kinds = ROUND if self.sweeps else (None,) * len(ROUND)
+        q = r * kinds.count(kind) + kinds[:at].count(kind)  # this kind's restarts before i
+        end, turn, budget = q % 2, q // 2, budget_of(i, self.base)
+        if kind is None:
+            start = self.starts[turn % len(self.starts)] if self.starts else 0
+            return end, start, mixed or 1, budget, None
+        direction, start = self.sweeps[turn % len(self.sweeps)]
+        return end, start, mixed or 1, budget, (direction, kind)
 
     def restart(self, i: int) -> Restart:
         """Run restart ``i`` to its budget."""
@@ -128,7 +141,7 @@ class Portfolio:
         region = self.problem.region
         search = _first.FirstSearch(
             self.nb, self.colours, array("i", lengths), start, end_colour(region, start),
-            seed, ALL_CHECKS,
+            seed, CHECKS,
         )  # fmt: skip
         if sweep is not None:
             search.set_window(*sweep)
@@ -148,6 +161,11 @@ class Portfolio:
         if not self.starts:
             return True
         return any(all((e, s) in finished for s in self.starts) for e in (0, 1))
+
+
+def budget_of(i: int, base: int = BASE) -> int:
+    """The node budget of restart ``i``: ``base`` times the Luby term of its round."""
+    return base * luby(i // len(ROUND) + 1)
 
 
 def _sweep_starts(region: Region) -> list[tuple[int, CellIndex]]:
@@ -213,7 +231,7 @@ def search(
 
     def order() -> Iterator[tuple[str, int]]:
         """The runs in the order they are accepted: (member, its run number)."""
-        ends = accumulate(BASE * luby(i + 1) for i in count())
+        ends = accumulate(budget_of(i) for i in count())
         i, k, restart_end = 0, 0, next(ends)
         while True:
             slice_end = (k + 1) * sat.SLICE * sat.NODES_PER_CONFLICT
