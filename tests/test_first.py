@@ -49,8 +49,8 @@ def _every_path(box, lengths, start, seed, checks, sweep=None) -> set[tuple[int,
     search = _first.FirstSearch(
         nb, colours, array("i", lengths), start, end_colour(box, start), seed, checks
     )
-    if sweep is not None:
-        search.set_window(*sweep)
+    if sweep is not None:  # (direction, width) or (a layer per cell, width)
+        (search.set_window if isinstance(sweep[0], int) else search.set_layers)(*sweep)
     got = set()
     while True:
         search.run(10**9)
@@ -76,11 +76,21 @@ def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
             assert got == by_design[lengths, start], (dims, lengths, start, checks)
 
 
-def _in_sweep(path, lengths, box, direction, width) -> bool:
-    """Independent of the kernel: after each segment, do the placed cubes stay within
-    ``width`` layers (along ``direction``) of the first layer with a free cell?"""
+def _along(box, direction) -> list[int]:
+    """Each cell's layer across ``direction``, from the face it points away from."""
     axis, n = direction >> 1, box.dims[direction >> 1]
-    layer = [c[axis] if direction % 2 == 0 else n - 1 - c[axis] for c in box.cells]
+    return [c[axis] if direction % 2 == 0 else n - 1 - c[axis] for c in box.cells]
+
+
+def _from_corner(box, corner) -> list[int]:
+    """Each cell's layer as its distance from one corner (diagonal planes)."""
+    far = [(n - 1) * ((corner >> i) & 1) for i, n in enumerate(box.dims)]
+    return [sum(abs(c[i] - far[i]) for i in range(3)) for c in box.cells]
+
+
+def _in_sweep(path, lengths, box, layer, width) -> bool:
+    """Independent of the kernel: after each segment, do the placed cubes stay within
+    ``width`` layers of the first layer with a free cell?"""
     at = 0
     for length in lengths:
         at += length - 1
@@ -93,19 +103,41 @@ def _in_sweep(path, lengths, box, direction, width) -> bool:
 
 @needs_first
 @pytest.mark.parametrize("dims", [(2, 2, 3), (2, 3, 3), (1, 3, 4)])
-def test_a_sweep_lists_exactly_the_brute_force_paths_within_its_window(dims):
+@pytest.mark.parametrize("layering", ["across a direction", "from a corner"])
+def test_a_sweep_lists_exactly_the_brute_force_paths_within_its_window(dims, layering):
     box = sc.Box(*dims)
     by_design = _paths_by_design(box)
     rng = random.Random(11)
     cut = 0
     for lengths, start in rng.sample(sorted(by_design), min(30, len(by_design))):
-        for direction, width in [(rng.randrange(6), rng.randrange(3)) for _ in range(3)]:
+        for _ in range(3):
+            width = rng.randrange(3)
+            if layering == "from a corner":
+                layer = _from_corner(box, rng.randrange(8))
+                sweep: tuple = (layer, width)
+            else:
+                direction = rng.randrange(6)
+                layer, sweep = _along(box, direction), (direction, width)
             paths = by_design[lengths, start]
-            expected = {p for p in paths if _in_sweep(p, lengths, box, direction, width)}
+            expected = {p for p in paths if _in_sweep(p, lengths, box, layer, width)}
             cut += len(paths) - len(expected)
-            got = _every_path(box, lengths, start, 5, 7, (direction, width))
-            assert got == expected, (dims, lengths, start, direction, width)
+            got = _every_path(box, lengths, start, 5, 7, sweep)
+            assert got == expected, (dims, lengths, start, sweep)
     assert cut > 0  # the window did cut some paths
+
+
+@needs_first
+def test_set_layers_refuses_a_wrong_layering():
+    from array import array
+
+    from snakecube.search import _first  # type: ignore[attr-defined]
+
+    box = sc.Box(2, 2, 3)
+    nb = array("i", [y for row in box.neighbours for y in row])
+    search = _first.FirstSearch(nb, array("i", [0] * 12), array("i", [12]), 0, 1, 1, 0)
+    for wrong in ([0] * 11, [0] * 11 + [12], [-1] + [0] * 11):
+        with pytest.raises(ValueError, match="layer number"):
+            search.set_layers(wrong, 1)
 
 
 @needs_first
