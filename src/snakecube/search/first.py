@@ -5,10 +5,11 @@ target it can spend its whole budget under one bad early choice. Here each *rest
 fresh search (``_first.FirstSearch``) from one start cell (one per symmetry orbit whose
 colour allows a start), from one end of the snake, with its own random order of directions
 (fewest ways on first, ties broken at random) and a node budget: ``BASE`` times a term of
-the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), one term per round (below). Restart ``i`` is fully fixed by ``i`` and the
-seed, so the answer depends only on the inputs and the seed, never on timing or the number
-of workers: with several workers, the solution kept is the one of the lowest restart that
-found one, and it is accepted only when every lower restart has finished.
+the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), one term per round (below). Restart ``i`` is
+fully fixed by ``i`` and the seed, so the answer depends only on the inputs and the seed,
+never on timing or the number of workers: with several workers, the solution kept is the
+one of the lowest restart that found one, and it is accepted only when every lower restart
+has finished.
 
 Half the restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of the first
 layer along some direction and may not place a cube more than 1, 2 or 3 layers past the first
