@@ -77,7 +77,7 @@ cdef class FirstSearch:
     # level k and length L, the segments from k on with at least L cubes
     cdef int32_t[::1] lines, need
     cdef int32_t max_len
-    # the window (FIRST_SWEEP): each cell's layer along the window's axis, free cells per layer
+    # the window (FIRST_SWEEP): each cell's layer (set_layers), free cells and cells per layer
     cdef int32_t[::1] layer, lfree, lsize
     cdef int32_t n_layers, window
 

@@ -124,8 +124,8 @@ class Portfolio:
         in turn after both ends."""
         mixed = (self.seed * 0x9E3779B97F4A7C15 + (i + 1) * 0xBF58476D1CE4E5B9) % (1 << 64)
         r, at = divmod(i, len(ROUND))
-        kind = ROUND[at] if self.sweeps else None
-        kinds = ROUND if self.sweeps else (None,) * len(ROUND)
+        kinds = ROUND if self.sweeps else (None,) * len(ROUND)  # no layer to sweep from: free
+        kind = kinds[at]
         q = r * kinds.count(kind) + kinds[:at].count(kind)  # this kind's restarts before i
         end, turn, budget = q % 2, q // 2, budget_of(i, self.base)
         if kind is None:
