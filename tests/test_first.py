@@ -231,7 +231,7 @@ def test_sweep_starts_are_one_per_symmetry_class(dims):
 
     box = sc.Box(*dims)
     nb = box.neighbours
-    classes = first._sweep_starts(box)
+    classes = first._sweep_starts(box, can_start)
 
     def images(d, c):
         return {(nb[p[c]].index(p[nb[c][d]]), p[c]) for p in box.symmetries}
@@ -254,21 +254,122 @@ def test_restarts_take_every_kind_end_and_start_in_turn(dims):
     snake = design_of([box.cells[c] for c in random_path(box, random.Random(3))])
     portfolio = first.Portfolio(Problem.build(snake, box), seed=5)
     size = len(first.ROUND)
-    rounds = 2 * max(len(portfolio.starts), len(portfolio.sweeps))
-    seen: dict[int | None, list[tuple[int, int, int | None]]] = defaultdict(list)
+    assert portfolio.kinds() == first.ROUND  # a box has layers, long segments, their cells
+    pivot_cells = {(m, c) for m in portfolio.pivots for c in portfolio.pivot_starts[m]}
+    pivot_pairs = {(m, c, d) for m in portfolio.pivots for d, c in portfolio.pivot_sweeps[m]}
+    rounds = 2 * max(len(portfolio.starts), len(portfolio.sweeps), len(pivot_pairs))
+    seen: dict[first.Kind, list[tuple[int, int, int | None, int | None]]] = defaultdict(list)
     for i in range(rounds * size):
-        end, start, seed, budget, sweep = portfolio.plan(i)
+        end, start, seed, budget, sweep, pivot = portfolio.plan(i)
         assert seed != 0 and budget == first.budget_of(i)
         assert budget == first.BASE * first.luby(i // size + 1)  # one Luby term per round
         kind = first.ROUND[i % size]
-        assert (sweep is None) == (kind is None)
+        assert (sweep is None) == (kind.width is None)
+        assert (pivot is None) == (not kind.middle)
         direction = None
         if sweep is not None:
             direction, width = sweep
-            assert width == kind
-        seen[kind].append((end, start, direction))
-    free = {(e, s, None) for e in (0, 1) for s in portfolio.starts}
-    sweeps = {(e, c, d) for e in (0, 1) for d, c in portfolio.sweeps}
+            assert width == kind.width
+        seen[kind].append((end, start, direction, pivot))
+    assert set(seen) == set(first.ROUND)
+    free = {(e, s, None, None) for e in (0, 1) for s in portfolio.starts}
+    sweeps = {(e, c, d, None) for e in (0, 1) for d, c in portfolio.sweeps}
     for kind, runs in seen.items():
-        assert [e for e, _, _ in runs[:4]] == [0, 1, 0, 1]  # the ends in turn
-        assert set(runs) == (free if kind is None else sweeps), kind  # every start, both ends
+        if kind.middle:  # the pivots in turn, every cell of each
+            pivots = [m for _, _, _, m in runs]
+            assert pivots[: len(portfolio.pivots)] == portfolio.pivots
+            if kind.width is None:
+                assert {(m, c) for _, c, _, m in runs} == pivot_cells
+            else:
+                assert {(m, c, d) for _, c, d, m in runs} == pivot_pairs
+            continue
+        assert [e for e, _, _, _ in runs[:4]] == [0, 1, 0, 1]  # the ends in turn
+        assert set(runs) == (free if kind.width is None else sweeps), kind  # every start
+
+
+def test_pivots_are_the_long_segments_but_the_first():
+    assert first.pivots_of((4, 2, 3, 4, 2, 5, 2)) == [3, 5]
+    assert first.pivots_of((5, 2, 3, 2, 3)) == [2, 4]  # none of 4 past the first: the longest
+    assert first.pivots_of((2, 2, 2)) == [1, 2]
+    assert first.pivots_of((3,)) == []
+
+
+def _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep=None):
+    """Run the middle-out search to the end of its tree, going on after each solution."""
+    from array import array
+
+    from snakecube.search import _first  # type: ignore[attr-defined]
+
+    nb = array("i", [y for row in box.neighbours for y in row])
+    colours = array("i", [sum(c) & 1 for c in box.cells])
+    search = _first.ArmsSearch(
+        nb, colours, array("i", lengths), pivot, start, first_colour, seed, first.CHECKS
+    )
+    if sweep is not None:
+        search.set_window(*sweep)
+    got = set()
+    while True:
+        search.run(10**9)
+        if search.found:
+            cells = [search.first_cell()]
+            for k, d in enumerate(search.directions()):
+                for _ in range(lengths[k] - 1):
+                    cells.append(box.neighbours[cells[-1]][d])
+            got.add(tuple(cells))
+        elif search.finished:
+            return got
+
+
+@needs_first
+@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 3, 3), (1, 3, 5), (1, 5, 5)])
+def test_middle_out_lists_exactly_the_brute_force_paths_through_its_pivot(dims):
+    """For every pivot segment and cell: exactly the brute-force paths whose pivot segment
+    starts on that cell; with a sweep, only such paths (odd and even volumes)."""
+    box = sc.Box(*dims)
+    colours = [sum(c) & 1 for c in box.cells]
+    index = {c: i for i, c in enumerate(box.cells)}
+    by_lengths: dict[tuple[int, ...], set[tuple[int, ...]]] = defaultdict(set)
+    for p in hamiltonian_paths(box_cells(*box.dims)):
+        by_lengths[lengths_of(p)].add(tuple(index[c] for c in p))
+    rng = random.Random(13)
+    found = cut = 0
+    for lengths in rng.sample(sorted(by_lengths), min(12, len(by_lengths))):
+        for pivot in range(len(lengths)):
+            cube = sum(length - 1 for length in lengths[:pivot])
+            for start in range(box.volume):
+                for first_colour in (0, 1):
+                    if colours[start] != first_colour ^ (cube & 1):
+                        continue
+                    expected = {p for p in by_lengths[lengths]
+                                if p[cube] == start and colours[p[0]] == first_colour}  # fmt: skip
+                    seed = rng.randrange(1, 2**63)
+                    got = _every_arm_path(box, lengths, pivot, start, first_colour, seed)
+                    assert got == expected, (dims, lengths, pivot, start)
+                    found += len(got)
+                    sweep = (rng.randrange(6), rng.randrange(2))
+                    within = _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep)
+                    assert within <= expected
+                    cut += len(expected) - len(within)
+    assert found > 0 and cut > 0
+
+
+@needs_first
+def test_middle_out_refuses_what_it_cannot_do():
+    from array import array
+
+    from snakecube.search import _first  # type: ignore[attr-defined]
+
+    box = sc.Box(2, 2, 3)
+    nb = array("i", [y for row in box.neighbours for y in row])
+    colours = array("i", [sum(c) & 1 for c in box.cells])
+    lengths = array("i", [3, 2, 3, 2, 3, 2, 2])
+    with pytest.raises(ValueError, match="checks"):
+        _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, first.ALL_CHECKS)
+    with pytest.raises(ValueError, match="pivot"):
+        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.CHECKS)
+    # pivot 1 starts at cube 3, which has cube 1's colour: not the other one
+    with pytest.raises(ValueError, match="colour"):
+        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.CHECKS)
+    search = _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0], 1, first.CHECKS)
+    with pytest.raises(TypeError):
+        search.push(0)

@@ -223,12 +223,17 @@ cdef class FirstSearch:
         return self.seed * <uint64_t>0x2545F4914F6CDD1DULL
 
     cdef void _shuffle(self, int32_t k) noexcept nogil:
-        """The order of directions to try at level k: a random permutation, then (with
-        WARNSDORFF) a stable sort by the ways on from the segment's end, fewest first."""
-        cdef int32_t i, j, t, x, d, length = self.lengths[k] if k < self.n_seg else 2
-        cdef int32_t score[6]
+        """The order of directions to try at level k (see ``_order``)."""
         if k > self.deepest:
             self.deepest = k
+        self._order(k, self.heads[k], self.lengths[k] if k < self.n_seg else 2)
+
+    cdef void _order(self, int32_t k, int32_t head, int32_t length) noexcept nogil:
+        """The order of directions to try at level k, for a segment of ``length`` cubes from
+        ``head``: a random permutation, then (with ``FIRST_FEWEST_WAYS``) a stable sort by the
+        ways on from the segment's end, fewest first."""
+        cdef int32_t i, j, t, x, d
+        cdef int32_t score[6]
         for i in range(6):
             self.order[k * 6 + i] = i
         for i in range(5, 0, -1):
@@ -239,7 +244,7 @@ cdef class FirstSearch:
         if not (self.checks & F_FEWEST_WAYS) or k >= self.n_seg:
             return
         for d in range(6):
-            x = self._reach(self.heads[k], d, length)
+            x = self._reach(head, d, length)
             if x < 0:
                 score[d] = 99
             else:  # the end's free neighbours, less the segment's own cell before it
@@ -575,6 +580,233 @@ cdef class FirstSearch:
             self.uf[x] = self.uf[self.uf[x]]
             x = self.uf[x]
         return x
+
+
+cdef class ArmsSearch(FirstSearch):
+    """Search middle out: from a *pivot* segment of the snake, placed first, two arms grow
+    to the snake's two ends: arm A forwards (segments pivot+1, pivot+2, ...), arm B
+    backwards (pivot-1, pivot-2, ...). Long segments are the ones a depth-first search from
+    an end cannot place late, when no free straight line is left for them; a pivot on a long
+    segment places it first, and the arm to move is chosen at every level: the one whose next
+    segment is longer, on a tie the one with fewer ways to place it, then the arms in turn.
+    Every solution has this shape, so a finished search (without a sweep) proves that no
+    solution puts the pivot's first cube on ``start``.
+
+    Checks (exact): dead ends counted with both heads (a free cell with one way in is one of
+    the snake's two ends, at most one per unfinished arm, with the colours the ends must
+    have); ``FIRST_FEWEST_WAYS`` for the value order; the sweep of ``set_layers``. The costly
+    checks of ``FirstSearch`` assume one head and are refused."""
+
+    cdef int32_t pivot, colour_a, colour_b
+    cdef int32_t[::1] arm, seg, head_a, head_b, axis_a, axis_b, done_a, done_b, endc2
+
+    def __init__(self, nb, colour, lengths, int32_t pivot, int32_t start,
+                 int32_t first_colour, uint64_t seed, int32_t checks):
+        cdef int32_t m = len(lengths), cubes = 0, j
+        if checks & ~(F_FEWEST_WAYS | F_SWEEP):
+            raise ValueError("the middle-out search checks dead ends, the fewest ways order and "
+                             "sweeps only")
+        if not 0 <= pivot < m:
+            raise ValueError(f"pivot segment {pivot} is not one of the {m} segments")
+        for j in range(pivot):
+            cubes += lengths[j] - 1
+        if colour[start] != first_colour ^ (cubes & 1):
+            raise ValueError(f"cell {start} has the wrong colour for cube {cubes + 1}")
+        FirstSearch.__init__(self, nb, colour, lengths, start, first_colour, seed, checks)
+        cubes = 1
+        for j in range(m):
+            cubes += lengths[j] - 1
+        self.pivot = pivot
+        self.colour_b = first_colour  # cube 1, arm B's end
+        self.colour_a = first_colour ^ ((cubes - 1) & 1)  # the last cube, arm A's end
+        self.arm = _ints(m + 1, 0)
+        self.seg = _ints(m + 1, 0)
+        self.head_a = _ints(m + 1, start)
+        self.head_b = _ints(m + 1, start)
+        self.axis_a = _ints(m + 1, -1)
+        self.axis_b = _ints(m + 1, -1)
+        self.done_a = _ints(m + 1, 0)  # segments each arm has placed (A's counts the pivot)
+        self.done_b = _ints(m + 1, 0)
+        self.endc2 = _ints(m + 1, -1)
+        self.seg[0] = pivot
+        self._order(0, start, self.lengths[pivot])
+
+    def push(self, int32_t d):
+        raise TypeError("ArmsSearch places no given prefix; use FirstSearch")
+
+    def directions(self):
+        """The placement found: one direction per segment, in snake order, each pointing from
+        the segment's first cube (cube 1 first; see ``first_cell``)."""
+        out = [0] * self.n_seg
+        for t in range(self.n_seg):
+            out[self.seg[t]] = self.dirs[t] ^ self.arm[t]  # arm B placed its segments backwards
+        return out
+
+    def first_cell(self):
+        """The cell of cube 1 in the placement found."""
+        dirs, x = self.directions(), self.heads[0]
+        for j in range(self.pivot - 1, -1, -1):
+            for _ in range(self.lengths[j] - 1):
+                x = self.nb[x * 6 + (dirs[j] ^ 1)]
+        return x
+
+    cdef inline bint _open_a(self, int32_t t) noexcept nogil:
+        return self.pivot + self.done_a[t] < self.n_seg
+
+    cdef inline bint _open_b(self, int32_t t) noexcept nogil:
+        return self.pivot - 1 - self.done_b[t] >= 0
+
+    cdef int32_t _ways_for(self, int32_t head, int32_t axis, int32_t length) noexcept nogil:
+        cdef int32_t d, w = 0
+        for d in range(6):
+            if (d >> 1) != axis and self._reach(head, d, length) >= 0:
+                w += 1
+        return w
+
+    cdef void _choose(self, int32_t t) noexcept nogil:
+        """Which arm moves at level t, and with which segment (see the class docstring)."""
+        cdef int32_t la, lb, wa, wb, a
+        if not self._open_a(t):
+            a = 1
+        elif not self._open_b(t):
+            a = 0
+        else:
+            la = self.lengths[self.pivot + self.done_a[t]]
+            lb = self.lengths[self.pivot - 1 - self.done_b[t]]
+            if la != lb:
+                a = 0 if la > lb else 1
+            else:
+                wa = self._ways_for(self.head_a[t], self.axis_a[t], la)
+                wb = self._ways_for(self.head_b[t], self.axis_b[t], lb)
+                a = (0 if wa < wb else 1) if wa != wb else t & 1
+        self.arm[t] = a
+        self.seg[t] = self.pivot + self.done_a[t] if a == 0 else self.pivot - 1 - self.done_b[t]
+
+    cdef void _run(self, int64_t max_nodes) noexcept nogil:
+        cdef int64_t budget = self.nodes + max_nodes
+        cdef int32_t t, d, i, x, head, axis, length, e, a
+        cdef bint moved
+        if self.found:  # go on past the last solution found
+            self.found = False
+            t = self.n_seg - 1
+            self.level = t
+            self._undo(self._head(t), self.dirs[t], self.lengths[self.seg[t]])
+        while self.nodes < budget and not self.found and not self.finished:
+            t = self.level
+            if t == self.n_seg:  # Step 5: a whole placement
+                self.found = True
+                return
+            a = self.arm[t]
+            head = self._head(t)
+            axis = self.axis_a[t] if a == 0 else self.axis_b[t]
+            length = self.lengths[self.seg[t]]
+            moved = False
+            while self.nextd[t] < 6:
+                # Step 1: the next direction in this level's order that turns and fits.
+                d = self.order[t * 6 + self.nextd[t]]
+                self.nextd[t] += 1
+                if (d >> 1) == axis:
+                    continue
+                if self._reach(head, d, length) < 0:
+                    continue
+                # Step 2: place the segment; the arms' state after it is level t + 1's.
+                x = head
+                for i in range(length - 1):
+                    x = self.nb[x * 6 + d]
+                    self._take(x)
+                e = x
+                self.nodes += 1
+                self.head_a[t + 1], self.axis_a[t + 1] = self.head_a[t], self.axis_a[t]
+                self.head_b[t + 1], self.axis_b[t + 1] = self.head_b[t], self.axis_b[t]
+                self.done_a[t + 1], self.done_b[t + 1] = self.done_a[t], self.done_b[t]
+                if a == 0:
+                    self.head_a[t + 1], self.axis_a[t + 1] = e, d >> 1
+                    self.done_a[t + 1] += 1
+                    if t == 0:  # the pivot: arm B leaves its first cube across its axis
+                        self.axis_b[1] = d >> 1
+                else:
+                    self.head_b[t + 1], self.axis_b[t + 1] = e, d >> 1
+                    self.done_b[t + 1] += 1
+                # Step 3: check the free cells (exact pruning) and the window.
+                if t + 1 < self.n_seg and (not self._arm_ends(t, head, d, length)
+                        or (self.checks & F_SWEEP and not self._in_window())):
+                    # Step 4a: cut: take the segment back, try the next direction
+                    self._undo(head, d, length)
+                    continue
+                self.dirs[t] = d
+                self.nextd[t + 1] = 0
+                self.level = t + 1
+                if t + 1 > self.deepest:
+                    self.deepest = t + 1
+                if t + 1 < self.n_seg:
+                    self._choose(t + 1)
+                    self._order(t + 1, self._head(t + 1), self.lengths[self.seg[t + 1]])
+                moved = True
+                break
+            if not moved:  # Step 4b: nothing fits here: step back
+                if t == 0:
+                    self.finished = True
+                    return
+                self.level = t - 1
+                self._undo(self._head(t - 1), self.dirs[t - 1], self.lengths[self.seg[t - 1]])
+
+    cdef inline int32_t _head(self, int32_t t) noexcept nogil:
+        return self.head_a[t] if self.arm[t] == 0 else self.head_b[t]
+
+    cdef bint _arm_ends(self, int32_t t, int32_t old, int32_t d, int32_t length) noexcept nogil:
+        """Dead ends after level t's segment (from ``old`` along d): a free cell next to it (or
+        to the old head) with no way in, counting the unfinished arms' heads, cuts; one with
+        a single way in is an end of the snake: at most one per unfinished arm, each of an
+        end's colour. Records the known ends for level t + 1."""
+        cdef int32_t u = t + 1, c1 = self.endc[t], c2 = self.endc2[t], i, j, x, y, ways
+        cdef int32_t ha = self.head_a[u] if self._open_a(u) else -1
+        cdef int32_t hb = self.head_b[u] if self._open_b(u) else -1
+        if c1 >= 0 and not self.free[c1]:
+            c1 = -1
+        if c2 >= 0 and not self.free[c2]:
+            c2 = -1
+        x = old
+        for i in range(length):
+            for j in range(6):
+                y = self.nb[x * 6 + j]
+                if y < 0 or not self.free[y]:
+                    continue
+                ways = self.deg[y]
+                if ha >= 0:
+                    ways += self._touches(y, ha)
+                if hb >= 0:
+                    ways += self._touches(y, hb)
+                if ways == 0:
+                    return False
+                if ways == 1 and y != c1 and y != c2:
+                    if c1 < 0:
+                        c1 = y
+                    elif c2 < 0:
+                        c2 = y
+                    else:
+                        return False
+            if i + 1 < length:
+                x = self.nb[x * 6 + d]
+        if c1 < 0:
+            c1, c2 = c2, -1
+        if not self._ends_fit(c1, c2, ha >= 0, hb >= 0):
+            return False
+        self.endc[u] = c1
+        self.endc2[u] = c2
+        return True
+
+    cdef bint _ends_fit(self, int32_t c1, int32_t c2, bint open_a, bint open_b) noexcept nogil:
+        """Can the known end cells c1, c2 (-1: none; c1 set first) be the ends of the open
+        arms, by number and colour?"""
+        if c1 < 0:
+            return True
+        if c2 < 0:
+            return ((open_a and self.colour[c1] == self.colour_a)
+                    or (open_b and self.colour[c1] == self.colour_b))
+        if not (open_a and open_b):
+            return False
+        return ((self.colour[c1] == self.colour_a and self.colour[c2] == self.colour_b)
+                or (self.colour[c1] == self.colour_b and self.colour[c2] == self.colour_a))
 
 
 cdef object _ints(int32_t n, int32_t value):

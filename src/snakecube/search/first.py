@@ -11,12 +11,16 @@ never on timing or the number of workers: with several workers, the solution kep
 one of the lowest restart that found one, and it is accepted only when every lower restart
 has finished.
 
-Half the restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of the first
+Some restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of the first
 layer along some direction and may not place a cube more than 1, 2 or 3 layers past the first
 layer with a free cell, so it fills the target layer by layer and leaves no pockets behind,
 which is where free restarts lose themselves on the biggest designs (docs/design.md,
-"Sweeps"). The restarts come in rounds of ``ROUND``: in each, every kind of restart once, all
-with the same budget, so the long runs of the Luby sequence go to every kind.
+"Sweeps"). Some are *middle out* (``_first.ArmsSearch``): they place a long segment first (a
+pivot) and grow the snake from it towards both ends, the longer next segment first, because
+a search from an end fails where a long segment comes late and no straight line is left free
+for it (docs/design.md, "Middle out"). The restarts come in rounds of ``ROUND``: in each,
+every kind of restart once, all with the same budget, so the long runs of the Luby sequence
+go to every kind.
 
 The restarts check only dead ends and the end's colour and try the fewest ways on first
 (``CHECKS``): the blocks and forced passages cut nodes but cost ten times the time per node,
@@ -43,6 +47,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, chain, count
+from typing import NamedTuple
 
 from snakecube.search import sat
 from snakecube.search.flags import FIRST_BLOCKS, FIRST_FEWEST_WAYS, FIRST_FORCED
@@ -61,9 +66,22 @@ if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
 AVAILABLE = _first is not None
 
 BASE = 20_000  # nodes of the shortest restart
-# The kinds of restart in one round, in order: None is free, a number is a sweep of that width
-# (layers it may run ahead of the first layer with a free cell).
-ROUND: tuple[int | None, ...] = (None, 2, None, 1, None, 2, None, 3)
+
+
+class Kind(NamedTuple):
+    """A kind of restart: from an end of the snake or ``middle`` out (``ArmsSearch``, from a
+    pivot on a long segment), free (``width`` None) or a sweep ``width`` layers wide."""
+
+    middle: bool
+    width: int | None
+
+
+# The kinds of restart in one round, in order.
+ROUND: tuple[Kind, ...] = (
+    Kind(False, None), Kind(False, 2), Kind(True, None), Kind(False, 1),
+    Kind(False, None), Kind(True, 2), Kind(True, None), Kind(False, 3),
+)  # fmt: skip
+PIVOT_LENGTH = 4  # middle-out restarts pivot on the segments at least this long (else the longest)
 CHECKS = FIRST_FEWEST_WAYS  # what the restarts check, besides dead ends and colours (always)
 ALL_CHECKS = FIRST_BLOCKS | FIRST_FORCED | FIRST_FEWEST_WAYS
 
@@ -97,6 +115,7 @@ class Restart:
     finished: bool  # its whole search space used up (never said of a sweep)
     cells: tuple[CellIndex, ...] | None
     sweep: Sweep | None = None
+    pivot: int | None = None  # the segment a middle-out restart started from (``start``)
 
 
 class Portfolio:
@@ -113,49 +132,99 @@ class Portfolio:
         self.colours = array("i", [colour(region, c) for c in range(region.volume)])
         orbits = region.orbits(region.symmetries)
         self.starts: list[CellIndex] = [o[0] for o in orbits if can_start(region, o[0])]
-        self.sweeps: list[tuple[int, CellIndex]] = _sweep_starts(region)
+        self.sweeps: list[tuple[int, CellIndex]] = _sweep_starts(region, can_start)
+        # middle out: per pivot segment, its first cube's cells (one per symmetry orbit) and
+        # (direction, cell) pairs on a first layer (one per class), where it fits
+        lengths = problem.lengths
+        self.pivots: list[int] = pivots_of(lengths)
+        self.pivot_starts: dict[int, list[CellIndex]] = {}
+        self.pivot_sweeps: dict[int, list[tuple[int, CellIndex]]] = {}
+        for m in self.pivots:
+            cube = sum(length - 1 for length in lengths[:m])
 
-    def plan(self, i: int) -> tuple[int, CellIndex, int, int, Sweep | None]:
-        """Restart ``i`` (0-based): its end, start cell, random seed, node budget and sweep.
+            def ok(region: Region, c: CellIndex, m: int = m, cube: int = cube) -> bool:
+                return _can_hold(region, c, cube, lengths[m])
 
-        Restart ``i`` is kind ``ROUND[i % len(ROUND)]`` of round ``i // len(ROUND)``. The
-        restarts of one kind take the ends in turn, and the start cells (free restarts: one
-        per symmetry orbit; sweeps: a first-layer (direction, cell) pair per symmetry class)
-        in turn after both ends."""
+            self.pivot_starts[m] = [o[0] for o in orbits if ok(region, o[0])]
+            self.pivot_sweeps[m] = _sweep_starts(region, ok)
+
+    def kinds(self) -> tuple[Kind, ...]:
+        """``ROUND``, less what this problem cannot do: with no layer to sweep from (or no
+        cell for a pivot), such restarts are free ones (from an end) instead."""
+        out = []
+        for kind in ROUND:
+            if kind.middle and not self._pivots_for(kind):
+                kind = Kind(False, kind.width)
+            if not kind.middle and kind.width is not None and not self.sweeps:
+                kind = Kind(False, None)
+            out.append(kind)
+        return tuple(out)
+
+    def _pivots_for(self, kind: Kind) -> list[int]:
+        """The pivots with a cell to start a middle-out restart of this kind from."""
+        cells = self.pivot_starts if kind.width is None else self.pivot_sweeps
+        return [m for m in self.pivots if cells[m]]
+
+    def plan(self, i: int) -> tuple[int, CellIndex, int, int, Sweep | None, int | None]:
+        """Restart ``i`` (0-based): its end, start cell, random seed, node budget, sweep and
+        pivot (None: from an end).
+
+        Restart ``i`` is kind ``kinds()[i % len(ROUND)]`` of round ``i // len(ROUND)``. The
+        restarts of one kind from an end take the ends in turn, and the start cells (free
+        restarts: one per symmetry orbit; sweeps: a first-layer (direction, cell) pair per
+        symmetry class) in turn after both ends. Middle-out restarts take the pivots in
+        turn, and each pivot's cells in turn."""
         mixed = (self.seed * 0x9E3779B97F4A7C15 + (i + 1) * 0xBF58476D1CE4E5B9) % (1 << 64)
         r, at = divmod(i, len(ROUND))
-        kinds = ROUND if self.sweeps else (None,) * len(ROUND)  # no layer to sweep from: free
+        kinds = self.kinds()
         kind = kinds[at]
         q = r * kinds.count(kind) + kinds[:at].count(kind)  # this kind's restarts before i
-        end, turn, budget = q % 2, q // 2, budget_of(i, self.base)
-        if kind is None:
+        budget = budget_of(i, self.base)
+        if kind.middle:
+            usable = self._pivots_for(kind)
+            pivot, turn = usable[q % len(usable)], q // len(usable)
+            if kind.width is None:
+                cells = self.pivot_starts[pivot]
+                return 0, cells[turn % len(cells)], mixed or 1, budget, None, pivot
+            pairs = self.pivot_sweeps[pivot]
+            direction, start = pairs[turn % len(pairs)]
+            return 0, start, mixed or 1, budget, (direction, kind.width), pivot
+        end, turn = q % 2, q // 2
+        if kind.width is None:
             start = self.starts[turn % len(self.starts)] if self.starts else 0
-            return end, start, mixed or 1, budget, None
+            return end, start, mixed or 1, budget, None, None
         direction, start = self.sweeps[turn % len(self.sweeps)]
-        return end, start, mixed or 1, budget, (direction, kind)
+        return end, start, mixed or 1, budget, (direction, kind.width), None
 
     def restart(self, i: int) -> Restart:
         """Run restart ``i`` to its budget."""
         assert _first is not None
-        end, start, seed, budget, sweep = self.plan(i)
+        end, start, seed, budget, sweep, pivot = self.plan(i)
         lengths = self.problem.lengths[::-1] if end else self.problem.lengths
         region = self.problem.region
-        search = _first.FirstSearch(
-            self.nb, self.colours, array("i", lengths), start, end_colour(region, start),
-            seed, CHECKS,
-        )  # fmt: skip
+        if pivot is None:
+            search = _first.FirstSearch(
+                self.nb, self.colours, array("i", lengths), start, end_colour(region, start),
+                seed, CHECKS,
+            )  # fmt: skip
+        else:
+            cube = sum(length - 1 for length in lengths[:pivot])
+            search = _first.ArmsSearch(
+                self.nb, self.colours, array("i", lengths), pivot, start,
+                colour(region, start) ^ (cube & 1), seed, CHECKS,
+            )  # fmt: skip
         if sweep is not None:
             search.set_window(*sweep)
         search.run(budget)
         cells = None
         if search.found:
-            path = [start]
+            path = [start if pivot is None else search.first_cell()]
             for k, d in enumerate(search.directions()):
                 for _ in range(lengths[k] - 1):
                     path.append(region.neighbours[path[-1]][d])
             cells = tuple(path[::-1] if end else path)
         finished = bool(search.finished) and sweep is None  # a sweep proves nothing
-        return Restart(i, end, start, search.nodes, finished, cells, sweep)
+        return Restart(i, end, start, search.nodes, finished, cells, sweep, pivot)
 
     def proves_none(self, finished: set[tuple[int, CellIndex]]) -> bool:
         """Do the used-up restarts cover every start cell of one end?"""
@@ -169,15 +238,46 @@ def budget_of(i: int, base: int = BASE) -> int:
     return base * luby(i // len(ROUND) + 1)
 
 
-def _sweep_starts(region: Region) -> list[tuple[int, CellIndex]]:
-    """(direction, cell) for the sweeps: every cell of the first layer along a direction that
-    can start a path, one pair per class under the region's symmetries, in a fixed order."""
+def pivots_of(lengths: tuple[int, ...]) -> list[int]:
+    """The segments a middle-out restart pivots on: those of at least ``PIVOT_LENGTH`` cubes
+    but the first (a pivot there is a search from the end), else the longest of them."""
+    inner = range(1, len(lengths))
+    if not inner:
+        return []
+    longest = max(lengths[j] for j in inner)
+    return [j for j in inner if lengths[j] >= min(PIVOT_LENGTH, longest)]
+
+
+def _can_hold(region: Region, cell: CellIndex, cube: int, length: int) -> bool:
+    """Can cube ``cube`` (0-based) of a Hamiltonian path be on ``cell`` (parity: cube 0's
+    colour must be one the region has ceil(n/2) of), as the first of a straight segment of
+    ``length`` cubes in some direction?"""
+    n, nb = region.volume, region.neighbours
+    ones = sum(sum(c) & 1 for c in region.cells)
+    first = colour(region, cell) ^ (cube & 1)
+    if (ones if first else n - ones) != (n + 1) // 2:
+        return False
+    for d in range(6):
+        x = cell
+        for _ in range(length - 1):
+            x = nb[x][d] if x >= 0 else -1
+        if x >= 0:
+            return True
+    return False
+
+
+def _sweep_starts(
+    region: Region, ok: Callable[[Region, CellIndex], bool]
+) -> list[tuple[int, CellIndex]]:
+    """(direction, cell) for the sweeps: every cell of the first layer along a direction
+    where ``ok`` (the cell can start the search), one pair per class under the region's
+    symmetries, in a fixed order."""
     nb = region.neighbours
     pairs = {
         (d, c)
         for d in range(6)
         for c in range(region.volume)
-        if nb[c][d ^ 1] < 0 and nb[c][d] >= 0 and can_start(region, c)
+        if nb[c][d ^ 1] < 0 and nb[c][d] >= 0 and ok(region, c)
     }
     classes = []
     while pairs:
@@ -225,7 +325,7 @@ def search(
         work += r.nodes
         if isinstance(r, Slice):
             return r.decided
-        if r.finished and r.cells is None:
+        if r.finished and r.cells is None and r.pivot is None:
             finished.add((r.end, r.start))
         assert portfolio is not None
         return r.cells is not None or portfolio.proves_none(finished)
