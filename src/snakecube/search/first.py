@@ -121,13 +121,18 @@ class Restart:
 class Portfolio:
     """The restarts of one problem (see the module's docstring)."""
 
-    def __init__(self, problem: Problem, seed: int = 0, base: int = BASE) -> None:
+    def __init__(
+        self, problem: Problem, seed: int = 0, base: int = BASE, kinds: tuple[Kind, ...] = ROUND
+    ) -> None:
         if _first is None:
             raise RuntimeError("the compiled first-solution search is not built")
         region = problem.region
         self.problem: Problem = problem
         self.seed: int = seed
         self.base: int = base
+        if len(kinds) != len(ROUND):  # the budgets are one Luby term per round of ROUND's size
+            raise ValueError(f"a round of {len(ROUND)} kinds of restart, not {len(kinds)}")
+        self.round: tuple[Kind, ...] = kinds
         self.nb = array("i", [y for row in region.neighbours for y in row])
         self.colours = array("i", [colour(region, c) for c in range(region.volume)])
         orbits = region.orbits(region.symmetries)
@@ -149,10 +154,10 @@ class Portfolio:
             self.pivot_sweeps[m] = _sweep_starts(region, ok)
 
     def kinds(self) -> tuple[Kind, ...]:
-        """``ROUND``, less what this problem cannot do: with no layer to sweep from (or no
-        cell for a pivot), such restarts are free ones (from an end) instead."""
+        """The round (``ROUND`` unless given), less what this problem cannot do: with no layer
+        to sweep from (or no cell for a pivot), such restarts are free ones (from an end)."""
         out = []
-        for kind in ROUND:
+        for kind in self.round:
             if kind.middle and not self._pivots_for(kind):
                 kind = Kind(False, kind.width)
             if not kind.middle and kind.width is not None and not self.sweeps:
