@@ -373,3 +373,14 @@ def test_middle_out_refuses_what_it_cannot_do():
     search = _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0], 1, first.CHECKS)
     with pytest.raises(TypeError):
         search.push(0)
+
+
+@needs_first
+def test_a_round_without_pivots_falls_back_to_restarts_from_an_end():
+    straight = first.Portfolio(Problem.build(sc.Snake.from_lengths([3]), sc.Box(1, 1, 3)))
+    assert straight.pivots == []  # one segment: nothing to pivot on
+    assert all(not kind.middle for kind in straight.kinds())
+    r = straight.restart(0)
+    assert r.cells is not None and r.pivot is None
+    with pytest.raises(ValueError, match="round"):
+        first.Portfolio(straight.problem, kinds=first.ROUND[:3])
