@@ -80,6 +80,9 @@ cdef class FirstSearch:
     # the window (FIRST_SWEEP): each cell's layer (set_layers), free cells and cells per layer
     cdef int32_t[::1] layer, lfree, lsize
     cdef int32_t n_layers, window
+    # cells next to a head: near[c] == stamp (and near_b for a second head), set per check
+    cdef int32_t[::1] near, near_b
+    cdef int32_t stamp
 
     def __init__(self, nb, colour, lengths, int32_t start, int32_t end_colour,
                  uint64_t seed, int32_t checks, int32_t end=-1):
@@ -128,6 +131,9 @@ cdef class FirstSearch:
         self.layer = _ints(n, 0)
         self.lfree = _ints(n + 1, 0)
         self.lsize = _ints(n + 1, 0)
+        self.near = _ints(n, 0)
+        self.near_b = _ints(n, 0)
+        self.stamp = 0
         self.level = 0
         self.deepest = 0
         self.heads[0] = start
@@ -366,13 +372,15 @@ cdef class FirstSearch:
             return last
         if last >= 0 and not self.free[last]:
             last = -1
+        self._new_stamp()
+        self._mark_near(e, self.near)
         x = old
         for i in range(length):
             for j in range(6):
                 y = self.nb[x * 6 + j]
                 if y < 0 or not self.free[y]:
                     continue
-                ways = self.deg[y] + self._touches(y, e)
+                ways = self.deg[y] + (self.near[y] == self.stamp)
                 if ways == 0:
                     return -2
                 if ways == 1:
@@ -384,6 +392,25 @@ cdef class FirstSearch:
             if i + 1 < length:
                 x = self.nb[x * 6 + d]
         return last
+
+    cdef inline void _mark_near(self, int32_t h, int32_t[::1] near) noexcept nogil:
+        """near[c] = stamp for the cells next to h (none if h < 0)."""
+        cdef int32_t j, y
+        if h < 0:
+            return
+        for j in range(6):
+            y = self.nb[h * 6 + j]
+            if y >= 0:
+                near[y] = self.stamp
+
+    cdef inline void _new_stamp(self) noexcept nogil:
+        cdef int32_t x
+        if self.stamp == 0x7FFFFFFF:  # wrapped: clear the old marks
+            for x in range(self.n):
+                self.near[x] = 0
+                self.near_b[x] = 0
+            self.stamp = 0
+        self.stamp += 1
 
     cdef inline int32_t _touches(self, int32_t y, int32_t e) noexcept nogil:
         cdef int32_t j
@@ -765,17 +792,16 @@ cdef class ArmsSearch(FirstSearch):
             c1 = -1
         if c2 >= 0 and not self.free[c2]:
             c2 = -1
+        self._new_stamp()
+        self._mark_near(ha, self.near)
+        self._mark_near(hb, self.near_b)
         x = old
         for i in range(length):
             for j in range(6):
                 y = self.nb[x * 6 + j]
                 if y < 0 or not self.free[y]:
                     continue
-                ways = self.deg[y]
-                if ha >= 0:
-                    ways += self._touches(y, ha)
-                if hb >= 0:
-                    ways += self._touches(y, hb)
+                ways = self.deg[y] + (self.near[y] == self.stamp) + (self.near_b[y] == self.stamp)
                 if ways == 0:
                     return False
                 if ways == 1 and y != c1 and y != c2:
