@@ -30,6 +30,10 @@ solution), with the free cells F and the head h as a graph:
    the first layer that still has a free cell, so the snake fills the target as a sweep and
    leaves no pocket behind. It can cut every solution, so a finished sweep proves nothing.
 
+``ArmsSearch`` (a subclass) searches *middle out*: from a pivot segment, placed first, two
+arms grow to the snake's two ends, with the dead ends (1) counted for both heads, the fewest
+ways order and the sweep; the other checks assume one head.
+
 The flags are named in ``search.flags``. Values are tried in an order given per level
 (shuffled by the caller's seed, or fewest ways on first), so restarts explore different parts
 of the tree. The state lives in the object; ``run(max_nodes)`` searches on until a solution,
