@@ -18,13 +18,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as err:  # noqa: BLE001 - any build failure means "no kernel"
+        except Exception as err:  # any build failure means "no kernel"
             self._skip(err)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:  # likewise
             self._skip(err)
 
     @staticmethod
