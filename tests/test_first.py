@@ -51,11 +51,17 @@ def _every_path(box, lengths, start, seed, checks, sweep=None) -> set[tuple[int,
     )
     if sweep is not None:  # (direction, width) or (a layer per cell, width)
         (search.set_window if isinstance(sweep[0], int) else search.set_layers)(*sweep)
+    return _drain(search, box, lengths, lambda: start)
+
+
+def _drain(search, box, lengths, first_cell) -> set[tuple[int, ...]]:
+    """Every placement a compiled search lists, run to the end of its tree (going on after
+    each solution), as cell paths from ``first_cell()`` (asked after each solution)."""
     got = set()
     while True:
         search.run(10**9)
         if search.found:
-            cells = [start]
+            cells = [first_cell()]
             for k, d in enumerate(search.directions()):
                 for _ in range(lengths[k] - 1):
                     cells.append(box.neighbours[cells[-1]][d])
@@ -307,17 +313,7 @@ def _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep=None):
     )
     if sweep is not None:
         search.set_window(*sweep)
-    got = set()
-    while True:
-        search.run(10**9)
-        if search.found:
-            cells = [search.first_cell()]
-            for k, d in enumerate(search.directions()):
-                for _ in range(lengths[k] - 1):
-                    cells.append(box.neighbours[cells[-1]][d])
-            got.add(tuple(cells))
-        elif search.finished:
-            return got
+    return _drain(search, box, lengths, search.first_cell)
 
 
 @needs_first

@@ -309,21 +309,13 @@ cdef class FirstSearch:
             axis = self.dirs[k - 1] >> 1 if k > 0 else -1
             length = self.lengths[k]
             moved = False
-            while self.nextd[k] < 6:
+            while True:
                 # Step 1: the next direction in this level's order that turns and fits.
-                d = self.order[k * 6 + self.nextd[k]]
-                self.nextd[k] += 1
-                if (d >> 1) == axis:
-                    continue
-                if self._reach(head, d, length) < 0:
-                    continue
+                d = self._next_direction(k, head, axis, length)
+                if d < 0:
+                    break
                 # Step 2: place the segment.
-                x = head
-                for i in range(length - 1):
-                    x = self.nb[x * 6 + d]
-                    self._take(x)
-                e = x
-                self.nodes += 1
+                e = self._place(head, d, length)
                 # Step 3: check the free cells (exact pruning).
                 last = self._dead_ends(k, head, d, e)
                 if last != -2 and k + 1 < self.n_seg and self.checks:
@@ -360,6 +352,27 @@ cdef class FirstSearch:
             x = self.nb[x * 6 + d]
             if x < 0 or not self.free[x]:
                 return -1
+        return x
+
+    cdef inline int32_t _next_direction(self, int32_t k, int32_t head, int32_t axis,
+                                        int32_t length) noexcept nogil:
+        """The next direction in level k's order that turns off ``axis`` and whose segment
+        fits from ``head``; -1 when the level has none left."""
+        cdef int32_t d
+        while self.nextd[k] < 6:
+            d = self.order[k * 6 + self.nextd[k]]
+            self.nextd[k] += 1
+            if (d >> 1) != axis and self._reach(head, d, length) >= 0:
+                return d
+        return -1
+
+    cdef inline int32_t _place(self, int32_t head, int32_t d, int32_t length) noexcept nogil:
+        """Take the segment's cells after ``head`` along d (a node); its far end."""
+        cdef int32_t i, x = head
+        for i in range(length - 1):
+            x = self.nb[x * 6 + d]
+            self._take(x)
+        self.nodes += 1
         return x
 
     cdef void _undo(self, int32_t head, int32_t d, int32_t length) noexcept nogil:
@@ -732,21 +745,13 @@ cdef class ArmsSearch(FirstSearch):
             axis = self.axis_a[t] if a == 0 else self.axis_b[t]
             length = self.lengths[self.seg[t]]
             moved = False
-            while self.nextd[t] < 6:
+            while True:
                 # Step 1: the next direction in this level's order that turns and fits.
-                d = self.order[t * 6 + self.nextd[t]]
-                self.nextd[t] += 1
-                if (d >> 1) == axis:
-                    continue
-                if self._reach(head, d, length) < 0:
-                    continue
+                d = self._next_direction(t, head, axis, length)
+                if d < 0:
+                    break
                 # Step 2: place the segment; the arms' state after it is level t + 1's.
-                x = head
-                for i in range(length - 1):
-                    x = self.nb[x * 6 + d]
-                    self._take(x)
-                e = x
-                self.nodes += 1
+                e = self._place(head, d, length)
                 self.head_a[t + 1], self.axis_a[t + 1] = self.head_a[t], self.axis_a[t]
                 self.head_b[t + 1], self.axis_b[t + 1] = self.head_b[t], self.axis_b[t]
                 self.done_a[t + 1], self.done_b[t + 1] = self.done_a[t], self.done_b[t]
