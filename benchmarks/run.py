@@ -184,13 +184,14 @@ def pruning(snake: sc.Snake | str, name: str, full: bool = True) -> list[str]:
     steps = [
         ("bounds and overlap only, symmetry at the root", plan.units, 0, 0),
         ("+ dead ends", plan.units, kernel.DEAD_END, 0),
-        ("+ parity (default)", plan.units, kernel.DEAD_END | kernel.PARITY, 0),
-        ("+ connectivity while >= 40 cells free", plan.units, 7, 40),
-        ("+ connectivity at every node", plan.units, 7, 0),
-        ("default pruning, no symmetry reduction", everything, kernel.DEAD_END | kernel.PARITY, 0),
+        ("+ parity", plan.units, kernel.DEAD_END | kernel.PARITY, 0),
+        ("+ tail (default)", plan.units, kernel.DEFAULT_PRUNE, 0),
+        ("+ connectivity while >= 40 cells free", plan.units, kernel.ALL_PRUNE, 40),
+        ("+ connectivity at every node", plan.units, kernel.ALL_PRUNE, 0),
+        ("default pruning, no symmetry reduction", everything, kernel.DEFAULT_PRUNE, 0),
     ]
     if not full:  # the slow rows (minutes on a hard snake) only for the king
-        steps = steps[1:5]
+        steps = steps[1:6]
     rows = [f"| {name}: pruning | found | nodes | seconds |", "|---|---:|---:|---:|"]
     for title, units, flags, min_free in steps:
         found, nodes, secs = _count(problem, units, flags, min_free)

@@ -11,6 +11,8 @@ import snakecube as sc
 from corpus import load_known
 from snakecube.designs import design_of, random_path
 from snakecube.search import kernel, make_plan, prepare, reference
+from snakecube.search.engine import Stats
+from snakecube.search.flags import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
 from snakecube.search.plan import Unit
 
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the kernel extension is not built")
@@ -29,10 +31,45 @@ def _all(engine_search, problem, plan, **kw):
 def test_same_placements_in_the_same_order(puzzle):
     problem, plan = prepare(puzzle["turns"])
     want = _all(reference.search, problem, plan)
-    for flags in range(8):  # every combination of dead ends, connectivity and parity
+    for flags in range(ALL_PRUNE + 1):  # every combination of the pruning flags
         for multiword in (False, True):
             got = _all(kernel.search, problem, plan, flags=flags, multiword=multiword, min_free=0)
             assert got == want, (flags, multiword)
+
+
+def _nodes_and_placements(engine_search, problem, plan, **kw):
+    stats = Stats()
+    placements = _all(engine_search, problem, plan, stats=stats, **kw)
+    return stats.nodes, placements
+
+
+@pytest.mark.parametrize("flags", range(ALL_PRUNE + 1))
+def test_reference_with_pruning_visits_the_kernels_nodes(flags):
+    # Same nodes, not only the same placements: scores made from node counts must not depend
+    # on the engine. 3x3x3 (one word, and the many-word loop forced) and a 1x8x9 design
+    # (72 cells: the many-word loop for real).
+    rng = random.Random(2)
+    box = sc.Box(1, 8, 9)
+    flat = design_of([box.cells[c] for c in random_path(box, rng, moves=30)])
+    for text, target in (("seed-orange", None), ("standard", None), (flat, box)):
+        problem, plan = prepare(text, target)
+        want = _nodes_and_placements(reference.search, problem, plan, prune=flags, min_free=0)
+        for multiword in (False, True):
+            got = _nodes_and_placements(kernel.search, problem, plan, flags=flags,
+                                        multiword=multiword, min_free=0)  # fmt: skip
+            assert got == want, (text, flags, multiword)
+
+
+def test_the_tail_check_cuts_nodes_and_no_placement():
+    # Once a cell can only hold the last cube, the last segments must fit back from it: on
+    # the king that halves the nodes and keeps every placement, in order.
+    problem, plan = prepare("king")
+    base = DEAD_END | PARITY
+    without = _nodes_and_placements(kernel.search, problem, plan, flags=base)
+    with_tail = _nodes_and_placements(kernel.search, problem, plan, flags=base | TAIL)
+    assert with_tail[1] == without[1] and without[1]
+    assert with_tail[0] < 0.6 * without[0]
+    assert base | TAIL == DEFAULT_PRUNE
 
 
 def test_unreduced_search_from_every_cell():

@@ -26,6 +26,8 @@ from snakecube.search import flags as _flags
 cdef int64_t F_DEAD_END = _flags.DEAD_END
 cdef int64_t F_CONNECTED = _flags.CONNECTED
 cdef int64_t F_PARITY = _flags.PARITY
+cdef int64_t F_TAIL = _flags.TAIL
+cdef int64_t TAIL = _flags.TAIL_SEGMENTS
 
 
 cdef extern from *:
@@ -47,6 +49,53 @@ def words_of(int64_t n):
     return array("Q", [0]) * max(n, 1)
 
 
+cdef bint _tail_fits(const int64_t[::1] lidx, const int64_t[::1] rend,
+                     const uint64_t[::1] rmask, int64_t n_cells, int64_t n_seg, uint64_t taken,
+                     int64_t c, int64_t j, int64_t axis, int64_t stop) noexcept nogil:
+    """Can segments j, j-1, ... (down to ``stop``, at most TAIL of them) lie backwards from
+    cell c on cells not in ``taken`` (c is), the first off ``axis``? One machine word."""
+    cdef int64_t d, r, row
+    if j < stop or n_seg - 1 - j >= TAIL:
+        return True
+    row = (lidx[j] * n_cells + c) * 6
+    for d in range(6):
+        r = row + d
+        if (d >> 1) == axis or rend[r] < 0 or taken & rmask[r]:
+            continue
+        if _tail_fits(lidx, rend, rmask, n_cells, n_seg, taken | rmask[r], rend[r], j - 1,
+                      d >> 1, stop):
+            return True
+    return False
+
+
+cdef bint _tail_fits_words(const int64_t[::1] lidx, const int64_t[::1] rend,
+                           const uint64_t[::1] rmask, int64_t n_cells, int64_t n_seg,
+                           int64_t W, uint64_t[::1] taken, int64_t t, int64_t c, int64_t j,
+                           int64_t axis, int64_t stop) noexcept nogil:
+    """``_tail_fits`` with W words a mask: the cells taken at depth t are ``taken[t * W:]``
+    (TAIL + 1 rows of scratch)."""
+    cdef int64_t d, r, row, w
+    cdef uint64_t clash
+    if j < stop or n_seg - 1 - j >= TAIL:
+        return True
+    row = (lidx[j] * n_cells + c) * 6
+    for d in range(6):
+        r = row + d
+        if (d >> 1) == axis or rend[r] < 0:
+            continue
+        clash = 0
+        for w in range(W):
+            clash |= taken[t * W + w] & rmask[r * W + w]
+        if clash:
+            continue
+        for w in range(W):
+            taken[(t + 1) * W + w] = taken[t * W + w] | rmask[r * W + w]
+        if _tail_fits_words(lidx, rend, rmask, n_cells, n_seg, W, taken, t + 1, rend[r],
+                            j - 1, d >> 1, stop):
+            return True
+    return False
+
+
 cdef class SegmentSearch:
     """The search of one work unit, resumable: ``run(max_nodes)`` writes the placements it
     finds (one direction per segment) to ``out`` and returns (placements written, nodes);
@@ -56,7 +105,7 @@ cdef class SegmentSearch:
     cdef const uint64_t[::1] rmask, rhalo, nbmask, colours
     cdef int64_t[::1] dirs, nextd, heads, endc
     cdef public int64_t[::1] out
-    cdef uint64_t[::1] occ, reach, frontier
+    cdef uint64_t[::1] occ, reach, frontier, taken
     cdef int64_t n_seg, n_cells, words, level, base, flags, min_free, end_colour, max_out
     cdef readonly bint finished
     cdef bint multiword
@@ -82,6 +131,7 @@ cdef class SegmentSearch:
         self.occ = occ
         self.reach = words_of(words)
         self.frontier = words_of(words)
+        self.taken = words_of((TAIL + 1) * words)
         self.level = self.base = base
         self.flags, self.min_free, self.end_colour = flags, min_free, end_colour
         self.out, self.max_out = out, max_out
@@ -165,6 +215,11 @@ cdef class SegmentSearch:
                                     ok = False  # the last cube's colour is fixed by parity
                                     break
                                 last = x
+                    # Step 3b: the last segments fit backwards from the last cube, if known.
+                    if (ok and flags & F_TAIL and last >= 0 and k + 2 < n_seg
+                            and not (occ >> last) & one):
+                        ok = _tail_fits(lidx, rend, rmask, n_cells, n_seg, occ | (one << last),
+                                        last, n_seg - 1, -1, k + 2)
                     # Step 4: the free cells stay connected to the head (flood fill), while at
                     # least min_free cells are free.
                     if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
@@ -215,6 +270,7 @@ cdef class SegmentSearch:
         cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
         cdef int64_t[::1] out = self.out
         cdef uint64_t[::1] occ = self.occ, reach = self.reach, frontier = self.frontier
+        cdef uint64_t[::1] taken = self.taken
         cdef int64_t n_seg = self.n_seg, W = self.words, n_cells = self.n_cells
         cdef int64_t flags = self.flags, min_free = self.min_free, end_colour = self.end_colour
         cdef int64_t max_out = self.max_out
@@ -284,6 +340,13 @@ cdef class SegmentSearch:
                                     last = x
                             if not ok:
                                 break
+                    if (ok and flags & F_TAIL and last >= 0 and k + 2 < n_seg
+                            and not _is_set(occ, last)):
+                        for w in range(W):
+                            taken[w] = occ[w]
+                        taken[last >> 6] |= one << (last & 63)
+                        ok = _tail_fits_words(lidx, rend, rmask, n_cells, n_seg, W, taken, 0,
+                                              last, n_seg - 1, -1, k + 2)
                     if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
                         count = 0
                         for w in range(W):

@@ -22,6 +22,9 @@ Pruning (each piece is exact: it only cuts subtrees that hold no solution), as b
   while at least ``min_free`` cells are free.
 * ``PARITY``: with ``DEAD_END``, a cell that can only be the last cube must have the last
   cube's colour (x + y + z mod 2), which the start cell and the cube count fix.
+* ``TAIL``: with ``DEAD_END``, once a free cell can only be the last cube, the snake's last
+  ``TAIL_SEGMENTS`` segments (those after the next one) must fit backwards from it on free
+  cells, turning as the snake does.
 """
 
 from __future__ import annotations
@@ -30,13 +33,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from snakecube.search.flags import CONNECTED, DEAD_END, DEFAULT_PRUNE, MIN_FREE, PARITY
+from snakecube.search.flags import (
+    ALL_PRUNE,
+    CONNECTED,
+    DEAD_END,
+    DEFAULT_PRUNE,
+    MIN_FREE,
+    PARITY,
+    TAIL,
+)
 
 if TYPE_CHECKING:
     from snakecube.search.plan import Unit
     from snakecube.search.problem import Problem
 
-__all__ = ["CONNECTED", "DEAD_END", "DEFAULT_PRUNE", "MIN_FREE", "PARITY", "Engine", "Stats"]
+__all__ = [
+    "ALL_PRUNE", "CONNECTED", "DEAD_END", "DEFAULT_PRUNE", "MIN_FREE", "PARITY", "TAIL", "Engine",
+    "Stats",
+]  # fmt: skip
 
 Placement = tuple[int, ...]  # one direction per segment
 
@@ -57,7 +71,7 @@ class Engine:
 
     def __init__(self, prune: int | None = None, min_free: int = MIN_FREE) -> None:
         if prune is not None and (
-            isinstance(prune, bool) or not isinstance(prune, int) or not 0 <= prune <= 7
+            isinstance(prune, bool) or not isinstance(prune, int) or not 0 <= prune <= ALL_PRUNE
         ):
             raise ValueError(f"prune must be a combination of the pruning flags, not {prune!r}")
         self.prune = self.default_prune if prune is None else prune
@@ -73,10 +87,15 @@ class Engine:
         """Build what the engine needs for ``problem`` now (before worker processes fork)."""
 
     def describe(self) -> str:
-        """The engine and its pruning, for people: 'kernel (dead ends, parity)'."""
+        """The engine and its pruning, for people: 'kernel (dead ends, parity, tail)'."""
         names = [
             n
-            for bit, n in ((DEAD_END, "dead ends"), (CONNECTED, "connectivity"), (PARITY, "parity"))
+            for bit, n in (
+                (DEAD_END, "dead ends"),
+                (CONNECTED, "connectivity"),
+                (PARITY, "parity"),
+                (TAIL, "tail"),
+            )
             if self.prune & bit
         ]
         return f"{self.name} ({', '.join(names) or 'no pruning'})"

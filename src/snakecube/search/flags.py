@@ -4,7 +4,10 @@ these names at import, so the numbers are written in one place only)."""
 DEAD_END = 1
 CONNECTED = 2
 PARITY = 4
-DEFAULT_PRUNE = DEAD_END | PARITY
+TAIL = 8  # the last segments fit backwards from the last cube, once a cell must hold it
+TAIL_SEGMENTS = 4  # how many of them (``TAIL``; the first-solution search's ``FIRST_TAIL`` too)
+ALL_PRUNE = DEAD_END | CONNECTED | PARITY | TAIL
+DEFAULT_PRUNE = DEAD_END | PARITY | TAIL
 MIN_FREE = 40  # connectivity is checked only while at least this many cells are free (measured)
 
 # The first-solution search's checks (``_first.pyx``, ``search.first``): a flag space of its own.

@@ -18,11 +18,13 @@ from array import array
 from collections.abc import Iterator
 
 from snakecube.search.engine import (  # noqa: F401 - the flags, for callers of this engine
+    ALL_PRUNE,
     CONNECTED,
     DEAD_END,
     DEFAULT_PRUNE,
     MIN_FREE,
     PARITY,
+    TAIL,
     Engine,
     Placement,
     Stats,
@@ -45,7 +47,7 @@ _WORD = (1 << 64) - 1
 
 
 class Kernel(Engine):
-    """The compiled engine; by default with dead-end and parity pruning."""
+    """The compiled engine; by default with dead-end, parity and tail pruning."""
 
     name = NAME
     default_prune = DEFAULT_PRUNE

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, Engine, Placement, Stats
+from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, TAIL, Engine, Placement, Stats
+from snakecube.search.flags import TAIL_SEGMENTS
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 
@@ -96,13 +97,16 @@ _CUT = -2  # what _Pruning.check answers for a subtree without solutions
 
 
 class _Pruning:
-    """The kernel's exact pruning, in Python: dead ends, parity of the last cube, and
-    connectivity of the free cells."""
+    """The kernel's exact pruning, in Python: dead ends, parity of the last cube, the tail
+    and connectivity of the free cells."""
 
     def __init__(self, problem: Problem, start: int, prune: int, min_free: int) -> None:
         self.dead_end = bool(prune & DEAD_END)
         self.parity = bool(prune & PARITY)
         self.connected = bool(prune & CONNECTED)
+        self.tail = bool(prune & TAIL)
+        self.n_seg = len(problem.lengths)
+        self.rays = [problem.rays[n] for n in problem.lengths]
         self.min_free = min_free
         self.halo, self.nbmask = _halos(problem)
         n = problem.ncells
@@ -132,6 +136,9 @@ class _Pruning:
                     if self.parity and (self.odd >> x & 1) != self.end_colour:
                         return _CUT  # the last cube's colour is fixed
                     last = x
+        tail = self.tail and last >= 0 and k + 2 < self.n_seg and not occ >> last & 1
+        if tail and not self._fits(occ | 1 << last, last, self.n_seg - 1, -1, k + 2):
+            return _CUT  # the last segments cannot lie back from the last cube
         if self.connected and self.free_after[k] >= self.min_free:
             free = ~occ & self.all
             reach = frontier = self.nbmask[head] & free
@@ -146,6 +153,21 @@ class _Pruning:
             if reach != free:
                 return _CUT
         return last
+
+    def _fits(self, taken: int, c: int, j: int, axis: int, stop: int) -> bool:
+        """Can segments j, j-1, ... (down to ``stop``, at most ``TAIL_SEGMENTS``) lie
+        backwards from cell c on cells not in ``taken`` (c is), the first off ``axis``?"""
+        if j < stop or self.n_seg - 1 - j >= TAIL_SEGMENTS:
+            return True
+        for d in range(6):
+            ray = self.rays[j][c * 6 + d] if d >> 1 != axis else None
+            if (
+                ray is not None
+                and not taken & ray[0]
+                and self._fits(taken | ray[0], ray[1], j - 1, d >> 1, stop)
+            ):
+                return True
+        return False
 
 
 _HALOS: dict[int, tuple[Problem, tuple[list[list[int]], list[int]]]] = {}
