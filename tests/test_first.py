@@ -309,7 +309,7 @@ def _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep=None):
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
     search = _first.ArmsSearch(
-        nb, colours, array("i", lengths), pivot, start, first_colour, seed, first.CHECKS
+        nb, colours, array("i", lengths), pivot, start, first_colour, seed, first.ARMS_CHECKS
     )
     if sweep is not None:
         search.set_window(*sweep)
@@ -359,14 +359,15 @@ def test_middle_out_refuses_what_it_cannot_do():
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
     lengths = array("i", [3, 2, 3, 2, 3, 2, 2])
-    with pytest.raises(ValueError, match="checks"):
-        _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, first.ALL_CHECKS)
+    for checks in (first.ALL_CHECKS, first.CHECKS):  # blocks, forced passages, tail: one head
+        with pytest.raises(ValueError, match="checks"):
+            _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, checks)
     with pytest.raises(ValueError, match="pivot"):
-        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.CHECKS)
+        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.ARMS_CHECKS)
     # pivot 1 starts at cube 3, which has cube 1's colour: not the other one
     with pytest.raises(ValueError, match="colour"):
-        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.CHECKS)
-    search = _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0], 1, first.CHECKS)
+        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.ARMS_CHECKS)
+    search = _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0], 1, first.ARMS_CHECKS)
     with pytest.raises(TypeError):
         search.push(0)
 

@@ -50,7 +50,7 @@ from itertools import accumulate, chain, count
 from typing import NamedTuple
 
 from snakecube.search import sat
-from snakecube.search.flags import FIRST_BLOCKS, FIRST_FEWEST_WAYS, FIRST_FORCED
+from snakecube.search.flags import FIRST_BLOCKS, FIRST_FEWEST_WAYS, FIRST_FORCED, FIRST_TAIL
 from snakecube.search.kernel import PURE_ENV
 from snakecube.search.plan import can_start, colour, end_colour
 from snakecube.search.problem import Problem
@@ -82,7 +82,10 @@ ROUND: tuple[Kind, ...] = (
     Kind(False, None), Kind(True, 2), Kind(True, None), Kind(False, 3),
 )  # fmt: skip
 PIVOT_LENGTH = 4  # middle-out restarts pivot on the segments at least this long (else the longest)
-CHECKS = FIRST_FEWEST_WAYS  # what the restarts check, besides dead ends and colours (always)
+# What the restarts check, besides dead ends and colours (always): from an end, also the tail;
+# middle out (two heads, so no single tail), the value order only.
+CHECKS = FIRST_FEWEST_WAYS | FIRST_TAIL
+ARMS_CHECKS = FIRST_FEWEST_WAYS
 ALL_CHECKS = FIRST_BLOCKS | FIRST_FORCED | FIRST_FEWEST_WAYS
 
 
@@ -216,7 +219,7 @@ class Portfolio:
             cube = sum(length - 1 for length in lengths[:pivot])
             search = _first.ArmsSearch(
                 self.nb, self.colours, array("i", lengths), pivot, start,
-                colour(region, start) ^ (cube & 1), seed, CHECKS,
+                colour(region, start) ^ (cube & 1), seed, ARMS_CHECKS,
             )  # fmt: skip
         if sweep is not None:
             search.set_window(*sweep)
