@@ -22,8 +22,10 @@ for it (docs/design.md, "Middle out"). The restarts come in rounds of ``ROUND``:
 every kind of restart once, all with the same budget, so the long runs of the Luby sequence
 go to every kind.
 
-The restarts check only dead ends and the end's colour and try the fewest ways on first
-(``CHECKS``): the blocks and forced passages cut nodes but cost ten times the time per node,
+The restarts check only dead ends, the end's colour and, from an end, the tail (the last
+segments fit back from a known end cell), and try the fewest ways on first (``CHECKS``;
+middle out ``ARMS_CHECKS``): the blocks and forced passages cut nodes but cost ten times the
+time per node,
 and at equal time the cheap restarts find more (docs/design.md, "Cheap restarts").
 
 A free restart whose search space is used up (``finished``) proves that no solution starts at
