@@ -25,8 +25,8 @@ go to every kind.
 The restarts check only dead ends, the end's colour and, from an end, the tail (the last
 segments fit back from a known end cell), and try the fewest ways on first (``CHECKS``;
 middle out ``ARMS_CHECKS``): the blocks and forced passages cut nodes but cost ten times the
-time per node,
-and at equal time the cheap restarts find more (docs/design.md, "Cheap restarts").
+time per node, and at equal time the cheap restarts find more (docs/design.md, "Cheap
+restarts").
 
 A free restart whose search space is used up (``finished``) proves that no solution starts at
 its cell from its end; when that holds for every start cell of one end, the snake does not
