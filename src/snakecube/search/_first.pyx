@@ -74,10 +74,6 @@ cdef class FirstSearch:
     cdef readonly bint found, finished
     cdef uint64_t seed
     cdef int32_t checks
-    cdef public int32_t noise     # fewest-ways scores get a random 0..noise added (0: none)
-    cdef public int32_t wall_len, edge_len  # segments this long lie along a wall / an edge
-    cdef int32_t[::1] walls       # per cell: bit a (b 3+a): a line along axis a through it
-                                  # lies on one wall (two walls) of the target
     # scratch for the global checks
     cdef int32_t[::1] disc, low, parent, stack, it, size, ones, fcount, uf
     # straight runs: the lines of the target (cells in order, -1 between lines) and, per
@@ -102,20 +98,7 @@ cdef class FirstSearch:
         self.end_colour = end_colour
         self.seed = seed if seed else 0x9E3779B97F4A7C15
         self.checks = checks
-        self.noise = 0
-        self.wall_len = self.edge_len = 0
         n, m = self.n, self.n_seg
-        self.walls = _ints(n, 0)
-        for i in range(n):
-            for k in range(3):  # axis k: how many other axes have a wall next to cell i
-                c = 0
-                for s in range(3):
-                    if s != k and (self.nb[i * 6 + 2 * s] < 0 or self.nb[i * 6 + 2 * s + 1] < 0):
-                        c += 1
-                if c >= 1:
-                    self.walls[i] |= 1 << k
-                if c >= 2:
-                    self.walls[i] |= 8 << k
         self.free = bytearray([1]) * n
         self.deg = _ints(n, 0)
         for i in range(n):
@@ -275,8 +258,6 @@ cdef class FirstSearch:
                 score[d] = 99
             else:  # the end's free neighbours, less the segment's own cell before it
                 score[d] = self.deg[x] - 1
-                if self.noise:
-                    score[d] += <int32_t>(self._rand() % <uint64_t>(self.noise + 1))
         for i in range(1, 6):  # insertion sort, stable
             t = self.order[k * 6 + i]
             j = i - 1
@@ -381,12 +362,6 @@ cdef class FirstSearch:
             d = self.order[k * 6 + self.nextd[k]]
             self.nextd[k] += 1
             if (d >> 1) != axis and self._reach(head, d, length) >= 0:
-                if self.wall_len and length >= self.wall_len and not (
-                        self.walls[head] >> (d >> 1) & 1):
-                    continue
-                if self.edge_len and length >= self.edge_len and not (
-                        self.walls[head] >> (d >> 1) & 8):
-                    continue
                 return d
         return -1
 
