@@ -16,7 +16,7 @@ import snakecube as sc
 from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
-from snakecube.search import first
+from snakecube.search import first, flags
 from snakecube.search.problem import Problem
 
 needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
@@ -300,7 +300,13 @@ def test_pivots_are_the_long_segments_but_the_first():
     assert first.pivots_of((3,)) == []
 
 
-def _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep=None):
+# every combination of the middle-out search's checks (the sweep is tested on its own)
+ARM_CHECKS = (0, flags.FIRST_FEWEST_WAYS, flags.FIRST_TAIL, first.ARMS_CHECKS)
+
+
+def _every_arm_path(
+    box, lengths, pivot, start, first_colour, seed, sweep=None, checks=first.ARMS_CHECKS
+):
     """Run the middle-out search to the end of its tree, going on after each solution."""
     from array import array
 
@@ -309,7 +315,7 @@ def _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep=None):
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
     search = _first.ArmsSearch(
-        nb, colours, array("i", lengths), pivot, start, first_colour, seed, first.ARMS_CHECKS
+        nb, colours, array("i", lengths), pivot, start, first_colour, seed, checks
     )
     if sweep is not None:
         search.set_window(*sweep)
@@ -339,8 +345,10 @@ def test_middle_out_lists_exactly_the_brute_force_paths_through_its_pivot(dims):
                     expected = {p for p in by_lengths[lengths]
                                 if p[cube] == start and colours[p[0]] == first_colour}  # fmt: skip
                     seed = rng.randrange(1, 2**63)
-                    got = _every_arm_path(box, lengths, pivot, start, first_colour, seed)
-                    assert got == expected, (dims, lengths, pivot, start)
+                    checks = rng.choice(ARM_CHECKS)
+                    got = _every_arm_path(box, lengths, pivot, start, first_colour, seed,
+                                          checks=checks)  # fmt: skip
+                    assert got == expected, (dims, lengths, pivot, start, checks)
                     found += len(got)
                     sweep = (rng.randrange(6), rng.randrange(2))
                     within = _every_arm_path(box, lengths, pivot, start, first_colour, seed, sweep)
@@ -359,7 +367,7 @@ def test_middle_out_refuses_what_it_cannot_do():
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
     lengths = array("i", [3, 2, 3, 2, 3, 2, 2])
-    for checks in (first.ALL_CHECKS, first.CHECKS):  # blocks, forced passages, tail: one head
+    for checks in (first.ALL_CHECKS, flags.FIRST_RUNS):  # blocks, forced passages, runs
         with pytest.raises(ValueError, match="checks"):
             _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, checks)
     with pytest.raises(ValueError, match="pivot"):

@@ -322,7 +322,7 @@ cdef class FirstSearch:
                             or (self.checks & F_FORCED and not self._forced(k + 1, e, last))
                             or (self.checks & F_RUNS and not self._runs(k + 2))
                             or (self.checks & F_TAIL and last >= 0
-                                and not self._tail(last, self.n_seg - 1, -1, k + 2))
+                                and not self._tail(last, self.n_seg - 1, -1, k + 2, -1))
                             or (self.checks & F_SWEEP and not self._in_window())):
                         last = -2
                 if last == -2:  # Step 4a: cut: take the segment back, try the next one
@@ -549,12 +549,15 @@ cdef class FirstSearch:
             return False
         return True
 
-    cdef bint _tail(self, int32_t c, int32_t j, int32_t axis, int32_t stop) noexcept nogil:
-        """Can segments j, j-1, ... (down to stop, at most TAIL of them) lie backwards from
-        cell c, the first along a line away from c (not on ``axis``)?"""
+    cdef bint _tail(self, int32_t c, int32_t j, int32_t axis, int32_t stop,
+                    int32_t step) noexcept nogil:
+        """Can segments j, j+step, ... (up to stop, at most TAIL of them) lie along a line from
+        cell c away from it (not on ``axis``)? Step -1: from the last cube backwards (j the
+        last segment); +1: from the first cube forwards (j = 0)."""
         cdef int32_t d, i, x, length
+        cdef int32_t depth = self.n_seg - 1 - j if step < 0 else j
         cdef bint ok
-        if j < stop or self.n_seg - 1 - j >= TAIL:
+        if (j - stop) * step > 0 or depth >= TAIL:
             return True
         length = self.lengths[j]
         for d in range(6):
@@ -562,14 +565,14 @@ cdef class FirstSearch:
                 continue
             if self._reach(c, d, length) < 0:
                 continue
-            if j == stop or self.n_seg - j >= TAIL:
+            if j == stop or depth + 1 >= TAIL:
                 return True
             self.free[c] = 0  # the segment's cells, but its last (the next one's first)
             x = c
             for i in range(length - 2):
                 x = self.nb[x * 6 + d]
                 self.free[x] = 0
-            ok = self._tail(self.nb[x * 6 + d], j - 1, d >> 1, stop)
+            ok = self._tail(self.nb[x * 6 + d], j + step, d >> 1, stop, step)
             self.free[c] = 1
             x = c
             for i in range(length - 2):
@@ -637,7 +640,8 @@ cdef class ArmsSearch(FirstSearch):
 
     Checks (exact): dead ends counted with both heads (a free cell with one way in is one of
     the snake's two ends, at most one per unfinished arm, with the colours the ends must
-    have); ``FIRST_FEWEST_WAYS`` for the value order; the sweep of ``set_layers``. The costly
+    have, and with ``FIRST_TAIL`` the end segments the arm has not placed yet must fit from
+    it); ``FIRST_FEWEST_WAYS`` for the value order; the sweep of ``set_layers``. The costly
     checks of ``FirstSearch`` assume one head and are refused."""
 
     cdef int32_t pivot, colour_a, colour_b
@@ -646,9 +650,9 @@ cdef class ArmsSearch(FirstSearch):
     def __init__(self, nb, colour, lengths, int32_t pivot, int32_t start,
                  int32_t first_colour, uint64_t seed, int32_t checks):
         cdef int32_t m = len(lengths), cubes = 0, j
-        if checks & ~(F_FEWEST_WAYS | F_SWEEP):
-            raise ValueError("the middle-out search checks dead ends, the fewest ways order and "
-                             "sweeps only")
+        if checks & ~(F_FEWEST_WAYS | F_SWEEP | F_TAIL):
+            raise ValueError("the middle-out search checks dead ends, the tails, the fewest ways "
+                             "order and sweeps only")
         if not 0 <= pivot < m:
             raise ValueError(f"pivot segment {pivot} is not one of the {m} segments")
         for j in range(pivot):
@@ -823,24 +827,38 @@ cdef class ArmsSearch(FirstSearch):
                 x = self.nb[x * 6 + d]
         if c1 < 0:
             c1, c2 = c2, -1
-        if not self._ends_fit(c1, c2, ha >= 0, hb >= 0):
+        if not self._ends_fit(c1, c2, u):
             return False
         self.endc[u] = c1
         self.endc2[u] = c2
         return True
 
-    cdef bint _ends_fit(self, int32_t c1, int32_t c2, bint open_a, bint open_b) noexcept nogil:
-        """Can the known end cells c1, c2 (-1: none; c1 set first) be the ends of the open
-        arms, by number and colour?"""
+    cdef bint _ends_fit(self, int32_t c1, int32_t c2, int32_t u) noexcept nogil:
+        """Can the known end cells c1, c2 (-1: none; c1 set first) be the ends of the arms
+        still open at level u, by number, colour and (``FIRST_TAIL``) the end segments?"""
         if c1 < 0:
             return True
         if c2 < 0:
-            return ((open_a and self.colour[c1] == self.colour_a)
-                    or (open_b and self.colour[c1] == self.colour_b))
-        if not (open_a and open_b):
+            return self._end_a(c1, u) or self._end_b(c1, u)
+        return ((self._end_a(c1, u) and self._end_b(c2, u))
+                or (self._end_b(c1, u) and self._end_a(c2, u)))
+
+    cdef bint _end_a(self, int32_t c, int32_t u) noexcept nogil:
+        """Can cell c be the last cube (arm A's end) at level u: arm A open, c of the last
+        cube's colour, and (``FIRST_TAIL``) the last segments arm A has not reached fit back
+        from c?"""
+        if not self._open_a(u) or self.colour[c] != self.colour_a:
             return False
-        return ((self.colour[c1] == self.colour_a and self.colour[c2] == self.colour_b)
-                or (self.colour[c1] == self.colour_b and self.colour[c2] == self.colour_a))
+        return not (self.checks & F_TAIL) or self._tail(
+            c, self.n_seg - 1, -1, self.pivot + self.done_a[u] + 1, -1)
+
+    cdef bint _end_b(self, int32_t c, int32_t u) noexcept nogil:
+        """Can cell c be cube 1 (arm B's end) at level u: as ``_end_a``, the first segments
+        forwards from c."""
+        if not self._open_b(u) or self.colour[c] != self.colour_b:
+            return False
+        return not (self.checks & F_TAIL) or self._tail(
+            c, 0, -1, self.pivot - 2 - self.done_b[u], 1)
 
 
 cdef object _ints(int32_t n, int32_t value):
