@@ -124,7 +124,7 @@ def test_catalog_and_convert(capsys):
     assert out.strip() == KNOWN["standard"]["turns"]
 
 
-def _cli(*args, stderr_override=None):
+def _cli(*args, stderr_override=None, session=False):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "snakecube", *args],
@@ -132,6 +132,7 @@ def _cli(*args, stderr_override=None):
         stderr=subprocess.PIPE if stderr_override is None else stderr_override,
         text=True,
         env=env,
+        start_new_session=session,  # its own process group, to kill with its workers
     )
 
 
@@ -150,10 +151,15 @@ def test_bad_input_from_a_real_process():
 
 def _interrupted(*args, after: float) -> dict:
     """Run the tool, press Ctrl-C after ``after`` seconds; it must exit 130 with its JSON."""
-    proc = _cli(*args)
+    proc = _cli(*args, session=True)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # leave nothing running to slow the later tests
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     data = json.loads(out)
