@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -13,6 +14,13 @@ from corpus import load_known
 def known() -> dict:
     return load_known()
 
+
+# Ctrl-C tests send SIGINT to the tool and expect it to stop and keep what it found. A shell
+# that starts the suite in the background without job control (`.ci/run &` in a script) starts
+# it with SIGINT ignored, and an ignored signal stays ignored across fork and exec, so the tool
+# would never see the Ctrl-C. The suite takes SIGINT back, as an interactive pytest has it.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 # CI runs the property tests with a fixed seed so a red build can be reproduced.
 from hypothesis import settings  # noqa: E402
