@@ -16,7 +16,9 @@ import snakecube as sc
 from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
-from snakecube.search import first, flags
+from snakecube.search import estimate, first, flags
+from snakecube.search.engine import Stats
+from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem
 
 needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
@@ -184,16 +186,84 @@ def test_restarts_refuse_what_they_cannot_do(capsys):
 
 
 @pytest.mark.heavy
-def test_auto_tries_depth_first_before_the_restarts():
+def test_auto_runs_depth_first_beside_the_restarts():
     # A near-serpentine 5x5x5 design (long straights) folds at once depth first, and the
     # zig-zag (every cube a corner) only by the restarts: auto must get both quickly.
     box = sc.Box(5, 5, 5)
     rng = random.Random(5)
     easy = design_of([box.cells[c] for c in random_path(box, rng, moves=30)])
     r = sc.solve(easy, box, limit=1, max_nodes=60_000_000)
-    assert r.distinct == 1 and r.engine == "kernel"
+    assert r.distinct == 1 and r.stop_reason == "limit"
     zz = sc.solve(sc.Snake((2,) * 124), box, limit=1, max_nodes=60_000_000)
-    assert zz.distinct == 1 and zz.engine == "restarts" and zz.nodes > 20_000_000
+    assert zz.distinct == 1 and zz.engine == "restarts"
+
+
+def _depth_slices(problem: Problem) -> list[first.Depth]:
+    return list(first.DepthFirst(problem).slices_of())
+
+
+def test_depth_first_member_searches_the_whole_tree_in_slices(monkeypatch):
+    # The standard snake with its last two lengths swapped does not fold: the member's slices
+    # must add up to the engine's whole tree from its end, and say so at the end.
+    monkeypatch.setattr(first, "DEPTH_SLICE", 5)
+    snake = sc.Snake.parse("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2")
+    member = first.DepthFirst(Problem.build(snake, sc.Box(3, 3, 3)))
+    slices = list(member.slices_of())
+    problem = member.problem
+    stats = Stats()
+    for unit in make_plan(problem).units:
+        assert not [p for p in member.engine.search(problem, unit, stats) if p is not None]
+    assert sum(s.nodes for s in slices) == stats.nodes > 20
+    assert [s.index for s in slices] == list(range(len(slices))) and len(slices) >= 2
+    assert all(s.nodes >= 5 for s in slices[:-1])
+    assert [s.decided for s in slices] == [False] * (len(slices) - 1) + [True]
+    assert all(s.cells is None for s in slices)
+    r = sc.solve(snake, sc.Box(3, 3, 3), limit=1, strategy="depth-first")
+    assert r.complete and r.distinct == 0
+
+
+@pytest.mark.parametrize("seed", [2, 4, 7])
+def test_depth_first_member_folds_from_the_smaller_end(seed):
+    # Whichever end it searches from, its solution is told from cube 1 as typed, and it is
+    # the first one a depth-first search from that end finds.
+    box = sc.Box(3, 3, 4)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(seed))])
+    problem = Problem.build(snake, box)
+    member = first.DepthFirst(problem)
+    ends = [estimate.tree_size(problem),
+            estimate.tree_size(Problem.build(snake.reversed(), box))]  # fmt: skip
+    assert member.end == (1 if ends[1] < ends[0] else 0)
+    *_, last = _depth_slices(problem)
+    assert last.decided and last.cells is not None
+    sc.Solution(snake, box, last.cells).verify()
+    alone = sc.solve(snake, box, limit=1, strategy="depth-first", workers=1,
+                     reverse=bool(member.end))  # fmt: skip
+    cells = alone.solutions[0].path
+    assert last.cells == (cells[::-1] if member.end else cells)
+
+
+@needs_first
+def test_auto_is_deterministic_across_workers():
+    # 3x5x5 designs: some fall to depth first, some to the restarts first
+    box = sc.Box(3, 5, 5)
+    engines = set()
+    for s in (4, 6):
+        snake = design_of([box.cells[c] for c in random_path(box, random.Random(s))])
+        one = sc.solve(snake, box, limit=1, workers=1, seed=s)
+        two = sc.solve(snake, box, limit=1, workers=2, seed=s)
+        assert one.solutions[0].cells == two.solutions[0].cells
+        assert (one.nodes, one.engine) == (two.nodes, two.engine)
+        engines.add(one.engine)
+        one.solutions[0].verify()
+    assert engines == {"restarts", "kernel"}  # both compiled, or neither
+
+
+def test_portfolio_members_are_checked():
+    problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
+    with pytest.raises(ValueError, match="members"):
+        next(first.search(problem, members=("restarts", "guess")))
+    with pytest.raises(ValueError, match="members"):
+        next(first.search(problem, members=()))
 
 
 needs_portfolio = pytest.mark.skipif(

@@ -241,8 +241,9 @@ def solve(
     (``limit=1``) only, ``restarts`` (randomised searches with node budgets), ``sat``
     (CaDiCaL, ``snakecube[sat]``) or ``portfolio`` (both, on their own cores; see
     ``search.first``); or ``auto``: for a first solution on targets of more than
-    ``RESTARTS_CELLS`` cells, depth-first for ``AUTO_DEPTH_FIRST_NODES`` nodes and then the
-    restarts (or SAT when the restarts are not built), else depth-first. ``seed`` picks the
+    ``RESTARTS_CELLS`` cells, ``AUTO_MEMBERS`` side by side (the restarts, and depth first
+    from the end whose tree is estimated smaller), or SAT when the restarts are not built;
+    else depth-first. ``seed`` picks the
     restarts' random orders. With SAT, a conflict counts as ``NODES_PER_CONFLICT`` nodes in
     ``max_nodes`` and the result's ``nodes``.
     ``scheduler`` (a Dask scheduler's address, ``snakecube[cluster]``) runs the plan's units
@@ -281,29 +282,6 @@ def solve(
                          "on one machine")  # fmt: skip
     members = () if scheduler is not None else _members(strategy, inputs, limit, engine)
     if members:
-        if strategy == "auto":
-            # Depth first with a small node budget, then the restarts: snakes with long
-            # straights fold at once depth first and can be slow for the restarts.
-            quick = (
-                AUTO_DEPTH_FIRST_NODES
-                if max_nodes is None
-                else min(max_nodes, AUTO_DEPTH_FIRST_NODES)
-            )
-            tried = solve(
-                snake, target, reverse=bool(reverse), limit=1, seconds=seconds, workers=workers,
-                progress=progress, max_nodes=quick, strategy="depth-first",
-            )  # fmt: skip
-            if (
-                tried.solutions
-                or tried.complete
-                or tried.stop_reason != "nodes"
-                or (max_nodes is not None and max_nodes <= quick)
-            ):
-                return tried
-            max_nodes = None if max_nodes is None else max_nodes - tried.nodes
-            result = _first_solution(inputs, members, seed, workers, seconds, max_nodes,
-                                     progress, began, bool(reverse))  # fmt: skip
-            return dataclasses.replace(result, nodes=result.nodes + tried.nodes)
         return _first_solution(inputs, members, seed, workers, seconds, max_nodes, progress,
                                began, bool(reverse))  # fmt: skip
     if reverse is None and limit is None and _last_end_pays(inputs):
@@ -420,9 +398,11 @@ def _depth_first(
 
 
 STRATEGIES = ("auto", "depth-first", "portfolio", "restarts", "sat")
+# auto, for a first solution of a big target: the restarts on one core and depth first from
+# the end with the smaller tree on the other (docs/design.md, "Depth first from the better end")
+AUTO_MEMBERS = ("restarts", "depth-first")
 FIRST_STRATEGIES = {"portfolio": ("restarts", "sat"), "restarts": ("restarts",), "sat": ("sat",)}
 RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
-AUTO_DEPTH_FIRST_NODES = 20_000_000  # auto: depth first this far (about 2 s) before them
 
 
 def _members(
@@ -441,8 +421,10 @@ def _members(
     from snakecube.search import first, sat  # only now: a count never loads them
 
     built = {"restarts": first.AVAILABLE, "sat": sat.available()}
-    if not asked:  # auto: the restarts (measured best on the hard set), else SAT if installed
-        return next(((m,) for m in ("restarts", "sat") if built[m]), ())
+    if not asked:  # auto: the restarts and depth first (measured best), else SAT if installed
+        if built["restarts"]:
+            return AUTO_MEMBERS
+        return ("sat",) if built["sat"] else ()
     members = FIRST_STRATEGIES[strategy]
     have = tuple(m for m in members if built[m])
     if have != members:
@@ -503,7 +485,11 @@ def _first_solution(
                 orbits = problem.region.orbits()  # the plan's start classes, in order
                 per_class[next(i for i, o in enumerate(orbits) if r.cells[0] in o)] += 1
                 stop = "limit"
-                engine = "sat" if isinstance(r, first.Slice) else "restarts"
+                engine = (
+                    r.engine
+                    if isinstance(r, first.Depth)
+                    else ("sat" if isinstance(r, first.Slice) else "restarts")
+                )
     except KeyboardInterrupt:
         stop = "interrupted"
     finally:

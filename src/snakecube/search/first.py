@@ -52,9 +52,16 @@ from itertools import accumulate, chain, count
 from typing import NamedTuple
 
 from snakecube.search import sat
-from snakecube.search.flags import FIRST_BLOCKS, FIRST_FEWEST_WAYS, FIRST_FORCED, FIRST_TAIL
+from snakecube.search.engine import Engine, Stats
+from snakecube.search.flags import (
+    DEFAULT_PRUNE,
+    FIRST_BLOCKS,
+    FIRST_FEWEST_WAYS,
+    FIRST_FORCED,
+    FIRST_TAIL,
+)
 from snakecube.search.kernel import PURE_ENV
-from snakecube.search.plan import can_start, colour, end_colour
+from snakecube.search.plan import Unit, can_start, colour, end_colour, make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.sat import Slice
 from snakecube.shape import CellIndex, Region
@@ -301,7 +308,75 @@ def _sweep_starts(
     return classes
 
 
-MEMBERS = ("restarts", "sat")
+@dataclass(frozen=True, slots=True)
+class Depth:
+    """What one slice of the depth-first member did: ``cells`` (snake order) if it found a
+    solution; ``decided`` if its search is over (a solution, or the whole tree searched: then
+    the snake does not fold)."""
+
+    index: int
+    nodes: int  # in this slice
+    decided: bool
+    cells: tuple[CellIndex, ...] | None
+    engine: str  # the engine that searched: kernel, or reference where it is not built
+
+
+DEPTH_SLICE = 2_000_000  # nodes of the depth-first member per slice (at least)
+# On the portfolio's scale of work, a slice of the depth-first member weighs this many restart
+# nodes: its nodes cost about half a restart's (measured: 10-12 million a second against 4-6).
+DEPTH_SLICE_WORK = DEPTH_SLICE // 2
+
+
+class DepthFirst:
+    """The exhaustive depth-first search (the kernel, default pruning, the plan's units in
+    order) from the end of the snake whose tree is estimated smaller (``search.estimate``),
+    in slices of at least ``DEPTH_SLICE`` nodes. On floppy designs of up to about 100 cubes
+    the two ends' trees differ a hundredfold and more, and from the small end a whole count
+    takes seconds (docs/design.md, "Depth first from the better end")."""
+
+    def __init__(self, problem: Problem) -> None:
+        from snakecube.search import kernel
+        from snakecube.search.estimate import tree_size
+        from snakecube.search.reference import Reference
+
+        self.end = 0
+        self.problem = problem
+        if not problem.snake.is_palindrome:
+            other = Problem.build(problem.snake.reversed(), problem.region)
+            if tree_size(other) < tree_size(problem):
+                self.end, self.problem = 1, other
+        self.engine: Engine = kernel.Kernel() if kernel.AVAILABLE else Reference(DEFAULT_PRUNE)
+
+    def slices_of(self) -> Generator[Depth, None, None]:
+        """Slices until the search is decided."""
+        problem = self.problem
+        plan = make_plan(problem)
+        stats = Stats()
+        name = self.engine.name
+        index, sent = 0, 0
+        for unit in plan.units:
+            for dirs in chain(self.engine.search(problem, unit, stats), [None]):
+                if dirs is not None:
+                    yield Depth(index, stats.nodes - sent, True, self._cells(unit, dirs), name)
+                    return
+                # Step: a tick (or the unit's end) past the slice's end closes the slice.
+                if stats.nodes >= (index + 1) * DEPTH_SLICE:
+                    yield Depth(index, stats.nodes - sent, False, None, name)
+                    index, sent = index + 1, stats.nodes
+        yield Depth(index, stats.nodes - sent, True, None, name)
+
+    def _cells(self, unit: Unit, dirs: tuple[int, ...]) -> tuple[CellIndex, ...]:
+        """The cells of a placement, in the order of the snake as given."""
+        region, lengths = self.problem.region, self.problem.lengths
+        path = [unit.start]
+        for k, d in enumerate(dirs):
+            for _ in range(lengths[k] - 1):
+                path.append(region.neighbours[path[-1]][d])
+        return tuple(path[::-1] if self.end else path)
+
+
+MEMBERS = ("restarts", "sat", "depth-first")
+Run = Restart | Slice | Depth
 
 
 def search(
@@ -310,103 +385,103 @@ def search(
     workers: int = 1,
     stop: Callable[[int], bool] | None = None,
     members: tuple[str, ...] = ("restarts",),
-) -> Generator[Restart | Slice | None, None, None]:
+) -> Generator[Run | None, None, None]:
     """The members' runs in a fixed order (each one as it is accepted), and ``None`` now and
     then while workers run, until one finds a solution or there is proof that none exists.
 
-    ``members`` are ``restarts`` (the randomised searches above) and ``sat`` (CaDiCaL on
-    ``search.sat``'s encoding, in slices of ``sat.SLICE`` conflicts). Each run has a place on
-    one scale of work: restart ``i`` ends at the sum of the budgets up to ``i``, slice ``k``
-    at ``(k + 1) * SLICE * NODES_PER_CONFLICT``; runs are accepted in that order (restarts
-    first on a tie), whatever the number of workers and however fast each one runs, so the
-    answer depends only on the inputs and the seed. With several workers the SAT solver has
-    one to itself. ``stop(work)`` is asked between runs; ``work`` is restart nodes plus
-    conflicts times ``NODES_PER_CONFLICT``; True ends the search.
+    ``members`` are ``restarts`` (the randomised searches above), ``sat`` (CaDiCaL on
+    ``search.sat``'s encoding, in slices of ``sat.SLICE`` conflicts) and ``depth-first``
+    (``DepthFirst``, in slices of ``DEPTH_SLICE`` nodes). Each run has a place on one scale
+    of work: restart ``i`` ends at the sum of the budgets up to ``i``, SAT slice ``k`` at
+    ``(k + 1) * SLICE * NODES_PER_CONFLICT``, depth-first slice ``k`` at
+    ``(k + 1) * DEPTH_SLICE_WORK``; runs are accepted in that order (on a tie restarts, then
+    SAT, then depth first), whatever the number of workers and however fast each one runs,
+    so the answer depends only on the inputs and the seed. With several workers the SAT
+    solver and the depth-first search each have one to themselves (with too few workers for
+    that and the restarts, everything runs in this process). ``stop(work)`` is asked between
+    runs; ``work`` is the runs' nodes (a conflict counts ``NODES_PER_CONFLICT``); True ends
+    the search.
     """
     unknown = set(members) - set(MEMBERS)
     if unknown or not members:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
-    use_restarts, use_sat = "restarts" in members, "sat" in members
+    use_restarts, use_sat, use_depth = (m in members for m in MEMBERS)
     portfolio = Portfolio(problem, seed) if use_restarts else None
     finished: set[tuple[int, CellIndex]] = set()
     work = 0
 
-    def accept(r: Restart | Slice) -> bool:
+    def accept(r: Run) -> bool:
         nonlocal work
         work += r.nodes
-        if isinstance(r, Slice):
+        if not isinstance(r, Restart):
             return r.decided
         if r.finished and r.cells is None and r.pivot is None:
             finished.add((r.end, r.start))
         assert portfolio is not None
         return r.cells is not None or portfolio.proves_none(finished)
 
+    used = [m for m in MEMBERS if m in members]
+
     def order() -> Iterator[tuple[str, int]]:
         """The runs in the order they are accepted: (member, its run number)."""
         ends = accumulate(budget_of(i) for i in count())
-        i, k, restart_end = 0, 0, next(ends)
+        runs = {"restarts": 0, "sat": 0, "depth-first": 0}
+        restart_end = next(ends)
         while True:
-            slice_end = (k + 1) * sat.SLICE * sat.NODES_PER_CONFLICT
-            if use_restarts and (not use_sat or restart_end <= slice_end):
-                yield "restarts", i
-                i, restart_end = i + 1, next(ends)
-            else:
-                yield "sat", k
-                k += 1
+            at = {
+                "restarts": restart_end,
+                "sat": (runs["sat"] + 1) * sat.SLICE * sat.NODES_PER_CONFLICT,
+                "depth-first": (runs["depth-first"] + 1) * DEPTH_SLICE_WORK,
+            }
+            member = min(used, key=at.__getitem__)  # the first on a tie
+            yield member, runs[member]
+            runs[member] += 1
+            if member == "restarts":
+                restart_end = next(ends)
 
-    if workers <= 1:
-        solver: sat.SatSearch | None = None
-        try:
-            for member, n in order():
-                if stop and stop(work):
-                    return
-                run: Restart | Slice
-                if member == "restarts":
-                    assert portfolio is not None
-                    run = portfolio.restart(n)
-                else:
-                    solver = solver or sat.SatSearch(problem)
-                    run = solver.run()
-                yield run
-                if accept(run):
-                    return
-                yield None
-        finally:
-            if solver is not None:
-                solver.close()
+    persistent = [m for m, used in (("sat", use_sat), ("depth-first", use_depth)) if used]
+    if workers <= 1 or (use_restarts and workers <= len(persistent)):
+        yield from _in_process(problem, portfolio, order(), accept, stop, use_sat, use_depth)
         return
 
     from snakecube import pool
 
-    def job(item: int | str) -> Iterator[Restart | Slice]:
+    def job(item: int | str) -> Iterator[Run]:
         if item == "sat":
             solver = sat.SatSearch(problem)
             try:
                 yield from solver.slices_of()
             finally:
                 solver.close()
+        elif item == "depth-first":
+            yield from DepthFirst(problem).slices_of()
         else:
             assert portfolio is not None and isinstance(item, int)
             yield portfolio.restart(item)
 
-    items: Iterator[int | str] = chain(["sat"] if use_sat else [],
-                                      count() if use_restarts else [])  # fmt: skip
+    items: Iterator[int | str] = chain(persistent, count() if use_restarts else [])
     restarts_done: dict[int, Restart] = {}
-    slices_done: deque[Slice] = deque()
+    streams: dict[str, deque[Run]] = {"sat": deque(), "depth-first": deque()}
     runs = order()
     member, n = next(runs)
-    # The SAT job never ends by itself: hand out no job ahead of a free worker.
-    events = pool.run(job, items, workers, lookahead=workers if use_sat else None)
+    # The SAT and depth-first jobs run until decided: hand out no job ahead of a free worker.
+    events = pool.run(job, items, workers, lookahead=workers if persistent else None)
+
+    def ready() -> bool:
+        return (n in restarts_done) if member == "restarts" else bool(streams[member])
+
     try:
         for event in events:
             if event is not None and not event.done:
-                if isinstance(event.value, Slice):
-                    slices_done.append(event.value)
-                else:
+                if isinstance(event.value, Restart):
                     restarts_done[event.value.index] = event.value
+                else:
+                    streams["sat" if isinstance(event.value, Slice) else "depth-first"].append(
+                        event.value
+                    )
             # accept in the fixed order: deterministic
-            while (n in restarts_done) if member == "restarts" else bool(slices_done):
-                got = restarts_done.pop(n) if member == "restarts" else slices_done.popleft()
+            while ready():
+                got = restarts_done.pop(n) if member == "restarts" else streams[member].popleft()
                 yield got
                 if accept(got):
                     return
@@ -416,3 +491,42 @@ def search(
                 return
     finally:
         events.close()
+
+
+def _in_process(
+    problem: Problem,
+    portfolio: Portfolio | None,
+    order: Iterator[tuple[str, int]],
+    accept: Callable[[Run], bool],
+    stop: Callable[[int], bool] | None,
+    use_sat: bool,
+    use_depth: bool,
+) -> Generator[Run | None, None, None]:
+    """``search`` with one worker: the members' runs in turn, in this process."""
+    solver = sat.SatSearch(problem) if use_sat else None
+    depth = DepthFirst(problem).slices_of() if use_depth else None
+    work = 0
+    try:
+        for member, n in order:
+            if stop and stop(work):
+                return
+            run: Run
+            if member == "restarts":
+                assert portfolio is not None
+                run = portfolio.restart(n)
+            elif member == "sat":
+                assert solver is not None
+                run = solver.run()
+            else:
+                assert depth is not None
+                run = next(depth)
+            yield run
+            work += run.nodes
+            if accept(run):
+                return
+            yield None
+    finally:
+        if solver is not None:
+            solver.close()
+        if depth is not None:
+            depth.close()
