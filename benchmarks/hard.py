@@ -1,6 +1,6 @@
 """First solutions of floppy big snakes: the set in benchmarks/data/hard-designs.json.
 
-    python3 benchmarks/hard.py                        # restarts, 60 s cap, every design
+    python3 benchmarks/hard.py                        # auto, 60 s cap, every design
     python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
 
 Each design is solved as a person runs it, one whole process per design:
@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
     ap.add_argument(
         "--strategy",
-        default="restarts",
+        default="auto",
         choices=("auto", "portfolio", "restarts", "sat", "depth-first"),
     )
     ap.add_argument("--only", default="", help="only designs whose name contains this")

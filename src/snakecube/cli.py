@@ -152,8 +152,9 @@ def _parser() -> argparse.ArgumentParser:
         choices=("auto", "depth-first", "portfolio", "restarts", "sat"),
         default="auto",
         help="depth-first over the whole tree; for --first only: randomised restarts, a SAT "
-        "solver (snakecube[sat]) or a portfolio of both (default auto: depth first for 20 "
-        "million nodes, then the restarts, for --first on targets of more than 64 cells)",
+        "solver (snakecube[sat]) or a portfolio of both (default auto: for --first on targets "
+        "of more than 64 cells, the restarts beside depth first from the end whose tree is "
+        "estimated smaller; else depth first)",
     )
     s.add_argument(
         "--seed", type=_whole(0, 2**63), default=0, metavar="S",
