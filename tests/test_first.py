@@ -230,8 +230,9 @@ def test_depth_first_member_folds_from_the_smaller_end(seed):
     snake = design_of([box.cells[c] for c in random_path(box, random.Random(seed))])
     problem = Problem.build(snake, box)
     member = first.DepthFirst(problem)
-    ends = [estimate.tree_size(problem),
-            estimate.tree_size(Problem.build(snake.reversed(), box))]  # fmt: skip
+    walks = first.DEPTH_PROBES
+    backwards = Problem.build(snake.reversed(), box)
+    ends = [estimate.tree_size(problem, walks), estimate.tree_size(backwards, walks)]
     assert member.end == (1 if ends[1] < ends[0] else 0)
     *_, last = _depth_slices(problem)
     assert last.decided and last.cells is not None

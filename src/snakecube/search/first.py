@@ -325,6 +325,10 @@ DEPTH_SLICE = 2_000_000  # nodes of the depth-first member per slice (at least)
 # On the portfolio's scale of work, a slice of the depth-first member weighs this many restart
 # nodes: its nodes cost about half a restart's (measured: 10-12 million a second against 4-6).
 DEPTH_SLICE_WORK = DEPTH_SLICE // 2
+# Knuth walks per end to choose the end: with 64 the choice flipped between seeds on 4x4x5-s6
+# (1e8 against 1e10 nodes), with 1024 it held (0.1-0.2 s per end on 5x5x5, in the member's
+# own worker).
+DEPTH_PROBES = 1024
 
 
 class DepthFirst:
@@ -343,7 +347,7 @@ class DepthFirst:
         self.problem = problem
         if not problem.snake.is_palindrome:
             other = Problem.build(problem.snake.reversed(), problem.region)
-            if tree_size(other) < tree_size(problem):
+            if tree_size(other, DEPTH_PROBES) < tree_size(problem, DEPTH_PROBES):
                 self.end, self.problem = 1, other
         self.engine: Engine = kernel.Kernel() if kernel.AVAILABLE else Reference(DEFAULT_PRUNE)
 
