@@ -409,7 +409,7 @@ def search(
     unknown = set(members) - set(MEMBERS)
     if unknown or not members:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
-    use_restarts, use_sat, use_depth = (m in members for m in MEMBERS)
+    use_restarts = "restarts" in members
     portfolio = Portfolio(problem, seed) if use_restarts else None
     finished: set[tuple[int, CellIndex]] = set()
     work = 0
@@ -443,9 +443,12 @@ def search(
             if member == "restarts":
                 restart_end = next(ends)
 
-    persistent = [m for m, used in (("sat", use_sat), ("depth-first", use_depth)) if used]
+    def stopped() -> bool:
+        return bool(stop and stop(work))
+
+    persistent = [m for m in ("sat", "depth-first") if m in members]  # a worker each
     if workers <= 1 or (use_restarts and workers <= len(persistent)):
-        yield from _in_process(problem, portfolio, order(), accept, stop, use_sat, use_depth)
+        yield from _in_process(problem, portfolio, order(), accept, stopped)
         return
 
     from snakecube import pool
@@ -491,7 +494,7 @@ def search(
                     return
                 member, n = next(runs)
             yield None
-            if stop and stop(work):
+            if stopped():
                 return
     finally:
         events.close()
@@ -502,30 +505,28 @@ def _in_process(
     portfolio: Portfolio | None,
     order: Iterator[tuple[str, int]],
     accept: Callable[[Run], bool],
-    stop: Callable[[int], bool] | None,
-    use_sat: bool,
-    use_depth: bool,
+    stopped: Callable[[], bool],
 ) -> Generator[Run | None, None, None]:
-    """``search`` with one worker: the members' runs in turn, in this process."""
-    solver = sat.SatSearch(problem) if use_sat else None
-    depth = DepthFirst(problem).slices_of() if use_depth else None
-    work = 0
+    """``search`` with one worker: the members' runs in turn, in this process. The SAT solver
+    and the depth-first search are made at their first run, so a snake the restarts fold at
+    once pays for neither (the encoding, the estimates of both ends)."""
+    solver: sat.SatSearch | None = None
+    depth: Generator[Depth, None, None] | None = None
     try:
         for member, n in order:
-            if stop and stop(work):
+            if stopped():
                 return
             run: Run
             if member == "restarts":
                 assert portfolio is not None
                 run = portfolio.restart(n)
             elif member == "sat":
-                assert solver is not None
+                solver = solver or sat.SatSearch(problem)
                 run = solver.run()
             else:
-                assert depth is not None
+                depth = depth or DepthFirst(problem).slices_of()
                 run = next(depth)
             yield run
-            work += run.nodes
             if accept(run):
                 return
             yield None
