@@ -46,14 +46,18 @@ def _nodes_and_placements(engine_search, problem, plan, **kw):
 @pytest.mark.parametrize("flags", range(ALL_PRUNE + 1))
 def test_reference_with_pruning_visits_the_kernels_nodes(flags):
     # Same nodes, not only the same placements: scores made from node counts must not depend
-    # on the engine. 3x3x3 (one word, and the many-word loop forced) and a 1x8x9 design
-    # (72 cells: the many-word loop for real).
+    # on the engine. Each loop for real, and the many-word loop forced on each: 3x3x3 (one
+    # 64-bit word), a 1x8x9 design (72 cells: a 128-bit pair) and a 1x11x12 one (132 cells:
+    # three words).
     rng = random.Random(2)
-    box = sc.Box(1, 8, 9)
-    flat = design_of([box.cells[c] for c in random_path(box, rng, moves=30)])
-    for text, target in (("seed-orange", None), ("standard", None), (flat, box)):
+    targets: list[tuple[object, object]] = [("seed-orange", None), ("standard", None)]
+    for dims in ((1, 8, 9), (1, 11, 12)):
+        box = sc.Box(*dims)
+        targets.append((design_of([box.cells[c] for c in random_path(box, rng, moves=30)]), box))
+    for text, target in targets:
         problem, plan = prepare(text, target)
         want = _nodes_and_placements(reference.search, problem, plan, prune=flags, min_free=0)
+        assert want[1], text
         for multiword in (False, True):
             got = _nodes_and_placements(kernel.search, problem, plan, flags=flags,
                                         multiword=multiword, min_free=0)  # fmt: skip

@@ -6,8 +6,9 @@ a caller makes it once and calls ``run(max_nodes)`` in slices, checking time, pr
 Ctrl-C in between:
 
 * ``SegmentSearch``: the segment-placing search of one work unit (the reference's contract).
-  Two loops with the same steps, order and state: one machine word of occupancy for regions
-  of at most 64 cells, kept in a register, and an array of words for any size.
+  Two loops with the same steps, order and state: one mask of occupancy kept in registers
+  (``_run_mask``, written once for a 64-bit word, regions of at most 64 cells, and for a
+  128-bit pair of words, at most 128 cells), and an array of words for any size.
 * ``PathKeys``: every Hamiltonian path under a prefix, as canonical design keys (the census).
 
 Tables are flat. Row ``r = (lidx[k] * cells + head) * 6 + d`` is segment k's ray from
@@ -33,6 +34,33 @@ cdef int64_t TAIL = _flags.TAIL_SEGMENTS
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
+    # The two masks the register loop is written for. Cython must see two different types to
+    # make two versions of a fused function; C sees a 64-bit word and GCC's 128-bit integer.
+    ctypedef unsigned long mask64 "uint64_t"
+    ctypedef unsigned long long mask128 "unsigned __int128"
+
+
+ctypedef fused mask_t:
+    mask64
+    mask128
+
+
+cdef inline mask_t _load(const uint64_t[::1] table, int64_t row, mask_t kind) noexcept nogil:
+    """Row ``row`` of a table of one word (mask64) or two words (mask128) a row."""
+    if mask_t is mask64:
+        return table[row]
+    else:
+        return (<mask128>table[2 * row + 1] << 64) | table[2 * row]
+
+
+cdef inline int64_t _low_bit(mask_t m) noexcept nogil:
+    """The index of the lowest set bit of a non-zero mask."""
+    if mask_t is mask64:
+        return __builtin_ctzll(m)
+    else:
+        if <uint64_t>m:
+            return __builtin_ctzll(<uint64_t>m)
+        return 64 + __builtin_ctzll(<uint64_t>(m >> 64))
 
 
 cdef inline bint _is_set(const uint64_t[::1] words, int64_t c) noexcept nogil:
@@ -50,19 +78,25 @@ def words_of(int64_t n):
 
 
 cdef bint _tail_fits(const int64_t[::1] lidx, const int64_t[::1] rend,
-                     const uint64_t[::1] rmask, int64_t n_cells, int64_t n_seg, uint64_t taken,
+                     const uint64_t[::1] rmask, int64_t n_cells, int64_t n_seg, mask_t taken,
                      int64_t c, int64_t j, int64_t axis, int64_t stop) noexcept nogil:
     """Can segments j, j-1, ... (down to ``stop``, at most TAIL of them) lie backwards from
-    cell c on cells not in ``taken`` (c is), the first off ``axis``? One machine word."""
+    cell c on cells not in ``taken`` (c is), the first off ``axis``? One mask in registers."""
     cdef int64_t d, r, row
+    cdef mask_t ray
     if j < stop or n_seg - 1 - j >= TAIL:
         return True
     row = (lidx[j] * n_cells + c) * 6
+    # Step 1: each direction off the axis whose ray stays in the region on free cells.
     for d in range(6):
         r = row + d
-        if (d >> 1) == axis or rend[r] < 0 or taken & rmask[r]:
+        if (d >> 1) == axis or rend[r] < 0:
             continue
-        if _tail_fits(lidx, rend, rmask, n_cells, n_seg, taken | rmask[r], rend[r], j - 1,
+        ray = _load(rmask, r, taken)
+        if taken & ray:
+            continue
+        # Step 2: the segment before it, from the ray's far end.
+        if _tail_fits(lidx, rend, rmask, n_cells, n_seg, taken | ray, rend[r], j - 1,
                       d >> 1, stop):
             return True
     return False
@@ -135,7 +169,7 @@ cdef class SegmentSearch:
         self.level = self.base = base
         self.flags, self.min_free, self.end_colour = flags, min_free, end_colour
         self.out, self.max_out = out, max_out
-        self.multiword = multiword or words > 1
+        self.multiword = multiword or words > 2
         self.finished = False
 
     def run(self, int64_t max_nodes):
@@ -144,121 +178,9 @@ cdef class SegmentSearch:
             return 0, 0
         if self.multiword:
             return self._run_words(max_nodes)
-        return self._run_word(max_nodes)
-
-    cdef tuple _run_word(self, int64_t max_nodes):
-        """One machine word of occupancy, kept in a register (regions of at most 64 cells)."""
-        cdef const int64_t[::1] lidx = self.lidx, rend = self.rend, placed_after = self.placed_after
-        cdef const uint64_t[::1] rmask = self.rmask, rhalo = self.rhalo, nbmask = self.nbmask
-        cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
-        cdef int64_t[::1] out = self.out
-        cdef int64_t n_seg = self.n_seg, n_cells = self.n_cells, flags = self.flags
-        cdef int64_t min_free = self.min_free, end_colour = self.end_colour, max_out = self.max_out
-        cdef uint64_t colour = self.colours[0]
-        cdef bint parity = flags & F_PARITY
-        cdef uint64_t one = 1
-        cdef uint64_t cells_mask = (one << n_cells) - one if n_cells < 64 else ~<uint64_t>0
-        cdef uint64_t occ = self.occ[0]
-        cdef int64_t level = self.level
-        cdef int64_t base = self.base
-        cdef bint finished = False
-        cdef int64_t n_out = 0, nodes = 0
-        cdef int64_t k, row, r, axis, d, e, last, x, i
-        cdef uint64_t cand, m, free, reach, frontier, grow
-        cdef bint ok, moved, more
-        with nogil:
-            while nodes < max_nodes:
-                if level == n_seg:  # a complete placement: report it, then step back
-                    for i in range(n_seg):
-                        out[n_out * n_seg + i] = dirs[i]
-                    n_out += 1
-                    level -= 1
-                    occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
-                    if n_out == max_out:
-                        break
-                    continue
-                # Step 1: try the next direction at this level.
-                k = level
-                row = (lidx[k] * n_cells + heads[k]) * 6
-                axis = dirs[k - 1] >> 1 if k > 0 else -1
-                more = k + 1 < n_seg
-                moved = False
-                d = nextd[k]
-                while d < 6:
-                    r = row + d
-                    e = rend[r]
-                    if (d >> 1) == axis or e < 0 or occ & rmask[r]:
-                        d += 1
-                        continue
-                    # Step 2: place the segment.
-                    occ |= rmask[r]
-                    nodes += 1
-                    ok = True
-                    last = endc[k]
-                    # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
-                    # neighbour. One way in (counting the new head) means: the last cube.
-                    if flags & F_DEAD_END and more:
-                        free = ~occ | (one << e)
-                        cand = rhalo[r] & ~occ
-                        while cand:
-                            x = __builtin_ctzll(cand)
-                            cand &= cand - one
-                            m = nbmask[x] & free
-                            if m == 0:
-                                ok = False
-                                break
-                            if m & (m - one) == 0:
-                                if last >= 0 and last != x and not (occ >> last) & one:
-                                    ok = False
-                                    break
-                                if parity and <int64_t>((colour >> x) & one) != end_colour:
-                                    ok = False  # the last cube's colour is fixed by parity
-                                    break
-                                last = x
-                    # Step 3b: the last segments fit backwards from the last cube, if known.
-                    if (ok and flags & F_TAIL and last >= 0 and k + 2 < n_seg
-                            and not (occ >> last) & one):
-                        ok = _tail_fits(lidx, rend, rmask, n_cells, n_seg, occ | (one << last),
-                                        last, n_seg - 1, -1, k + 2)
-                    # Step 4: the free cells stay connected to the head (flood fill), while at
-                    # least min_free cells are free.
-                    if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
-                        free = ~occ & cells_mask
-                        reach = nbmask[e] & free
-                        frontier = reach
-                        while frontier:
-                            grow = 0
-                            while frontier:
-                                x = __builtin_ctzll(frontier)
-                                frontier &= frontier - one
-                                grow |= nbmask[x]
-                            frontier = grow & free & ~reach
-                            reach |= frontier
-                        if reach != free:
-                            ok = False
-                    if not ok:
-                        occ ^= rmask[r]
-                        d += 1
-                        continue
-                    dirs[k] = d
-                    nextd[k] = d + 1
-                    heads[k + 1] = e
-                    endc[k + 1] = last
-                    nextd[k + 1] = 0
-                    level = k + 1
-                    moved = True
-                    break
-                if not moved:  # Step 5: no direction left here: step back.
-                    nextd[k] = 6
-                    if level == base:
-                        finished = True
-                        break
-                    level -= 1
-                    occ ^= rmask[(lidx[level] * n_cells + heads[level]) * 6 + dirs[level]]
-        self.level = level
-        self.occ[0] = occ
-        self.finished = finished
-        return n_out, nodes
+        if self.words == 1:
+            return _run_mask[mask64](self, max_nodes, 0)
+        return _run_mask[mask128](self, max_nodes, 0)
 
     cdef tuple _run_words(self, int64_t max_nodes):
         """The same loop with W words a mask: ``rmask``, ``rhalo`` and ``nbmask`` hold W words
@@ -396,6 +318,129 @@ cdef class SegmentSearch:
         self.level = level
         self.finished = finished
         return n_out, nodes
+
+
+cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
+    """``SegmentSearch.run`` with the occupancy in registers: one word (``mask64``, regions of
+    at most 64 cells) or a pair (``mask128``, at most 128); tables of one or two words a row."""
+    cdef const int64_t[::1] lidx = self.lidx, rend = self.rend, placed_after = self.placed_after
+    cdef const uint64_t[::1] rmask = self.rmask, rhalo = self.rhalo, nbmask = self.nbmask
+    cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
+    cdef int64_t[::1] out = self.out
+    cdef int64_t n_seg = self.n_seg, n_cells = self.n_cells, flags = self.flags
+    cdef int64_t min_free = self.min_free, end_colour = self.end_colour, max_out = self.max_out
+    cdef mask_t one = 1
+    cdef mask_t colour = _load(self.colours, 0, one)
+    cdef bint parity = flags & F_PARITY
+    cdef mask_t cells_mask = (one << n_cells) - one if n_cells < 8 * sizeof(mask_t) else ~(one - one)
+    cdef mask_t occ = _load(self.occ, 0, one)
+    cdef int64_t level = self.level
+    cdef int64_t base = self.base
+    cdef bint finished = False
+    cdef int64_t n_out = 0, nodes = 0
+    cdef int64_t k, row, r, axis, d, e, last, x, i
+    cdef mask_t ray, cand, m, free, reach, frontier, grow
+    cdef bint ok, moved, more
+    with nogil:
+        while nodes < max_nodes:
+            if level == n_seg:  # a complete placement: report it, then step back
+                for i in range(n_seg):
+                    out[n_out * n_seg + i] = dirs[i]
+                n_out += 1
+                level -= 1
+                occ ^= _load(rmask, (lidx[level] * n_cells + heads[level]) * 6 + dirs[level], one)
+                if n_out == max_out:
+                    break
+                continue
+            # Step 1: try the next direction at this level.
+            k = level
+            row = (lidx[k] * n_cells + heads[k]) * 6
+            axis = dirs[k - 1] >> 1 if k > 0 else -1
+            more = k + 1 < n_seg
+            moved = False
+            d = nextd[k]
+            while d < 6:
+                r = row + d
+                e = rend[r]
+                if (d >> 1) == axis or e < 0:
+                    d += 1
+                    continue
+                ray = _load(rmask, r, one)
+                if occ & ray:
+                    d += 1
+                    continue
+                # Step 2: place the segment.
+                occ |= ray
+                nodes += 1
+                ok = True
+                last = endc[k]
+                # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
+                # neighbour. One way in (counting the new head) means: the last cube.
+                if flags & F_DEAD_END and more:
+                    free = ~occ | (one << e)
+                    cand = _load(rhalo, r, one) & ~occ
+                    while cand:
+                        x = _low_bit(cand)
+                        cand &= cand - one
+                        m = _load(nbmask, x, one) & free
+                        if m == 0:
+                            ok = False
+                            break
+                        if m & (m - one) == 0:
+                            if last >= 0 and last != x and not (occ >> last) & one:
+                                ok = False
+                                break
+                            if parity and <int64_t>((colour >> x) & one) != end_colour:
+                                ok = False  # the last cube's colour is fixed by parity
+                                break
+                            last = x
+                # Step 3b: the last segments fit backwards from the last cube, if known.
+                if (ok and flags & F_TAIL and last >= 0 and k + 2 < n_seg
+                        and not (occ >> last) & one):
+                    ok = _tail_fits(lidx, rend, rmask, n_cells, n_seg, occ | (one << last),
+                                    last, n_seg - 1, -1, k + 2)
+                # Step 4: the free cells stay connected to the head (flood fill), while at
+                # least min_free cells are free.
+                if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
+                    free = ~occ & cells_mask
+                    reach = _load(nbmask, e, one) & free
+                    frontier = reach
+                    while frontier:
+                        grow = 0
+                        # Step 4a: one ring further out.
+                        while frontier:
+                            x = _low_bit(frontier)
+                            frontier &= frontier - one
+                            grow |= _load(nbmask, x, one)
+                        frontier = grow & free & ~reach
+                        reach |= frontier
+                    if reach != free:
+                        ok = False
+                if not ok:
+                    occ ^= ray
+                    d += 1
+                    continue
+                dirs[k] = d
+                nextd[k] = d + 1
+                heads[k + 1] = e
+                endc[k + 1] = last
+                nextd[k + 1] = 0
+                level = k + 1
+                moved = True
+                break
+            if not moved:  # Step 5: no direction left here: step back.
+                nextd[k] = 6
+                if level == base:
+                    finished = True
+                    break
+                level -= 1
+                occ ^= _load(rmask, (lidx[level] * n_cells + heads[level]) * 6 + dirs[level], one)
+    self.level = level
+    self.occ[0] = <uint64_t>occ
+    if mask_t is mask128:
+        self.occ[1] = <uint64_t>(occ >> 64)
+    self.finished = finished
+    return n_out, nodes
 
 
 cdef class PathKeys:

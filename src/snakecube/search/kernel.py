@@ -4,8 +4,9 @@ Same answers, same order, and with the same pruning the same nodes as ``referenc
 (see ``engine`` for the contract and the pruning flags). The loop itself is ``_kernel.pyx``,
 compiled when the package is installed. The search state lives in arrays owned by Python, so
 the loop runs in *slices* of at most ``SLICE`` nodes and resumes where it stopped: the
-caller checks time, progress and Ctrl-C between slices. Occupancy is one machine word for
-regions of up to 64 cells and ``ceil(cells / 64)`` words beyond, so any size works.
+caller checks time, progress and Ctrl-C between slices. Occupancy is one machine word in a
+register for regions of up to 64 cells, a 128-bit pair for up to 128 (4x5x5 and 5x5x5
+boxes), and ``ceil(cells / 64)`` words in an array beyond, so any size works.
 
 ``$SNAKECUBE_PUREPYTHON=1`` hides the compiled module, as if it had not been built (the way
 msgpack tests its fallback): everything then runs on the reference.
@@ -136,7 +137,8 @@ def search(
 ) -> Iterator[Placement | None]:
     """Every placement under ``unit``, as the reference gives them (see its contract).
 
-    ``multiword`` runs the any-size loop even for small regions (to test the two loops agree).
+    ``multiword`` runs the any-size (array) loop even for regions of up to 128 cells (to test
+    that the loops agree).
     """
     if _kernel is None:
         raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
