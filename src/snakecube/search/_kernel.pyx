@@ -77,14 +77,26 @@ def words_of(int64_t n):
     return array("Q", [0]) * max(n, 1)
 
 
+cdef inline void _store(uint64_t[::1] table, int64_t row, mask_t m) noexcept nogil:
+    """Write row ``row`` of a table of one word (mask64) or two words (mask128) a row."""
+    if mask_t is mask64:
+        table[row] = m
+    else:
+        table[2 * row] = <uint64_t>m
+        table[2 * row + 1] = <uint64_t>(m >> 64)
+
+
 cdef bint _tail_fits(const int64_t[::1] lidx, const int64_t[::1] rend,
                      const uint64_t[::1] rmask, int64_t n_cells, int64_t n_seg, mask_t taken,
-                     int64_t c, int64_t j, int64_t axis, int64_t stop) noexcept nogil:
+                     int64_t c, int64_t j, int64_t axis, int64_t stop,
+                     mask_t* fit) noexcept nogil:
     """Can segments j, j-1, ... (down to ``stop``, at most TAIL of them) lie backwards from
-    cell c on cells not in ``taken`` (c is), the first off ``axis``? One mask in registers."""
+    cell c on cells not in ``taken`` (c is), the first off ``axis``? One mask in registers.
+    When they can, ``fit[0]`` is ``taken`` with the cells of the placement found."""
     cdef int64_t d, r, row
     cdef mask_t ray
     if j < stop or n_seg - 1 - j >= TAIL:
+        fit[0] = taken
         return True
     row = (lidx[j] * n_cells + c) * 6
     # Step 1: each direction off the axis whose ray stays in the region on free cells.
@@ -97,7 +109,7 @@ cdef bint _tail_fits(const int64_t[::1] lidx, const int64_t[::1] rend,
             continue
         # Step 2: the segment before it, from the ray's far end.
         if _tail_fits(lidx, rend, rmask, n_cells, n_seg, taken | ray, rend[r], j - 1,
-                      d >> 1, stop):
+                      d >> 1, stop, fit):
             return True
     return False
 
@@ -139,7 +151,7 @@ cdef class SegmentSearch:
     cdef const uint64_t[::1] rmask, rhalo, nbmask, colours
     cdef int64_t[::1] dirs, nextd, heads, endc
     cdef public int64_t[::1] out
-    cdef uint64_t[::1] occ, reach, frontier, taken
+    cdef uint64_t[::1] occ, reach, frontier, taken, witness
     cdef int64_t n_seg, n_cells, words, level, base, flags, min_free, end_colour, max_out
     cdef readonly bint finished
     cdef bint multiword
@@ -166,6 +178,7 @@ cdef class SegmentSearch:
         self.reach = words_of(words)
         self.frontier = words_of(words)
         self.taken = words_of((TAIL + 1) * words)
+        self.witness = words_of((self.n_seg + 1) * words)
         self.level = self.base = base
         self.flags, self.min_free, self.end_colour = flags, min_free, end_colour
         self.out, self.max_out = out, max_out
@@ -325,6 +338,7 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
     at most 64 cells) or a pair (``mask128``, at most 128); tables of one or two words a row."""
     cdef const int64_t[::1] lidx = self.lidx, rend = self.rend, placed_after = self.placed_after
     cdef const uint64_t[::1] rmask = self.rmask, rhalo = self.rhalo, nbmask = self.nbmask
+    cdef uint64_t[::1] witness = self.witness
     cdef int64_t[::1] dirs = self.dirs, nextd = self.nextd, heads = self.heads, endc = self.endc
     cdef int64_t[::1] out = self.out
     cdef int64_t n_seg = self.n_seg, n_cells = self.n_cells, flags = self.flags
@@ -339,7 +353,7 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
     cdef bint finished = False
     cdef int64_t n_out = 0, nodes = 0
     cdef int64_t k, row, r, axis, d, e, last, x, i
-    cdef mask_t ray, cand, m, free, reach, frontier, grow
+    cdef mask_t ray, cand, m, free, reach, frontier, grow, fit
     cdef bint ok, moved, more
     with nogil:
         while nodes < max_nodes:
@@ -394,11 +408,18 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                                 ok = False  # the last cube's colour is fixed by parity
                                 break
                             last = x
-                # Step 3b: the last segments fit backwards from the last cube, if known.
+                # Step 3b: the last segments fit backwards from the last cube, if known. The
+                # cells of the fit found at the node above (its witness) are reused while the
+                # last cube stays and the new segment misses them: the same answer, cheaper.
+                fit = 0
                 if (ok and flags & F_TAIL and last >= 0 and k + 2 < n_seg
                         and not (occ >> last) & one):
-                    ok = _tail_fits(lidx, rend, rmask, n_cells, n_seg, occ | (one << last),
-                                    last, n_seg - 1, -1, k + 2)
+                    fit = _load(witness, k, one)
+                    if not fit or last != endc[k] or fit & ray:
+                        fit = 0
+                        ok = _tail_fits(lidx, rend, rmask, n_cells, n_seg, occ | (one << last),
+                                        last, n_seg - 1, -1, k + 2, &fit)
+                        fit &= ~(occ | (one << last))
                 # Step 4: the free cells stay connected to the head (flood fill), while at
                 # least min_free cells are free.
                 if ok and flags & F_CONNECTED and more and n_cells - placed_after[k] >= min_free:
@@ -424,6 +445,7 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                 nextd[k] = d + 1
                 heads[k + 1] = e
                 endc[k + 1] = last
+                _store(witness, k + 1, fit)
                 nextd[k + 1] = 0
                 level = k + 1
                 moved = True
