@@ -64,6 +64,18 @@ def test_reference_with_pruning_visits_the_kernels_nodes(flags):
             assert got == want, (text, flags, multiword)
 
 
+def test_fully_mixed_design_past_one_word_visits_the_references_nodes():
+    # A fully mixed random design of 70 cells (the 128-bit loop): the tail check runs at most
+    # nodes there, and the loop reuses the fit it found at the node above (its witness), so a
+    # wrong reuse would show as nodes the reference does not visit.
+    box = sc.Box(2, 5, 7)
+    path = random_path(box, random.Random(1))
+    problem, plan = prepare(design_of([box.cells[c] for c in path]), box)
+    want = _nodes_and_placements(reference.search, problem, plan, prune=DEFAULT_PRUNE)
+    got = _nodes_and_placements(kernel.search, problem, plan, flags=DEFAULT_PRUNE)
+    assert got == want and want[0] > 100_000 and want[1]
+
+
 def test_the_tail_check_cuts_nodes_and_no_placement():
     # Once a cell can only hold the last cube, the last segments must fit back from it: on
     # the king that halves the nodes and keeps every placement, in order.
