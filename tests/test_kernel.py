@@ -18,6 +18,9 @@ from snakecube.search.plan import Unit
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the kernel extension is not built")
 
 SMALL = [p for p in load_known()["puzzles"] if p["box"] == [3, 3, 3]]
+# The loops of the kernel: the register loop (up to 128 cells) with its dead-end step on
+# shifted masks (boxes) and one cell at a time, and the any-size array loop.
+LOOPS = ({"shifted": True}, {"shifted": False}, {"multiword": True})
 
 
 def _all(engine_search, problem, plan, **kw):
@@ -32,9 +35,9 @@ def test_same_placements_in_the_same_order(puzzle):
     problem, plan = prepare(puzzle["turns"])
     want = _all(reference.search, problem, plan)
     for flags in range(ALL_PRUNE + 1):  # every combination of the pruning flags
-        for multiword in (False, True):
-            got = _all(kernel.search, problem, plan, flags=flags, multiword=multiword, min_free=0)
-            assert got == want, (flags, multiword)
+        for loop in LOOPS:
+            got = _all(kernel.search, problem, plan, flags=flags, min_free=0, **loop)
+            assert got == want, (flags, loop)
 
 
 def _nodes_and_placements(engine_search, problem, plan, **kw):
@@ -58,10 +61,10 @@ def test_reference_with_pruning_visits_the_kernels_nodes(flags):
         problem, plan = prepare(text, target)
         want = _nodes_and_placements(reference.search, problem, plan, prune=flags, min_free=0)
         assert want[1], text
-        for multiword in (False, True):
-            got = _nodes_and_placements(kernel.search, problem, plan, flags=flags,
-                                        multiword=multiword, min_free=0)  # fmt: skip
-            assert got == want, (text, flags, multiword)
+        for loop in LOOPS:
+            got = _nodes_and_placements(kernel.search, problem, plan, flags=flags, min_free=0,
+                                        **loop)  # fmt: skip
+            assert got == want, (text, flags, loop)
 
 
 def test_fully_mixed_design_past_one_word_visits_the_references_nodes():
@@ -114,6 +117,22 @@ def test_random_designs_beyond_one_word(seed):
     assert whole.solutions[0].path == first.solutions[0].path
     for s in whole.solutions:
         s.verify()
+
+
+def test_shifted_dead_end_step_only_where_every_neighbour_is_one_offset_away():
+    # In a box the loop counts free neighbours by shifting masks; in a region whose cells are
+    # not a box's numbering (the first 40 cells of a path through a 4x4x4 box) it must fall
+    # back to one cell at a time, and still visit the reference's nodes.
+    box = sc.Box(4, 4, 4)
+    assert kernel.tables_for(prepare("king")[0]).shifts is not None
+    path = random_path(box, random.Random(5))[:40]
+    cells = [box.cells[c] for c in path]
+    region = sc.Region(cells)
+    problem, plan = prepare(design_of(cells), region)
+    assert kernel.tables_for(problem).shifts is None
+    want = _nodes_and_placements(reference.search, problem, plan, prune=DEFAULT_PRUNE)
+    got = _nodes_and_placements(kernel.search, problem, plan, flags=DEFAULT_PRUNE)
+    assert got == want and want[1]
 
 
 def test_multiword_loop_equals_single_word_on_the_king_corner():

@@ -63,6 +63,13 @@ cdef inline int64_t _low_bit(mask_t m) noexcept nogil:
         return 64 + __builtin_ctzll(<uint64_t>(m >> 64))
 
 
+cdef inline mask_t _shift(mask_t m, int64_t s) noexcept nogil:
+    """Bit c of the result is bit c + s of ``m`` (zero where that is out of the mask)."""
+    if s >= 0:
+        return m >> s
+    return m << (-s)
+
+
 cdef inline bint _is_set(const uint64_t[::1] words, int64_t c) noexcept nogil:
     return (words[c >> 6] >> (c & 63)) & 1
 
@@ -154,7 +161,9 @@ cdef class SegmentSearch:
     cdef uint64_t[::1] occ, reach, frontier, taken, witness
     cdef int64_t n_seg, n_cells, words, level, base, flags, min_free, end_colour, max_out
     cdef readonly bint finished
-    cdef bint multiword
+    cdef bint multiword, shifted
+    cdef int64_t shifts[6]
+    cdef const uint64_t[::1] has
 
     def __init__(
         self, const int64_t[::1] lidx, const uint64_t[::1] rmask, const int64_t[::1] rend,
@@ -184,6 +193,18 @@ cdef class SegmentSearch:
         self.out, self.max_out = out, max_out
         self.multiword = multiword or words > 2
         self.finished = False
+        self.shifted = False
+
+    def set_shifts(self, const int64_t[::1] shifts, const uint64_t[::1] has):
+        """Cell c's neighbour in direction d is c + shifts[d] wherever it has one (row d of
+        ``has``, ``words`` words): true of a box. The register loop then counts the free
+        neighbours of every cell at once, by shifting the mask of free cells (the same
+        answer as one cell at a time, cheaper)."""
+        cdef int64_t d
+        for d in range(6):
+            self.shifts[d] = shifts[d]
+        self.has = has
+        self.shifted = True
 
     def run(self, int64_t max_nodes):
         """Search on for at most ``max_nodes`` nodes: (placements written to out, nodes)."""
@@ -353,8 +374,16 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
     cdef bint finished = False
     cdef int64_t n_out = 0, nodes = 0
     cdef int64_t k, row, r, axis, d, e, last, x, i
-    cdef mask_t ray, cand, m, free, reach, frontier, grow, fit
+    cdef mask_t ray, cand, m, free, reach, frontier, grow, fit, a1, a2, t
     cdef bint ok, moved, more
+    cdef bint shifted = self.shifted
+    cdef mask_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0
+    cdef int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0
+    if shifted:
+        h0, h1, h2 = _load(self.has, 0, one), _load(self.has, 1, one), _load(self.has, 2, one)
+        h3, h4, h5 = _load(self.has, 3, one), _load(self.has, 4, one), _load(self.has, 5, one)
+        s0, s1, s2 = self.shifts[0], self.shifts[1], self.shifts[2]
+        s3, s4, s5 = self.shifts[3], self.shifts[4], self.shifts[5]
     with nogil:
         while nodes < max_nodes:
             if level == n_seg:  # a complete placement: report it, then step back
@@ -390,7 +419,40 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                 last = endc[k]
                 # Step 3: dead ends. Only free cells in the ray's halo can have lost a free
                 # neighbour. One way in (counting the new head) means: the last cube.
-                if flags & F_DEAD_END and more:
+                if flags & F_DEAD_END and more and shifted:
+                    # Step 3 in a box: every cell's free neighbours counted up to two at
+                    # once (a1: at least one, a2: at least two), six shifts of the free mask.
+                    free = ~occ | (one << e)
+                    cand = _load(rhalo, r, one) & ~occ
+                    a1 = h0 & _shift(free, s0)
+                    t = h1 & _shift(free, s1)
+                    a2 = a1 & t
+                    a1 |= t
+                    t = h2 & _shift(free, s2)
+                    a2 |= a1 & t
+                    a1 |= t
+                    t = h3 & _shift(free, s3)
+                    a2 |= a1 & t
+                    a1 |= t
+                    t = h4 & _shift(free, s4)
+                    a2 |= a1 & t
+                    a1 |= t
+                    t = h5 & _shift(free, s5)
+                    a2 |= a1 & t
+                    a1 |= t
+                    m = cand & ~a2  # no way in, or one
+                    if m:
+                        if (m & ~a1) or (m & (m - one)):
+                            ok = False  # a cell with no way in, or two with one each
+                        else:
+                            x = _low_bit(m)
+                            if last >= 0 and last != x and not (occ >> last) & one:
+                                ok = False
+                            elif parity and <int64_t>((colour >> x) & one) != end_colour:
+                                ok = False  # the last cube's colour is fixed by parity
+                            else:
+                                last = x
+                elif flags & F_DEAD_END and more:
                     free = ~occ | (one << e)
                     cand = _load(rhalo, r, one) & ~occ
                     while cand:

@@ -103,6 +103,16 @@ class Tables:
             placed += length - 1
             after.append(placed)
         self.placed_after = array("q", after)
+        # In a box (cells numbered along x, then y, then z) a cell's neighbour in direction d
+        # is the cell a fixed distance on: the loop can then shift masks (``set_shifts``).
+        offsets = [{nb[c][d] - c for c in range(n) if nb[c][d] >= 0} for d in range(6)]
+        self.shifts: tuple[array[int], array[int]] | None = None
+        if words <= 2 and all(len(o) <= 1 for o in offsets):
+            has = [sum(1 << c for c in range(n) if nb[c][d] >= 0) for d in range(6)]
+            self.shifts = (
+                array("q", [next(iter(o)) if o else 0 for o in offsets]),
+                array("Q", [w for m in has for w in _split(m, words)]),
+            )
         batch = 64  # solutions returned per call of the loop
         self.out = (batch, array("q", [0] * (batch * len(problem.lengths))))
 
@@ -134,11 +144,13 @@ def search(
     min_free: int = MIN_FREE,
     max_nodes: int = SLICE,
     multiword: bool = False,
+    shifted: bool = True,
 ) -> Iterator[Placement | None]:
     """Every placement under ``unit``, as the reference gives them (see its contract).
 
-    ``multiword`` runs the any-size (array) loop even for regions of up to 128 cells (to test
-    that the loops agree).
+    ``multiword`` runs the any-size (array) loop even for regions of up to 128 cells, and
+    ``shifted=False`` the register loop's dead-end step one cell at a time even in a box (to
+    test that the loops and steps agree).
     """
     if _kernel is None:
         raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
@@ -159,6 +171,8 @@ def search(
         array("Q", _split(occ_int, t.words)), k0, flags, min_free,
         end_colour(problem.region, unit.start), out, batch, multiword,
     )  # fmt: skip
+    if t.shifts is not None and shifted:
+        walk.set_shifts(*t.shifts)
     while True:
         n_out, nodes = walk.run(max_nodes)
         if stats is not None:
