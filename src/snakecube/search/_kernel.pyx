@@ -490,7 +490,12 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                     frontier = reach
                     while frontier:
                         grow = 0
-                        # Step 4a: one ring further out.
+                        # Step 4a: one ring further out (in a box: six shifts of the ring).
+                        if shifted:
+                            grow = ((h0 & _shift(frontier, s0)) | (h1 & _shift(frontier, s1))
+                                    | (h2 & _shift(frontier, s2)) | (h3 & _shift(frontier, s3))
+                                    | (h4 & _shift(frontier, s4)) | (h5 & _shift(frontier, s5)))
+                            frontier = 0
                         while frontier:
                             x = _low_bit(frontier)
                             frontier &= frontier - one
