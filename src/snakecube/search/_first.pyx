@@ -235,12 +235,15 @@ cdef class FirstSearch:
         """The order of directions to try at level k (see ``_order``)."""
         if k > self.deepest:
             self.deepest = k
-        self._order(k, self.heads[k], self.lengths[k] if k < self.n_seg else 2)
+        self._order(k, self.heads[k], self.lengths[k] if k < self.n_seg else 2,
+                    self.dirs[k - 1] >> 1 if k > 0 else -1)
 
-    cdef void _order(self, int32_t k, int32_t head, int32_t length) noexcept nogil:
+    cdef void _order(self, int32_t k, int32_t head, int32_t length, int32_t axis) noexcept nogil:
         """The order of directions to try at level k, for a segment of ``length`` cubes from
         ``head``: a random permutation, then (with ``FIRST_FEWEST_WAYS``) a stable sort by the
-        ways on from the segment's end, fewest first."""
+        ways on from the segment's end, fewest first. Directions along ``axis`` (the segment
+        before; -1 for none) are never tried, so they are not scored (a stable sort orders the
+        others the same either way)."""
         cdef int32_t i, j, t, x, d
         cdef int32_t score[6]
         for i in range(6):
@@ -253,7 +256,7 @@ cdef class FirstSearch:
         if not (self.checks & F_FEWEST_WAYS) or k >= self.n_seg:
             return
         for d in range(6):
-            x = self._reach(head, d, length)
+            x = -1 if (d >> 1) == axis else self._reach(head, d, length)
             if x < 0:
                 score[d] = 99
             else:  # the end's free neighbours, less the segment's own cell before it
@@ -676,7 +679,7 @@ cdef class ArmsSearch(FirstSearch):
         self.done_b = _ints(m + 1, 0)
         self.endc2 = _ints(m + 1, -1)
         self.seg[0] = pivot
-        self._order(0, start, self.lengths[pivot])
+        self._order(0, start, self.lengths[pivot], -1)
 
     def push(self, int32_t d):
         raise TypeError("ArmsSearch places no given prefix; use FirstSearch")
@@ -779,7 +782,7 @@ cdef class ArmsSearch(FirstSearch):
                     self.deepest = t + 1
                 if t + 1 < self.n_seg:
                     self._choose(t + 1)
-                    self._order(t + 1, self._head(t + 1), self.lengths[self.seg[t + 1]])
+                    self._order(t + 1, self._head(t + 1), self.lengths[self.seg[t + 1]], -1)
                 moved = True
                 break
             if not moved:  # Step 4b: nothing fits here: step back
