@@ -148,6 +148,19 @@ def test_random_designs_get_valid_plans(seed, dims):
     _check(plan)
 
 
+@pytest.mark.slow
+def test_a_plan_past_the_first_budget_is_found():
+    # Found by the hypothesis test above (seed 6280944 in 2x3x4, 16 segments): no plan meets
+    # the lower bound from either end, and the one that turns corners out of the way and back
+    # takes about 262,000 nodes, past the first budget of 200,000; plan() then searches once
+    # more with RETRY times the nodes instead of giving up.
+    box = sc.Box(2, 3, 4)
+    path = random_path(box, random.Random(6280944))
+    sol = sc.Solution(design_of([box.cells[c] for c in path]), box, tuple(path))
+    plan = fold.plan(sol)
+    _check(plan)
+
+
 @pytest.mark.heavy
 def test_the_king():
     plan = fold.plan(next(sc.solutions("king")))

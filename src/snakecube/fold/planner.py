@@ -37,7 +37,6 @@ from snakecube.fold.model import (
     corners_of,
     dihedrals_of,
     directions_of,
-    rotate,
     swing_is_clear,
 )
 
@@ -82,22 +81,42 @@ class Folder:
         self.occupied = {c: i for i, c in enumerate(self.live)}
         self.state = list(self.goal)
 
-    def _turn(self, s: int, q: int) -> bool:
-        """Turn corner s by q in the live configuration; False (nothing changed) if the part
-        after the corner would land on a cube before it."""
+    def _turned(self, s: int, q: int) -> list[Vec] | None:
+        """The cells after corner s once it is turned by q, or None if one would land on a
+        cube before the corner; nothing changes."""
         cells, occupied = self.live, self.occupied
         c = self.corners[s]
         o = cells[c - 1]
-        axis = (cells[c][0] - o[0], cells[c][1] - o[1], cells[c][2] - o[2])
+        nxt = cells[c]
+        # Step: the quarter turn about the segment's axis a (``model.rotate``, inlined): in
+        # the plane (u, w) square to it, (x, y) -> (-y, x), (-x, -y) or (y, -x).
+        a = 0 if nxt[0] != o[0] else 1 if nxt[1] != o[1] else 2
+        turns = (q if nxt[a] > o[a] else -q) % 4
+        if turns == 0:
+            return list(cells[c + 1 :])
+        u, w = (a + 1) % 3, (a + 2) % 3
         moved = []
         for i in range(c + 1, len(cells)):
             p = cells[i]
-            r = rotate((p[0] - o[0], p[1] - o[1], p[2] - o[2]), axis, q)
-            new = (o[0] + r[0], o[1] + r[1], o[2] + r[2])
-            hit = occupied.get(new)
+            x, y = p[u] - o[u], p[w] - o[w]
+            x, y = (-y, x) if turns == 1 else (-x, -y) if turns == 2 else (y, -x)
+            new = [0, 0, 0]
+            new[a], new[u], new[w] = p[a], o[u] + x, o[w] + y
+            t = (new[0], new[1], new[2])
+            hit = occupied.get(t)
             if hit is not None and hit <= c:
-                return False
-            moved.append(new)
+                return None
+            moved.append(t)
+        return moved
+
+    def _turn(self, s: int, q: int) -> bool:
+        """Turn corner s by q in the live configuration; False (nothing changed) if the part
+        after the corner would land on a cube before it."""
+        moved = self._turned(s, q)
+        if moved is None:
+            return False
+        cells, occupied = self.live, self.occupied
+        c = self.corners[s]
         for i in range(c + 1, len(cells)):
             del occupied[cells[i]]
         for k, new in enumerate(moved, c + 1):
@@ -121,11 +140,12 @@ class Folder:
                 self.nodes += 1
                 if self.nodes > budget:
                     raise Budget
-                if not self._turn(s, d):
+                moved = self._turned(s, d)
+                if moved is None:
                     continue
-                clear = swing_is_clear(self.live, corners[s], -d)  # forwards: by -d
-                tail = sum(1 for p in self.live[corners[s] + 1 :] if p in self.target)
-                self._turn(s, -d)
+                after = self.live[: corners[s] + 1] + moved
+                clear = swing_is_clear(after, corners[s], -d)  # forwards: by -d
+                tail = sum(1 for p in moved if p in self.target)
                 if clear_only and not clear:
                     continue
                 worse = state[s] % 2 == 0  # it is flat now: this turn must be undone
