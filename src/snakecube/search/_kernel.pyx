@@ -377,13 +377,12 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
     cdef mask_t ray, cand, m, free, reach, frontier, grow, fit, a1, a2, t
     cdef bint ok, moved, more
     cdef bint shifted = self.shifted
-    cdef mask_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0
-    cdef int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0
-    if shifted:
-        h0, h1, h2 = _load(self.has, 0, one), _load(self.has, 1, one), _load(self.has, 2, one)
-        h3, h4, h5 = _load(self.has, 3, one), _load(self.has, 4, one), _load(self.has, 5, one)
-        s0, s1, s2 = self.shifts[0], self.shifts[1], self.shifts[2]
-        s3, s4, s5 = self.shifts[3], self.shifts[4], self.shifts[5]
+    cdef mask_t has[6]  # in a box: the cells with a neighbour in direction j, and the
+    cdef int64_t shift[6]  # distance to it (set_shifts)
+    cdef int64_t j
+    for j in range(6):
+        has[j] = _load(self.has, j, one) if shifted else 0
+        shift[j] = self.shifts[j]
     with nogil:
         while nodes < max_nodes:
             if level == n_seg:  # a complete placement: report it, then step back
@@ -424,22 +423,11 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                     # once (a1: at least one, a2: at least two), six shifts of the free mask.
                     free = ~occ | (one << e)
                     cand = _load(rhalo, r, one) & ~occ
-                    a1 = h0 & _shift(free, s0)
-                    t = h1 & _shift(free, s1)
-                    a2 = a1 & t
-                    a1 |= t
-                    t = h2 & _shift(free, s2)
-                    a2 |= a1 & t
-                    a1 |= t
-                    t = h3 & _shift(free, s3)
-                    a2 |= a1 & t
-                    a1 |= t
-                    t = h4 & _shift(free, s4)
-                    a2 |= a1 & t
-                    a1 |= t
-                    t = h5 & _shift(free, s5)
-                    a2 |= a1 & t
-                    a1 |= t
+                    a1 = a2 = 0
+                    for j in range(6):
+                        t = has[j] & _shift(free, shift[j])
+                        a2 |= a1 & t
+                        a1 |= t
                     m = cand & ~a2  # no way in, or one
                     if m:
                         if (m & ~a1) or (m & (m - one)):
@@ -492,9 +480,8 @@ cdef tuple _run_mask(SegmentSearch self, int64_t max_nodes, mask_t kind):
                         grow = 0
                         # Step 4a: one ring further out (in a box: six shifts of the ring).
                         if shifted:
-                            grow = ((h0 & _shift(frontier, s0)) | (h1 & _shift(frontier, s1))
-                                    | (h2 & _shift(frontier, s2)) | (h3 & _shift(frontier, s3))
-                                    | (h4 & _shift(frontier, s4)) | (h5 & _shift(frontier, s5)))
+                            for j in range(6):
+                                grow |= has[j] & _shift(frontier, shift[j])
                             frontier = 0
                         while frontier:
                             x = _low_bit(frontier)
