@@ -165,10 +165,13 @@ def plan(
         raise InputError(f"unknown end {end!r}; use one of {', '.join(ENDS)}")
     found: list[FoldPlan] = []
     finished = True
+    ends = [
+        (held, orientation(solution, held) if orient else solution)
+        for held in (("first", "last") if end == "best" else (end,))
+    ]
     for budget in (nodes, nodes * RETRY):  # Step: a deeper search only where one was cut short
         finished = True
-        for held in ("first", "last") if end == "best" else (end,):
-            turned = orientation(solution, held) if orient else solution
+        for held, turned in ends:
             lengths = turned.snake.lengths
             cells = list(turned.cells)
             ls = lengths if held == "first" else lengths[::-1]
