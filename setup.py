@@ -49,6 +49,11 @@ extensions = cythonize(
             extra_compile_args=["-O3"],
         ),
         Extension(
+            "snakecube.search._beam",
+            ["src/snakecube/search/_beam.pyx"],
+            extra_compile_args=["-O3"],
+        ),
+        Extension(
             "snakecube.fold._turns",
             ["src/snakecube/fold/_turns.pyx"],
             extra_compile_args=["-O3"],

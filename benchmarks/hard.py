@@ -48,7 +48,7 @@ def main() -> None:
     ap.add_argument(
         "--strategy",
         default="auto",
-        choices=("auto", "portfolio", "restarts", "sat", "depth-first"),
+        choices=("auto", "beam", "portfolio", "restarts", "sat", "depth-first"),
     )
     ap.add_argument("--only", default="", help="only designs whose name contains this")
     args = ap.parse_args()

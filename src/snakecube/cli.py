@@ -149,16 +149,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--strategy",
-        choices=("auto", "depth-first", "portfolio", "restarts", "sat"),
+        choices=("auto", "beam", "depth-first", "portfolio", "restarts", "sat"),
         default="auto",
-        help="depth-first over the whole tree; for --first only: randomised restarts, a SAT "
-        "solver (snakecube[sat]) or a portfolio of both (default auto: for --first on targets "
-        "of more than 64 cells, the restarts beside depth first from the end whose tree is "
-        "estimated smaller; else depth first)",
+        help="depth-first over the whole tree; for --first only: randomised restarts, beam "
+        "searches, a SAT solver (snakecube[sat]) or a portfolio of restarts and SAT (default "
+        "auto: for --first on targets of more than 64 cells, the restarts beside depth first "
+        "from the end whose tree is estimated smaller and, in boxes of up to 128 cells, the "
+        "beam searches; else depth first)",
     )
     s.add_argument(
         "--seed", type=_whole(0, 2**63), default=0, metavar="S",
-        help="random seed of the restarts (default 0)",
+        help="random seed of the restarts and beams (default 0)",
     )  # fmt: skip
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")

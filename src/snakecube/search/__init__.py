@@ -397,11 +397,17 @@ def _depth_first(
     return _result(problem, plan, sols, per_class, stop, chosen.name, nodes, began, n_workers)
 
 
-STRATEGIES = ("auto", "depth-first", "portfolio", "restarts", "sat")
-# auto, for a first solution of a big target: the restarts on one core and depth first from
-# the end with the smaller tree on the other (docs/design.md, "Depth first from the better end")
-AUTO_MEMBERS = ("restarts", "depth-first")
-FIRST_STRATEGIES = {"portfolio": ("restarts", "sat"), "restarts": ("restarts",), "sat": ("sat",)}
+STRATEGIES = ("auto", "beam", "depth-first", "portfolio", "restarts", "sat")
+# auto, for a first solution of a big target: the restarts, depth first from the end with the
+# smaller tree (docs/design.md, "Depth first from the better end") and, where it fits (boxes of
+# up to 128 cells), the beam searches (docs/design.md, "The beam member"), side by side
+AUTO_MEMBERS = ("restarts", "depth-first", "beam")
+FIRST_STRATEGIES = {
+    "beam": ("beam",),
+    "portfolio": ("restarts", "sat"),
+    "restarts": ("restarts",),
+    "sat": ("sat",),
+}
 RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
 
 
@@ -420,19 +426,26 @@ def _members(
         return ()
     from snakecube.search import first, sat  # only now: a count never loads them
 
-    built = {"restarts": first.AVAILABLE, "sat": sat.available()}
-    if not asked:  # auto: the restarts and depth first (measured best), else SAT if installed
+    built = {
+        "restarts": first.AVAILABLE,
+        "sat": sat.available(),
+        "beam": first.beam_fits(inputs.problem),
+    }
+    if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
         if built["restarts"]:
-            return AUTO_MEMBERS
+            return tuple(m for m in AUTO_MEMBERS if m != "beam" or built["beam"])
         return ("sat",) if built["sat"] else ()
     members = FIRST_STRATEGIES[strategy]
     have = tuple(m for m in members if built[m])
     if have != members:
         missing = next(m for m in members if not built[m])
         raise InputError(
-            "the compiled restarts search is not built here; reinstall with a C compiler"
-            if missing == "restarts"
-            else "the SAT member needs python-sat: pip install 'snakecube[sat]'"
+            {
+                "restarts": "the compiled restarts search is not built here; reinstall with a "
+                "C compiler",
+                "beam": "--strategy beam needs the compiled beam loop and a box of at most "
+                f"{first.BEAM_CELLS} cells",
+            }.get(missing, "the SAT member needs python-sat: pip install 'snakecube[sat]'")
         )
     return have
 
@@ -485,11 +498,12 @@ def _first_solution(
                 orbits = problem.region.orbits()  # the plan's start classes, in order
                 per_class[next(i for i, o in enumerate(orbits) if r.cells[0] in o)] += 1
                 stop = "limit"
-                engine = (
-                    r.engine
-                    if isinstance(r, first.Depth)
-                    else ("sat" if isinstance(r, first.Slice) else "restarts")
-                )
+                if isinstance(r, first.Depth):
+                    engine = r.engine
+                elif isinstance(r, first.Beamed):
+                    engine = "beam"
+                else:
+                    engine = "sat" if isinstance(r, first.Slice) else "restarts"
     except KeyboardInterrupt:
         stop = "interrupted"
     finally:

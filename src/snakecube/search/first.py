@@ -32,7 +32,13 @@ A free restart whose search space is used up (``finished``) proves that no solut
 its cell from its end; when that holds for every start cell of one end, the snake does not
 fold. A sweep proves nothing.
 
-The second member, ``sat`` (``search.sat``: CaDiCaL through python-sat), learns a clause
+The ``beam`` member (``BeamMember``, ``_beam.Beam``) grows a whole population of partial
+folds a segment at a time and keeps the ``width`` most compact (fewest faces between placed
+and free cells): it does not commit to one early choice, which is where restarts and depth
+first lose themselves on fully mixed 4x5x5 and 5x5x5 designs (docs/design.md, "The beam
+member"). Its beams double in width every round of ``BEAM_ROUND`` (both ends, two scores).
+
+The ``sat`` member (``search.sat``: CaDiCaL through python-sat) learns a clause
 from every dead end instead of forgetting it at the next restart; it finds first solutions of
 designs the restarts do not, and proves unfoldable snakes unfoldable. ``search`` runs the
 members side by side and accepts their runs in one fixed order (see there).
@@ -67,11 +73,16 @@ from snakecube.search.sat import Slice
 from snakecube.shape import CellIndex, Region
 
 _first = None
+_beam = None
 if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
     try:
         from snakecube.search import _first  # type: ignore[attr-defined, no-redef]
     except ImportError:
         _first = None
+    try:
+        from snakecube.search import _beam  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        _beam = None
 AVAILABLE = _first is not None
 
 BASE = 20_000  # nodes of the shortest restart
@@ -383,8 +394,111 @@ class DepthFirst:
         return tuple(path[::-1] if self.end else path)
 
 
-MEMBERS = ("restarts", "sat", "depth-first")
-Run = Restart | Slice | Depth
+@dataclass(frozen=True, slots=True)
+class Beamed:
+    """What one beam search of the beam member did: ``cells`` (snake order) if it found a
+    solution; ``decided`` if that settles the question (a solution, or a beam that never
+    dropped a fold and died: a breadth-first search of the whole tree, so no fold)."""
+
+    index: int
+    nodes: int  # children made and checked
+    decided: bool
+    cells: tuple[CellIndex, ...] | None
+    width: int
+    end: int
+    score: int
+    level: int  # the segments placed (0-based) when it stopped
+
+
+BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles it
+# The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
+BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
+# On the portfolio's scale of work, one fold of a beam at one level weighs this many restart
+# nodes (measured: see docs/design.md, "The beam member"); a beam's place on the scale is its
+# nominal size, width x segments x BEAM_WORK, known before it runs.
+BEAM_WORK = 2
+BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
+BEAM_CELLS = 128  # the loop's masks are 128 bits
+
+
+def beam_width(k: int) -> int:
+    """The width of beam ``k`` (0-based) of the beam member."""
+    return BEAM_BASE << (k // len(BEAM_ROUND))
+
+
+def beam_work(k: int, segments: int) -> int:
+    """Beam ``k``'s nominal size on the portfolio's scale of work."""
+    return beam_width(k) * segments * BEAM_WORK
+
+
+def beam_fits(problem: Problem) -> bool:
+    """Can the beam member search this problem (compiled, at most 128 cells, a box-like
+    numbering with one offset per direction)?"""
+    if _beam is None or problem.ncells > BEAM_CELLS:
+        return False
+    nb = problem.neighbours
+    offsets = [{nb[c][d] - c for c in range(problem.ncells) if nb[c][d] >= 0} for d in range(6)]
+    return all(len(o) <= 1 for o in offsets)
+
+
+class BeamMember:
+    """The beam member: beam searches (``_beam.Beam``) of doubling widths, each round every
+    (end, score kind) of ``BEAM_ROUND``, each beam with its own seed. Beam ``k`` is fully fixed
+    by ``k`` and the seed (docs/design.md, "The beam member")."""
+
+    def __init__(self, problem: Problem, seed: int = 0) -> None:
+        if not beam_fits(problem):
+            raise RuntimeError("the beam member needs the compiled loop and a box of <= 128 cells")
+        region = problem.region
+        n = problem.ncells
+        self.problem = problem
+        self.seed = seed
+        self.nb = array("i", [y for row in region.neighbours for y in row])
+        self.colours = array("i", [colour(region, c) for c in range(n)])
+        orbits = region.orbits(region.symmetries)
+        self.starts = array("i", [o[0] for o in orbits if can_start(region, o[0])])
+        nb = problem.neighbours
+        self.offsets = [
+            next((nb[c][d] - c for c in range(n) if nb[c][d] >= 0), 0) for d in range(6)
+        ]
+        words = []
+        for d in range(6):
+            has = sum(1 << c for c in range(n) if nb[c][d] >= 0)
+            words += [has & ((1 << 64) - 1), has >> 64]
+        self.has = words
+
+    def plan(self, k: int) -> tuple[int, int, int, int]:
+        """Beam ``k``'s width, end, score kind and seed."""
+        end, score = BEAM_ROUND[k % len(BEAM_ROUND)]
+        mixed = (self.seed * 0xD1B54A32D192ED03 + (k + 1) * 0x9E3779B97F4A7C15) % (1 << 64)
+        return beam_width(k), end, score, mixed
+
+    def run(self, k: int, stop: Callable[[], bool] | None = None) -> Beamed | None:
+        """Run beam ``k`` to its end (None if ``stop()`` said so between chunks)."""
+        assert _beam is not None
+        width, end, score, seed = self.plan(k)
+        lengths = self.problem.lengths[::-1] if end else self.problem.lengths
+        beam = _beam.Beam(
+            self.problem.ncells, self.nb, self.colours, array("i", lengths), self.starts,
+            self.offsets, self.has, width, score, seed,
+        )  # fmt: skip
+        while not beam.run(BEAM_CHUNK):
+            if stop is not None and stop():
+                return None
+        cells = None
+        if beam.found:
+            start, dirs = beam.solution
+            path = [start]
+            for j, d in enumerate(dirs):
+                for _ in range(lengths[j] - 1):
+                    path.append(self.problem.region.neighbours[path[-1]][d])
+            cells = tuple(path[::-1] if end else path)
+        decided = bool(beam.found) or bool(beam.complete)
+        return Beamed(k, beam.nodes, decided, cells, width, end, score, beam.level)
+
+
+MEMBERS = ("restarts", "sat", "depth-first", "beam")
+Run = Restart | Slice | Depth | Beamed
 
 
 def search(
@@ -398,15 +512,17 @@ def search(
     then while workers run, until one finds a solution or there is proof that none exists.
 
     ``members`` are ``restarts`` (the randomised searches above), ``sat`` (CaDiCaL on
-    ``search.sat``'s encoding, in slices of ``sat.SLICE`` conflicts) and ``depth-first``
-    (``DepthFirst``, in slices of ``DEPTH_SLICE`` nodes). Each run has a place on one scale
-    of work: restart ``i`` ends at the sum of the budgets up to ``i``, SAT slice ``k`` at
-    ``(k + 1) * SLICE * NODES_PER_CONFLICT``, depth-first slice ``k`` at
-    ``(k + 1) * DEPTH_SLICE_WORK``; runs are accepted in that order (on a tie restarts, then
-    SAT, then depth first), whatever the number of workers and however fast each one runs,
-    so the answer depends only on the inputs and the seed. With several workers the SAT
-    solver and the depth-first search each have one to themselves (with too few workers for
-    that and the restarts, everything runs in this process). ``stop(work)`` is asked between
+    ``search.sat``'s encoding, in slices of ``sat.SLICE`` conflicts), ``depth-first``
+    (``DepthFirst``, in slices of ``DEPTH_SLICE`` nodes) and ``beam`` (``BeamMember``). Each
+    run has a place on one scale of work: restart ``i`` ends at the sum of the budgets up to
+    ``i``, SAT slice ``k`` at ``(k + 1) * SLICE * NODES_PER_CONFLICT``, depth-first slice
+    ``k`` at ``(k + 1) * DEPTH_SLICE_WORK``, beam ``k`` at the sum of ``beam_work`` up to
+    ``k``; runs are accepted in that order (on a tie restarts, then SAT, then depth first,
+    then beams), whatever the number of workers and however fast each one runs, so the
+    answer depends only on the inputs and the seed. With several workers the SAT solver and
+    the depth-first search each have one to themselves, and the restarts and beams share the
+    rest in the order they are accepted (with too few workers for that, everything runs in
+    this process). ``stop(work)`` is asked between
     runs; ``work`` is the runs' nodes (a conflict counts ``NODES_PER_CONFLICT``); True ends
     the search.
     """
@@ -415,6 +531,8 @@ def search(
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
     use_restarts = "restarts" in members
     portfolio = Portfolio(problem, seed) if use_restarts else None
+    beams = BeamMember(problem, seed) if "beam" in members else None
+    segments = len(problem.lengths)
     finished: set[tuple[int, CellIndex]] = set()
     work = 0
 
@@ -433,45 +551,57 @@ def search(
     def order() -> Iterator[tuple[str, int]]:
         """The runs in the order they are accepted: (member, its run number)."""
         ends = accumulate(budget_of(i) for i in count())
-        runs = {"restarts": 0, "sat": 0, "depth-first": 0}
+        runs = {"restarts": 0, "sat": 0, "depth-first": 0, "beam": 0}
         restart_end = next(ends)
+        beam_end = beam_work(0, segments)
         while True:
             at = {
                 "restarts": restart_end,
                 "sat": (runs["sat"] + 1) * sat.SLICE * sat.NODES_PER_CONFLICT,
                 "depth-first": (runs["depth-first"] + 1) * DEPTH_SLICE_WORK,
+                "beam": beam_end,
             }
             member = min(used, key=at.__getitem__)  # the first on a tie
             yield member, runs[member]
             runs[member] += 1
             if member == "restarts":
                 restart_end = next(ends)
+            elif member == "beam":
+                beam_end += beam_work(runs["beam"], segments)
 
     def stopped() -> bool:
         return bool(stop and stop(work))
 
     persistent = [m for m in ("sat", "depth-first") if m in members]  # a worker each
-    if workers <= 1 or (use_restarts and workers <= len(persistent)):
-        yield from _in_process(problem, portfolio, order(), accept, stopped)
+    indexed = [m for m in ("restarts", "beam") if m in members]  # runs numbered 0, 1, ...
+    if workers <= 1 or (indexed and workers <= len(persistent)):
+        yield from _in_process(problem, portfolio, beams, order(), accept, stopped)
         return
 
     from snakecube import pool
 
-    def job(item: int | str) -> Iterator[Run]:
+    def job(item: str | tuple[str, int]) -> Iterator[Run]:
         if item == "sat":
             solver = sat.SatSearch(problem)
             try:
                 yield from solver.slices_of()
             finally:
                 solver.close()
-        elif item == "depth-first":
+        elif isinstance(item, str):
             yield from DepthFirst(problem).slices_of()
+        elif item[0] == "restarts":
+            assert portfolio is not None
+            yield portfolio.restart(item[1])
         else:
-            assert portfolio is not None and isinstance(item, int)
-            yield portfolio.restart(item)
+            assert beams is not None
+            beamed = beams.run(item[1])
+            assert beamed is not None
+            yield beamed
 
-    items: Iterator[int | str] = chain(persistent, count() if use_restarts else [])
-    restarts_done: dict[int, Restart] = {}
+    # The numbered runs go to the workers in the order they are accepted.
+    numbered = ((m, n) for m, n in order() if m in indexed) if indexed else iter(())
+    items: Iterator[str | tuple[str, int]] = chain(persistent, numbered)
+    numbered_done: dict[tuple[str, int], Run] = {}
     streams: dict[str, deque[Run]] = {"sat": deque(), "depth-first": deque()}
     runs = order()
     member, n = next(runs)
@@ -479,20 +609,24 @@ def search(
     events = pool.run(job, items, workers, lookahead=workers if persistent else None)
 
     def ready() -> bool:
-        return (n in restarts_done) if member == "restarts" else bool(streams[member])
+        return (member, n) in numbered_done if member in indexed else bool(streams[member])
 
     try:
         for event in events:
             if event is not None and not event.done:
-                if isinstance(event.value, Restart):
-                    restarts_done[event.value.index] = event.value
+                value = event.value
+                if isinstance(value, Restart):
+                    numbered_done["restarts", value.index] = value
+                elif isinstance(value, Beamed):
+                    numbered_done["beam", value.index] = value
                 else:
-                    streams["sat" if isinstance(event.value, Slice) else "depth-first"].append(
-                        event.value
-                    )
+                    streams["sat" if isinstance(value, Slice) else "depth-first"].append(value)
             # accept in the fixed order: deterministic
             while ready():
-                got = restarts_done.pop(n) if member == "restarts" else streams[member].popleft()
+                if member in indexed:
+                    got = numbered_done.pop((member, n))
+                else:
+                    got = streams[member].popleft()
                 yield got
                 if accept(got):
                     return
@@ -507,6 +641,7 @@ def search(
 def _in_process(
     problem: Problem,
     portfolio: Portfolio | None,
+    beams: BeamMember | None,
     order: Iterator[tuple[str, int]],
     accept: Callable[[Run], bool],
     stopped: Callable[[], bool],
@@ -524,6 +659,12 @@ def _in_process(
             if member == "restarts":
                 assert portfolio is not None
                 run = portfolio.restart(n)
+            elif member == "beam":
+                assert beams is not None
+                beamed = beams.run(n, stopped)
+                if beamed is None:
+                    return
+                run = beamed
             elif member == "sat":
                 solver = solver or sat.SatSearch(problem)
                 run = solver.run()

@@ -1,0 +1,177 @@
+"""The beam member of the first-solution portfolio (search.first.BeamMember, _beam.pyx).
+
+A beam never reports a wrong fold (the solution is checked here against an independent brute
+force and by ``Solution.verify``), and its checks are exact: a beam wide enough never to drop
+a fold is a breadth-first search of the whole tree, so it must find a fold exactly when the
+brute force has one, and prove "no fold" otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections import defaultdict
+
+import pytest
+
+import snakecube as sc
+from bruteforce import box_cells, hamiltonian_paths, lengths_of
+from snakecube.cli import main
+from snakecube.designs import design_of, random_path
+from snakecube.search import first
+from snakecube.search.problem import Problem
+
+needs_beam = pytest.mark.skipif(first._beam is None, reason="the compiled beam is not built")
+
+
+def _paths(box: sc.Box) -> dict[tuple[int, ...], set[tuple[int, ...]]]:
+    """Every Hamiltonian path of the box by brute force, by segment lengths (either way)."""
+    index = {c: i for i, c in enumerate(box.cells)}
+    by_lengths: dict[tuple[int, ...], set[tuple[int, ...]]] = defaultdict(set)
+    for p in hamiltonian_paths(box_cells(*box.dims)):
+        by_lengths[lengths_of(p)].add(tuple(index[c] for c in p))
+    return by_lengths
+
+
+def _run(problem: Problem, width: int, score: int, seed: int, starts=None):
+    """One beam from the first end: (found cells or None, complete)."""
+    from snakecube.search import _beam  # type: ignore[attr-defined]
+
+    member = first.BeamMember(problem, seed)
+    beam = _beam.Beam(
+        problem.ncells, member.nb, member.colours, array("i", problem.lengths),
+        array("i", starts if starts is not None else range(problem.ncells)),
+        member.offsets, member.has, width, score, seed,
+    )  # fmt: skip
+    while not beam.run(1000):
+        pass
+    if not beam.found:
+        return None, bool(beam.complete)
+    start, dirs = beam.solution
+    cells = [start]
+    for k, d in enumerate(dirs):
+        for _ in range(problem.lengths[k] - 1):
+            cells.append(problem.neighbours[cells[-1]][d])
+    return tuple(cells), bool(beam.complete)
+
+
+def _random_lengths(rng: random.Random, cells: int) -> tuple[int, ...]:
+    """A random snake of ``cells`` cubes (most of them do not fold)."""
+    out, left = [], cells - 1
+    while left:
+        step = min(left, rng.choice((1, 1, 1, 2, 2, 3)))
+        out.append(step + 1)
+        left -= step
+    return tuple(out)
+
+
+@needs_beam
+@pytest.mark.parametrize("dims", [(2, 2, 3), (2, 2, 4), (2, 3, 3), (1, 3, 5)])
+def test_an_uncut_beam_is_exact_against_brute_force(dims):
+    box = sc.Box(*dims)
+    by_lengths = _paths(box)
+    rng = random.Random(sum(dims))
+    designs = list(by_lengths)
+    rng.shuffle(designs)
+    snakes = designs[:25] + [_random_lengths(rng, box.volume) for _ in range(25)]
+    folds = nones = 0
+    for lengths in snakes:
+        problem = Problem.build(sc.Snake(lengths), box)
+        for score in (0, 1):
+            cells, complete = _run(problem, 10**6, score, rng.randrange(1 << 32))
+            assert complete  # never wider than its width: the whole tree
+            solutions = by_lengths.get(lengths, set())
+            if solutions:
+                assert cells in solutions
+                folds += 1
+            else:
+                assert cells is None
+                nones += 1
+    assert folds >= 40 and nones >= 10
+
+
+@needs_beam
+@pytest.mark.parametrize("width", [1, 2, 7])
+def test_a_narrow_beam_reports_only_true_folds(width):
+    box = sc.Box(2, 3, 3)
+    by_lengths = _paths(box)
+    found = dropped = 0
+    for lengths in sorted(by_lengths)[:60]:
+        problem = Problem.build(sc.Snake(lengths), box)
+        cells, complete = _run(problem, width, width % 2, 5)
+        if cells is not None:
+            assert cells in by_lengths[lengths]
+            found += 1
+        dropped += not complete
+    assert found > 0 and dropped > 0
+
+
+@needs_beam
+def test_the_member_takes_both_ends_and_both_scores_each_round_and_doubles():
+    problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
+    member = first.BeamMember(problem, 3)
+    rnd = len(first.BEAM_ROUND)
+    plans = [member.plan(k) for k in range(3 * rnd)]
+    for r in range(3):
+        got = plans[r * rnd : (r + 1) * rnd]
+        assert {(end, score) for _, end, score, _ in got} == {(0, 0), (0, 1), (1, 0), (1, 1)}
+        assert {w for w, *_ in got} == {first.BEAM_BASE << r}
+    assert len({seed for *_, seed in plans}) == len(plans)
+    assert first.beam_work(rnd, 10) == 2 * first.beam_work(0, 10)
+
+
+@needs_beam
+@pytest.mark.parametrize("seed", [1, 2])
+def test_beams_fold_random_designs_from_either_end_as_typed(seed):
+    box = sc.Box(3, 4, 4)
+    path = random_path(box, random.Random(seed))
+    snake = design_of([box.cells[c] for c in path])
+    member = first.BeamMember(Problem.build(snake, box), seed)
+    ends = set()
+    for k in range(2 * len(first.BEAM_ROUND)):
+        r = member.run(k)
+        assert r is not None and r.index == k
+        if r.cells is not None:
+            sc.Solution(snake, box, r.cells).verify()  # told from cube 1 as typed
+            ends.add(r.end)
+    assert ends  # a 48-cube design folds within two rounds
+
+
+@needs_beam
+def test_beam_strategy_is_deterministic_across_workers():
+    box = sc.Box(3, 5, 5)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(4))])
+    one = sc.solve(snake, box, limit=1, strategy="beam", workers=1, seed=2)
+    two = sc.solve(snake, box, limit=1, strategy="beam", workers=2, seed=2)
+    assert one.engine == two.engine == "beam"
+    assert one.solutions[0].cells == two.solutions[0].cells and one.nodes == two.nodes
+    one.solutions[0].verify()
+
+
+@needs_beam
+def test_an_uncut_beam_proves_a_snake_does_not_fold():
+    # the standard snake with its last two lengths swapped (issue 9's typo)
+    r = sc.solve("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2", limit=1, strategy="beam")
+    assert r.complete and r.distinct == 0
+
+
+def test_auto_adds_the_beam_only_where_it_fits():
+    from snakecube.search import _members, compile_inputs
+
+    small = compile_inputs(sc.Snake((2,) * 99), sc.Box(4, 5, 5))
+    big = compile_inputs(sc.Snake((2,) * 143), sc.Box(4, 6, 6))
+    got = _members("auto", small, 1, None)
+    if first.AVAILABLE and first._beam is not None:
+        assert got == ("restarts", "depth-first", "beam")
+    assert "beam" not in _members("auto", big, 1, None)
+    assert not first.beam_fits(big.problem)
+
+
+def test_beam_strategy_refuses_what_it_cannot_do(capsys):
+    assert main(["solve", "standard", "--strategy", "beam"]) == 2  # no --first
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "beam" in err
+    snake = ",".join(["2"] * 143)
+    assert main(["solve", snake, "--box", "4x6x6", "--first", "--strategy", "beam"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "beam" in err
