@@ -175,3 +175,26 @@ def test_beam_strategy_refuses_what_it_cannot_do(capsys):
     assert main(["solve", snake, "--box", "4x6x6", "--first", "--strategy", "beam"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "beam" in err
+
+
+@needs_beam
+def test_depth_first_sits_out_where_even_its_better_end_is_hopeless(monkeypatch):
+    box = sc.Box(3, 4, 4)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(6))])
+    problem = Problem.build(snake, box)
+
+    def runs(members):
+        return [r for r in first.search(problem, 1, 1, members=members) if r is not None]
+
+    sizes = first.end_sizes(problem)
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", min(sizes) * 0.99)
+    assert not any(isinstance(r, first.Depth) for r in runs(("depth-first", "beam")))
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", min(sizes) * 1.01)
+    got = runs(("depth-first", "beam"))
+    assert isinstance(got[0], first.Depth)  # its first slice weighs less than the first beam
+    # alone it always runs, hopeless or not
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)
+    assert isinstance(runs(("depth-first",))[0], first.Depth)
+    # the end it takes is the one with the smaller estimate
+    assert first.DepthFirst(problem, (2.0, 1.0)).end == 1
+    assert first.DepthFirst(problem, (1.0, 2.0)).end == 0

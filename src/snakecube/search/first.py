@@ -346,6 +346,24 @@ DEPTH_SLICE_WORK = DEPTH_SLICE * 2 // 11
 DEPTH_PROBES = 1024
 
 
+# Depth first sits out beside other members when even its better end's tree is estimated past
+# this many nodes (about ten hours at 26 million a second): its core goes to the others.
+# Measured: 4x5x5 designs 7e9-2e10 from the better end (found at 0.5-3.2e9 nodes), fully mixed
+# 5x5x5 designs 4e12-3e15, none found (docs/design.md, "The beam member").
+DEPTH_HOPELESS = 1e12
+
+
+def end_sizes(problem: Problem) -> tuple[float, float]:
+    """Knuth estimates of the depth-first tree from the first end and from the last."""
+    from snakecube.search.estimate import tree_size
+
+    first_end = tree_size(problem, DEPTH_PROBES)
+    if problem.snake.is_palindrome:
+        return first_end, first_end
+    other = Problem.build(problem.snake.reversed(), problem.region)
+    return first_end, tree_size(other, DEPTH_PROBES)
+
+
 class DepthFirst:
     """The exhaustive depth-first search (the kernel, default pruning, the plan's units in
     order) from the end of the snake whose tree is estimated smaller (``search.estimate``),
@@ -353,17 +371,16 @@ class DepthFirst:
     the two ends' trees differ a hundredfold and more, and from the small end a whole count
     takes seconds (docs/design.md, "Depth first from the better end")."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, sizes: tuple[float, float] | None = None) -> None:
         from snakecube.search import kernel
-        from snakecube.search.estimate import tree_size
         from snakecube.search.reference import Reference
 
         self.end = 0
         self.problem = problem
-        if not problem.snake.is_palindrome:
-            other = Problem.build(problem.snake.reversed(), problem.region)
-            if tree_size(other, DEPTH_PROBES) < tree_size(problem, DEPTH_PROBES):
-                self.end, self.problem = 1, other
+        first_end, last_end = end_sizes(problem) if sizes is None else sizes
+        if last_end < first_end:
+            self.end = 1
+            self.problem = Problem.build(problem.snake.reversed(), problem.region)
         self.engine: Engine = kernel.Kernel() if kernel.AVAILABLE else Reference(DEFAULT_PRUNE)
 
     def slices_of(self) -> Generator[Depth, None, None]:
@@ -414,9 +431,11 @@ BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles i
 # The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, one fold of a beam at one level weighs this many restart
-# nodes (measured: see docs/design.md, "The beam member"); a beam's place on the scale is its
-# nominal size, width x segments x BEAM_WORK, known before it runs.
-BEAM_WORK = 2
+# nodes, so that beams and restarts advance side by side (measured, one core, 2026-11-24: the
+# beams' nominal fold-levels against restart nodes a second, ratios 0.88-1.61 on 4x4x5 to
+# 5x5x5 designs, median about 1); a beam's place on the scale is its nominal size, width x
+# segments x BEAM_WORK, known before it runs.
+BEAM_WORK = 1
 BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
 BEAM_CELLS = 128  # the loop's masks are 128 bits
 
@@ -529,6 +548,11 @@ def search(
     unknown = set(members) - set(MEMBERS)
     if unknown or not members:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
+    sizes = None
+    if "depth-first" in members and len(members) > 1:
+        sizes = end_sizes(problem)
+        if min(sizes) > DEPTH_HOPELESS:
+            members = tuple(m for m in members if m != "depth-first")
     use_restarts = "restarts" in members
     portfolio = Portfolio(problem, seed) if use_restarts else None
     beams = BeamMember(problem, seed) if "beam" in members else None
@@ -575,7 +599,7 @@ def search(
     persistent = [m for m in ("sat", "depth-first") if m in members]  # a worker each
     indexed = [m for m in ("restarts", "beam") if m in members]  # runs numbered 0, 1, ...
     if workers <= 1 or (indexed and workers <= len(persistent)):
-        yield from _in_process(problem, portfolio, beams, order(), accept, stopped)
+        yield from _in_process(problem, portfolio, beams, sizes, order(), accept, stopped)
         return
 
     from snakecube import pool
@@ -588,7 +612,7 @@ def search(
             finally:
                 solver.close()
         elif isinstance(item, str):
-            yield from DepthFirst(problem).slices_of()
+            yield from DepthFirst(problem, sizes).slices_of()
         elif item[0] == "restarts":
             assert portfolio is not None
             yield portfolio.restart(item[1])
@@ -642,13 +666,15 @@ def _in_process(
     problem: Problem,
     portfolio: Portfolio | None,
     beams: BeamMember | None,
+    sizes: tuple[float, float] | None,
     order: Iterator[tuple[str, int]],
     accept: Callable[[Run], bool],
     stopped: Callable[[], bool],
 ) -> Generator[Run | None, None, None]:
     """``search`` with one worker: the members' runs in turn, in this process. The SAT solver
-    and the depth-first search are made at their first run, so a snake the restarts fold at
-    once pays for neither (the encoding, the estimates of both ends)."""
+    is made at its first run, so a snake the restarts fold at once does not pay for its
+    encoding; the depth-first search too (its ends' estimates, ``sizes``, are made before,
+    to decide whether it runs at all)."""
     solver: sat.SatSearch | None = None
     depth: Generator[Depth, None, None] | None = None
     try:
@@ -669,7 +695,7 @@ def _in_process(
                 solver = solver or sat.SatSearch(problem)
                 run = solver.run()
             else:
-                depth = depth or DepthFirst(problem).slices_of()
+                depth = depth or DepthFirst(problem, sizes).slices_of()
                 run = next(depth)
             yield run
             if accept(run):
