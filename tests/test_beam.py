@@ -198,3 +198,15 @@ def test_depth_first_sits_out_where_even_its_better_end_is_hopeless(monkeypatch)
     # the end it takes is the one with the smaller estimate
     assert first.DepthFirst(problem, (2.0, 1.0)).end == 1
     assert first.DepthFirst(problem, (1.0, 2.0)).end == 0
+
+
+@needs_beam
+def test_the_result_names_the_members_that_ran(monkeypatch):
+    box = sc.Box(4, 4, 5)
+    snake = sc.Snake((2,) * 79)  # the zig-zag: no fold found within a few thousand nodes
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)
+    r = sc.solve(snake, box, limit=1, workers=1, max_nodes=5_000)
+    assert r.engine == "restarts+beam" and r.stop_reason == "nodes"
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", 1e30)
+    r = sc.solve(snake, box, limit=1, workers=1, max_nodes=5_000)
+    assert r.engine == "restarts+depth-first+beam"

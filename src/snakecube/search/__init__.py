@@ -481,6 +481,7 @@ def _first_solution(
     found: list[Solution] = []
     per_class = [0] * len(plan.start_classes)
     nodes = runs_done = 0
+    members = first.who_runs(problem, members)[0]  # as search will (estimates are cached)
     engine = "+".join(members) if len(members) > 1 else members[0]
     runs = first.search(problem, seed, n_workers, out_of_budget, members)
     try:

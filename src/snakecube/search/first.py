@@ -353,15 +353,38 @@ DEPTH_PROBES = 1024
 DEPTH_HOPELESS = 1e12
 
 
+_SIZES: dict[int, tuple[Problem, tuple[float, float]]] = {}
+
+
 def end_sizes(problem: Problem) -> tuple[float, float]:
-    """Knuth estimates of the depth-first tree from the first end and from the last."""
+    """Knuth estimates of the depth-first tree from the first end and from the last (the
+    last problem's are kept: the solver asks once to name its members, once to run them)."""
     from snakecube.search.estimate import tree_size
 
+    hit = _SIZES.get(id(problem))
+    if hit is not None and hit[0] is problem:
+        return hit[1]
     first_end = tree_size(problem, DEPTH_PROBES)
-    if problem.snake.is_palindrome:
-        return first_end, first_end
-    other = Problem.build(problem.snake.reversed(), problem.region)
-    return first_end, tree_size(other, DEPTH_PROBES)
+    sizes = (first_end, first_end)
+    if not problem.snake.is_palindrome:
+        other = Problem.build(problem.snake.reversed(), problem.region)
+        sizes = (first_end, tree_size(other, DEPTH_PROBES))
+    _SIZES.clear()
+    _SIZES[id(problem)] = (problem, sizes)
+    return sizes
+
+
+def who_runs(
+    problem: Problem, members: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[float, float] | None]:
+    """The members that run, and the ends' estimates if depth first was asked beside others:
+    it sits out when even its better end's tree is past ``DEPTH_HOPELESS`` nodes."""
+    if "depth-first" not in members or len(members) == 1:
+        return members, None
+    sizes = end_sizes(problem)
+    if min(sizes) > DEPTH_HOPELESS:
+        return tuple(m for m in members if m != "depth-first"), sizes
+    return members, sizes
 
 
 class DepthFirst:
@@ -548,11 +571,7 @@ def search(
     unknown = set(members) - set(MEMBERS)
     if unknown or not members:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
-    sizes = None
-    if "depth-first" in members and len(members) > 1:
-        sizes = end_sizes(problem)
-        if min(sizes) > DEPTH_HOPELESS:
-            members = tuple(m for m in members if m != "depth-first")
+    members, sizes = who_runs(problem, members)
     use_restarts = "restarts" in members
     portfolio = Portfolio(problem, seed) if use_restarts else None
     beams = BeamMember(problem, seed) if "beam" in members else None
