@@ -118,6 +118,7 @@ def test_the_member_takes_both_ends_and_both_scores_each_round_and_doubles():
         assert {w for w, *_ in got} == {first.BEAM_BASE << r}
     assert len({seed for *_, seed in plans}) == len(plans)
     assert first.beam_work(rnd, 10) == 2 * first.beam_work(0, 10)
+    assert first.beam_width(10**6) == first.BEAM_MAX_WIDTH  # memory stays bounded
 
 
 @needs_beam

@@ -450,7 +450,8 @@ class Beamed:
     level: int  # the segments placed (0-based) when it stopped
 
 
-BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles it
+BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles it, up to
+BEAM_MAX_WIDTH = 1 << 20  # about 320 MB a beam (64 bytes a fold, 48 a child, four children)
 # The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, one fold of a beam at one level weighs this many restart
@@ -464,8 +465,9 @@ BEAM_CELLS = 128  # the loop's masks are 128 bits
 
 
 def beam_width(k: int) -> int:
-    """The width of beam ``k`` (0-based) of the beam member."""
-    return BEAM_BASE << (k // len(BEAM_ROUND))
+    """The width of beam ``k`` (0-based) of the beam member: it doubles each round, up to
+    ``BEAM_MAX_WIDTH`` (later rounds are new seeds at that width)."""
+    return min(BEAM_BASE << min(k // len(BEAM_ROUND), 40), BEAM_MAX_WIDTH)
 
 
 def beam_work(k: int, segments: int) -> int:
