@@ -224,6 +224,7 @@ cdef class Beam:
         for i in range(self.starts.shape[0]):
             c = self.starts[i]
             for d in range(6):
+                # Step: the first segment from start cell c, going d, if it stays inside.
                 h, occ = c, (<mask128>1) << c
                 for j in range(1, self.lengths[0]):
                     h = self.nb[h * 6 + d]
@@ -244,6 +245,7 @@ cdef class Beam:
         for i in range(self.ncur):
             s = &self.cur[i]
             for d in range(6):
+                # Step: a turn (never along the last segment's axis) onto free cells only.
                 if d // 2 == s.dir // 2:
                     continue
                 h, occ = s.head, s.occ
@@ -272,6 +274,7 @@ cdef class Beam:
         cdef State *swap
         qsort(self.kids, nk, sizeof(Child), _by_key)
         for i in range(nk):
+            # Step: best first; a fold seen just before is skipped; past the width, stop.
             k = &self.kids[i]
             if last != NULL and k.key == last.key and k.occ == last.occ and k.head == last.head:
                 continue
@@ -308,6 +311,7 @@ cdef class Beam:
             return True
         with nogil:
             while self.nodes < until:
+                # Step: one level: make and check the children, keep the best.
                 nk = self._first_level() if self.level < 0 else self._expand()
                 self._select(nk)
                 if self.ncur == 0:
@@ -326,6 +330,7 @@ cdef class Beam:
         cdef int32_t k, rel, d = s.first, at
         out = [d]
         for k in range(1, self.n_seg):
+            # Step: segment k's turn, two bits, read against the segment before's axis.
             at = 2 * (k - 1)
             rel = (s.path[at // 64] >> (at % 64)) & 3
             d = rel + 2 * (rel // 2 >= d // 2)
