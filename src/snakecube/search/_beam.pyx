@@ -60,12 +60,16 @@ cdef inline int _pc(mask128 m) noexcept nogil:
     return __builtin_popcountll(<uint64_t>m) + __builtin_popcountll(<uint64_t>(m >> 64))
 
 
+cdef Child *_sorting = NULL  # the children _by_key compares (one beam sorts at a time)
+
+
 cdef int _by_key(const void *a, const void *b) noexcept nogil:
-    cdef const Child *x = <const Child *>a
-    cdef const Child *y = <const Child *>b
-    if x.key != y.key:
-        return -1 if x.key < y.key else 1
-    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+    """Children (by their index into ``_sorting``) by key, then by the order made."""
+    cdef int32_t i = (<const int32_t *>a)[0], j = (<const int32_t *>b)[0]
+    cdef uint64_t x = _sorting[i].key, y = _sorting[j].key
+    if x != y:
+        return -1 if x < y else 1
+    return -1 if i < j else (1 if i > j else 0)
 
 
 cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
@@ -79,6 +83,7 @@ cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
 
 cdef int64_t SCORE_OFFSET = 1 << 20   # keeps the key's score bits non-negative
 cdef int HASH_BITS = 40
+cdef int64_t MAX_SCORE = 4096         # above any score: 128 cells, 6 faces, 3 points a face
 
 
 cdef class Beam:
@@ -94,6 +99,8 @@ cdef class Beam:
     cdef State *cur
     cdef State *nxt
     cdef Child *kids
+    cdef int32_t *order       # children's indices, grouped by score
+    cdef int64_t *counts      # children per score (scores are below MAX_SCORE)
     cdef int64_t ncur, cap_kids
     cdef public int32_t level          # segments 0..level are placed in every fold of the beam
     cdef public int64_t nodes          # children made and checked
@@ -104,6 +111,8 @@ cdef class Beam:
         self.cur = NULL
         self.nxt = NULL
         self.kids = NULL
+        self.order = NULL
+        self.counts = NULL
 
     def __init__(self, int32_t n, int32_t[::1] nb, int32_t[::1] colour, int32_t[::1] lengths,
                  int32_t[::1] starts, offsets, has, int64_t width, int32_t score_kind,
@@ -131,7 +140,10 @@ cdef class Beam:
         self.cur = <State *>malloc(width * sizeof(State))
         self.nxt = <State *>malloc(width * sizeof(State))
         self.kids = <Child *>malloc(self.cap_kids * sizeof(Child))
-        if self.cur == NULL or self.nxt == NULL or self.kids == NULL:
+        self.order = <int32_t *>malloc(self.cap_kids * sizeof(int32_t))
+        self.counts = <int64_t *>malloc((MAX_SCORE + 1) * sizeof(int64_t))
+        if (self.cur == NULL or self.nxt == NULL or self.kids == NULL or self.order == NULL
+                or self.counts == NULL):
             raise MemoryError("no memory for a beam this wide")
         self.ncur, self.level, self.nodes = 0, -1, 0
         self.done, self.found, self.complete = False, False, True
@@ -141,6 +153,8 @@ cdef class Beam:
         free(self.cur)
         free(self.nxt)
         free(self.kids)
+        free(self.order)
+        free(self.counts)
 
     cdef inline mask128 _near(self, mask128 m, int d) noexcept nogil:
         """The cells whose neighbour in direction d is in m."""
@@ -264,39 +278,73 @@ cdef class Beam:
         return nk
 
     cdef void _select(self, int64_t nk) noexcept nogil:
-        """The ``width`` best children, each fold once, become the beam."""
-        cdef int64_t i, m = 0, at
+        """The ``width`` best children, each fold once, become the beam: in the order of
+        (key, order made). Children are grouped by score first (a counting sort), and only the
+        groups the beam reaches are sorted."""
+        global _sorting
+        cdef int64_t i, g, m = 0, at, start, end, sc, top = 0
         cdef int32_t rel, axis
         cdef Child *k
         cdef Child *last = NULL
         cdef State *t
         cdef State *p
         cdef State *swap
-        qsort(self.kids, nk, sizeof(Child), _by_key)
+        cdef bint full = False
+        # Step: count the children per score, and where each score's group starts.
+        for sc in range(MAX_SCORE + 1):
+            self.counts[sc] = 0
         for i in range(nk):
-            # Step: best first; a fold seen just before is skipped; past the width, stop.
-            k = &self.kids[i]
-            if last != NULL and k.key == last.key and k.occ == last.occ and k.head == last.head:
+            sc = <int64_t>(self.kids[i].key >> HASH_BITS) - SCORE_OFFSET
+            self.counts[sc] += 1
+            if sc > top:
+                top = sc
+        at = 0
+        for sc in range(top + 1):
+            g = self.counts[sc]
+            self.counts[sc] = at
+            at += g
+        for i in range(nk):
+            sc = <int64_t>(self.kids[i].key >> HASH_BITS) - SCORE_OFFSET
+            self.order[self.counts[sc]] = <int32_t>i
+            self.counts[sc] += 1
+        # Step: the groups best first, each sorted by key; a fold seen just before is skipped.
+        _sorting = self.kids
+        start = 0
+        for sc in range(top + 1):
+            end = self.counts[sc]
+            if end == start:
                 continue
-            if m == self.width:
-                self.complete = False
+            if full:
+                self.complete = False  # a distinct fold of a worse score is left out
                 break
-            last = k
-            t = &self.nxt[m]
-            t.occ, t.head, t.dir = k.occ, k.head, k.dir
-            if self.level < 0:
-                t.start, t.first = k.parent, k.dir
-                t.path[0] = t.path[1] = t.path[2] = t.path[3] = 0
-            else:
-                p = &self.cur[k.parent]
-                t.start, t.first = p.start, p.first
-                t.path[0], t.path[1], t.path[2], t.path[3] = (
-                    p.path[0], p.path[1], p.path[2], p.path[3])
-                axis = p.dir // 2
-                rel = k.dir - 2 * (k.dir // 2 > axis)
-                at = 2 * self.level  # segment level + 1 is stored at bits 2 * level
-                t.path[at // 64] |= (<uint64_t>rel) << (at % 64)
-            m += 1
+            qsort(&self.order[start], end - start, sizeof(int32_t), _by_key)
+            for i in range(start, end):
+                k = &self.kids[self.order[i]]
+                if last != NULL and k.key == last.key and k.occ == last.occ and k.head == last.head:
+                    continue
+                if m == self.width:
+                    self.complete = False
+                    full = True
+                    break
+                last = k
+                t = &self.nxt[m]
+                t.occ, t.head, t.dir = k.occ, k.head, k.dir
+                if self.level < 0:
+                    t.start, t.first = k.parent, k.dir
+                    t.path[0] = t.path[1] = t.path[2] = t.path[3] = 0
+                else:
+                    p = &self.cur[k.parent]
+                    t.start, t.first = p.start, p.first
+                    t.path[0], t.path[1], t.path[2], t.path[3] = (
+                        p.path[0], p.path[1], p.path[2], p.path[3])
+                    axis = p.dir // 2
+                    rel = k.dir - 2 * (k.dir // 2 > axis)
+                    at = 2 * self.level  # segment level + 1 is stored at bits 2 * level
+                    t.path[at // 64] |= (<uint64_t>rel) << (at % 64)
+                m += 1
+            if m == self.width:
+                full = True
+            start = end
         swap = self.cur
         self.cur = self.nxt
         self.nxt = swap
