@@ -157,10 +157,9 @@ class Portfolio:
         if len(kinds) != len(ROUND):  # the budgets are one Luby term per round of ROUND's size
             raise ValueError(f"a round of {len(ROUND)} kinds of restart, not {len(kinds)}")
         self.round: tuple[Kind, ...] = kinds
-        self.nb = array("i", [y for row in region.neighbours for y in row])
-        self.colours = array("i", [colour(region, c) for c in range(region.volume)])
+        self.nb, self.colours = _loop_arrays(region)
         orbits = region.orbits(region.symmetries)
-        self.starts: list[CellIndex] = [o[0] for o in orbits if can_start(region, o[0])]
+        self.starts: list[CellIndex] = _starts(region)
         self.sweeps: list[tuple[int, CellIndex]] = _sweep_starts(region, can_start)
         # middle out: per pivot segment, its first cube's cells (one per symmetry orbit) and
         # (direction, cell) pairs on a first layer (one per class), where it fits
@@ -260,6 +259,17 @@ class Portfolio:
         if not self.starts:
             return True
         return any(all((e, s) in finished for s in self.starts) for e in (0, 1))
+
+
+def _loop_arrays(region: Region) -> tuple[array[int], array[int]]:
+    """The compiled loops' view of a region: neighbours (6 a cell, -1 outside) and colours."""
+    nb = array("i", [y for row in region.neighbours for y in row])
+    return nb, array("i", [colour(region, c) for c in range(region.volume)])
+
+
+def _starts(region: Region) -> list[CellIndex]:
+    """One start cell per symmetry orbit, of the cells whose colour allows a start."""
+    return [o[0] for o in region.orbits(region.symmetries) if can_start(region, o[0])]
 
 
 def budget_of(i: int, base: int = BASE) -> int:
@@ -475,14 +485,25 @@ def beam_work(k: int, segments: int) -> int:
     return beam_width(k) * segments * BEAM_WORK
 
 
+def _shifts(problem: Problem) -> tuple[list[int], list[int]] | None:
+    """Per direction, the one offset from a cell to its neighbour and the two 64-bit words
+    of the mask of cells that have one; None if some direction has no single offset."""
+    nb, n = problem.neighbours, problem.ncells
+    offsets, words = [], []
+    for d in range(6):
+        found = {nb[c][d] - c for c in range(n) if nb[c][d] >= 0}
+        if len(found) > 1:
+            return None
+        offsets.append(found.pop() if found else 0)
+        has = sum(1 << c for c in range(n) if nb[c][d] >= 0)
+        words += [has & ((1 << 64) - 1), has >> 64]
+    return offsets, words
+
+
 def beam_fits(problem: Problem) -> bool:
     """Can the beam member search this problem (compiled, at most 128 cells, a box-like
     numbering with one offset per direction)?"""
-    if _beam is None or problem.ncells > BEAM_CELLS:
-        return False
-    nb = problem.neighbours
-    offsets = [{nb[c][d] - c for c in range(problem.ncells) if nb[c][d] >= 0} for d in range(6)]
-    return all(len(o) <= 1 for o in offsets)
+    return _beam is not None and problem.ncells <= BEAM_CELLS and _shifts(problem) is not None
 
 
 class BeamMember:
@@ -491,25 +512,14 @@ class BeamMember:
     by ``k`` and the seed (docs/design.md, "The beam member")."""
 
     def __init__(self, problem: Problem, seed: int = 0) -> None:
-        if not beam_fits(problem):
+        shifts = _shifts(problem)
+        if _beam is None or problem.ncells > BEAM_CELLS or shifts is None:
             raise RuntimeError("the beam member needs the compiled loop and a box of <= 128 cells")
-        region = problem.region
-        n = problem.ncells
-        self.problem = problem
-        self.seed = seed
-        self.nb = array("i", [y for row in region.neighbours for y in row])
-        self.colours = array("i", [colour(region, c) for c in range(n)])
-        orbits = region.orbits(region.symmetries)
-        self.starts = array("i", [o[0] for o in orbits if can_start(region, o[0])])
-        nb = problem.neighbours
-        self.offsets = [
-            next((nb[c][d] - c for c in range(n) if nb[c][d] >= 0), 0) for d in range(6)
-        ]
-        words = []
-        for d in range(6):
-            has = sum(1 << c for c in range(n) if nb[c][d] >= 0)
-            words += [has & ((1 << 64) - 1), has >> 64]
-        self.has = words
+        self.problem: Problem = problem
+        self.seed: int = seed
+        self.nb, self.colours = _loop_arrays(problem.region)
+        self.starts = array("i", _starts(problem.region))
+        self.offsets, self.has = shifts
 
     def plan(self, k: int) -> tuple[int, int, int, int]:
         """Beam ``k``'s width, end, score kind and seed."""
@@ -531,11 +541,10 @@ class BeamMember:
                 return None
         cells = None
         if beam.found:
-            start, dirs = beam.solution
-            path = [start]
-            for j, d in enumerate(dirs):
-                for _ in range(lengths[j] - 1):
-                    path.append(self.problem.region.neighbours[path[-1]][d])
+            searched = self.problem
+            if end:
+                searched = Problem.build(searched.snake.reversed(), searched.region)
+            path = searched.path(*beam.solution)
             cells = tuple(path[::-1] if end else path)
         decided = bool(beam.found) or bool(beam.complete)
         return Beamed(k, beam.nodes, decided, cells, width, end, score, beam.level)
