@@ -569,7 +569,8 @@ def search(
     (``DepthFirst``, in slices of ``DEPTH_SLICE`` nodes) and ``beam`` (``BeamMember``). Each
     run has a place on one scale of work: restart ``i`` ends at the sum of the budgets up to
     ``i``, SAT slice ``k`` at ``(k + 1) * SLICE * NODES_PER_CONFLICT``, depth-first slice
-    ``k`` at ``(k + 1) * DEPTH_SLICE_WORK``, beam ``k`` at the sum of ``beam_work`` up to
+    ``k`` at ``(k + 1) * DEPTH_SLICE_WORK`` divided by the number of numbered members
+    (restarts, beams) that share the other cores, beam ``k`` at the sum of ``beam_work`` up to
     ``k``; runs are accepted in that order (on a tie restarts, then SAT, then depth first,
     then beams), whatever the number of workers and however fast each one runs, so the
     answer depends only on the inputs and the seed. With several workers the SAT solver and
@@ -601,6 +602,11 @@ def search(
         return r.cells is not None or portfolio.proves_none(finished)
 
     used = [m for m in MEMBERS if m in members]
+    persistent = [m for m in ("sat", "depth-first") if m in members]  # a worker each
+    indexed = [m for m in ("restarts", "beam") if m in members]  # runs numbered 0, 1, ...
+    # Depth first has a core to itself while the numbered members share one: its slices
+    # weigh their share, so that all advance side by side and no solution waits long.
+    depth_work = DEPTH_SLICE_WORK // max(1, len(indexed))
 
     def order() -> Iterator[tuple[str, int]]:
         """The runs in the order they are accepted: (member, its run number)."""
@@ -612,7 +618,7 @@ def search(
             at = {
                 "restarts": restart_end,
                 "sat": (runs["sat"] + 1) * sat.SLICE * sat.NODES_PER_CONFLICT,
-                "depth-first": (runs["depth-first"] + 1) * DEPTH_SLICE_WORK,
+                "depth-first": (runs["depth-first"] + 1) * depth_work,
                 "beam": beam_end,
             }
             member = min(used, key=at.__getitem__)  # the first on a tie
@@ -626,8 +632,6 @@ def search(
     def stopped() -> bool:
         return bool(stop and stop(work))
 
-    persistent = [m for m in ("sat", "depth-first") if m in members]  # a worker each
-    indexed = [m for m in ("restarts", "beam") if m in members]  # runs numbered 0, 1, ...
     if workers <= 1 or (indexed and workers <= len(persistent)):
         yield from _in_process(problem, portfolio, beams, sizes, order(), accept, stopped)
         return
