@@ -33,16 +33,21 @@ def _paths(box: sc.Box) -> dict[tuple[int, ...], set[tuple[int, ...]]]:
     return by_lengths
 
 
-def _run(problem: Problem, width: int, score: int, seed: int, starts=None):
-    """One beam from the first end: (found cells or None, complete)."""
+def _beam(problem: Problem, width: int, score: int, seed: int, starts=None):
+    """A beam from the first end, not run yet."""
     from snakecube.search import _beam  # type: ignore[attr-defined]
 
     member = first.BeamMember(problem, seed)
-    beam = _beam.Beam(
+    return _beam.Beam(
         problem.ncells, member.nb, member.colours, array("i", problem.lengths),
         array("i", starts if starts is not None else range(problem.ncells)),
         member.offsets, member.has, width, score, seed,
     )  # fmt: skip
+
+
+def _run(problem: Problem, width: int, score: int, seed: int, starts=None):
+    """One beam from the first end: (found cells or None, complete)."""
+    beam = _beam(problem, width, score, seed, starts)
     while not beam.run(1000):
         pass
     if not beam.found:
@@ -102,8 +107,41 @@ def test_a_narrow_beam_reports_only_true_folds(width):
         if cells is not None:
             assert cells in by_lengths[lengths]
             found += 1
+        else:  # every one of these snakes folds: a beam that died must say it dropped folds
+            assert not complete
         dropped += not complete
     assert found > 0 and dropped > 0
+
+
+@needs_beam
+@pytest.mark.parametrize("dims", [(2, 3, 3), (2, 2, 4)])
+def test_a_beam_is_complete_exactly_when_no_level_outgrows_its_width(dims):
+    """Run level by level (run(1) places one segment), an uncut beam shows the most folds any
+    level holds; a beam that wide is complete, and every narrower one is not (it drops one,
+    inside a group of equal scores or at the edge of one)."""
+    box = sc.Box(*dims)
+    rng = random.Random(7)
+    designs = sorted(_paths(box))
+    checked = 0
+    for lengths in rng.sample(designs, 12) + [_random_lengths(rng, box.volume) for _ in range(12)]:
+        problem = Problem.build(sc.Snake(lengths), box)
+        for score in (0, 1):
+            beam = _beam(problem, 10**6, score, 3)
+            most = 0
+            while not beam.run(1):
+                most = max(most, beam.ncur)
+            most = max(most, beam.ncur)
+            assert beam.complete
+            if most < 2:
+                continue
+            widths = {1, 2, most - 1, most, *rng.sample(range(1, most + 1), min(most, 12))}
+            for width in sorted(widths):
+                narrow = _beam(problem, width, score, 3)
+                while not narrow.run(1000):
+                    pass
+                assert bool(narrow.complete) is (width == most), (lengths, score, width)
+            checked += 1
+    assert checked >= 20
 
 
 @needs_beam

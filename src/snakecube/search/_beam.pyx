@@ -16,7 +16,9 @@ Every child is checked, exactly (a child is dropped only if it leads to no solut
    unless it is the last cell; a second free cell with only one way in (one is the end).
 2. **Colours**: the free cells are the rest of the path, which alternates colours from the
    cell after the head: their colour counts are fixed.
-3. **Connected**: every free cell is reached from the head through free cells.
+3. **Connected**: every free cell is reached from the head through free cells. This check
+   costs the most, so it is made last, in ``_select``, and only for the children the beam
+   reaches in its order (the same beam as checking every child first).
 
 The **score** (lower is better) is twice the number of faces between a placed and a free
 cell (the fold keeps to few, large walls: a compact placed part and a compact free part);
@@ -30,7 +32,7 @@ then z: ``kernel.Tables.shifts``), so that a whole mask's neighbours are six shi
 """
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort
+from libc.stdlib cimport free, malloc
 
 
 cdef extern from *:
@@ -47,29 +49,15 @@ ctypedef struct State:
     int32_t first      # the first segment's direction
 
 
-ctypedef struct Child:
-    uint64_t key       # score (high bits), then a hash (low bits)
+ctypedef struct Child:  # its key (score in the high bits, then a hash) is in Beam.keys
     mask128 occ
     int32_t parent     # index into the beam (or the start cell, at the first level)
     int32_t head
     int32_t dir
-    int32_t index      # order made: the last tie-break, so the sort is a total order
 
 
 cdef inline int _pc(mask128 m) noexcept nogil:
     return __builtin_popcountll(<uint64_t>m) + __builtin_popcountll(<uint64_t>(m >> 64))
-
-
-cdef Child *_sorting = NULL  # the children _by_key compares (one beam sorts at a time)
-
-
-cdef int _by_key(const void *a, const void *b) noexcept nogil:
-    """Children (by their index into ``_sorting``) by key, then by the order made."""
-    cdef int32_t i = (<const int32_t *>a)[0], j = (<const int32_t *>b)[0]
-    cdef uint64_t x = _sorting[i].key, y = _sorting[j].key
-    if x != y:
-        return -1 if x < y else 1
-    return -1 if i < j else (1 if i > j else 0)
 
 
 cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
@@ -84,6 +72,9 @@ cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
 cdef int64_t SCORE_OFFSET = 1 << 20   # keeps the key's score bits non-negative
 cdef int HASH_BITS = 40
 cdef int64_t MAX_SCORE = 4096         # above any score: 128 cells, 6 faces, 3 points a face
+cdef enum:
+    RADIX_BITS = 10                   # the radix sort's digit, in bits
+    RADIX = 1 << RADIX_BITS
 
 
 cdef class Beam:
@@ -100,8 +91,11 @@ cdef class Beam:
     cdef State *nxt
     cdef Child *kids
     cdef int32_t *order       # children's indices, grouped by score
+    cdef int32_t *spare       # the radix sort's second buffer
+    cdef uint64_t *keys       # the children's keys
     cdef int64_t *counts      # children per score (scores are below MAX_SCORE)
-    cdef int64_t ncur, cap_kids
+    cdef int64_t cap_kids
+    cdef readonly int64_t ncur         # folds in the beam now
     cdef public int32_t level          # segments 0..level are placed in every fold of the beam
     cdef public int64_t nodes          # children made and checked
     cdef readonly bint done, found, complete
@@ -112,6 +106,8 @@ cdef class Beam:
         self.nxt = NULL
         self.kids = NULL
         self.order = NULL
+        self.spare = NULL
+        self.keys = NULL
         self.counts = NULL
 
     def __init__(self, int32_t n, int32_t[::1] nb, int32_t[::1] colour, int32_t[::1] lengths,
@@ -141,9 +137,11 @@ cdef class Beam:
         self.nxt = <State *>malloc(width * sizeof(State))
         self.kids = <Child *>malloc(self.cap_kids * sizeof(Child))
         self.order = <int32_t *>malloc(self.cap_kids * sizeof(int32_t))
+        self.spare = <int32_t *>malloc(self.cap_kids * sizeof(int32_t))
+        self.keys = <uint64_t *>malloc(self.cap_kids * sizeof(uint64_t))
         self.counts = <int64_t *>malloc((MAX_SCORE + 1) * sizeof(int64_t))
         if (self.cur == NULL or self.nxt == NULL or self.kids == NULL or self.order == NULL
-                or self.counts == NULL):
+                or self.spare == NULL or self.keys == NULL or self.counts == NULL):
             raise MemoryError("no memory for a beam this wide")
         self.ncur, self.level, self.nodes = 0, -1, 0
         self.done, self.found, self.complete = False, False, True
@@ -154,6 +152,8 @@ cdef class Beam:
         free(self.nxt)
         free(self.kids)
         free(self.order)
+        free(self.spare)
+        free(self.keys)
         free(self.counts)
 
     cdef inline mask128 _near(self, mask128 m, int d) noexcept nogil:
@@ -163,12 +163,31 @@ cdef class Beam:
             return (m >> o) & self.has[d]
         return (m << (-o)) & self.has[d]
 
+    cdef bint _connected(self, mask128 occ, int32_t head) noexcept nogil:
+        """Check 3: every free cell is reached from the head through free cells."""
+        cdef mask128 fr = self.all_cells & ~occ, reach = 0, prev = 0, grown
+        cdef int d, hd
+        for d in range(6):
+            hd = self.nb[head * 6 + d]
+            if hd >= 0:
+                reach |= (<mask128>1) << hd
+        reach &= fr
+        # Step: grown from the head's free neighbours a ring at a time.
+        while reach != prev:
+            prev = reach
+            grown = reach
+            for d in range(6):
+                grown |= self._near(reach, d)
+            reach = grown & fr
+        return reach == fr
+
     cdef int64_t _score(self, mask128 occ, int32_t head) noexcept nogil:
-        """-1 if no solution goes on from this fold (checks 1-3), else its score."""
+        """-1 if checks 1 and 2 show that no solution goes on from this fold, else its score.
+        Check 3 (``_connected``) is left to ``_select``, for the children the beam reaches."""
         cdef mask128 fr = self.all_cells & ~occ
         cdef int64_t left = _pc(fr)
         cdef int d, hd
-        cdef mask128 s, a = 0, b = 0, near_head = 0, reach, prev, grown
+        cdef mask128 s, a = 0, b = 0, near_head = 0
         cdef int64_t even_free, want, faces = 0
         if left == 0:
             return 0
@@ -193,18 +212,7 @@ cdef class Beam:
         s = (fr & a & ~b & ~near_head) | (fr & ~a & near_head)  # one way in: the end
         if s & (s - 1):
             return -1
-        # Step 3: connected, grown from the head's free neighbours a ring at a time.
-        reach = fr & near_head
-        if reach == 0:
-            return -1
-        prev = 0
-        while reach != prev:
-            prev = reach
-            grown = reach
-            for d in range(6):
-                grown |= self._near(reach, d)
-            reach = grown & fr
-        if reach != fr:
+        if (fr & near_head) == 0:
             return -1
         # The score: faces between placed and free cells, twice, and (kind 1) free wall faces.
         for d in range(6):
@@ -226,8 +234,8 @@ cdef class Beam:
         h = _mix((<uint64_t>occ) ^ self.seed)
         h = _mix(h ^ <uint64_t>(occ >> 64) ^ (<uint64_t>(head * 3 + d // 2) << 48))
         k = &self.kids[nk[0]]
-        k.key = (<uint64_t>(sc + SCORE_OFFSET) << HASH_BITS) | (h >> (64 - HASH_BITS))
-        k.occ, k.parent, k.head, k.dir, k.index = occ, parent, head, d, <int32_t>nk[0]
+        self.keys[nk[0]] = (<uint64_t>(sc + SCORE_OFFSET) << HASH_BITS) | (h >> (64 - HASH_BITS))
+        k.occ, k.parent, k.head, k.dir = occ, parent, head, d
         nk[0] += 1
 
     cdef int64_t _first_level(self) noexcept nogil:
@@ -277,15 +285,59 @@ cdef class Beam:
                 self._add(&nk, occ, h, d, <int32_t>i)
         return nk
 
+    cdef void _sort_group(self, int64_t start, int64_t end) noexcept nogil:
+        """Children ``order[start:end]`` (one score, in the order made) by key, then by the order
+        made: a stable radix sort on the key's hash bits, or insertion for a small group."""
+        cdef int64_t i, j, n = end - start
+        cdef int64_t pos[RADIX + 1]
+        cdef int32_t *a = &self.order[start]
+        cdef int32_t *b = self.spare
+        cdef int32_t *swap = NULL
+        cdef int32_t x
+        cdef uint64_t kx
+        cdef int shift, digit
+        if n < 64:
+            for i in range(1, n):
+                # Step: insert child a[i] after every child of a smaller or equal key.
+                x = a[i]
+                kx = self.keys[x]
+                j = i - 1
+                while j >= 0 and self.keys[a[j]] > kx:
+                    a[j + 1] = a[j]
+                    j -= 1
+                a[j + 1] = x
+            return
+        shift = 0
+        while shift < HASH_BITS:
+            # Step: one stable counting pass on the next RADIX_BITS bits of the hash.
+            for digit in range(RADIX + 1):
+                pos[digit] = 0
+            for i in range(n):
+                pos[((self.keys[a[i]] >> shift) & (RADIX - 1)) + 1] += 1
+            for digit in range(RADIX):
+                pos[digit + 1] += pos[digit]
+            for i in range(n):
+                digit = (self.keys[a[i]] >> shift) & (RADIX - 1)
+                b[pos[digit]] = a[i]
+                pos[digit] += 1
+            swap = a
+            a = b
+            b = swap
+            shift += RADIX_BITS
+        if a != &self.order[start]:  # an odd number of passes left the result in the spare
+            for i in range(n):
+                self.order[start + i] = a[i]
+
     cdef void _select(self, int64_t nk) noexcept nogil:
         """The ``width`` best children, each fold once, become the beam: in the order of
-        (key, order made). Children are grouped by score first (a counting sort), and only the
-        groups the beam reaches are sorted."""
-        global _sorting
+        (key, order made), leaving out those whose free cells are split (check 3, made here
+        and only for the children the beam reaches). Children are grouped by score first (a
+        counting sort), and only the groups the beam reaches are sorted."""
         cdef int64_t i, g, m = 0, at, start, end, sc, top = 0
         cdef int32_t rel, axis
         cdef Child *k
         cdef Child *last = NULL
+        cdef uint64_t last_key = 0
         cdef State *t
         cdef State *p
         cdef State *swap
@@ -294,7 +346,7 @@ cdef class Beam:
         for sc in range(MAX_SCORE + 1):
             self.counts[sc] = 0
         for i in range(nk):
-            sc = <int64_t>(self.kids[i].key >> HASH_BITS) - SCORE_OFFSET
+            sc = <int64_t>(self.keys[i] >> HASH_BITS) - SCORE_OFFSET
             self.counts[sc] += 1
             if sc > top:
                 top = sc
@@ -304,29 +356,37 @@ cdef class Beam:
             self.counts[sc] = at
             at += g
         for i in range(nk):
-            sc = <int64_t>(self.kids[i].key >> HASH_BITS) - SCORE_OFFSET
+            sc = <int64_t>(self.keys[i] >> HASH_BITS) - SCORE_OFFSET
             self.order[self.counts[sc]] = <int32_t>i
             self.counts[sc] += 1
-        # Step: the groups best first, each sorted by key; a fold seen just before is skipped.
-        _sorting = self.kids
+        # Step: the groups best first, each sorted by key; a fold seen just before is skipped,
+        # and so is a fold whose free cells are split.
         start = 0
         for sc in range(top + 1):
             end = self.counts[sc]
             if end == start:
                 continue
             if full:
-                self.complete = False  # a distinct fold of a worse score is left out
+                # Step: a beam that is full is complete only if no connected fold is left out.
+                for i in range(start, nk):
+                    k = &self.kids[self.order[i]]
+                    if self._connected(k.occ, k.head):
+                        self.complete = False
+                        break
                 break
-            qsort(&self.order[start], end - start, sizeof(int32_t), _by_key)
+            self._sort_group(start, end)
             for i in range(start, end):
                 k = &self.kids[self.order[i]]
-                if last != NULL and k.key == last.key and k.occ == last.occ and k.head == last.head:
+                if (last != NULL and self.keys[self.order[i]] == last_key and k.occ == last.occ
+                        and k.head == last.head):
+                    continue
+                last, last_key = k, self.keys[self.order[i]]
+                if not self._connected(k.occ, k.head):
                     continue
                 if m == self.width:
                     self.complete = False
                     full = True
                     break
-                last = k
                 t = &self.nxt[m]
                 t.occ, t.head, t.dir = k.occ, k.head, k.dir
                 if self.level < 0:
@@ -342,6 +402,8 @@ cdef class Beam:
                     at = 2 * self.level  # segment level + 1 is stored at bits 2 * level
                     t.path[at // 64] |= (<uint64_t>rel) << (at % 64)
                 m += 1
+            if full:
+                break
             if m == self.width:
                 full = True
             start = end
