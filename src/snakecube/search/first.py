@@ -464,12 +464,13 @@ BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles i
 BEAM_MAX_WIDTH = 1 << 20  # about 320 MB a beam (64 bytes a fold, 48 a child, four children)
 # The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
-# On the portfolio's scale of work, one fold of a beam at one level weighs this many restart
-# nodes, so that beams and restarts advance side by side (measured, one core, 2026-11-24: the
-# beams' nominal fold-levels against restart nodes a second, ratios 0.88-1.61 on 4x4x5 to
-# 5x5x5 designs, median about 1); a beam's place on the scale is its nominal size, width x
-# segments x BEAM_WORK, known before it runs.
-BEAM_WORK = 1
+# On the portfolio's scale of work, this many folds of a beam at one level weigh one restart
+# node, so that beams and restarts advance side by side (measured, one core, the tenth run of
+# 2026-11-24, the loop with its radix sort: the beams' nominal fold-levels against restart
+# nodes a second, ratios 1.24-2.15 on 4x4x5 to 5x5x5 designs, median about 2; 0.88-1.61 in the
+# ninth run's loop, when one fold-level weighed one node); a beam's place on the scale is its
+# nominal size, width x segments / BEAM_FOLDS_PER_NODE, known before it runs.
+BEAM_FOLDS_PER_NODE = 2
 BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
 BEAM_CELLS = 128  # the loop's masks are 128 bits
 
@@ -482,7 +483,7 @@ def beam_width(k: int) -> int:
 
 def beam_work(k: int, segments: int) -> int:
     """Beam ``k``'s nominal size on the portfolio's scale of work."""
-    return beam_width(k) * segments * BEAM_WORK
+    return beam_width(k) * segments // BEAM_FOLDS_PER_NODE
 
 
 def _shifts(problem: Problem) -> tuple[list[int], list[int]] | None:
