@@ -37,6 +37,7 @@ from libc.stdlib cimport free, malloc
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    void __builtin_prefetch(const void *) nogil
     ctypedef unsigned long long mask128 "unsigned __int128"
 
 
@@ -376,6 +377,11 @@ cdef class Beam:
                 break
             self._sort_group(start, end)
             for i in range(start, end):
+                # Step: fetch ahead the children (and their parents) the beam reads next.
+                if i + 16 < end:
+                    __builtin_prefetch(&self.kids[self.order[i + 16]])
+                if i + 8 < end and self.level >= 0:
+                    __builtin_prefetch(&self.cur[self.kids[self.order[i + 8]].parent])
                 k = &self.kids[self.order[i]]
                 if (last != NULL and self.keys[self.order[i]] == last_key and k.occ == last.occ
                         and k.head == last.head):

@@ -467,7 +467,7 @@ BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, this many folds of a beam at one level weigh one restart
 # node, so that beams and restarts advance side by side (measured, one core, the tenth run of
 # 2026-11-24, the loop with its radix sort: the beams' nominal fold-levels against restart
-# nodes a second, ratios 1.24-2.15 on 4x4x5 to 5x5x5 designs, median about 2; 0.88-1.61 in the
+# nodes a second, ratios 1.31-2.41 on 4x4x5 to 5x5x5 designs, median about 2; 0.88-1.61 in the
 # ninth run's loop, when one fold-level weighed one node); a beam's place on the scale is its
 # nominal size, width x segments / BEAM_FOLDS_PER_NODE, known before it runs.
 BEAM_FOLDS_PER_NODE = 2
