@@ -113,6 +113,87 @@ def test_a_narrow_beam_reports_only_true_folds(width):
     assert found > 0 and dropped > 0
 
 
+def _levels(problem: Problem) -> list[int]:
+    """How many folds (cells, head, last axis: the sign of the last segment does not change
+    what can follow) pass the beam's three checks at each level, found here by brute force,
+    in Python, from the checks as the module states them."""
+    nb, n = problem.neighbours, problem.ncells
+    colour = [sum(problem.region.cells[c]) & 1 for c in range(n)]
+
+    def alive(occ: frozenset[int], head: int) -> bool:
+        free = set(range(n)) - occ
+        if not free:
+            return True
+        ways_in = {c: sum(1 for m in nb[c] if m in free) for c in free}
+        near_head = {m for m in nb[head] if m >= 0}
+        even = sum(1 for c in free if colour[c] == 0)
+        if even != (len(free) // 2 if colour[head] == 0 else (len(free) + 1) // 2):
+            return False  # 2: colours
+        if len(free) > 1 and any(ways_in[c] == 0 and c not in near_head for c in free):
+            return False  # 1: no way in
+        ends = [c for c in free if ways_in[c] + (c in near_head) == 1]
+        if len(ends) > 1 or not free & near_head:
+            return False  # 1: two cells with one way in
+        seen, todo = set(), list(free & near_head)
+        while todo:  # 3: every free cell reached from the head
+            c = todo.pop()
+            if c not in seen:
+                seen.add(c)
+                todo += [m for m in nb[c] if m in free]
+        return seen == free
+
+    def walk(occ: frozenset[int], head: int, d: int, length: int):
+        cells = set(occ)
+        for _ in range(length - 1):
+            head = nb[head][d]
+            if head < 0 or head in cells:
+                return None
+            cells.add(head)
+        return frozenset(cells), head
+
+    level: set[tuple[frozenset[int], int, int]] = set()  # (cells, head, last axis)
+    for c in range(n):
+        for d in range(6):
+            child = walk(frozenset({c}), c, d, problem.lengths[0])
+            if child and alive(*child):
+                level.add((*child, d // 2))
+    sizes = [len(level)]
+    for length in problem.lengths[1:]:
+        nxt = set()
+        for occ, head, axis in level:
+            for d in range(6):
+                child = walk(occ, head, d, length) if d // 2 != axis else None
+                if child and alive(*child):
+                    nxt.add((*child, d // 2))
+        level = nxt
+        sizes.append(len(level))
+        if not level:
+            break
+    return sizes
+
+
+@needs_beam
+@pytest.mark.parametrize("dims", [(2, 3, 3), (2, 2, 4), (1, 3, 5)])
+def test_an_uncut_beam_keeps_exactly_the_folds_that_pass_its_checks(dims):
+    """Level by level, an uncut beam holds as many folds as pass checks 1-3 by brute force
+    (a check that is too weak or too strong anywhere changes some level's count)."""
+    box = sc.Box(*dims)
+    rng = random.Random(11)
+    snakes = rng.sample(sorted(_paths(box)), 8) + [
+        _random_lengths(rng, box.volume) for _ in range(8)
+    ]
+    for lengths in snakes:
+        problem = Problem.build(sc.Snake(lengths), box)
+        beam = _beam(problem, 10**6, 0, 1)
+        sizes = []
+        while True:
+            done = beam.run(1)
+            sizes.append(beam.ncur)
+            if done:
+                break
+        assert sizes == _levels(problem)[: len(sizes)], lengths
+
+
 @needs_beam
 @pytest.mark.parametrize("dims", [(2, 3, 3), (2, 2, 4)])
 def test_a_beam_is_complete_exactly_when_no_level_outgrows_its_width(dims):

@@ -182,6 +182,43 @@ cdef class Beam:
             reach = grown & fr
         return reach == fr
 
+    cdef bint _connected_child(self, Child *k) noexcept nogil:
+        """Check 3 for a child of a fold of the beam. The parent's free cells and its head were
+        joined; the child's free cells and head lose the parent's head and the new segment's
+        cells before the child's head. They stay joined if the cells next to those are joined
+        by cells near them (any path through them goes round). If that local test fails,
+        the whole free part is grown (``_connected``)."""
+        cdef mask128 head = (<mask128>1) << k.head, gone, avail, near1, local, front
+        cdef mask128 reach, prev, grown
+        cdef State *p
+        cdef int d
+        if self.level < 0:
+            return self._connected(k.occ, k.head)
+        p = &self.cur[k.parent]
+        gone = ((k.occ & ~p.occ) | ((<mask128>1) << p.head)) & ~head
+        avail = (self.all_cells & ~k.occ) | head
+        # Step: the cells next to those gone, and the cells at most two steps from them.
+        near1 = gone
+        for d in range(6):
+            near1 |= self._near(gone, d)
+        local = near1
+        for d in range(6):
+            local |= self._near(near1, d)
+        local &= avail
+        front = near1 & avail
+        # Step: grow from the child's head through the cells near by.
+        reach = head
+        prev = 0
+        while reach != prev and (front & ~reach):
+            prev = reach
+            grown = reach
+            for d in range(6):
+                grown |= self._near(reach, d)
+            reach = grown & local
+        if (front & ~reach) == 0:
+            return True
+        return self._connected(k.occ, k.head)
+
     cdef int64_t _score(self, mask128 occ, int32_t head) noexcept nogil:
         """-1 if checks 1 and 2 show that no solution goes on from this fold, else its score.
         Check 3 (``_connected``) is left to ``_select``, for the children the beam reaches."""
@@ -371,7 +408,7 @@ cdef class Beam:
                 # Step: a beam that is full is complete only if no connected fold is left out.
                 for i in range(start, nk):
                     k = &self.kids[self.order[i]]
-                    if self._connected(k.occ, k.head):
+                    if self._connected_child(k):
                         self.complete = False
                         break
                 break
@@ -387,7 +424,7 @@ cdef class Beam:
                         and k.head == last.head):
                     continue
                 last, last_key = k, self.keys[self.order[i]]
-                if not self._connected(k.occ, k.head):
+                if not self._connected_child(k):
                     continue
                 if m == self.width:
                     self.complete = False
