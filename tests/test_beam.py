@@ -321,6 +321,37 @@ def test_depth_first_sits_out_where_even_its_better_end_is_hopeless(monkeypatch)
 
 
 @needs_beam
+def test_beams_take_most_of_the_time_where_depth_first_sits_out(monkeypatch):
+    """Restarts and beams without depth first (auto left it out as hopeless): a beam weighs
+    BEAM_BIAS_HOPELESS times less, so fewer restarts come before each beam; the answer is
+    still the same for any number of workers."""
+    box = sc.Box(3, 5, 5)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(4))])
+    problem = Problem.build(snake, box)
+
+    def restarts_before_beam(members, k):
+        seen = 0
+        for r in first.search(problem, 2, 1, members=members):
+            if isinstance(r, first.Beamed) and r.index == k:
+                return seen
+            seen += isinstance(r, first.Restart)
+        raise AssertionError("the search ended before that beam")
+
+    monkeypatch.setattr(first, "BEAM_BASE", 1500)  # small beams: none folds this design at once
+    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)  # depth first sits out
+    biased = restarts_before_beam(("restarts", "depth-first", "beam"), 3)
+    monkeypatch.setattr(first, "BEAM_BIAS_HOPELESS", 1)  # as where depth first runs
+    even = restarts_before_beam(("restarts", "depth-first", "beam"), 3)
+    assert biased < even
+    monkeypatch.setattr(first, "BEAM_BIAS_HOPELESS", 4)
+    one = sc.solve(snake, box, limit=1, workers=1, seed=2)
+    two = sc.solve(snake, box, limit=1, workers=2, seed=2)
+    assert one.engine == two.engine
+    assert one.solutions[0].cells == two.solutions[0].cells and one.nodes == two.nodes
+    one.solutions[0].verify()
+
+
+@needs_beam
 def test_the_result_names_the_members_that_ran(monkeypatch):
     box = sc.Box(4, 4, 5)
     snake = sc.Snake((2,) * 79)  # the zig-zag: no fold found within a few thousand nodes

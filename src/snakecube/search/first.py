@@ -471,6 +471,11 @@ BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # ninth run's loop, when one fold-level weighed one node); a beam's place on the scale is its
 # nominal size, width x segments / BEAM_FOLDS_PER_NODE, known before it runs.
 BEAM_FOLDS_PER_NODE = 2
+# Where depth first sits out (``who_runs``: even its better end's tree is hopeless) and the
+# restarts and beams run side by side, the restarts, depth-first searches too, have found no
+# solution the beams did not find sooner (docs/design.md, "Tenth run"): beams weigh this many
+# times less there and take most of the time.
+BEAM_BIAS_HOPELESS = 4
 BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
 BEAM_CELLS = 128  # the loop's masks are 128 bits
 
@@ -481,9 +486,9 @@ def beam_width(k: int) -> int:
     return min(BEAM_BASE << min(k // len(BEAM_ROUND), 40), BEAM_MAX_WIDTH)
 
 
-def beam_work(k: int, segments: int) -> int:
-    """Beam ``k``'s nominal size on the portfolio's scale of work."""
-    return beam_width(k) * segments // BEAM_FOLDS_PER_NODE
+def beam_work(k: int, segments: int, bias: int = 1) -> int:
+    """Beam ``k``'s nominal size on the portfolio's scale of work (``bias`` times lighter)."""
+    return beam_width(k) * segments // (BEAM_FOLDS_PER_NODE * bias)
 
 
 def _shifts(problem: Problem) -> tuple[list[int], list[int]] | None:
@@ -608,13 +613,17 @@ def search(
     # Depth first has a core to itself while the numbered members share one: its slices
     # weigh their share, so that all advance side by side and no solution waits long.
     depth_work = DEPTH_SLICE_WORK // max(1, len(indexed))
+    # Restarts and beams without depth first: auto left it out as hopeless (``who_runs``, here
+    # or in the caller), so the beams take most of the time.
+    hopeless = {"restarts", "beam"} <= set(members) and "depth-first" not in members
+    bias = BEAM_BIAS_HOPELESS if hopeless else 1
 
     def order() -> Iterator[tuple[str, int]]:
         """The runs in the order they are accepted: (member, its run number)."""
         ends = accumulate(budget_of(i) for i in count())
         runs = {"restarts": 0, "sat": 0, "depth-first": 0, "beam": 0}
         restart_end = next(ends)
-        beam_end = beam_work(0, segments)
+        beam_end = beam_work(0, segments, bias)
         while True:
             at = {
                 "restarts": restart_end,
@@ -628,7 +637,7 @@ def search(
             if member == "restarts":
                 restart_end = next(ends)
             elif member == "beam":
-                beam_end += beam_work(runs["beam"], segments)
+                beam_end += beam_work(runs["beam"], segments, bias)
 
     def stopped() -> bool:
         return bool(stop and stop(work))
