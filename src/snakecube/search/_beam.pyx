@@ -164,23 +164,29 @@ cdef class Beam:
             return (m >> o) & self.has[d]
         return (m << (-o)) & self.has[d]
 
+    cdef mask128 _grow(self, mask128 reach, mask128 within, mask128 goal) noexcept nogil:
+        """``reach`` grown a ring at a time through the cells ``within``, until it holds
+        ``goal`` or grows no more."""
+        cdef mask128 prev = 0, grown
+        cdef int d
+        while reach != prev and (goal & ~reach):
+            # Step: one ring more, the neighbours of what is reached, inside ``within``.
+            prev = reach
+            grown = reach
+            for d in range(6):
+                grown |= self._near(reach, d)
+            reach = grown & within
+        return reach
+
     cdef bint _connected(self, mask128 occ, int32_t head) noexcept nogil:
         """Check 3: every free cell is reached from the head through free cells."""
-        cdef mask128 fr = self.all_cells & ~occ, reach = 0, prev = 0, grown
+        cdef mask128 fr = self.all_cells & ~occ, reach = 0
         cdef int d, hd
         for d in range(6):
             hd = self.nb[head * 6 + d]
             if hd >= 0:
                 reach |= (<mask128>1) << hd
-        reach &= fr
-        # Step: grown from the head's free neighbours a ring at a time.
-        while reach != prev:
-            prev = reach
-            grown = reach
-            for d in range(6):
-                grown |= self._near(reach, d)
-            reach = grown & fr
-        return reach == fr
+        return (self._grow(reach & fr, fr, fr) & fr) == fr
 
     cdef bint _connected_child(self, Child *k) noexcept nogil:
         """Check 3 for a child of a fold of the beam. The parent's free cells and its head were
@@ -189,7 +195,6 @@ cdef class Beam:
         by cells near them (any path through them goes round). If that local test fails,
         the whole free part is grown (``_connected``)."""
         cdef mask128 head = (<mask128>1) << k.head, gone, avail, near1, local, front
-        cdef mask128 reach, prev, grown
         cdef State *p
         cdef int d
         if self.level < 0:
@@ -204,18 +209,9 @@ cdef class Beam:
         local = near1
         for d in range(6):
             local |= self._near(near1, d)
-        local &= avail
         front = near1 & avail
         # Step: grow from the child's head through the cells near by.
-        reach = head
-        prev = 0
-        while reach != prev and (front & ~reach):
-            prev = reach
-            grown = reach
-            for d in range(6):
-                grown |= self._near(reach, d)
-            reach = grown & local
-        if (front & ~reach) == 0:
+        if (front & ~self._grow(head, local & avail, front)) == 0:
             return True
         return self._connected(k.occ, k.head)
 
