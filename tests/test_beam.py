@@ -275,6 +275,16 @@ def test_an_uncut_beam_proves_a_snake_does_not_fold():
     assert r.complete and r.distinct == 0
 
 
+@needs_beam
+def test_a_beam_refuses_a_width_its_child_indices_cannot_hold():
+    # each child is sorted as one word, 40 hash bits over a 24-bit index: at most 4 children
+    # a fold, so at most 2**22 folds
+    problem = Problem.build(sc.Snake((3, 2, 3, 2, 3)), sc.Box(1, 3, 3))
+    assert first.BEAM_MAX_WIDTH <= 1 << 22
+    with pytest.raises(ValueError, match="at most"):
+        _beam(problem, (1 << 22) + 1, 0, 0)
+
+
 def test_auto_adds_the_beam_only_where_it_fits():
     from snakecube.search import _members, compile_inputs
 

@@ -76,6 +76,8 @@ cdef int64_t MAX_SCORE = 4096         # above any score: 128 cells, 6 faces, 3 p
 cdef enum:
     RADIX_BITS = 10                   # the radix sort's digit, in bits
     RADIX = 1 << RADIX_BITS
+    INDEX_BITS = 64 - 40              # a child's index beside its hash bits (HASH_BITS = 40)
+cdef uint64_t INDEX_MASK = (<uint64_t>1 << INDEX_BITS) - 1
 
 
 cdef class Beam:
@@ -91,8 +93,8 @@ cdef class Beam:
     cdef State *cur
     cdef State *nxt
     cdef Child *kids
-    cdef int32_t *order       # children's indices, grouped by score
-    cdef int32_t *spare       # the radix sort's second buffer
+    cdef uint64_t *order      # children grouped by score, each a word: (hash << INDEX_BITS) | index
+    cdef uint64_t *spare      # the radix sort's second buffer
     cdef uint64_t *keys       # the children's keys
     cdef int64_t *counts      # children per score (scores are below MAX_SCORE)
     cdef int64_t cap_kids
@@ -119,6 +121,8 @@ cdef class Beam:
             raise ValueError("the beam needs a target of at most 128 cells")
         if width < 1:
             raise ValueError("the beam's width must be at least 1")
+        if width > (1 << (INDEX_BITS - 2)):
+            raise ValueError(f"the beam's width must be at most {1 << (INDEX_BITS - 2)}")
         if lengths.shape[0] > 129:
             raise ValueError("the beam needs at most 129 segments")
         self.n, self.nb, self.lengths, self.starts = n, nb, lengths, starts
@@ -137,8 +141,8 @@ cdef class Beam:
         self.cur = <State *>malloc(width * sizeof(State))
         self.nxt = <State *>malloc(width * sizeof(State))
         self.kids = <Child *>malloc(self.cap_kids * sizeof(Child))
-        self.order = <int32_t *>malloc(self.cap_kids * sizeof(int32_t))
-        self.spare = <int32_t *>malloc(self.cap_kids * sizeof(int32_t))
+        self.order = <uint64_t *>malloc(self.cap_kids * sizeof(uint64_t))
+        self.spare = <uint64_t *>malloc(self.cap_kids * sizeof(uint64_t))
         self.keys = <uint64_t *>malloc(self.cap_kids * sizeof(uint64_t))
         self.counts = <int64_t *>malloc((MAX_SCORE + 1) * sizeof(int64_t))
         if (self.cur == NULL or self.nxt == NULL or self.kids == NULL or self.order == NULL
@@ -320,38 +324,37 @@ cdef class Beam:
         return nk
 
     cdef void _sort_group(self, int64_t start, int64_t end) noexcept nogil:
-        """Children ``order[start:end]`` (one score, in the order made) by key, then by the order
-        made: a stable radix sort on the key's hash bits, or insertion for a small group."""
+        """The words ``order[start:end]`` (one score's children, in the order made) in rising
+        order: by hash, then by index, that is by key, then by the order made. A stable radix
+        sort on the hash bits, or insertion for a small group."""
         cdef int64_t i, j, n = end - start
         cdef int64_t pos[RADIX + 1]
-        cdef int32_t *a = &self.order[start]
-        cdef int32_t *b = self.spare
-        cdef int32_t *swap = NULL
-        cdef int32_t x
-        cdef uint64_t kx
+        cdef uint64_t *a = &self.order[start]
+        cdef uint64_t *b = self.spare
+        cdef uint64_t *swap = NULL
+        cdef uint64_t x
         cdef int shift, digit
         if n < 64:
             for i in range(1, n):
-                # Step: insert child a[i] after every child of a smaller or equal key.
+                # Step: insert word a[i] after every smaller word.
                 x = a[i]
-                kx = self.keys[x]
                 j = i - 1
-                while j >= 0 and self.keys[a[j]] > kx:
+                while j >= 0 and a[j] > x:
                     a[j + 1] = a[j]
                     j -= 1
                 a[j + 1] = x
             return
-        shift = 0
-        while shift < HASH_BITS:
+        shift = INDEX_BITS
+        while shift < 64:
             # Step: one stable counting pass on the next RADIX_BITS bits of the hash.
             for digit in range(RADIX + 1):
                 pos[digit] = 0
             for i in range(n):
-                pos[((self.keys[a[i]] >> shift) & (RADIX - 1)) + 1] += 1
+                pos[((a[i] >> shift) & (RADIX - 1)) + 1] += 1
             for digit in range(RADIX):
                 pos[digit + 1] += pos[digit]
             for i in range(n):
-                digit = (self.keys[a[i]] >> shift) & (RADIX - 1)
+                digit = (a[i] >> shift) & (RADIX - 1)
                 b[pos[digit]] = a[i]
                 pos[digit] += 1
             swap = a
@@ -371,7 +374,7 @@ cdef class Beam:
         cdef int32_t rel, axis
         cdef Child *k
         cdef Child *last = NULL
-        cdef uint64_t last_key = 0
+        cdef uint64_t last_hash = 0, hash_bits
         cdef State *t
         cdef State *p
         cdef State *swap
@@ -390,8 +393,9 @@ cdef class Beam:
             self.counts[sc] = at
             at += g
         for i in range(nk):
+            # Step: child i's word (its hash bits over its index) into its score's group.
             sc = <int64_t>(self.keys[i] >> HASH_BITS) - SCORE_OFFSET
-            self.order[self.counts[sc]] = <int32_t>i
+            self.order[self.counts[sc]] = (self.keys[i] << INDEX_BITS) | <uint64_t>i
             self.counts[sc] += 1
         # Step: the groups best first, each sorted by key; a fold seen just before is skipped,
         # and so is a fold whose free cells are split.
@@ -403,23 +407,25 @@ cdef class Beam:
             if full:
                 # Step: a beam that is full is complete only if no connected fold is left out.
                 for i in range(start, nk):
-                    k = &self.kids[self.order[i]]
+                    k = &self.kids[self.order[i] & INDEX_MASK]
                     if self._connected_child(k):
                         self.complete = False
                         break
                 break
             self._sort_group(start, end)
+            last = NULL
             for i in range(start, end):
                 # Step: fetch ahead the children (and their parents) the beam reads next.
                 if i + 16 < end:
-                    __builtin_prefetch(&self.kids[self.order[i + 16]])
+                    __builtin_prefetch(&self.kids[self.order[i + 16] & INDEX_MASK])
                 if i + 8 < end and self.level >= 0:
-                    __builtin_prefetch(&self.cur[self.kids[self.order[i + 8]].parent])
-                k = &self.kids[self.order[i]]
-                if (last != NULL and self.keys[self.order[i]] == last_key and k.occ == last.occ
+                    __builtin_prefetch(&self.cur[self.kids[self.order[i + 8] & INDEX_MASK].parent])
+                k = &self.kids[self.order[i] & INDEX_MASK]
+                hash_bits = self.order[i] >> INDEX_BITS  # the score is the group's
+                if (last != NULL and hash_bits == last_hash and k.occ == last.occ
                         and k.head == last.head):
                     continue
-                last, last_key = k, self.keys[self.order[i]]
+                last, last_hash = k, hash_bits
                 if not self._connected_child(k):
                     continue
                 if m == self.width:
