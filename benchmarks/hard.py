@@ -2,6 +2,7 @@
 
     python3 benchmarks/hard.py                        # auto, 60 s cap, every design
     python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
+    python3 benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
 
 Each design is solved as a person runs it, one whole process per design:
 ``snakecube solve lengths:... --box AxBxC --first --strategy S --seconds CAP --json``
@@ -51,8 +52,9 @@ def main() -> None:
         choices=("auto", "beam", "portfolio", "restarts", "sat", "depth-first"),
     )
     ap.add_argument("--only", default="", help="only designs whose name contains this")
+    ap.add_argument("--set", type=Path, default=DATA, help="designs (make_hard_set.py's JSON)")
     args = ap.parse_args()
-    designs = [d for d in json.loads(DATA.read_text())["designs"] if args.only in d["name"]]
+    designs = [d for d in json.loads(args.set.read_text())["designs"] if args.only in d["name"]]
     exe = str(Path(sys.executable).with_name("snakecube"))
     times: list[float | None] = []
     print(f"| design | segments | straights | seconds ({args.strategy}, cap {args.cap:g}) |")
