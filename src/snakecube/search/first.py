@@ -461,7 +461,9 @@ class Beamed:
 
 
 BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles it, up to
-BEAM_MAX_WIDTH = 1 << 20  # about 320 MB a beam (64 bytes a fold, 48 a child, four children)
+# about 370 MB a beam allocated (two 64-byte folds a place, four 56-byte children a fold);
+# 290 MB at its peak on 5x5x5-s7 (measured, eleventh run)
+BEAM_MAX_WIDTH = 1 << 20
 # The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, this many folds of a beam at one level weigh one restart
