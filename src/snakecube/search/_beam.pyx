@@ -71,12 +71,12 @@ cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
 
 
 cdef int64_t SCORE_OFFSET = 1 << 20   # keeps the key's score bits non-negative
-cdef int HASH_BITS = 40
 cdef int64_t MAX_SCORE = 4096         # above any score: 128 cells, 6 faces, 3 points a face
 cdef enum:
+    HASH_BITS = 40                    # a key's hash bits, below its score
+    INDEX_BITS = 64 - HASH_BITS       # a child's index beside its hash bits, in a sorted word
     RADIX_BITS = 10                   # the radix sort's digit, in bits
     RADIX = 1 << RADIX_BITS
-    INDEX_BITS = 64 - 40              # a child's index beside its hash bits (HASH_BITS = 40)
 cdef uint64_t INDEX_MASK = (<uint64_t>1 << INDEX_BITS) - 1
 
 
