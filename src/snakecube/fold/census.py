@@ -15,18 +15,25 @@ turns come from the compiled twin of the planner's search (``fold._turns``, chec
 it in the tests), or from the planner itself where the extension is not built (then the
 3x3x3 census takes a day). Each search has a node budget; a result cut short is recorded as
 unknown. Finished designs are journalled beside the CSV (``FILE.journal``), so a stopped run
-resumes where it was; the CSV is written, whole, at the end.
+resumes where it was; the CSV is written, whole, at the end. The journal's first line names
+its census (box, designs, planner, budgets, format and version) and every line carries a
+checksum: a journal of another census, or a damaged one, is refused with an InputError and
+nothing in it is counted; a last line torn by a kill is cut off and its design done again.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from snakecube import limits
 from snakecube.fold.planner import Budget, Folder
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
@@ -57,20 +64,25 @@ def _try(run: Callable[[], object]) -> tuple[object, bool]:
         return None, False
 
 
+def _twin() -> Any:
+    """The compiled twin's ``TurnSearch``, or None where it is not built or not wanted."""
+    from snakecube.search.kernel import PURE_ENV
+
+    if os.environ.get(PURE_ENV, "").strip() not in ("", "0"):
+        return None
+    try:
+        from snakecube.fold._turns import TurnSearch  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return TurnSearch
+
+
 def fewest_turns(folder: Folder, clear_only: bool, compiled: bool = True) -> int | None:
     """The fewest quarter turns of any plan (every swing clear if ``clear_only``), at most
     EXTRA over the lower bound; None if there is none or the budget ran out first."""
-    from snakecube.search.kernel import PURE_ENV
-
-    if compiled and os.environ.get(PURE_ENV, "").strip() in ("", "0"):
-        try:
-            from snakecube.fold._turns import TurnSearch  # type: ignore[import-not-found]
-        except ImportError:
-            compiled = False
-    else:
-        compiled = False
-    if compiled and len(folder.lengths) <= 33:
-        found = TurnSearch(folder.lengths, folder.end, folder.goal).min_turns(
+    twin = _twin() if compiled else None
+    if twin is not None and len(folder.lengths) <= 33:
+        found = twin(folder.lengths, folder.end, folder.goal).min_turns(
             clear_only, EXTRA, COMPILED_NODES
         )
         return None if found is None or found < 0 else int(found)
@@ -95,10 +107,20 @@ def study(
 
 
 def solutions_of(snake: Snake, box: Region) -> list[tuple[tuple[int, int, int], ...]]:
-    """One cell list per solution, distinct up to the box's symmetries and reversal."""
+    """One cell list per solution, distinct up to the box's symmetries and reversal.
+
+    Raises KeyboardInterrupt if the search was interrupted, and RuntimeError if it stopped
+    early for any other reason: a partial list is never returned.
+    """
     from snakecube.search import solve
 
     found = solve(snake, box, workers=1)
+    if not found.complete:
+        if found.stop_reason == "interrupted":
+            raise KeyboardInterrupt
+        raise RuntimeError(
+            f"the search for design {snake.turns()} stopped early ({found.stop_reason})"
+        )
     if not snake.is_palindrome:
         return [s.cells for s in found.solutions]
     seen, out = set(), []
@@ -128,42 +150,172 @@ def _design_rows(snake: Snake, box: Region) -> Iterator[list[dict[str, object]]]
     yield rows
 
 
-def _journal(path: Path) -> dict[str, list[dict[str, object]]]:
-    """The designs finished by an earlier run (a torn last line is ignored)."""
-    done: dict[str, list[dict[str, object]]] = {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return done
-    except OSError as err:
-        from snakecube.errors import InputError
+# The journal (``FILE.journal``), JSON lines:
+#   line 1: {"fold_census": JOURNAL_FORMAT, "box": "2x3x3", ...identity(), "sha": ...}
+#   then one line per finished design: {"design": turns, "rows": [row, ...], "sha": ...}
+# ``sha`` is the start of the SHA-256 of the line's other fields as canonical JSON. A line
+# torn by a stop mid-write can only be the last, without its newline: it is cut off and its
+# design done again. Anything else that is not as written here refuses the journal.
+JOURNAL_FORMAT = 1
 
-        raise InputError(f"cannot read {str(path)!r}: {err.strerror or err}") from None
-    for line in text.splitlines():
+
+def _checksum(entry: dict[str, object]) -> str:
+    body = {k: v for k, v in entry.items() if k != "sha"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def _line(entry: dict[str, object]) -> bytes:
+    """One journal line for ``entry``, with its checksum and newline."""
+    return (json.dumps({**entry, "sha": _checksum(entry)}) + "\n").encode("ascii")
+
+
+def identity(box: Box, designs: dict[str, int]) -> dict[str, object]:
+    """What makes one fold census's rows: the box, its designs, and how the rows are found.
+
+    ``designs`` maps each design (turn string) to its number of distinct solutions.
+    """
+    from snakecube import __version__
+
+    listed = "".join(f"{d} {n}\n" for d, n in sorted(designs.items()))
+    return {
+        "fold_census": JOURNAL_FORMAT,
+        "snakecube": __version__,
+        "box": "x".join(str(v) for v in box.dims),
+        "designs": len(designs),
+        "designs_sha": hashlib.sha256(listed.encode("ascii")).hexdigest()[:16],
+        "planner": "python" if _twin() is None else "compiled",
+        "nodes": NODES,
+        "compiled_nodes": COMPILED_NODES,
+        "extra": EXTRA,
+    }
+
+
+def _check_rows(design: str, rows: object, solutions: int) -> str | None:
+    """What is wrong with ``rows`` as the rows of ``design`` (None if nothing)."""
+    if not isinstance(rows, list) or len(rows) != 2 * solutions:
+        size = len(rows) if isinstance(rows, list) else "not a list of"
+        return f"{size} rows for design {design}, which has {solutions} solutions (2 rows each)"
+    for i, row in enumerate(rows):
+        want = {"design": design, "solution": i // 2 + 1, "end": ("first", "last")[i % 2]}
+        if not isinstance(row, dict) or tuple(row) != FIELDS:
+            return f"row {i + 1} of design {design} does not have the fields {','.join(FIELDS)}"
+        if any(row[k] != v for k, v in want.items()):
+            return f"row {i + 1} of design {design} is not solution {want['solution']}, " \
+                   f"{want['end']} end"  # fmt: skip
+        lower = row["lower_bound"]
+        if type(lower) is not int or lower < 0 or row["in_order"] not in ("", 0, 1):
+            return f"row {i + 1} of design {design}: bad lower_bound or in_order"
+        for turns, extra in (("turns", "extra"), ("clear_turns", "clear_extra")):
+            t, e = row[turns], row[extra]
+            if (t, e) == ("", ""):
+                continue
+            if type(t) is not int or type(e) is not int or e != t - lower or not 0 <= e <= EXTRA:
+                return f"row {i + 1} of design {design}: bad {turns} or {extra}"
+        if row["in_order"] == 1 and row["turns"] != lower:
+            return f"row {i + 1} of design {design}: in order, yet turns is not the lower bound"
+    return None
+
+
+def _journal(
+    path: Path, ident: dict[str, object], designs: dict[str, int]
+) -> tuple[dict[str, list[dict[str, object]]], int]:
+    """The designs an earlier run of this census finished, and the length of the journal's
+    whole lines (0 if there is none). Raises InputError, and counts nothing, if the journal
+    is of another census or damaged."""
+    from snakecube.errors import InputError
+
+    name = repr(str(path))
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise InputError(f"cannot resume from {name}: not a regular file")
+        with path.open("rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return {}, 0
+    except OSError as err:
+        raise InputError(f"cannot read {name}: {err.strerror or err}") from None
+
+    def refused(n: int, what: str) -> InputError:
+        return InputError(f"cannot resume from {name}: line {n}: {what}")
+
+    whole = data[: data.rfind(b"\n") + 1]  # what follows the last newline is a torn tail
+    done: dict[str, list[dict[str, object]]] = {}
+    for n, raw in enumerate(whole.splitlines(), 1):
+        damaged = "; the journal is damaged (remove it to start again)"
         try:
-            entry = json.loads(line)
-            done[str(entry["design"])] = list(entry["rows"])
-        except (ValueError, KeyError, TypeError):
+            entry = json.loads(raw.decode("ascii"))
+            sha = _checksum(entry) if isinstance(entry, dict) else None
+        except (ValueError, RecursionError):
+            raise refused(n, "not a line of JSON" + damaged) from None
+        if n == 1 and (sha is None or "fold_census" not in entry):
+            raise refused(1, "not the header of a fold-census journal (remove it to start again)")
+        if sha is None or entry.get("sha") != sha:
+            raise refused(n, "bad checksum" + damaged)
+        if n == 1:
+            for key, ours in ident.items():
+                if entry.get(key) != ours:
+                    raise refused(1, f"the journal of another fold census ({key} "
+                                  f"{entry.get(key)!r}, here {ours!r}); remove it, or write "
+                                  "the CSV elsewhere")  # fmt: skip
             continue
-    return done
+        design = entry.get("design")
+        if set(entry) != {"design", "rows", "sha"} or not isinstance(design, str):
+            raise refused(n, "not a design's record" + damaged)
+        if design not in designs:
+            raise refused(n, f"{limits.shorten(design)} is not a design of the "
+                          f"{ident['box']} box" + damaged)  # fmt: skip
+        if design in done:
+            raise refused(n, f"design {design} is recorded twice" + damaged)
+        wrong = _check_rows(design, entry["rows"], designs[design])
+        if wrong is not None:
+            raise refused(n, wrong + damaged)
+        done[design] = entry["rows"]
+    return done, len(whole)
 
 
 def run(box: Box, out: str | Path, workers: int | None = None,
         progress: Callable[[int, int, int], None] | None = None) -> int:  # fmt: skip
     """Study every solution of every design of ``box``; write the rows to ``out`` (CSV);
-    return the number of solutions studied. Finished designs go to ``out.journal`` as they
-    come, and a rerun after a stop skips them; the journal is removed when the CSV is
-    written."""
-    from snakecube import limits, pool
+    return the number of solutions studied.
+
+    Finished designs go to ``out.journal`` as they come, and a rerun after a stop skips
+    them; the journal is removed when the CSV is written. A journal of another census, or
+    a damaged one, raises InputError before anything is done, as does a file that cannot
+    be written. Ctrl-C raises KeyboardInterrupt, the journal keeping what finished.
+    """
+    from snakecube import pool
     from snakecube.census import census
+    from snakecube.errors import InputError
     from snakecube.output import write_file
 
     with census(box) as c:
-        designs = sorted((d.snake for d in c.rows()), key=lambda s: s.turns())
+        if not c.complete:
+            if c.stop_reason == "interrupted":
+                raise KeyboardInterrupt
+            raise RuntimeError(f"the census of the {box.describe()} stopped ({c.stop_reason})")
+        found_designs = sorted(c.rows(), key=lambda d: d.snake.turns())
+    designs = [d.snake for d in found_designs]
+    solutions = {d.snake.turns(): d.distinct for d in found_designs}
     n = limits.cores() if workers is None else limits.workers(workers)
     journal = Path(f"{out}.journal")
-    rows = _journal(journal)
+    ident = identity(box, solutions)
+    rows, whole = _journal(journal, ident, solutions)
     todo = [i for i, d in enumerate(designs) if d.turns() not in rows]
+
+    def cannot_write(err: OSError) -> InputError:
+        return InputError(f"cannot write {str(journal)!r}: {err.strerror or err}")
+
+    try:
+        if whole:
+            os.truncate(journal, whole)  # a line torn by a stop mid-write
+            log = journal.open("ab")
+        else:
+            log = journal.open("wb")
+            log.write(_line(ident))
+            log.flush()
+    except OSError as err:
+        raise cannot_write(err) from None
 
     def job(i: int) -> Iterator[list[dict[str, object]]]:
         yield from _design_rows(designs[i], box)
@@ -171,23 +323,30 @@ def run(box: Box, out: str | Path, workers: int | None = None,
     events = pool.run(job, todo, n) if n > 1 else (  # event.job: a position in todo
         pool.Event(k, r, False) for k, i in enumerate(todo) for r in job(i))  # fmt: skip
     try:
-        log = journal.open("a", encoding="utf-8")
+        with log:
+            found = sum(len(v) for v in rows.values()) // 2
+            for event in events:
+                if event is None or event.done:
+                    continue
+                design = designs[todo[event.job]].turns()
+                if len(event.value) != 2 * solutions[design]:
+                    raise RuntimeError(
+                        f"design {design}: {len(event.value) // 2} solutions studied, "
+                        f"the census has {solutions[design]}"
+                    )
+                rows[design] = event.value
+                log.write(_line({"design": design, "rows": event.value}))
+                log.flush()
+                found += len(event.value) // 2
+                if progress is not None:
+                    progress(len(rows), len(designs), found)
     except OSError as err:
-        from snakecube.errors import InputError
-
-        raise InputError(f"cannot write {str(journal)!r}: {err.strerror or err}") from None
-    with log:
-        found = sum(len(v) for v in rows.values()) // 2
-        for event in events:
-            if event is None or event.done:
-                continue
-            design = designs[todo[event.job]].turns()
-            rows[design] = event.value
-            log.write(json.dumps({"design": design, "rows": event.value}) + "\n")
-            log.flush()
-            found += len(event.value) // 2
-            if progress is not None:
-                progress(len(rows), len(designs), found)
+        raise cannot_write(err) from None
+    finally:
+        events.close()
+    missing = [d.turns() for d in designs if d.turns() not in rows]
+    if missing:
+        raise RuntimeError(f"{len(missing)} designs were not studied, {missing[0]} first")
 
     def write(tmp: Path) -> None:
         with tmp.open("w", newline="", encoding="utf-8") as f:
@@ -197,7 +356,11 @@ def run(box: Box, out: str | Path, workers: int | None = None,
                 w.writerows(rows[d.turns()])
 
     write_file(out, write)
-    os.unlink(journal)
+    try:
+        journal.unlink()
+    except OSError as err:
+        raise InputError(f"wrote {str(out)!r}, but cannot remove {str(journal)!r}: "
+                         f"{err.strerror or err}") from None  # fmt: skip
     return sum(len(rows[d.turns()]) for d in designs) // 2
 
 
