@@ -1,24 +1,39 @@
-"""Files for people: written whole or not at all.
+"""Files for people: written whole or not at all, and only where they were named.
 
 Every file snakecube writes for a person (pictures, viewers, CSV tables) goes through
-:func:`write_file`: the content is written to a short temporary name in the same directory
-and renamed into place, so Ctrl-C or an error never leaves half a file, and a long (legal)
-file name never fails because of the temporary name.
+:func:`write_file`. What happens depends on what the name is:
+
+* a **regular file**, or nothing yet: the content is written to a short temporary name in the
+  same directory and renamed into place, so Ctrl-C or an error never leaves half a file, and
+  a long (legal) file name never fails because of the temporary name. A symbolic link to a
+  regular file is followed: the file it names is replaced, the link stays.
+* a **character device or a FIFO** (``/dev/stdout``, ``/dev/null``, a named pipe, or a link to
+  one, such as ``/proc/self/fd/1``): the content is made in a temporary file elsewhere, then
+  written into the device in place, never replacing it. A stop signal between chunks waits
+  for the chunk (so a CSV reaches a pipe as whole rows); a second one stops at once.
+* anything else (a directory, a block device, a socket): refused with one line, untouched.
+
+Every ``OSError`` (a full disk, a read-only directory, a missing permission) becomes an
+:class:`~snakecube.errors.InputError` naming the path, which the tool prints as one line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from snakecube.errors import InputError
 
+CHUNK = 1 << 16  # bytes written to a device at a time, cut after a newline where there is one
+_MAX_LINKS = 40  # as the kernel's own limit on a chain of symbolic links
+
 
 def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
-    """Call ``write(tmp)`` with a temporary path beside ``path``, then rename it to ``path``.
+    """Call ``write(tmp)`` with a temporary path, then put its content at ``path``.
 
     The temporary name keeps the extension (renderers read it) when it is short.
     """
@@ -32,17 +47,96 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
         raise InputError(f"cannot write {name}: that is not a file name")
     suffix = path.suffix if 0 < len(path.suffix) <= 10 else ""
     try:
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=".snakecube-", suffix=suffix)
+        kind, where = _kind(path)
+    except OSError as err:
+        raise InputError(f"cannot write {name}: {err.strerror or err}") from None
+    if kind == "device":
+        return _write_in_place(path, name, suffix, write)
+    if kind != "file":
+        raise InputError(
+            f"cannot write {name}: it is {kind}; snakecube writes regular files, "
+            "character devices and FIFOs"
+        )
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=where.parent, prefix=".snakecube-", suffix=suffix)
         os.close(fd)
     except OSError as err:
         raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     tmp = Path(tmp_name)
     try:
         write(tmp)
-        os.replace(tmp, path)
+        os.chmod(tmp, _mode(where))
+        os.replace(tmp, where)
     except OSError as err:
         raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+    return path
+
+
+def _kind(path: Path) -> tuple[str, Path]:
+    """What ``path`` names, following symbolic links: ``file`` (a regular file, or nothing
+    yet) with the path to replace, ``device`` (a character device or FIFO), or a description
+    of anything else."""
+    where = path
+    for _ in range(_MAX_LINKS):
+        try:
+            st = os.lstat(where)
+        except FileNotFoundError:
+            return "file", where  # a new file (through a dangling link: its target)
+        if stat.S_ISLNK(st.st_mode):
+            if _under_proc(where):
+                return "device", path  # /proc/self/fd/N: the kernel resolves it on open
+            target = Path(os.readlink(where))
+            where = target if target.is_absolute() else where.parent / target
+            continue
+        if stat.S_ISREG(st.st_mode):
+            return "file", where
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            return "device", where
+        if stat.S_ISDIR(st.st_mode):
+            return "a directory", where
+        if stat.S_ISBLK(st.st_mode):
+            return "a block device", where
+        if stat.S_ISSOCK(st.st_mode):
+            return "a socket", where
+        return "not a regular file", where
+    raise OSError(40, "Too many levels of symbolic links")
+
+
+def _mode(path: Path) -> int:
+    """The permissions a replaced file keeps, or a new file's (0666 less the umask), not the
+    temporary file's 0600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _under_proc(path: Path) -> bool:
+    return path.is_absolute() and path.parts[1:2] == ("proc",)
+
+
+def _write_in_place(path: Path, name: str, suffix: str, write: Callable[[Path], object]) -> Path:
+    """Make the content in a temporary file, then write it into the device named ``path``."""
+    from snakecube import stop
+
+    with tempfile.TemporaryDirectory(prefix="snakecube-") as folder:
+        tmp = Path(folder) / f"out{suffix}"
+        try:
+            write(tmp)
+            with tmp.open("rb") as src, open(path, "wb", buffering=0) as dst:
+                rest = b""
+                while chunk := rest + src.read(CHUNK):
+                    cut = chunk.rfind(b"\n") + 1 or len(chunk)
+                    rest = chunk[cut:]
+                    with stop.deferred():
+                        view = memoryview(chunk)[:cut]
+                        while view:
+                            view = view[dst.write(view) or 0 :]
+        except OSError as err:
+            raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     return path
