@@ -11,15 +11,40 @@ Coordinates are 0-based ``(x, y, z)`` everywhere. The public vocabulary:
 * :class:`Box`, :class:`Region`: the target and its symmetry group;
 * :class:`Solution`: one folded snake; :class:`Result`: counts plus solutions;
 * :func:`solve`, :func:`solutions`, :func:`count`: the search; :func:`verify`: the checker.
+
+The names are loaded on first use, so ``import snakecube`` (and the command's start) costs
+next to nothing until one is needed.
 """
 
-from snakecube.errors import InputError
-from snakecube.search import count, solutions, solve
-from snakecube.shape import Box, Region
-from snakecube.snake import Snake
-from snakecube.solution import Result, Solution
+from __future__ import annotations
+
+import importlib
+
+# Loaded now, not on first use: the module and the function share the name ``verify``, and
+# a later import of the module would otherwise put the module in the function's place.
 from snakecube.verify import InvalidSolution, verify
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (6 ms) at the start
+if TYPE_CHECKING:
+    from typing import Any
+
+    from snakecube.errors import InputError
+    from snakecube.search import count, solutions, solve
+    from snakecube.shape import Box, Region
+    from snakecube.snake import Snake
+    from snakecube.solution import Result, Solution
+
+_HOMES = {
+    "Box": "snakecube.shape",
+    "InputError": "snakecube.errors",
+    "Region": "snakecube.shape",
+    "Result": "snakecube.solution",
+    "Snake": "snakecube.snake",
+    "Solution": "snakecube.solution",
+    "count": "snakecube.search",
+    "solutions": "snakecube.search",
+    "solve": "snakecube.search",
+}
 __all__ = [
     "Box",
     "InputError",
@@ -34,3 +59,17 @@ __all__ = [
     "verify",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'snakecube' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

@@ -1,28 +1,38 @@
 """The command-line tool: a thin layer over the public API.
 
-Exit codes: 0 when the job ran (zero solutions is an answer); 2 for bad input, with one line
-on stderr naming what is wrong and where; 130 after Ctrl-C, once what was found is printed,
-marked incomplete. Every line on stderr is one line: user text in it is quoted with ``repr``.
+Exit codes: 0 when the job ran (zero solutions is an answer, and so is a search stopped by
+its time limit, marked incomplete); 2 for bad input, or a file that cannot be read or
+written, with one line on stderr naming what is wrong and where; 130 after Ctrl-C (or SIGTERM
+or SIGHUP, see ``snakecube.stop``), once what was found is printed, marked incomplete. Every
+line on stderr is one line: user text in it is quoted with ``repr``. With ``--json`` the
+standard output is always one JSON document, even when the command is stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from snakecube import catalog, limits
+from snakecube import catalog, limits, stop
 from snakecube.errors import CubeCountError, InputError
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import NOTATIONS, Snake
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
+# The nearby designs named when a snake's cube count does not fit the target: looked for
+# within this time, and only in targets of up to HINT_CELLS cells (a bigger target's setup
+# alone can take longer), so the refusal comes within half a second.
+HINT_SECONDS, HINT_CELLS = 0.2, 216
+NEARBY_SECONDS = 5.0  # the nearby designs listed when a snake does not fold
 SNAKE_HELP = (
     "the snake: a catalog name (standard, king, ...), lengths like 3-3-3-3-2-... or "
     "3,3,3,3,2,... (also as separate words: 3 3 3 3 2 ...), a turn string "
@@ -98,6 +108,30 @@ def _add_target(p: argparse.ArgumentParser, required: bool = False) -> None:
     where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
 
 
+def _add_seconds(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--seconds",
+        type=_seconds,
+        metavar="S",
+        help="stop after S seconds, counted from the command's start (the answer is then "
+        "marked incomplete)",
+    )
+
+
+def _left(args: argparse.Namespace) -> float | None:
+    """What is left of ``--seconds``, counted from the command's start."""
+    return stop.remaining(getattr(args, "seconds", None), args.started)
+
+
+def _print_json(args: argparse.Namespace, data: object, indent: int | None = None) -> None:
+    """Print one JSON document whole: a stop signal during the write waits for its end."""
+    text = json.dumps(data, indent=indent) + "\n"
+    with stop.deferred():
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        args.json_printed = True
+
+
 def _snake_text(args: argparse.Namespace) -> str:
     return " ".join(args.snake)
 
@@ -134,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     many.add_argument(
         "--limit", type=_whole(1), metavar="N", help="stop after N distinct solutions"
     )
-    s.add_argument("--seconds", type=_seconds, metavar="S", help="stop after S seconds")
+    _add_seconds(s)
     s.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
     s.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
     ends = s.add_mutually_exclusive_group()
@@ -208,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
         ".gif .html); without it, text goes to standard output",
     )
     w.add_argument("--reverse", action="store_true", help="fold from the other end")
+    _add_seconds(w)
     w.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     w.add_argument(
         "--paper",
@@ -244,6 +279,7 @@ def _parser() -> argparse.ArgumentParser:
         default="best",
         help="the end you hold while folding (default: the easier one)",
     )
+    _add_seconds(o)
     o.add_argument("--json", action="store_true", help="print the plan as one JSON object")
     o.add_argument(
         "--out",
@@ -348,6 +384,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_snake(r)
     _add_target(r)
+    _add_seconds(r)
     r.add_argument("--json", action="store_true", help="print one JSON object")
 
     f = sub.add_parser(
@@ -358,7 +395,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_snake(f)
     f.add_argument("--json", action="store_true", help="print one JSON object")
     f.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
-    f.add_argument("--seconds", type=_seconds, metavar="S", help="stop counting after S seconds")
+    _add_seconds(f)
 
     c = sub.add_parser("catalog", help="list the named puzzles with their sequences and sources")
     c.add_argument("--json", action="store_true", help="print JSON")
@@ -406,7 +443,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             path=path,
             reverse=True if args.reverse else {"auto": None, "first": False}.get(args.end, True),
             limit=1 if args.first else args.limit,
-            seconds=args.seconds,
+            seconds=_left(args),
             engine=args.engine,
             workers=args.workers,
             progress=bar,
@@ -415,7 +452,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
         )
     except CubeCountError as err:  # often a typo: say which nearby designs fold
-        raise InputError(f"{err}{_suggest(_snake_text(args), target)}") from None
+        raise InputError(f"{err}{_suggest(_snake_text(args), target, HINT_SECONDS)}") from None
     finally:
         if bar is not None:
             bar.close()
@@ -425,12 +462,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if unsolvable:
         from snakecube.nearby import nearby
 
-        near = nearby(result.snake, result.region)
+        left = _left(args)
+        budget = NEARBY_SECONDS if left is None else min(left, NEARBY_SECONDS)
+        near = nearby(result.snake, result.region, seconds=budget)
     if args.json:
         data = result.to_dict()
         if unsolvable:
             data["nearby"] = [n.to_dict() for n in near]
-        print(json.dumps(data, indent=2))
+        _print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
     print(report(result, style))
     if near:
@@ -450,16 +489,35 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
-def _nth_solution(args: argparse.Namespace) -> Any:
-    """The --solution K'th distinct solution, or an InputError saying how many there are."""
-    from snakecube.search import solutions
+def _nth_solution(args: argparse.Namespace, verb: str) -> Any:
+    """The --solution K'th distinct solution (in the order of ``search.solutions``), None when
+    --seconds ran out first, or an InputError saying how many there are."""
+    from snakecube.search import solve
 
-    count = 0
-    for count, sol in enumerate(solutions(_snake_text(args), _target(args)), 1):
-        if count == args.solution:
-            return sol
+    result = solve(
+        _snake_text(args),
+        _target(args),
+        reverse=bool(getattr(args, "reverse", False)),
+        limit=args.solution,
+        seconds=_left(args),
+        strategy="depth-first",
+    )
+    if result.stop_reason == "interrupted":
+        raise KeyboardInterrupt
+    if len(result.solutions) >= args.solution:
+        return result.solutions[args.solution - 1]
+    count = len(result.solutions)
+    if not result.complete:
+        _say(
+            f"snakecube: stopped at the time limit ({args.seconds:g} s) with {count} of the "
+            f"{args.solution} solution{'s' if args.solution != 1 else ''} needed found; "
+            f"nothing to {verb}"
+        )
+        return None
     if count == 0:
-        raise InputError("the snake has no solutions in this target, so there is nothing to fold")
+        raise InputError(
+            f"the snake has no solutions in this target, so there is nothing to {verb}"
+        )
     raise InputError(
         f"--solution {args.solution}: the snake has only {count} distinct "
         f"solution{'s' if count != 1 else ''} in this target"
@@ -471,12 +529,17 @@ def _cmd_fold(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
-    p = fold.plan(_nth_solution(args), args.held)
+    found = _nth_solution(args, "fold")
+    if found is None:
+        if args.json:
+            _print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
+        return EXIT_OK
+    p = fold.plan(found, args.held)
     if args.out is not None:
         explain.save_plan(p, args.out, paper=args.paper)
         _say(f"snakecube: wrote {args.out!r}")
     if args.json:
-        print(json.dumps(p.to_dict()))
+        _print_json(args, p.to_dict())
         return EXIT_OK
     order = "yes" if p.in_order else "no: some corners are turned before earlier ones"
     print(f"{'snake':16} {p.solution.snake.turns()}")
@@ -499,8 +562,8 @@ def _cmd_fold_census(args: argparse.Namespace) -> int:
         n = run(box, args.csv, args.workers, bar)
     except KeyboardInterrupt:
         _say(
-            f"snakecube: interrupted: the finished designs are kept in {args.csv + '.journal'!r};"
-            " run the same command again to go on"
+            "snakecube: interrupted: the fold census is incomplete; the finished designs are"
+            f" kept in {args.csv + '.journal'!r}; run the same command again to go on"
         )
         return EXIT_INTERRUPTED
     finally:
@@ -513,12 +576,16 @@ def _cmd_fold_census(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _suggest(text: str, target: Region | None) -> str:
-    """'; nearby designs that fold: lengths:... (edit)', or '' if none does."""
+def _suggest(text: str, target: Region | None, seconds: float) -> str:
+    """'; nearby designs that fold: lengths:... (edit)', or '' if none does (or none is
+    found within ``seconds``)."""
     from snakecube.nearby import nearby
 
     try:
-        near = nearby(Snake.parse(text, None if target is None else target.volume), target, 2)
+        snake = Snake.parse(text, None if target is None else target.volume)
+        if (snake.cubes if target is None else target.volume) > HINT_CELLS:
+            return ""
+        near = nearby(snake, target, 2, seconds=seconds)
     except InputError:
         return ""
     if not near:
@@ -530,27 +597,12 @@ def _suggest(text: str, target: Region | None) -> str:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     from snakecube import explain
-    from snakecube.search import solutions
 
     if args.out is not None:
         explain.form_of(args.out)
-    found = None
-    count = 0
-    for count, sol in enumerate(
-        solutions(_snake_text(args), _target(args), reverse=args.reverse), 1
-    ):
-        if count == args.solution:
-            found = sol
-            break
+    found = _nth_solution(args, "show")
     if found is None:
-        if count == 0:
-            raise InputError(
-                "the snake has no solutions in this target, so there is nothing to show"
-            )
-        raise InputError(
-            f"--solution {args.solution}: the snake has only {count} distinct "
-            f"solution{'s' if count != 1 else ''} in this target"
-        )
+        return EXIT_OK
     style = "letters" if args.letters else "signs"
     if args.out is None:
         from snakecube.explain.words import show
@@ -599,7 +651,7 @@ def _cmd_designs(args: argparse.Namespace) -> int:
 def _print_census(result: Any, args: argparse.Namespace) -> None:
     summary = result.to_dict(rows=args.top)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        _print_json(args, summary, indent=2)
         return
     for key in (
         "target",
@@ -658,15 +710,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         interrupted = True
     complete = len(rows) == args.count
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "designs": rows,
-                    "complete": complete,
-                    "stop_reason": "interrupted" if interrupted else None,
-                }
-            )
-        )
+        stop_reason = "interrupted" if interrupted else None
+        _print_json(args, {"designs": rows, "complete": complete, "stop_reason": stop_reason})
     if interrupted:
         _say(f"snakecube: interrupted after {len(rows)} of {args.count} designs")
         return EXIT_INTERRUPTED
@@ -678,16 +723,16 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 def _cmd_rate(args: argparse.Namespace) -> int:
     from snakecube.designs import rate
 
-    result = rate(_snake_text(args), _target(args))
+    result = rate(_snake_text(args), _target(args), seconds=_left(args))
     data = result.to_dict()
     if args.json:
-        print(json.dumps(data))
+        _print_json(args, data)
     else:
         for key, value in data.items():
             if key == "difficulty" and value is None:
                 value = "unsolvable" if result.complete else "unknown (the search was stopped)"
             print(f"{key:11} {value}")
-    return EXIT_OK if result.complete else EXIT_INTERRUPTED
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
 def _cmd_flat(args: argparse.Namespace) -> int:
@@ -701,7 +746,7 @@ def _cmd_flat(args: argparse.Namespace) -> int:
         from snakecube.explain import need_pictures
 
         need_pictures()
-    result = flat(Snake.parse(_snake_text(args)), seconds=args.seconds)
+    result = flat(Snake.parse(_snake_text(args)), seconds=_left(args))
     if args.out is not None and result.examples:
         from snakecube.explain import pictures
         from snakecube.output import write_file
@@ -710,7 +755,7 @@ def _cmd_flat(args: argparse.Namespace) -> int:
         _say(f"snakecube: wrote {args.out!r}")
     data = result.to_dict()
     if args.json:
-        print(json.dumps(data))
+        _print_json(args, data)
     else:
         for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
             print(f"{key:22} {data[key]}")
@@ -740,7 +785,7 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print(json.dumps(rows, indent=2))
+        _print_json(args, rows, indent=2)
         return EXIT_OK
     for r in rows:
         aka = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
@@ -755,7 +800,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     chosen = [args.to] if args.to else list(NOTATIONS)
     forms = {n: snake.format(n) for n in chosen}
     if args.json:
-        print(json.dumps({**forms, "cubes": snake.cubes, "palindrome": snake.is_palindrome}))
+        _print_json(args, {**forms, "cubes": snake.cubes, "palindrome": snake.is_palindrome})
     elif args.to:
         print(forms[args.to])
     else:
@@ -784,13 +829,16 @@ def _warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
     _say(f"snakecube: warning: {message}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the tool; return the exit code."""
+def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
+    """Run the tool; return the exit code. Time limits count from ``started`` (a
+    ``time.monotonic()``; by default, now)."""
+    began = time.monotonic() if started is None else started
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:  # --help, --version, or a usage error already printed
-        return stop.code if isinstance(stop.code, int) else EXIT_INPUT
+    except SystemExit as exit_:  # --help, --version, or a usage error already printed
+        return exit_.code if isinstance(exit_.code, int) else EXIT_INPUT
+    args.started, args.json_printed = began, False
     if args.command is None:
         parser.print_help()
         return EXIT_OK
@@ -803,30 +851,51 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return command(args)
-    except InputError as err:
+    except KeyboardInterrupt:
+        return _interrupted(args)
+    except Exception as err:
+        if stop.signalled:  # whatever a stop signal broke (an import, a read) is a stop
+            return _interrupted(args)
+        return _failed(err)
+
+
+def _interrupted(args: argparse.Namespace) -> int:
+    """Say the command was stopped; with --json, the output is still one JSON document."""
+    if getattr(args, "json", False) and not args.json_printed:
+        with contextlib.suppress(KeyboardInterrupt):
+            _print_json(args, {"complete": False, "stop_reason": "interrupted"})
+    _say("snakecube: interrupted")
+    return EXIT_INTERRUPTED
+
+
+def _failed(err: Exception) -> int:
+    """Say what went wrong in one line; the exit code."""
+    if isinstance(err, InputError):
         _say(f"snakecube: error: {err}")
         return EXIT_INPUT
-    except KeyboardInterrupt:
-        _say("snakecube: interrupted")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    if isinstance(err, BrokenPipeError):
         # The reader went away (| head): nothing more to say, and nothing to flush at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
-    except MemoryError:
+    if isinstance(err, OSError):  # a full disk, a read-only folder, a missing permission
+        where = f" {str(err.filename)!r}" if err.filename is not None else ""
+        _say(f"snakecube: error: cannot use{where}: {err.strerror or err}")
+        return EXIT_INPUT
+    if isinstance(err, MemoryError):
         _say("snakecube: error: out of memory; try a smaller target or fewer --workers")
         return EXIT_INPUT
-    except Exception as err:
-        if os.environ.get("SNAKECUBE_DEBUG"):
-            raise
-        _say(
-            f"snakecube: internal error: {type(err).__name__}: {err} (this is a bug; "
-            "SNAKECUBE_DEBUG=1 shows where)"
-        )
-        return EXIT_BUG
+    if os.environ.get("SNAKECUBE_DEBUG"):
+        raise err
+    _say(
+        f"snakecube: internal error: {type(err).__name__}: {err} (this is a bug; "
+        "SNAKECUBE_DEBUG=1 shows where)"
+    )
+    return EXIT_BUG
 
 
 def run() -> None:
-    """Entry point for ``python -m snakecube`` and the ``snakecube`` script."""
-    sys.exit(main())
+    """The ``snakecube`` command (kept for scripts that name it here; see ``__main__``)."""
+    from snakecube.__main__ import run as entry
+
+    entry()

@@ -148,7 +148,9 @@ def rating_engine() -> Engine:
     return kernel.Kernel(prune) if kernel.AVAILABLE else Reference(prune)
 
 
-def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
+def rate(
+    snake: Snake | str, target: Region | str | None = None, *, seconds: float | None = None
+) -> Rating:
     """The difficulty of a design: log2(1 + the segment placements that a systematic solver,
     one who backs up as soon as a segment leaves the target, overlaps, or leaves a cell that
     can no longer be reached, tries per distinct solution), folding from the easier end.
@@ -157,9 +159,15 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
     A person folding by trial and error works the same way, one segment at a time; more
     tries per solution means more wrong turns before the cube closes. One more point means
     twice the work. The search has fixed pruning and one process, so the score is the same
-    on every machine. Ctrl-C stops it: the rating is then incomplete and has no score.
+    on every machine. Ctrl-C, or ``seconds`` running out, stops it: the rating is then
+    incomplete and has no score.
     """
+    import time
+
+    from snakecube import limits
     from snakecube.search import as_snake, as_target, solve
+
+    deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
 
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
@@ -167,7 +175,8 @@ def rate(snake: Snake | str, target: Region | str | None = None) -> Rating:
     engine = rating_engine()
     ends = []
     for name, s in (("first", snake), ("last", snake.reversed())):
-        r = solve(s, region, engine=engine, workers=1)
+        left = None if deadline is None else max(1e-3, deadline - time.monotonic())
+        r = solve(s, region, engine=engine, workers=1, seconds=left)
         if not r.complete:  # never a score from a partial search
             return Rating(
                 snake,

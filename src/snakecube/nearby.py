@@ -14,10 +14,14 @@ A person copying a snake from a box or a web page slips in a few typical ways; e
 Only candidates with the target's cube count and no segment longer than the target's
 longest side are tried. Each is checked with node limits, so the answer is the same on
 every machine: first whether it folds at all, then how many distinct solutions it has.
+A time limit (``seconds``) bounds the whole look-up: past it, the designs found so far are
+the answer (the command-line tool gives a hint a fixed small budget, so that a refusal stays
+quick).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -116,14 +120,22 @@ def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]
         yield from out(new, f"segment {i + 1} ({ls[i]}) is one too many")
 
 
-def nearby(snake: Snake | str, target: Region | str | None = None, limit: int = 5) -> list[Nearby]:
+def nearby(
+    snake: Snake | str,
+    target: Region | str | None = None,
+    limit: int = 5,
+    *,
+    seconds: float | None = None,
+) -> list[Nearby]:
     """Up to ``limit`` designs one typo away from ``snake`` that fold into ``target``
-    (default: the cube whose volume is nearest the snake's cube count)."""
+    (default: the cube whose volume is nearest the snake's cube count), found within
+    ``seconds`` if given."""
     from snakecube import limits
     from snakecube.search import as_snake, as_target, solve
     from snakecube.shape import Box
 
     limit = limits.whole(limit, "limit", 1, 100)
+    deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
     if region is None:
@@ -131,13 +143,21 @@ def nearby(snake: Snake | str, target: Region | str | None = None, limit: int = 
         region = Box(side, side, side)
     longest = max(region.dims)
     found: list[Nearby] = []
+
+    def left() -> float | None:
+        """Seconds left of the time limit (at least a millisecond), or None with no limit."""
+        return None if deadline is None else max(1e-3, deadline - time.monotonic())
+
     for candidate, words in edits(snake, region.volume, longest):
-        first = solve(candidate, region, limit=1, max_nodes=FIRST_NODES, workers=1)
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        first = solve(candidate, region, limit=1, max_nodes=FIRST_NODES, seconds=left(),
+                      workers=1)  # fmt: skip
         if first.stop_reason == "interrupted":
             raise KeyboardInterrupt
         if not first.solutions:
             continue
-        count = solve(candidate, region, max_nodes=COUNT_NODES, workers=1)
+        count = solve(candidate, region, max_nodes=COUNT_NODES, seconds=left(), workers=1)
         if count.stop_reason == "interrupted":
             raise KeyboardInterrupt
         found.append(Nearby(candidate, words, max(count.distinct, 1), count.complete))

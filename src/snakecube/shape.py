@@ -107,6 +107,17 @@ class Region:
         """The cells as a frozen set."""
         return frozenset(self.cells)
 
+    @cached_property
+    def odd_cells(self) -> int:
+        """The cells whose coordinates add up to an odd number (one colour of the grid's
+        chessboard colouring)."""
+        return sum(sum(c) & 1 for c in self.cells)
+
+    @cached_property
+    def odd_mask(self) -> int:
+        """The odd cells (see :attr:`odd_cells`) as a bitmask of cell indices."""
+        return sum(1 << i for i, c in enumerate(self.cells) if sum(c) & 1)
+
     def __contains__(self, coord: object) -> bool:
         return coord in self.index
 

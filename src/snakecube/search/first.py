@@ -291,8 +291,7 @@ def _can_hold(region: Region, cell: CellIndex, cube: int, length: int) -> bool:
     """Can cube ``cube`` (0-based) of a Hamiltonian path be on ``cell`` (parity: cube 0's
     colour must be one the region has ceil(n/2) of), as the first of a straight segment of
     ``length`` cubes in some direction?"""
-    n, nb = region.volume, region.neighbours
-    ones = sum(sum(c) & 1 for c in region.cells)
+    n, nb, ones = region.volume, region.neighbours, region.odd_cells
     first = colour(region, cell) ^ (cube & 1)
     if (ones if first else n - ones) != (n + 1) // 2:
         return False

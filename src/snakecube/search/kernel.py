@@ -96,7 +96,7 @@ class Tables:
         self.rmask = array("Q", rmask)
         self.rhalo = array("Q", rhalo)
         self.nbmask = array("Q", [w for m in neighbourhood for w in _split(m, words)])
-        odd = sum(1 << c for c, xyz in enumerate(problem.region.cells) if sum(xyz) & 1)
+        odd = problem.region.odd_mask
         self.colours = array("Q", _split(odd, words))
         placed, after = 1, []
         for length in problem.lengths:

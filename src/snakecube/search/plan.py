@@ -103,8 +103,7 @@ def can_start(region: Region, cell: CellIndex) -> bool:
     """Parity: a Hamiltonian path of n cells alternates colours, so it has ceil(n/2) cells of
     its start's colour. A start cell whose colour the region cannot supply that often starts
     no Hamiltonian path."""
-    n = region.volume
-    ones = sum(sum(c) & 1 for c in region.cells)
+    n, ones = region.volume, region.odd_cells
     have = ones if colour(region, cell) else n - ones
     return have == (n + 1) // 2
 

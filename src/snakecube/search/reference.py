@@ -111,7 +111,7 @@ class _Pruning:
         self.halo, self.nbmask = _halos(problem)
         n = problem.ncells
         self.all = (1 << n) - 1
-        self.odd = sum(1 << c for c, xyz in enumerate(problem.region.cells) if sum(xyz) & 1)
+        self.odd = problem.region.odd_mask
         self.end_colour = end_colour(problem.region, start)
         placed, self.free_after = 1, []
         for length in problem.lengths:

@@ -1,0 +1,145 @@
+"""Stopping the command-line tool: Ctrl-C, SIGTERM and SIGHUP, from its first instruction to
+its last.
+
+The tool passes through three phases, each with its own handler for the three signals:
+
+1. **starting** (:func:`starting`, the first thing the entry point does, before any heavy
+   import): nothing has been found, so a signal prints ``snakecube: interrupted`` and ends the
+   process at once with exit code 130. No traceback can be printed, because no Python code
+   is left to run.
+2. **working** (:func:`working`): a signal raises ``KeyboardInterrupt`` in the main thread,
+   as Ctrl-C does by default, so every search stops, keeps what it found, and the command
+   prints it marked incomplete. Inside :func:`deferred` (writing an answer that must be
+   whole, like a JSON document or a row of a table) the first signal waits until the block
+   ends; a second one raises at once, so a write blocked on a full pipe can still be stopped.
+3. **ending** (:func:`ending`, once the answer is out): a signal ends the process at once,
+   with 130, without running exit handlers that could print a traceback.
+
+SIGTERM and SIGHUP (what ``timeout``, batch schedulers and a closed terminal send) are treated
+exactly as Ctrl-C, and also give exit code 130: "stopped, answer incomplete". Nothing here is
+installed by the library: only :func:`snakecube.__main__.run` calls these, so a program that
+imports snakecube keeps its own signal handling.
+"""
+
+from __future__ import annotations
+
+# The C module under ``signal``: the same functions, without the 4 ms of importing ``enum``
+# that ``signal`` costs before the first handler is in place.
+import _signal as signal  # type: ignore[import-not-found]
+import os
+import sys
+import time
+
+TYPE_CHECKING = False  # typing's, without importing typing: this module loads first
+if TYPE_CHECKING:
+    from types import FrameType, TracebackType
+
+EXIT_INTERRUPTED = 130
+STARTED = time.monotonic()  # as near to the process's start as the entry point can take it
+SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+_deferring = False
+_pending: int | None = None
+signalled = False  # a stop signal came in the working phase (whatever it broke is a stop)
+
+
+def _quit(signum: int, frame: FrameType | None) -> None:
+    try:
+        if "--json" in sys.argv[1:]:  # the answer is still one JSON document
+            os.write(1, b'{"complete": false, "stop_reason": "interrupted"}\n')
+        os.write(2, b"snakecube: interrupted\n")
+    finally:
+        os._exit(EXIT_INTERRUPTED)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a closed pipe: nothing more can reach it
+            continue
+
+
+def _leave(signum: int, frame: FrameType | None) -> None:
+    _flush()  # the answer is out; keep what is buffered
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    global _pending, signalled
+    signalled = True
+    if _deferring and _pending is None:
+        _pending = signum
+        return
+    raise KeyboardInterrupt
+
+
+def _install(handler: object) -> None:
+    for sig in SIGNALS:
+        signal.signal(sig, handler)
+
+
+def starting() -> None:
+    """Phase 1: a signal ends the process at once, exit 130, one line on stderr."""
+    _install(_quit)
+
+
+def working() -> None:
+    """Phase 2: a signal raises KeyboardInterrupt (deferred inside :func:`deferred`)."""
+    _install(_raise)
+
+
+def ending() -> None:
+    """Phase 3: a signal flushes what was printed and ends the process, exit 130."""
+    _install(_leave)
+
+
+def worker() -> None:
+    """In a forked worker process: SIGINT ignored (the parent decides what to keep), SIGTERM
+    and SIGHUP back to their default (end the process), so the parent can stop it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in SIGNALS:
+        if sig != signal.SIGINT:
+            signal.signal(sig, signal.SIG_DFL)
+
+
+class deferred:  # lower case: it reads as a function, ``with stop.deferred():``
+    """Hold a first stop signal until the block ends, then raise KeyboardInterrupt; a second
+    signal raises at once. Outside the tool's ``working`` phase this changes nothing."""
+
+    def __enter__(self) -> None:
+        global _deferring, _pending
+        self.outer = _deferring
+        if not self.outer:
+            _deferring, _pending = True, None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        global _deferring, _pending
+        if self.outer:
+            return
+        _deferring = False
+        pending, _pending = _pending, None
+        if pending is not None and kind is None:
+            raise KeyboardInterrupt
+
+
+def exit(code: int) -> None:  # stop.exit, in the place of sys.exit
+    """End the process with ``code`` once what was printed is flushed, without the
+    interpreter's shutdown (where a late signal could print a traceback or kill the
+    process)."""
+    ending()
+    _flush()
+    os._exit(code)
+
+
+def remaining(seconds: float | None, began: float = STARTED) -> float | None:
+    """What is left of a time limit counted from ``began`` (by default the process's start),
+    at least a millisecond, so a limit already spent still stops a search at its first
+    check."""
+    if seconds is None:
+        return None
+    return max(0.001, seconds - (time.monotonic() - began))
