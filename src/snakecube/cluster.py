@@ -19,27 +19,114 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from snakecube import limits
 from snakecube.errors import InputError
 
-CONNECT_SECONDS = 10
+CONNECT_SECONDS = 3  # to reach the scheduler and hear it answer; a live one answers in ms
 RETRIES = 3  # reruns of a task whose worker died, on top of Dask's own
+EXAMPLE = "tcp://10.0.0.1:8786"
 
 
 def connect(address: str) -> Any:
-    """A ``distributed.Client`` for the scheduler at ``address``; InputError if it cannot be
-    reached or Dask is not installed."""
+    """A ``distributed.Client`` for the scheduler at ``address``; InputError if the address
+    is malformed, names a transport that is not installed, or no Dask scheduler answers
+    there within ``CONNECT_SECONDS`` (or if Dask is not installed).
+
+    The scheduler is asked who it is first, on a connection of our own with a deadline:
+    a ``Client`` that fails to start waits twice its timeout when it is closed (or
+    collected), and one that reaches something other than a scheduler may wait for ever.
+    No LocalCluster is ever started: an address is required."""
     try:
         from distributed import Client
     except ImportError:
         raise InputError(
             "--scheduler needs dask.distributed: pip install 'snakecube[cluster]'"
         ) from None
-    if not isinstance(address, str) or not address.strip():
-        raise InputError("scheduler: give an address such as tcp://10.0.0.1:8786")
+    address = check_address(address)
+    problem = _probe(address, CONNECT_SECONDS)
+    if problem is not None:
+        raise InputError(f"cannot reach the Dask scheduler {limits.shorten(address)}: {problem}")
     try:
-        return Client(address.strip(), timeout=CONNECT_SECONDS, set_as_default=False)
+        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as err:
-        raise InputError(f"cannot reach the Dask scheduler {address!r}: {err}") from None
+        message = " ".join(str(err).split())
+        raise InputError(
+            f"cannot reach the Dask scheduler {limits.shorten(address)}: {message}"
+        ) from None
+
+
+def check_address(address: str) -> str:
+    """``address`` without surrounding blanks, if it is a scheduler address Dask can use
+    here (SCHEME://HOST:PORT, or HOST:PORT for tcp); else InputError saying what is wrong."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    if not isinstance(address, str) or not address.strip():
+        raise InputError(f"scheduler: give an address such as {EXAMPLE}")
+    text = address.strip()
+    shown = limits.shorten(text)
+    try:
+        scheme, location = parse_address(text, strict=False)
+        backend = get_backend(scheme)
+    except ValueError:
+        scheme = text.partition("://")[0] if "://" in text else text
+        raise InputError(
+            f"scheduler {shown}: unknown transport {limits.shorten(scheme)}; give an "
+            f"address such as {EXAMPLE}"
+        ) from None
+    try:
+        backend.get_connector()
+    except Exception:  # a transport registered by Dask whose library is missing (ucx)
+        raise InputError(
+            f"scheduler {shown}: the {scheme}:// transport is not installed here; "
+            f"give an address such as {EXAMPLE}"
+        ) from None
+    if scheme == "inproc":  # a scheduler in this very process: inproc://HOST/PID/N
+        if location.count("/") != 2:
+            raise InputError(f"scheduler {shown}: not inproc://HOST/PID/N")
+    else:
+        try:
+            _host, port = parse_host_port(location)
+        except (ValueError, TypeError):
+            port = -1
+        if not 0 < port < 65536:
+            raise InputError(f"scheduler {shown}: not HOST:PORT; give an address such as {EXAMPLE}")
+    return text
+
+
+def _probe(address: str, seconds: float) -> str | None:
+    """Why no Dask scheduler answers at ``address`` within ``seconds``, or None if one
+    does. Runs its own event loop in a thread, so it works under a running loop too."""
+    import asyncio
+    import threading
+
+    outcome: list[str | None] = []
+
+    async def ask() -> str | None:
+        from distributed.comm import connect as open_comm
+        from distributed.core import send_recv
+
+        comm = await open_comm(address, timeout=seconds)
+        try:
+            reply = await send_recv(comm, op="identity")
+        finally:
+            comm.abort()
+        if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+            return "what answers there is not a Dask scheduler"
+        return None
+
+    def run() -> None:
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(ask(), seconds)))
+        except TimeoutError:
+            outcome.append(f"no answer within {seconds:g} s")
+        except Exception as err:  # refused, unreachable, unknown host, not Dask's protocol
+            outcome.append(" ".join(str(err).split()) or type(err).__name__)
+
+    thread = threading.Thread(target=run, name="snakecube-probe-scheduler", daemon=True)
+    thread.start()
+    thread.join(seconds + 1)
+    return outcome[0] if outcome else f"no answer within {seconds:g} s"
 
 
 def _run_job(job: Callable[[int], Iterator[Any]], i: int) -> list[Any]:

@@ -4,7 +4,15 @@ design checks).
 * Workers are **forked**, so they inherit what the parent built (problems, tables, engines)
   and nothing big is pickled; only job items and results travel through queues.
 * Workers **ignore SIGINT**: Ctrl-C reaches the whole process group, and the parent alone
-  decides what to keep; no worker ever prints a ``KeyboardInterrupt`` traceback.
+  decides what to keep; no worker ever prints a ``KeyboardInterrupt`` traceback. SIGTERM and
+  SIGHUP end a worker at once (whatever handler the parent had for them).
+* Workers **die with their parent**: killed by any signal (SIGTERM, SIGKILL, the OOM killer),
+  the parent leaves no worker running (``PR_SET_PDEATHSIG`` on Linux, else a thread that
+  watches the parent's pid).
+* A job that **raises** sends a summary of its exception, and the caller re-raises it: an
+  ``OSError`` as an ``OSError`` with the same errno, strerror and file names, an
+  ``InputError`` as ``InputError``, a ``MemoryError`` as ``MemoryError``, anything else as
+  :class:`WorkerError`. No worker prints anything.
 * A job is a generator: each item it yields is sent back at once (``Event``), and a last
   event marks the job done. The caller gets events in arrival order.
 * At most ``lookahead`` jobs are handed out ahead of the results, so ``items`` may be a
@@ -20,14 +28,19 @@ every command: forking costs more than the whole job there.
 from __future__ import annotations
 
 import itertools
+import os
 import queue
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
+from snakecube.errors import InputError
 from snakecube.limits import cores
 
-__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "cores", "run"]
+__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "WorkerError", "cores", "run"]
 
 SMALL_JOB_CELLS = 27
 T = TypeVar("T")
@@ -38,6 +51,56 @@ class WorkerDied(RuntimeError):
     """A worker process ended without finishing its job (killed, or out of memory)."""
 
 
+class WorkerError(RuntimeError):
+    """A job raised an exception in a worker process (one line: its type and message)."""
+
+
+class _Failure(NamedTuple):
+    """A job's exception, as plain values that pickle whatever the exception held."""
+
+    kind: str  # "OSError", "InputError", "MemoryError" or "other"
+    name: str  # the exception's type name
+    message: str
+    errno: int | None = None
+    strerror: str | None = None
+    filename: str | None = None
+    filename2: str | None = None
+
+    @classmethod
+    def of(cls, err: BaseException) -> _Failure:
+        message = " ".join(str(err).split())
+        if isinstance(err, OSError):
+            return cls(
+                "OSError",
+                type(err).__name__,
+                message,
+                err.errno,
+                err.strerror,
+                None if err.filename is None else os.fsdecode(err.filename),
+                None if err.filename2 is None else os.fsdecode(err.filename2),
+            )
+        kind = (
+            "InputError"
+            if isinstance(err, InputError)
+            else "MemoryError"
+            if isinstance(err, MemoryError)
+            else "other"
+        )
+        return cls(kind, type(err).__name__, message)
+
+    def reraise(self) -> NoReturn:
+        if self.kind == "OSError":
+            if self.errno is None:
+                raise OSError(self.message)
+            # OSError(errno, ...) makes the matching subclass (FileNotFoundError, ...).
+            raise OSError(self.errno, self.strerror, self.filename, None, self.filename2)
+        if self.kind == "InputError":
+            raise InputError(self.message)
+        if self.kind == "MemoryError":
+            raise MemoryError(self.message)
+        raise WorkerError(f"a worker process failed: {self.name}: {self.message}")
+
+
 class Event(NamedTuple, Generic[R]):
     """What a job sent: ``value`` (None with ``done``), for job number ``job``."""
 
@@ -46,16 +109,57 @@ class Event(NamedTuple, Generic[R]):
     done: bool
 
 
-def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any) -> None:
+# Signals blocked across the fork, so none reaches a new worker before it has set its own
+# handlers (the parent's, inherited, may raise KeyboardInterrupt).
+_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+WATCH_SECONDS = 0.5  # where there is no prctl: how often a worker checks its parent
+_PRCTL = sys.platform.startswith("linux")  # False: watch the parent's pid instead
+
+
+def _follow_parent(parent: int) -> None:
+    """End this worker when the process ``parent`` ends, however it ends."""
+    done = False
+    if _PRCTL:
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            # The signal comes when the *thread* that forked this process ends; workers are
+            # forked from the thread that runs ``run`` (the main thread, in every command).
+            done = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            done = False
+    # The parent may have died before the prctl: this process then has another parent.
+    if os.getppid() != parent:
+        os._exit(1)
+    if not done:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(WATCH_SECONDS)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="snakecube-watch-parent", daemon=True).start()
+
+
+def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any, parent: int) -> None:
+    _follow_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _BLOCKED)
     while True:
         task = tasks.get()
         if task is None:
             return
         i, item = task
-        for value in job(item):
-            results.put((i, value, False))
+        try:
+            for value in job(item):
+                results.put((i, value, False))
+        except Exception as err:  # sent to the parent, which raises it; nothing printed here
+            results.put((i, _Failure.of(err), True))
+            continue
         results.put((i, None, True))
 
 
@@ -86,14 +190,13 @@ def run(
     heard: set[int] = set()  # jobs that have sent at least one event
     tries: dict[int, int] = {}
     pending: list[tuple[int, Any]] = []  # jobs to redo after a worker died
+    parent = os.getpid()
 
     def start(w: int) -> None:
         inbox = ctx.Queue()
-        # SIGINT is blocked across the fork, so a Ctrl-C cannot reach the child before it
-        # ignores SIGINT.
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
         try:
-            p = ctx.Process(target=_loop, args=(job, inbox, results), daemon=True)
+            p = ctx.Process(target=_loop, args=(job, inbox, results, parent), daemon=True)
             p.start()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -125,6 +228,8 @@ def run(
                 _check_alive(procs, running, heard, tries, retries, pending, start, feed)
                 yield None
                 continue
+            if isinstance(value, _Failure):
+                value.reraise()
             if done:
                 holder = next((w for w, jobs in running.items() if i in jobs), None)
                 if holder is None:

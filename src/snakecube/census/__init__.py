@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from snakecube import limits
-from snakecube.census.reduce import TOP, reduce_partition
+from snakecube.census.reduce import TOP, empty_partition, reduce_partition
 from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import path_units, tally_unit
 from snakecube.errors import InputError
@@ -85,7 +85,7 @@ class Census:
         if not self.complete:
             raise InputError("the census is incomplete: rerun it with the same store to finish")
         n = self.region.volume
-        for p in range(self._store.partitions):
+        for p in self._store.filled_parts():
             keys, sols = self._store.read_part(p)
             for key, sol in zip(keys.tolist(), sols.tolist(), strict=True):
                 snake = snake_of_key(key, n)
@@ -102,7 +102,7 @@ class Census:
         rng = np.random.default_rng(seed)
         share = size / max(1, self.design_count or 0)
         picked = []
-        for p in range(self._store.partitions):
+        for p in self._store.filled_parts():
             keys, sols = self._store.read_part(p)
             keep = rng.random(len(keys)) < share
             for key, sol in zip(keys[keep].tolist(), sols[keep].tolist(), strict=True):
@@ -236,24 +236,27 @@ def census(
         raise InputError("a census on a cluster needs a store every worker can reach (--store)")
     units = path_units(region, min_units=default_units(n))
     # Without a store, a temporary directory, removed with the Census (or at once on error).
-    temp = tempfile.TemporaryDirectory(prefix="snakecube-census-") if store is None else None
+    temp = (
+        tempfile.TemporaryDirectory(prefix="snakecube-census-", ignore_cleanup_errors=True)
+        if store is None
+        else None
+    )
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
+    client = None
     try:
-        st = Store.open(root, region, units, p)
-        client = None
-        if scheduler is not None:
+        if scheduler is not None:  # first: a bad address leaves no new store behind
             from snakecube.cluster import connect
 
             client = connect(scheduler)
-        try:
-            result = _Runner(st, region, units, progress, n_workers, client).run()
-        finally:
-            if client is not None:
-                client.close()
+        st = Store.open(root, region, units, p)
+        result = _Runner(st, region, units, progress, n_workers, client).run()
     except BaseException:
         if temp is not None:
             temp.cleanup()
         raise
+    finally:
+        if client is not None:
+            client.close()
     return Census(
         **result, region=region, store=None if store is None else root, _store=st, _cleanup=temp
     )
@@ -297,7 +300,9 @@ class _Runner:
                 paths, (len(done_units), len(self.units)), (0, st.partitions), stop or "interrupted"
             )
         parts = st.finished_parts()
-        todo_parts = [p for p in range(st.partitions) if p not in parts]
+        filled = st.filled_parts()
+        parts.update((p, empty_partition(p)) for p in set(range(st.partitions)) - set(filled))
+        todo_parts = [p for p in filled if p not in parts]
         found = paths // group
         try:
             for part in self._map_parts(todo_parts):

@@ -31,6 +31,11 @@ def reverse_keys(keys: Any, bits: int) -> Any:
     return out >> np.uint64(64 - bits) if bits else np.zeros(len(keys), np.uint64)
 
 
+def empty_partition(p: int) -> PartInfo:
+    """What a partition no unit has a design in holds: nothing (it has no file)."""
+    return PartInfo(p, 0, 0, 0, 0, {}, [])
+
+
 def reduce_partition(store: Store, p: int, units: list[int]) -> PartInfo:
     """Merge partition ``p`` of ``units`` into its designs; write and describe it."""
     import numpy as np

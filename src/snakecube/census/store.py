@@ -5,6 +5,7 @@ Layout::
     DIR/manifest.json       the census: format, target cells, units, partitions, its id
     DIR/units/u000017.bin   one per finished unit: its tally, split into partitions
     DIR/parts/p0003.bin     one per reduced partition: every design in it, with solutions
+                            (none for a partition no unit has a design in)
 
 Every file is written to a temporary name in the same directory and renamed, so a file is
 either whole or absent, whatever stops the run. A finished unit's file *is* its checkpoint:
@@ -29,6 +30,7 @@ Partition of a key: the top bits of ``key * 0x9E3779B97F4A7C15`` (mod 2**64).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import itertools
 import json
@@ -106,6 +108,9 @@ class Store:
         self.partitions: int = manifest["partitions"]
         self.bits = self.partitions.bit_length() - 1
         self.cells: int = len(manifest["cells"])
+        # Checked headers by path, with the (inode, size, mtime) they were read at: a reduce
+        # reads every unit's header once per partition.
+        self._headers: dict[Path, tuple[tuple[int, int, int], dict[str, Any], int]] = {}
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -128,19 +133,23 @@ class Store:
         try:
             if root.exists() and not root.is_dir():
                 raise InputError(f"census store {name} is not a directory")
-            if not root.exists() or not any(root.iterdir()):
-                root.mkdir(parents=True, exist_ok=True)
+            root.mkdir(parents=True, exist_ok=True)
+            # Two processes may create one store at once: the manifest is written last, and
+            # only if none is there yet (write_new), so one of them makes it and the other
+            # reads it below, as a rerun would.
+            if not (root / "manifest.json").exists() and _fresh(root):
                 (root / "units").mkdir(exist_ok=True)
                 (root / "parts").mkdir(exist_ok=True)
-                write_atomic(root / "manifest.json", json.dumps(manifest, indent=1).encode())
-                return cls(root, manifest)
+                if write_new(root / "manifest.json", json.dumps(manifest, indent=1).encode()):
+                    return cls(root, manifest)
         except OSError as err:
             raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
         found = read_manifest(root)
         if found.get("id") != manifest["id"]:
             raise InputError(
                 f"census store {name} belongs to another census ({found.get('target')!r}, "
-                f"{found.get('units')} units); use another directory"
+                f"{found.get('units')} units, {found.get('partitions')} partitions); use "
+                "another directory"
             )
         return cls(root, found)
 
@@ -230,6 +239,15 @@ class Store:
     def part_path(self, p: int) -> Path:
         return self.root / "parts" / f"p{p:04d}.bin"
 
+    def filled_parts(self) -> list[int]:
+        """The partitions that hold at least one design, from the units' headers (every unit
+        finished). Only these are reduced and have a file: an empty one costs nothing."""
+        filled: set[int] = set()
+        for u in range(self.units):
+            offsets = self._header(self.unit_path(u), UNIT_MAGIC)[0]["offsets"]
+            filled.update(p for p, (a, b) in enumerate(itertools.pairwise(offsets)) if b > a)
+        return sorted(filled)
+
     def finished_parts(self) -> dict[int, PartInfo]:
         """The reduced partitions, from their headers (each checked)."""
         out: dict[int, PartInfo] = {}
@@ -290,6 +308,11 @@ class Store:
         name = repr(str(path))
         try:
             with path.open("rb") as f:
+                st = os.fstat(f.fileno())
+                seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+                cached = self._headers.get(path)
+                if cached is not None and cached[0] == seen:
+                    return cached[1], cached[2]
                 head = f.read(len(magic) + 4)
                 if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
                     what = magic[3:7].decode().lower()
@@ -328,7 +351,9 @@ class Store:
                 or any(b < a for a, b in itertools.pairwise(offsets))
             ):
                 raise InputError(f"census store: {name}: header field 'offsets' is malformed")
-        return header, len(head) + size + 16
+        start = len(head) + size + 16
+        self._headers[path] = (seen, header, start)
+        return header, start
 
 
 _UNIT_HEADER = {
@@ -399,18 +424,83 @@ def read_manifest(root: Path) -> dict[str, Any]:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    """Write ``data`` to ``path`` through a temporary file in the same directory. An error
+    is an OSError naming ``path`` (a full disk, a read-only directory, no permission)."""
+    tmp = _write_temp(path, data)
     try:
+        os.replace(tmp, path)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _naming(err, path) from None
+        raise
+
+
+def write_new(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` whole, unless ``path`` exists; False if it did."""
+    tmp = _write_temp(path, data)
+    try:
+        os.link(tmp, path)  # fails if path exists, and the file appears whole
+        return True
+    except FileExistsError:
+        return False
+    except OSError as err:
+        if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise _naming(err, path) from None
+        # No hard links on this file system: create it exclusively, then write it.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            return False
+        except OSError as err2:
+            raise _naming(err2, path) from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError as err2:
+            raise _naming(err2, path) from None
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """A new temporary file beside ``path`` holding ``data``, on disk; its name."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        return tmp
+    except BaseException as err:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _naming(err, path) from None
         raise
+
+
+def _naming(err: OSError, path: Path) -> OSError:
+    """``err`` (same errno and strerror) naming ``path``, the file that was being written."""
+    return OSError(err.errno, err.strerror or str(err), str(path))
+
+
+def _fresh(root: Path) -> bool:
+    """True if ``root`` holds nothing but what creating a store leaves before its manifest:
+    empty ``units`` and ``parts`` directories and temporary files."""
+    for entry in root.iterdir():
+        if entry.name.startswith(".") and entry.name.endswith(".tmp"):
+            continue
+        if entry.name not in ("units", "parts") or not entry.is_dir():
+            return False
+        if any(not (e.name.startswith(".") and e.name.endswith(".tmp")) for e in entry.iterdir()):
+            return False
+    return True
 
 
 def _pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
