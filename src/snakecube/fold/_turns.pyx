@@ -8,6 +8,7 @@ naturalness (the census wants the minimum, not a plan a person likes). Tests che
 agrees with the Python planner.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport atan2, cos, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
@@ -162,6 +163,8 @@ cdef class TurnSearch:
                 self.nodes += 1
                 if self.nodes > self.budget:
                     return CUT
+                if self.nodes & 0xFFFF == 0:
+                    PyErr_CheckSignals()  # Ctrl-C raises here, within a millisecond or so
                 if not self._turn(s, d):
                     continue
                 if self.clear_only and not self._clear(s, -d):
