@@ -224,6 +224,12 @@ def test_a_killed_census_leaves_no_worker_running(tmp_path):
     os.kill(proc.pid, signal.SIGKILL)
     _finish(proc)
     assert _gone_within(workers, 2.0), [(w, _state(w)) for w in workers]
+    # Its temporary store is left, and the next census without a store removes it.
+    assert [p.name for p in tmp.iterdir()][0].startswith(f"snakecube-census-{proc.pid}-")
+    again = _cli("designs", "--box", "2x2x2", "--quiet", env={"TMPDIR": str(tmp)})
+    code, _, err = _finish(again)
+    assert code == 0, err
+    assert list(tmp.iterdir()) == []
 
 
 # 4. A store that cannot be written: one line naming the path, exit 2 -----------------------

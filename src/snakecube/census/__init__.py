@@ -13,6 +13,8 @@ Memory, per process: a unit needs about 16 bytes per distinct design it meets pl
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -193,6 +195,30 @@ def default_units(cells: int) -> int:
     return 64 if cells >= 24 else 1
 
 
+TEMP_PREFIX = "snakecube-census-"
+
+
+def _remove_orphans(folder: Path) -> None:
+    """Remove the temporary stores of snakecube processes that no longer run (killed with
+    SIGKILL, or by the OOM killer, before they could clean up)."""
+    try:
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(TEMP_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still running (or another process has the pid now): left alone
+        except ProcessLookupError:
+            pass
+        except OSError:  # not ours to signal: alive
+            continue
+        shutil.rmtree(folder / name, ignore_errors=True)
+
+
 def census(
     region: Region,
     progress: Progress | None = None,
@@ -235,12 +261,14 @@ def census(
     if scheduler is not None and store is None:
         raise InputError("a census on a cluster needs a store every worker can reach (--store)")
     units = path_units(region, min_units=default_units(n))
-    # Without a store, a temporary directory, removed with the Census (or at once on error).
-    temp = (
-        tempfile.TemporaryDirectory(prefix="snakecube-census-", ignore_cleanup_errors=True)
-        if store is None
-        else None
-    )
+    # Without a store, a temporary directory, removed with the Census (or at once on error);
+    # its name holds this process's pid, so one a killed process left is removed next time.
+    temp = None
+    if store is None:
+        _remove_orphans(Path(tempfile.gettempdir()))
+        temp = tempfile.TemporaryDirectory(
+            prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
+        )
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
     try:
