@@ -4,6 +4,11 @@
     python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
     python3 benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
 
+A run of a whole set with the defaults (auto, cap 60) rewrites that set's one results file in
+place: ``benchmarks/results-hard.md`` for hard-designs.json, ``benchmarks/results-hard-NAME.md``
+for NAME-designs.json (git keeps the earlier runs). Other runs only print, unless ``--out FILE``
+names a file (``--out -``: never write).
+
 Each design is solved as a person runs it, one whole process per design:
 ``snakecube solve lengths:... --box AxBxC --first --strategy S --seconds CAP --json``
 (all cores). A design counts as solved when the process reports a solution; the solution
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -43,6 +49,28 @@ def check(cells: list[list[int]], lengths: list[int], box: list[int]) -> bool:
     return turns == ends
 
 
+def results_file(designs: Path) -> Path:
+    """The one results file of a committed set: results-hard.md, or results-hard-NAME.md."""
+    name = designs.name.removesuffix(".json").removesuffix("-designs")
+    stem = "results-hard" if name == "hard" else f"results-hard-{name}"
+    return ROOT / "benchmarks" / f"{stem}.md"
+
+
+def write_results(path: Path, argv: list[str], lines: list[str]) -> None:
+    """Rewrite a results file in place (a temporary file, then renamed): header, then lines."""
+    command = " ".join(["python3", "benchmarks/hard.py", *argv])
+    head = [
+        f"# {path.stem}",
+        "",
+        f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores"
+        " (whole processes; written by the script, rewritten in place at each run).",
+        "",
+    ]
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(head + lines) + "\n")
+    os.replace(tmp, path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
@@ -53,12 +81,28 @@ def main() -> None:
     )
     ap.add_argument("--only", default="", help="only designs whose name contains this")
     ap.add_argument("--set", type=Path, default=DATA, help="designs (make_hard_set.py's JSON)")
+    ap.add_argument(
+        "--out",
+        default="",
+        help="results file to rewrite (default: the set's own file, for a whole set run with "
+        "the defaults; '-' never writes)",
+    )
     args = ap.parse_args()
+    default_run = args.strategy == "auto" and args.cap == 60.0 and not args.only
+    out_file = Path(args.out) if args.out not in ("", "-") else None
+    if not args.out and default_run:
+        out_file = results_file(args.set)
+    lines: list[str] = []
+
+    def emit(line: str = "") -> None:
+        lines.append(line)
+        print(line, flush=True)
+
     designs = [d for d in json.loads(args.set.read_text())["designs"] if args.only in d["name"]]
     exe = str(Path(sys.executable).with_name("snakecube"))
     times: list[float | None] = []
-    print(f"| design | segments | straights | seconds ({args.strategy}, cap {args.cap:g}) |")
-    print("|---|---:|---:|---:|")
+    emit(f"| design | segments | straights | seconds ({args.strategy}, cap {args.cap:g}) |")
+    emit("|---|---:|---:|---:|")
     for d in designs:
         lengths = ",".join(map(str, d["segment_lengths"]))
         box = "x".join(map(str, d["box"]))
@@ -73,18 +117,20 @@ def main() -> None:
             raise SystemExit(f"{d['name']}: the reported solution does not check")
         times.append(wall if ok else None)
         shown = f"{wall:.2f}" if ok else f"not within {args.cap:g}"
-        print(f"| {d['name']} | {len(d['segment_lengths'])} | {d['straights']} | {shown} |",
-              flush=True)  # fmt: skip
+        emit(f"| {d['name']} | {len(d['segment_lengths'])} | {d['straights']} | {shown} |")
     solved = sorted(t for t in times if t is not None)
     inf = float("inf")
     every = sorted(t if t is not None else inf for t in times)
     median = statistics.median(every)
-    print()
-    print(f"solved {len(solved)} of {len(times)}; median "
+    emit()
+    emit(f"solved {len(solved)} of {len(times)}; median "
           f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
           f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
           f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
           f"60 s: {sum(t <= 60 for t in solved)}")  # fmt: skip
+    if out_file is not None:
+        write_results(out_file, sys.argv[1:], lines)
+        print(f"wrote {out_file}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,16 @@ that one kind), in order, for a fixed wall-clock time, and counts the restarts t
 solution. Kinds: F free from an end, S1/S2/S3 sweeps of that width from an end, M middle out
 (pivot on a long segment), M1/M2/M3 middle-out sweeps. Solutions are checked again here
 (``hard.check``). This is how ``search.first.ROUND`` was chosen (docs/design.md, "Middle out").
+
+A run with the defaults (every design, every kind, 15 s) rewrites ``benchmarks/results-kinds.md``
+in place (git keeps the earlier runs); other runs only print, unless ``--out FILE`` names a file.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from multiprocessing import Pool
@@ -27,6 +31,7 @@ import snakecube as sc
 from snakecube.search import first
 from snakecube.search.problem import Problem
 
+RESULTS = Path(__file__).resolve().parent / "results-kinds.md"
 KINDS = {
     "F": first.Kind(False, None),
     "S1": first.Kind(False, 1),
@@ -64,18 +69,46 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0, help="per design and kind")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds")
     ap.add_argument("--only", default="", help="only designs whose name contains this")
+    ap.add_argument(
+        "--out",
+        default="",
+        help="results file (default: results-kinds.md for a default run; '-' never writes)",
+    )
     args = ap.parse_args()
     kinds = args.kinds.split(",")
+    default_run = args.seconds == 15.0 and args.kinds == ",".join(KINDS) and not args.only
+    out_file = Path(args.out) if args.out not in ("", "-") else None
+    if not args.out and default_run:
+        out_file = RESULTS
+    lines: list[str] = []
+
+    def emit(line: str) -> None:
+        lines.append(line)
+        print(line, flush=True)
+
     if unknown := set(kinds) - set(KINDS):
         ap.error(f"unknown kinds {sorted(unknown)}; expected some of {list(KINDS)}")
     designs = [d for d in json.loads(DATA.read_text())["designs"] if args.only in d["name"]]
     jobs = [(d, k, args.seconds) for d in designs for k in kinds]
-    print(f"| design | kind | solutions in {args.seconds:g} s | first (s) | restarts | M nodes/s |")
-    print("|---|---|---:|---:|---:|---:|")
+    emit(f"| design | kind | solutions in {args.seconds:g} s | first (s) | restarts | M nodes/s |")
+    emit("|---|---|---:|---:|---:|---:|")
     with Pool(2) as pool:
         for name, kind, hits, at, n, rate in pool.imap(run, jobs):
             first_at = "" if at is None else f"{at:.1f}"
-            print(f"| {name} | {kind} | {hits} | {first_at} | {n} | {rate:.2f} |", flush=True)
+            emit(f"| {name} | {kind} | {hits} | {first_at} | {n} | {rate:.2f} |")
+    if out_file is not None:
+        command = " ".join(["python3", "benchmarks/kinds.py", *sys.argv[1:]])
+        head = [
+            f"# {out_file.stem}",
+            "",
+            f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores"
+            " (written by the script, rewritten in place at each run).",
+            "",
+        ]
+        tmp = out_file.with_name(f".{out_file.name}.tmp")
+        tmp.write_text("\n".join(head + lines) + "\n")
+        os.replace(tmp, out_file)
+        print(f"wrote {out_file}", file=sys.stderr)
 
 
 if __name__ == "__main__":
