@@ -51,10 +51,6 @@ class Nearby:
         }
 
 
-def _lengths(ls: list[int]) -> str:
-    return ",".join(map(str, ls))
-
-
 def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
     """Candidate designs, most likely typo first, each once, with ``cubes`` cubes and no
     segment longer than ``longest``."""

@@ -7,10 +7,15 @@ imported only when a picture is asked for.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from snakecube.errors import InputError
 from snakecube.output import write_file
 from snakecube.solution import Solution
+
+if TYPE_CHECKING:  # the renderers import these lazily: plain text needs neither
+    from snakecube.explain.scene import Tails
+    from snakecube.fold import FoldPlan
 
 TEXT_FORMS = (".txt",)
 PICTURE_FORMS = (".png", ".svg", ".pdf", ".gif")
@@ -47,12 +52,14 @@ def save(
     style: str = "signs",
     words: str = "table",
     paper: str = "a4",
-    tails: object = None,
+    tails: Tails | None = None,
 ) -> Path:
     """Write ``solution`` to ``path``: text (.txt), a printable sheet (.pdf pages, or
     .png/.svg), an animation (.gif) or the viewer (.html), chosen by the extension; written
     whole or not at all. ``paper`` is ``a4`` or ``letter``; ``words`` ``table`` or ``pilot``;
-    ``tails`` where the rest of the snake hangs at each step (from a fold plan)."""
+    ``tails`` where the rest of the snake hangs at each step (from a fold plan: see
+    :func:`hanging`); without them each step draws the next segment at its place, and no
+    fold plan is searched."""
     if not isinstance(solution, Solution):
         raise TypeError(f"save() needs a Solution, not {type(solution).__name__}")
     form = form_of(path)
@@ -64,8 +71,6 @@ def save(
         text = show(solution, style, words) + "\n"
         return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
     need_pictures()
-    if tails is None:
-        solution, tails = hanging(solution)
     if form in VIEWER_FORMS:
         from snakecube.explain import viewer
 
@@ -75,21 +80,24 @@ def save(
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails))
 
 
-def hanging(solution: Solution) -> tuple[Solution, object]:
+def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
     """The solution as the pictures show it, and where the rest of the snake hangs at each
-    step (from a fold plan held at the first end); None tails when no plan is found."""
+    step (from a fold plan held at the first end); None tails when no plan is found. This
+    runs the fold planner."""
     from snakecube import fold
-    from snakecube.explain.scene import display
+    from snakecube.frame import display
 
     shown = display(solution)
     try:
         plan = fold.plan(shown, "first", orient=False)
     except InputError:
         return shown, None
+    if not plan.found:
+        return shown, None
     return shown, fold.hanging_tails(plan)
 
 
-def save_plan(plan: object, path: str | Path, paper: str = "a4") -> Path:
+def save_plan(plan: FoldPlan, path: str | Path, paper: str = "a4") -> Path:
     """Write a fold plan (``snakecube.fold.FoldPlan``): its steps in words (.txt), its sheet
     (.pdf, .png, .svg), its animation (.gif) or its viewer (.html), chosen by the extension."""
     from snakecube.fold import FoldPlan, steps_in_words

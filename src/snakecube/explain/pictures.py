@@ -27,9 +27,11 @@ from matplotlib.animation import FuncAnimation, PillowWriter
 from matplotlib.backends.backend_pdf import PdfPages
 from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
 
+from snakecube import frame
 from snakecube.explain import scene
-from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, View, cube_colour
+from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
 from snakecube.explain.words import start_words
+from snakecube.fold import FoldPlan
 from snakecube.shape import Coord
 from snakecube.solution import Solution
 
@@ -57,24 +59,9 @@ def _faces(cell: Coord, eye: Sequence[float]) -> list[list[tuple[float, float, f
     return out
 
 
-def _edges(cell: Coord) -> list[list[tuple[float, float, float]]]:
-    x, y, z = cell
-    c = [(x + (i & 1), y + (i >> 1 & 1), z + (i >> 2 & 1)) for i in range(8)]
-    pairs = (
-        (0, 1),
-        (1, 3),
-        (3, 2),
-        (2, 0),
-        (4, 5),
-        (5, 7),
-        (7, 6),
-        (6, 4),
-        (0, 4),
-        (1, 5),
-        (2, 6),
-        (3, 7),
-    )
-    return [[c[a], c[b]] for a, b in pairs]
+def _edges(cell: Coord) -> list[list[tuple[int, int, int]]]:
+    c = frame.corners(cell)
+    return [[c[a], c[b]] for a, b in frame.CUBE_EDGES]
 
 
 def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any) -> None:
@@ -86,11 +73,11 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
     ax.computed_zorder = False
     items: list[tuple[float, str, Any]] = []
     for i in view.solid:
-        items.append((scene._dot(cells[i], eye), "solid", i))
+        items.append((scene.dot(cells[i], eye), "solid", i))
     for i in view.cutaway:
-        items.append((scene._dot(cells[i], eye), "cut", cells[i]))
+        items.append((scene.dot(cells[i], eye), "cut", cells[i]))
     for cell in panel.tail:
-        items.append((scene._dot(cell, eye), "tail", cell))
+        items.append((scene.dot(cell, eye), "tail", cell))
     items.sort(key=lambda t: t[0])
     for z, (_, kind, what) in enumerate(items):
         if kind == "solid":
@@ -259,6 +246,18 @@ INSTRUCTIONS_KEY = (
     "show where the rest of the snake hangs (as a fold plan has it, next to the cube). Earlier "
     "cubes alternate dark and light, like the wooden puzzle."
 )
+NEXT_KEY = (
+    " Each step places one segment: its new cubes are blue and numbered, the cube it turns "
+    "at is outlined in red, the red arrow shows where the segment goes, and grey outlines "
+    "show the next segment at its place. Earlier cubes alternate dark and light, like the "
+    "wooden puzzle."
+)
+
+
+def _key(tails: Tails | None) -> str:
+    return NEXT_KEY if tails is None else INSTRUCTIONS_KEY
+
+
 PLAN_KEY = (
     " Each picture shows the whole snake after one quarter turn, the end you hold kept still: "
     "cubes already where they end are wood, the cubes that just swung are blue, the cube on "
@@ -348,31 +347,31 @@ def _pages(
     return figs
 
 
-def sheet_figures(solution: Solution, paper: str = "a4", tails: Any = None) -> list[Any]:
+def sheet_figures(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> list[Any]:
     """The instructions as one matplotlib Figure per page, of the paper's real size."""
     shown = scene.display(solution)
     return _pages(
         shown,
         scene.panels(shown, tails),
         paper,
-        start_words(shown) + INSTRUCTIONS_KEY,
+        start_words(shown) + _key(tails),
         stacked=False,
     )
 
 
-def sheet(solution: Solution, paper: str = "a4", tails: Any = None) -> Any:
+def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> Any:
     """The instructions as one Figure, the pages one under another (for PNG and SVG)."""
     shown = scene.display(solution)
     return _pages(
         shown,
         scene.panels(shown, tails),
         paper,
-        start_words(shown) + INSTRUCTIONS_KEY,
+        start_words(shown) + _key(tails),
         stacked=True,
     )[0]
 
 
-def plan_figures(plan: Any, paper: str = "a4", stacked: bool = False) -> list[Any]:
+def plan_figures(plan: FoldPlan, paper: str = "a4", stacked: bool = False) -> list[Any]:
     """A fold plan's sheet: the flat start, then the snake after each quarter turn."""
     return _pages(
         plan.solution,
@@ -411,13 +410,13 @@ def _animate(solution: Solution, panels: list[Panel], done: str) -> Any:
     return anim
 
 
-def animation(solution: Solution, tails: Any = None) -> Any:
+def animation(solution: Solution, tails: Tails | None = None) -> Any:
     """The fold, one step a frame, the camera fixed, new cubes numbered."""
     shown = scene.display(solution)
     return _animate(shown, scene.panels(shown, tails), f"Done: all {len(shown.cells)} cubes placed")
 
 
-def plan_animation(plan: Any) -> Any:
+def plan_animation(plan: FoldPlan) -> Any:
     """A fold plan, one quarter turn a frame, the held end still."""
     return _animate(
         plan.solution, scene.fold_panels(plan), f"Done: {plan.quarter_turns} quarter turns"
@@ -446,7 +445,7 @@ def save(
     path: str | Path,
     kind: str | None = None,
     paper: str = "a4",
-    tails: Any = None,
+    tails: Tails | None = None,
 ) -> Path:
     """Write a sheet (.pdf pages, or .png/.svg) or an animation (.gif), chosen by ``kind``
     or the extension."""
@@ -456,11 +455,11 @@ def save(
         return _write(animation(solution, tails), path, kind)
     shown = scene.display(solution)
     panels = scene.panels(shown, tails)
-    figs = _pages(shown, panels, paper, start_words(shown) + INSTRUCTIONS_KEY, kind != ".pdf")
+    figs = _pages(shown, panels, paper, start_words(shown) + _key(tails), kind != ".pdf")
     return _write(figs, path, kind)
 
 
-def save_plan(plan: Any, path: str | Path, kind: str | None = None, paper: str = "a4") -> Path:
+def save_plan(plan: FoldPlan, path: str | Path, kind: str | None = None, paper: str = "a4") -> Path:
     """Write a fold plan's sheet (.pdf, .png, .svg) or animation (.gif)."""
     path = Path(path)
     kind = (kind or path.suffix).lower()

@@ -16,8 +16,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from snakecube import frame
 from snakecube.explain import scene
-from snakecube.explain.scene import NEW, PIVOT, cube_colour
+from snakecube.explain.scene import NEW, PIVOT, Tails, cube_colour
+from snakecube.fold import FoldPlan
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
@@ -38,21 +40,6 @@ _TRIANGLES = (
     (1, 5, 7),
     (1, 7, 3),
 )
-_EDGES = (
-    (0, 1),
-    (1, 3),
-    (3, 2),
-    (2, 0),
-    (4, 5),
-    (5, 7),
-    (7, 6),
-    (6, 4),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-)
-
 _CONTROLS_JS = """
 (function () {
   var gd = document.getElementById('%(div)s');
@@ -106,8 +93,7 @@ html, body { margin: 0; padding: 0; height: 100%%; overflow: hidden; }
 
 
 def _cube_mesh(cell: tuple[int, int, int]) -> dict[str, list[int]]:
-    x, y, z = cell
-    corners = [(x + (c & 1), y + (c >> 1 & 1), z + (c >> 2 & 1)) for c in range(8)]
+    corners = frame.corners(cell)
     return {
         "x": [p[0] for p in corners],
         "y": [p[1] for p in corners],
@@ -119,15 +105,15 @@ def _cube_mesh(cell: tuple[int, int, int]) -> dict[str, list[int]]:
 
 
 def _cube_edges(cell: tuple[int, int, int]) -> dict[str, list[float | None]]:
-    x, y, z = cell
+    c = frame.corners(cell)
     xs: list[float | None] = []
     ys: list[float | None] = []
     zs: list[float | None] = []
-    for a, b in _EDGES:
+    for a, b in frame.CUBE_EDGES:
         for corner in (a, b):
-            xs.append(x + (corner & 1))
-            ys.append(y + (corner >> 1 & 1))
-            zs.append(z + (corner >> 2 & 1))
+            xs.append(c[corner][0])
+            ys.append(c[corner][1])
+            zs.append(c[corner][2])
         xs.append(None)
         ys.append(None)
         zs.append(None)
@@ -189,7 +175,7 @@ def _frame_state(solution: Solution, step: scene.Step) -> list[dict[str, Any]]:
     return [*meshes, *edges, *numbers]
 
 
-def figure(solution: Solution, tails: Any = None) -> Any:
+def figure(solution: Solution, tails: Tails | None = None) -> Any:
     """The viewer as a plotly Figure: a mesh and an edge outline per cube, the numbers per
     step, a frame per step; it starts at step 1."""
     shown = scene.display(solution)
@@ -301,9 +287,9 @@ def figure(solution: Solution, tails: Any = None) -> Any:
     return fig
 
 
-def html(solution: Solution, full: bool = True, tails: Any = None) -> str:
-    """The viewer as HTML with plotly.js embedded (no network needed)."""
-    fig = figure(solution, tails)
+def page(fig: Any, full: bool = True) -> str:
+    """A viewer Figure (:func:`figure` or :func:`plan_figure`) as HTML with plotly.js
+    embedded (no network needed), with the step buttons and the phone layout."""
     names = [f.name for f in fig.frames]
     ratio = fig.layout.scene.aspectratio
     script = _CONTROLS_JS % {
@@ -311,7 +297,7 @@ def html(solution: Solution, full: bool = True, tails: Any = None) -> str:
         "names": repr(names).replace("'", '"'),
         "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
     }
-    page = fig.to_html(
+    out = fig.to_html(
         include_plotlyjs=True,
         full_html=full,
         div_id=DIV_ID,
@@ -323,23 +309,28 @@ def html(solution: Solution, full: bool = True, tails: Any = None) -> str:
     )
     css = _PAGE_CSS % {"div": DIV_ID}
     if full:
-        return page.replace(
+        return out.replace(
             "<head>",
             "<head>\n" + css + '\n<meta name="viewport" '
             'content="width=device-width, initial-scale=1">',
             1,
         )
-    return css + page
+    return css + out
 
 
-def save(solution: Solution, path: str | Path, tails: Any = None) -> Path:
+def html(solution: Solution, full: bool = True, tails: Tails | None = None) -> str:
+    """The viewer as HTML with plotly.js embedded (no network needed)."""
+    return page(figure(solution, tails), full)
+
+
+def save(solution: Solution, path: str | Path, tails: Tails | None = None) -> Path:
     """Write the viewer to an .html file."""
     path = Path(path)
     path.write_text(html(solution, tails=tails), encoding="utf-8")
     return path
 
 
-def plan_figure(plan: Any) -> Any:
+def plan_figure(plan: FoldPlan) -> Any:
     """A fold plan in the viewer: a frame per state (the flat start, then each quarter turn),
     every cube moving to where it is in that state, coloured as on the plan's sheet."""
     panels = scene.fold_panels(plan)
@@ -435,32 +426,6 @@ def plan_figure(plan: Any) -> Any:
     return fig
 
 
-def plan_html(plan: Any, full: bool = True) -> str:
+def plan_html(plan: FoldPlan, full: bool = True) -> str:
     """A fold plan's viewer as HTML with plotly.js embedded."""
-    fig = plan_figure(plan)
-    names = [f.name for f in fig.frames]
-    ratio = fig.layout.scene.aspectratio
-    script = _CONTROLS_JS % {
-        "div": DIV_ID,
-        "names": repr(names).replace("'", '"'),
-        "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
-    }
-    page = fig.to_html(
-        include_plotlyjs=True,
-        full_html=full,
-        div_id=DIV_ID,
-        post_script=script,
-        auto_play=False,
-        default_width="100%",
-        default_height="100%",
-        config={"displaylogo": False, "responsive": True},
-    )
-    css = _PAGE_CSS % {"div": DIV_ID}
-    if full:
-        return page.replace(
-            "<head>",
-            "<head>\n" + css + '\n<meta name="viewport" '
-            'content="width=device-width, initial-scale=1">',
-            1,
-        )
-    return css + page
+    return page(plan_figure(plan), full)

@@ -11,23 +11,16 @@ along it sees them (seeds/002's clock turns: up 12, right 3, down 6, left 9); th
 explains how "up" carries over from one turn to the next.
 
 Every function here takes the solution in the orientation it is to be read in: use
-``scene.display(solution)`` for the one the pictures show.
+``frame.display(solution)`` for the one the pictures show.
 """
 
 from __future__ import annotations
 
+from snakecube.frame import TABLE
 from snakecube.shape import VECTORS, Coord
 from snakecube.solution import Solution
 
 WORDS = ("table", "pilot")
-TABLE = {
-    (1, 0, 0): "to the right",
-    (-1, 0, 0): "to the left",
-    (0, 1, 0): "away from you",
-    (0, -1, 0): "towards you",
-    (0, 0, 1): "up",
-    (0, 0, -1): "down",
-}
 CLOCK = {"up": 12, "right": 3, "down": 6, "left": 9}
 
 
@@ -292,8 +285,8 @@ def show(solution: Solution, style: str = "signs", words: str = "table") -> str:
     """Every text form of one solution, in the orientation the pictures show (turned by a
     symmetry of the target if that shows more): steps in words, layers from above, and
     each segment's direction."""
-    from snakecube.explain.scene import display
     from snakecube.explain.text import directions
+    from snakecube.frame import display
 
     shown = display(solution)
     return "\n".join(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from snakecube.errors import InputError
 from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
 from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, distance, states_of
+from snakecube.frame import TABLE, display, oriented
 from snakecube.solution import Solution
 
 ENDS = ("best", "first", "last")
@@ -83,14 +84,12 @@ def orientation(solution: Solution, held: str = "first") -> Solution:
     """The solution turned (by a symmetry of its target) so that the two segments at the
     held end lie on the table (z constant, low) when possible: the flat start then lies on
     the table; otherwise as the instructions show it."""
-    from snakecube.explain.scene import _oriented, display
-
     shown = display(solution)
     if len(shown.snake.lengths) < 2:
         return shown
     best: tuple[tuple[int, ...], Solution] | None = None
     for perm in solution.region.symmetries:
-        turned = _oriented(solution, perm)
+        turned = oriented(solution, perm)
         cells = list(turned.cells)
         lengths = list(solution.snake.lengths)
         if held == "last":
@@ -207,8 +206,6 @@ def check(p: FoldPlan) -> list[str]:
 
 # -- words ------------------------------------------------------------------------------------
 def _way(v: Sequence[int]) -> str:
-    from snakecube.explain.words import TABLE
-
     return TABLE[(v[0], v[1], v[2])]
 
 

@@ -1,0 +1,141 @@
+"""The module-level imports between snakecube's modules form no circle (issue 33): what both
+fold plans and pictures need lives below both, in ``snakecube.frame``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "snakecube"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(tree: ast.Module, lazy: bool) -> list[ast.Import | ast.ImportFrom]:
+    """The module's import statements: at module level, or (``lazy``) anywhere, those inside
+    functions too, except in the notebook hooks ``_repr_png_`` and ``_repr_html_``
+    (python-chess imports its renderer the same way in ``_repr_svg_``).
+    Imports under ``if TYPE_CHECKING:`` never run and are left out."""
+    out: list[ast.Import | ast.ImportFrom] = []
+
+    def walk(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                out.append(node)
+            elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                walk(node.orelse)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if lazy and not (node.name.startswith("_repr_") and node.name.endswith("_")):
+                    walk(node.body)
+            elif isinstance(node, ast.ClassDef):
+                walk(node.body)
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list):
+                        walk([n for n in inner if isinstance(n, ast.stmt)])
+                        for h in inner:
+                            if isinstance(h, ast.ExceptHandler):
+                                walk(h.body)
+
+    walk(tree.body)
+    return out
+
+
+def module_imports(lazy: bool = False) -> dict[str, set[str]]:
+    """Each snakecube module -> the snakecube modules it imports: at module level, or
+    (``lazy``) also inside functions."""
+    modules = {_module(p): p for p in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in _imports(tree, lazy):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, *([base] if base else [])])
+                # "from pkg import sub" depends on the submodule, "from mod import name" on mod
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            for t in targets:
+                while t and t not in modules:
+                    t = t.rpartition(".")[0]
+                if t and t != name:
+                    found.add(t)
+        graph[name] = found
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_checker_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circle():
+    graph = module_imports()
+    assert "snakecube.frame" in graph["snakecube.fold"]
+    assert not any(m.startswith("snakecube.explain") for m in graph["snakecube.fold"])
+    assert cycles(graph) == []
+
+
+def test_fold_and_explain_form_no_circle_even_through_lazy_imports():
+    graph = module_imports(lazy=True)
+    mine = [
+        c
+        for c in cycles(graph)
+        if any(m.startswith(("snakecube.fold", "snakecube.explain", "snakecube.frame")) for m in c)
+    ]
+    assert mine == []
+
+
+def test_fold_never_reaches_up_into_explain():
+    for path in (SRC / "fold").glob("*.py"):
+        assert "snakecube.explain" not in path.read_text(encoding="utf-8"), path
+
+
+if __name__ == "__main__":
+    for lazy in (False, True):
+        found = cycles(module_imports(lazy))
+        kind = "all imports, also inside functions" if lazy else "module-level imports"
+        print(f"circles among snakecube's modules ({kind}):", found or "none")
