@@ -1,4 +1,4 @@
-"""Builds the compiled search loop; everything else is in pyproject.toml.
+"""Builds the compiled loops (``snakecube.compiled`` names them); everything else is in pyproject.toml.
 
 The extension is optional: where it cannot be built (no C compiler, a broken one, missing
 Python headers), the package still installs and snakecube uses the pure-Python reference
@@ -68,6 +68,11 @@ extensions = cythonize(
         Extension(
             "snakecube.search._beam",
             ["src/snakecube/search/_beam.pyx"],
+            extra_compile_args=FLAGS,
+        ),
+        Extension(
+            "snakecube.census._paths",
+            ["src/snakecube/census/_paths.pyx"],
             extra_compile_args=FLAGS,
         ),
         Extension(

@@ -138,11 +138,12 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
 
 def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
-    where built, else in Python."""
-    from snakecube.search import kernel
+    where built (``snakecube.compiled``), else in Python."""
+    from snakecube import compiled
 
-    if kernel.AVAILABLE:
-        yield from _compiled(region, prefix)
+    loop = compiled.extension("paths")
+    if loop is not None:
+        yield from _compiled(region, prefix, loop)
     else:
         yield from _python(region, prefix)
 
@@ -154,10 +155,9 @@ def _tables(region: Region) -> tuple[list[int], list[int], list[int]]:
     return nb, nbmask, syms
 
 
-def _compiled(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, Any, int]]:
+    """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
     import numpy as np
-
-    from snakecube.search import _kernel  # type: ignore[attr-defined]
 
     n = region.volume
     nb, nbmask, syms = (
@@ -174,7 +174,7 @@ def _compiled(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     if len(prefix) == n:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    walk = _kernel.PathKeys(nb, nbmask, syms, path, dirs, len(prefix), keys, flags)
+    walk = loop.PathKeys(nb, nbmask, syms, path, dirs, len(prefix), keys, flags)
     while not walk.finished:
         got, nodes = walk.run(SLICE_NODES)
         yield keys[:got], flags[:got], nodes

@@ -65,16 +65,12 @@ def _try(run: Callable[[], object]) -> tuple[object, bool]:
 
 
 def _twin() -> Any:
-    """The compiled twin's ``TurnSearch``, or None where it is not built or not wanted."""
-    from snakecube.search.kernel import PURE_ENV
+    """The compiled twin's ``TurnSearch``, or None where it is not built or not wanted
+    (``snakecube.compiled``)."""
+    from snakecube import compiled
 
-    if os.environ.get(PURE_ENV, "").strip() not in ("", "0"):
-        return None
-    try:
-        from snakecube.fold._turns import TurnSearch  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return TurnSearch
+    loop = compiled.extension("turns")
+    return None if loop is None else loop.TurnSearch
 
 
 def fewest_turns(folder: Folder, clear_only: bool, compiled: bool = True) -> int | None:

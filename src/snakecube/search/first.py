@@ -49,7 +49,6 @@ This is a pure heuristic layer over exact pruning; every solution is verified by
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
@@ -57,6 +56,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, count
 from typing import NamedTuple
 
+from snakecube import compiled
 from snakecube.search import sat
 from snakecube.search.engine import Engine, Stats
 from snakecube.search.flags import (
@@ -66,23 +66,13 @@ from snakecube.search.flags import (
     FIRST_FORCED,
     FIRST_TAIL,
 )
-from snakecube.search.kernel import PURE_ENV
 from snakecube.search.plan import Unit, can_start, colour, end_colour, make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.sat import Slice
 from snakecube.shape import CellIndex, Region
 
-_first = None
-_beam = None
-if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
-    try:
-        from snakecube.search import _first  # type: ignore[attr-defined, no-redef]
-    except ImportError:
-        _first = None
-    try:
-        from snakecube.search import _beam  # type: ignore[attr-defined, no-redef]
-    except ImportError:
-        _beam = None
+_first = compiled.extension("first")
+_beam = compiled.extension("beam")
 AVAILABLE = _first is not None
 
 BASE = 20_000  # nodes of the shortest restart

@@ -8,16 +8,18 @@ caller checks time, progress and Ctrl-C between slices. Occupancy is one machine
 register for regions of up to 64 cells, a 128-bit pair for up to 128 (4x5x5 and 5x5x5
 boxes), and ``ceil(cells / 64)`` words in an array beyond, so any size works.
 
-``$SNAKECUBE_PUREPYTHON=1`` hides the compiled module, as if it had not been built (the way
-msgpack tests its fallback): everything then runs on the reference.
+``snakecube.compiled`` says whether the loop is built; ``$SNAKECUBE_PUREPYTHON=1`` hides it, as
+if it had not been built (the way msgpack tests its fallback): everything then runs on the
+reference.
 """
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Iterator
 
+from snakecube import compiled
+from snakecube.compiled import PURE_ENV  # noqa: F401 - its old home
 from snakecube.search.engine import (  # noqa: F401 - the flags, for callers of this engine
     ALL_PRUNE,
     CONNECTED,
@@ -33,13 +35,7 @@ from snakecube.search.engine import (  # noqa: F401 - the flags, for callers of 
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 
-PURE_ENV = "SNAKECUBE_PUREPYTHON"
-_kernel = None
-if os.environ.get(PURE_ENV, "").strip() in ("", "0"):
-    try:
-        from snakecube.search import _kernel  # type: ignore[attr-defined, no-redef]
-    except ImportError:  # the extension was not built: the tool falls back to the reference
-        _kernel = None
+_kernel = compiled.extension("kernel")  # None: not built, or hidden by $SNAKECUBE_PUREPYTHON
 AVAILABLE = _kernel is not None
 
 NAME = "kernel"

@@ -1,0 +1,146 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The census's compiled loop behind ``snakecube.census.units``: every Hamiltonian path under
+a prefix, as canonical design keys (``PathKeys``), for regions of at most 64 cells.
+
+It keeps its state in one object (as msgpack's ``Unpacker`` does): the caller makes it once
+and calls ``run(max_nodes)`` in slices, checking time, progress and Ctrl-C in between.
+"""
+
+from array import array
+
+from libc.stdint cimport int64_t, uint64_t
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef class PathKeys:
+    """Every Hamiltonian path that extends a prefix, for regions of at most 64 cells,
+    resumable: ``run(max_nodes)`` writes up to ``len(keys)`` paths and returns (paths
+    written, nodes); ``finished`` says when the prefix is exhausted.
+
+    For each path it writes the *canonical design key* to ``keys``: the smaller of the
+    path's key and its reverse's, where a key has bit i-1 set when the path turns at cube i
+    (the inner cubes i = 1..n-2). For a palindromic design it writes to ``fixed`` whether a
+    symmetry of the region (rows of ``syms``, |G| x n) maps the path onto its own reverse.
+    A free cell with no way in (free neighbours plus the head) cuts the branch, as does a
+    second cell with only one.
+    """
+
+    cdef const int64_t[::1] nb, syms
+    cdef const uint64_t[::1] nbmask
+    cdef int64_t[::1] path, dirs, nextd
+    cdef public uint64_t[::1] keys
+    cdef public unsigned char[::1] fixed
+    cdef int64_t base, level
+    cdef uint64_t occ
+    cdef readonly bint finished
+
+    def __init__(
+        self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] syms,
+        int64_t[::1] path, int64_t[::1] dirs, int64_t base, uint64_t[::1] keys,
+        unsigned char[::1] fixed,
+    ):
+        cdef int64_t i
+        self.nb, self.nbmask, self.syms = nb, nbmask, syms
+        self.path, self.dirs = path, dirs
+        self.nextd = array("q", [0]) * (nbmask.shape[0] + 1)
+        self.keys, self.fixed = keys, fixed
+        self.base = self.level = base
+        self.occ = 0
+        for i in range(base):
+            self.occ |= (<uint64_t>1) << path[i]
+        self.finished = False
+
+    def run(self, int64_t max_nodes):
+        """Walk on for at most ``max_nodes`` steps: (paths written to keys, nodes)."""
+        if self.finished:
+            return 0, 0
+        return self._run(max_nodes)
+
+    cdef tuple _run(self, int64_t max_nodes):
+
+        cdef const int64_t[::1] nb = self.nb, syms = self.syms
+        cdef const uint64_t[::1] nbmask = self.nbmask
+        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd
+        cdef uint64_t[::1] keys = self.keys
+        cdef unsigned char[::1] fixed = self.fixed
+        cdef int64_t n = nbmask.shape[0], base = self.base, max_out = keys.shape[0]
+        cdef int64_t n_syms = syms.shape[0] // n
+        cdef int64_t level = self.level
+        cdef uint64_t occ = self.occ
+        cdef bint finished = False
+        cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
+        cdef uint64_t one = 1, free, cand, m, key, rkey
+        cdef bint moved, same
+        with nogil:
+            while nodes < max_nodes:
+                if level == n:  # Step 4: a whole path: its design key, reversed key, symmetry
+                    key = 0
+                    rkey = 0
+                    for i in range(1, n - 1):
+                        if dirs[i + 1] != dirs[i]:
+                            key |= one << (i - 1)
+                            rkey |= one << (n - 2 - i)
+                    fixed[n_out] = 0
+                    if key == rkey:
+                        for g in range(n_syms):
+                            same = True
+                            for j in range(n):
+                                if syms[g * n + path[j]] != path[n - 1 - j]:
+                                    same = False
+                                    break
+                            if same:
+                                fixed[n_out] = 1
+                                break
+                    keys[n_out] = key if key < rkey else rkey
+                    n_out += 1
+                    level -= 1
+                    occ ^= one << path[level]
+                    if n_out == max_out:
+                        break
+                    continue
+                # Step 1: the next free neighbour of the head.
+                head = path[level - 1]
+                moved = False
+                d = nextd[level]
+                while d < 6:
+                    x = nb[head * 6 + d]
+                    d += 1
+                    if x < 0 or (occ >> x) & one:
+                        continue
+                    # Step 2: step onto it.
+                    occ |= one << x
+                    nodes += 1
+                    # Step 3: dead ends: the free neighbours of the old head lost a way in.
+                    dead = 0
+                    free = ~occ | (one << x)
+                    cand = nbmask[head] & ~occ
+                    while cand:
+                        i = __builtin_ctzll(cand)
+                        cand &= cand - one
+                        m = nbmask[i] & free
+                        if m == 0 or (m & (m - one)) == 0:
+                            dead += 1 if m else 2
+                    if dead > 1 and level + 1 < n:
+                        occ ^= one << x
+                        continue
+                    nextd[level] = d
+                    dirs[level] = d - 1
+                    path[level] = x
+                    level += 1
+                    nextd[level] = 0
+                    moved = True
+                    break
+                if not moved:  # Step 5: no way on: step back.
+                    nextd[level] = 6
+                    if level == base:
+                        finished = True
+                        break
+                    level -= 1
+                    occ ^= one << path[level]
+        self.level = level
+        self.occ = occ
+        self.finished = finished
+        return n_out, nodes

@@ -1,0 +1,48 @@
+"""The one switch between compiled loops and pure Python, for the search, the census and the
+fold census alike (as msgpack's ``__init__`` chooses its extension in one place).
+
+Each compiled loop has a short name here; ``extension(name)`` gives its module, or None where
+it was not built (no C compiler at install time) or is hidden: ``$SNAKECUBE_PUREPYTHON=1``
+hides every one of them, as if none had been built, so the whole suite can run on the
+pure-Python paths. The environment is read once, at the first import of this module.
+Modules load on first use, so a search that needs one loop pays for that one only.
+
+>>> sorted(EXTENSIONS)
+['beam', 'first', 'kernel', 'paths', 'turns']
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+PURE_ENV = "SNAKECUBE_PUREPYTHON"
+PURE = os.environ.get(PURE_ENV, "").strip() not in ("", "0")  # every extension hidden
+
+EXTENSIONS = {
+    "kernel": "snakecube.search._kernel",  # the depth-first segment search (search.kernel)
+    "first": "snakecube.search._first",  # the restarts (search.first.restarts)
+    "beam": "snakecube.search._beam",  # the beam member (search.first.beam)
+    "paths": "snakecube.census._paths",  # the census's Hamiltonian path loop (census.units)
+    "turns": "snakecube.fold._turns",  # the fewest-turns search (fold.census)
+}
+_LOADED: dict[str, ModuleType | None] = {}
+
+
+def extension(name: str) -> ModuleType | None:
+    """The compiled module called ``name`` in ``EXTENSIONS``, or None if hidden or not built."""
+    if name not in _LOADED:
+        module = None
+        if not PURE:
+            try:
+                module = importlib.import_module(EXTENSIONS[name])
+            except ImportError:  # not built here: the pure-Python path is used
+                module = None
+        _LOADED[name] = module
+    return _LOADED[name]
+
+
+def available(name: str) -> bool:
+    """Is the compiled module called ``name`` built and not hidden?"""
+    return extension(name) is not None
