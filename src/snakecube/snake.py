@@ -23,7 +23,20 @@ steps      ``steps:2,2,2,2,1,1,1,2,...``         lengths minus one
 elbows     ``elbows:3,5,7,9,10,.../27``          1-based numbers of the corner cubes;
                                                  ``/27`` gives the cube count, else the
                                                  target's volume is used
+dashes     ``--o-o-o-o-o-o-oo-o-oooo-oo-``       a symbol a cube: o corner, - straight
+                                                 or end (the published 3x3x3 analyses)
+bitlist    ``{0,0,1,0,1,...}``                   bits with commas (and brackets or
+                                                 braces), as Go and C solvers print them
+steplist   ``2,2,2,2,1,1,1,2,...``               steps without the prefix (web solvers)
 ========== ===================================== =======================================
+
+Ambiguous text is read by documented rules (:func:`Snake.parse`, docs/conventions.md): a
+two-symbol string (``o``/``-`` or ``0``/``1``) could have either symbol as the corner, and a
+list of numbers could be segment lengths, steps or a 0/1 list. The usual reading is taken
+unless it cannot fold into its target (wrong cube count, or a straight run longer than the
+cube's side) and another one can. :attr:`Snake.reading` says which was used; a prefix
+(``lengths:``, ``steps:``, ``bits:``, ``bits-inverted:``, ``dashes:``,
+``dashes-inverted:``) forces one.
 """
 
 from __future__ import annotations
@@ -31,15 +44,27 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.limits import shorten
 
-NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows")
+NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
 # ASCII only: with plain IGNORECASE, 'ſteps:' (a long s) would read as 'steps:'.
-_PREFIX = re.compile(r"^\s*(turns|bits|lengths|steps|elbows)\s*[:=]\s*", re.IGNORECASE | re.ASCII)
+_PREFIX = re.compile(
+    r"^\s*(turns|bits-inverted|bits|dashes-inverted|dashes|lengths|steps|elbows)\s*[:=]\s*",
+    re.IGNORECASE | re.ASCII,
+)
+# What each reading of ambiguous text means, for the one line that says which was used.
+READINGS = {
+    "lengths": "segment lengths",
+    "steps": "steps (segment lengths minus one)",
+    "bits": "0/1 per cube, 1 = corner",
+    "bits-inverted": "0/1 per cube, 0 = corner",
+    "dashes": "o/- per cube, o = corner",
+    "dashes-inverted": "o/- per cube, - = corner",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +79,9 @@ class Snake:
     """
 
     lengths: tuple[int, ...]
+    # How the text was read when it could mean more than one snake ("" otherwise): one
+    # line for people, naming the reading used and the prefix that forces another.
+    reading: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.lengths, str | bytes):
@@ -127,16 +155,30 @@ class Snake:
         return cls._from_corner_flags([ch == "C" for ch in letters[1:-1]])
 
     @classmethod
-    def from_bits(cls, text: str) -> Snake:
-        """Read a 0/1 string, 1 = corner; the end digits are ignored (written 0)."""
+    def from_bits(cls, text: str, corner: str = "1") -> Snake:
+        """Read a 0/1 string, 1 = corner (``corner="0"``: 0 = corner); the end digits are
+        ignored. Commas, spaces, brackets and braces between digits are allowed."""
         _check_text(text, "0/1 string")
-        digits = "".join(text.split())
+        digits = re.sub(r"[\s,;\[\]{}()]+", "", text)
         for i, ch in enumerate(digits, 1):
             if ch not in "01":
                 raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
         if len(digits) < 2:
             raise InputError("0/1 string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags([ch == "1" for ch in digits[1:-1]])
+        return cls._from_corner_flags([ch == corner for ch in digits[1:-1]])
+
+    @classmethod
+    def from_dashes(cls, text: str, corner: str = "o") -> Snake:
+        """Read an o/- string: o = corner, - = straight or end (``corner="-"``: the other way
+        round); the end symbols are ignored; any case."""
+        _check_text(text, "o/- string")
+        symbols = "".join(text.split()).lower().translate(_DASHES)
+        for i, ch in enumerate(symbols, 1):
+            if ch not in "o-":
+                raise InputError(f"o/- string: {ch!r} at cube {i} is not o (corner) or -")
+        if len(symbols) < 2:
+            raise InputError("o/- string: a snake needs at least 2 cubes")
+        return cls._from_corner_flags([ch == corner for ch in symbols[1:-1]])
 
     @classmethod
     def from_lengths(cls, lengths: Iterable[int]) -> Snake:
@@ -214,8 +256,10 @@ class Snake:
             kind, body = m.group(1).lower(), raw[m.end() :]
             if kind == "turns":
                 return cls.from_turns(body)
-            if kind == "bits":
-                return cls.from_bits(body)
+            if kind in ("bits", "bits-inverted"):
+                return cls.from_bits(body, "0" if kind == "bits-inverted" else "1")
+            if kind in ("dashes", "dashes-inverted"):
+                return cls.from_dashes(body, "-" if kind == "dashes-inverted" else "o")
             if kind == "elbows":
                 return cls._parse_elbows(body, cubes)
             numbers = _numbers(kind, body)
@@ -225,16 +269,33 @@ class Snake:
         entry = catalog.find(raw)
         if entry is not None:
             return cls.from_turns(entry.turns)
-        if re.fullmatch(r"[01\s]+", raw):
-            return cls.from_bits(raw)
         plain = raw.translate(_DASHES)
+        if re.fullmatch(r"[oO\s-]+", plain) and len("".join(plain.split())) >= 2:
+            return _choose(["dashes", "dashes-inverted"], plain, cubes)
+        if re.fullmatch(r"[01\s]+", raw):
+            return _choose(["bits", "bits-inverted"], raw, cubes)
+        if re.fullmatch(r"[\[{(]?\s*[01](\s*[,;]\s*[01])+\s*[\]})]?", raw):
+            ones = all(ch != "0" for ch in raw if ch in "01")
+            return _choose(["bits", "bits-inverted", *(["steps"] if ones else [])], raw, cubes)
+        if re.fullmatch(r"\{[0-9\s,;]*\}", raw):  # braces: a C/Go initializer of numbers
+            plain = raw[1:-1]
         if re.fullmatch(r"[0-9\s,;/\[\]()+-]+", plain, re.ASCII) and re.search("[0-9]", plain):
             if re.fullmatch(r"[0-9]{3,}", plain, re.ASCII):
                 raise InputError(
                     f"{shorten(raw)} looks like segment lengths run together; separate them "
                     f"({','.join(plain[:6])},...) or write lengths:{','.join(plain[:6])},..."
                 )
-            return cls.from_lengths(_numbers("lengths", plain))
+            numbers = _numbers("lengths", plain)
+            if all(n >= 2 for n in numbers):
+                return _choose(["lengths", "steps"], plain, cubes)
+            if all(n >= 1 for n in numbers):
+                snake = cls.from_steps(numbers)
+                return cls(
+                    snake.lengths,
+                    f"read as {READINGS['steps']}: an item is 1, and a segment has at least "
+                    "2 cubes",
+                )
+            return cls.from_lengths(numbers)
         letters = "".join(raw.split())
         mostly_turns = sum(ch in "SCEsce" for ch in letters) >= 0.75 * len(letters)
         if re.fullmatch(r"[SCEsce\s]+", raw) or (len(letters) >= 4 and mostly_turns):
@@ -300,14 +361,30 @@ class Snake:
         if notation == "turns":
             return self.turns()
         if notation == "bits":
-            return self.bits()
+            return self._plain_or_prefixed(self.bits(), "bits")
         if notation == "lengths":
             return "lengths:" + ",".join(map(str, self.lengths))
         if notation == "steps":
             return "steps:" + ",".join(map(str, self.steps()))
         if notation == "elbows":
             return "elbows:" + ",".join(map(str, self.elbows())) + f"/{self.cubes}"
+        if notation == "dashes":
+            return self._plain_or_prefixed(self.bits().translate(_TO_DASHES), "dashes")
+        if notation == "bitlist":
+            return self._plain_or_prefixed("{" + ",".join(self.bits()) + "}", "bits")
+        if notation == "steplist":
+            return self._plain_or_prefixed(",".join(map(str, self.steps())), "steps")
         raise InputError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+
+    def _plain_or_prefixed(self, text: str, prefix: str) -> str:
+        """``text`` as it is when :meth:`parse` reads it back as this snake, else with the
+        prefix that forces its reading."""
+        try:
+            if Snake.parse(text) == self:
+                return text
+        except InputError:
+            pass
+        return f"{prefix}:{text}"
 
     def _corner_flags(self) -> list[bool]:
         corners = set(self.corner_cubes())
@@ -324,6 +401,67 @@ class Snake:
 # between digits (3-3-3-2, with hyphens, en or em dashes: the common web format).
 _SEPARATORS = re.compile(r"[\s,;/\[\]()]+|(?<=[0-9\])])-+(?=[0-9])")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-"})
+_TO_DASHES = str.maketrans({"0": "-", "1": "o"})
+
+
+def _read(kind: str, text: str) -> Snake:
+    """The snake ``text`` is under one reading (a key of :data:`READINGS`)."""
+    if kind in ("bits", "bits-inverted"):
+        return Snake.from_bits(text, "0" if kind == "bits-inverted" else "1")
+    if kind in ("dashes", "dashes-inverted"):
+        return Snake.from_dashes(text, "-" if kind == "dashes-inverted" else "o")
+    numbers = _numbers(kind, text)
+    return Snake.from_steps(numbers) if kind == "steps" else Snake.from_lengths(numbers)
+
+
+def cube_side(cells: int) -> int | None:
+    """n when ``cells`` is n**3 for some n >= 2, else None."""
+    n = round(cells ** (1 / 3))
+    return next((k for k in (n - 1, n, n + 1) if k >= 2 and k**3 == cells), None)
+
+
+def fits(snake: Snake, cubes: int | None = None) -> str:
+    """Why ``snake`` cannot fold into a target of ``cubes`` cells ("" when nothing rules it
+    out): the cube count must match (without a target, be a cube number n**3), and in an
+    n x n x n cube no straight segment can be longer than n."""
+    if cubes is not None and snake.cubes != cubes:
+        return f"{snake.cubes} cubes, not the target's {cubes}"
+    side = cube_side(snake.cubes if cubes is None else cubes)
+    if side is None:
+        return "" if cubes is not None else f"{snake.cubes} cubes, not a cube number"
+    if max(snake.lengths) > side:
+        return f"a straight run of {max(snake.lengths)} cubes, longer than the cube's side {side}"
+    return ""
+
+
+def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
+    """The snake under the first reading of ``kinds`` that can fold into its target (the
+    first reading when none or all can), with :attr:`Snake.reading` saying which and why."""
+    readings: list[tuple[str, Snake | None, str]] = []
+    for kind in kinds:
+        try:
+            snake = _read(kind, text)
+        except InputError as err:
+            if kind == kinds[0] and len(kinds) == 1:
+                raise
+            readings.append((kind, None, str(err)))
+            continue
+        readings.append((kind, snake, fits(snake, cubes)))
+    chosen = next((r for r in readings if r[1] is not None and not r[2]), None)
+    if chosen is None:
+        chosen = next((r for r in readings if r[1] is not None), None)
+    if chosen is None:  # no reading works: the usual one's error
+        _read(kinds[0], text)
+        raise AssertionError("unreachable")  # pragma: no cover
+    kind, picked, _ = chosen
+    assert picked is not None
+    others = [r for r in readings if r[0] != kind]
+    note = f"read as {READINGS[kind]}"
+    for k, _, reason in others:
+        note += f"; as {READINGS[k]}: {reason}" if reason else f"; as {READINGS[k]} it fits too"
+    if others:
+        note += f"; write {' or '.join(f'{k}:' for k, _, _ in others)} to force another reading"
+    return Snake(picked.lengths, note)
 
 
 def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
 from snakecube.snake import Snake
+from snakecube.symmetry import Counts, rotation_counts, rotations
 from snakecube.verify import verify as _verify
 
 
@@ -95,9 +96,12 @@ class Result:
 
     * ``placements``: directed placements of the snake (read from its first cube), every
       rotation and reflection counted (with a fixed start or path: those that begin with it);
-    * ``distinct``: placements up to the region's symmetries;
+    * ``distinct``: placements up to the region's symmetries (rotations and reflections);
+    * ``distinct_up_to_rotations``: placements up to rotations only (what a person holding
+      the cube can tell apart: no one can turn a folded cube into its mirror image);
     * ``distinct_up_to_reversal``: also treating the snake read from its other end as the
       same puzzle (differs from ``distinct`` only for palindromes);
+    * ``distinct_up_to_rotations_and_reversal``: rotations, and reading from the other end;
     * ``solutions``: one representative per distinct class, in a deterministic order;
     * ``complete``: whether the search ran to the end; if not, the counts are lower bounds
       and ``stop_reason`` says why: ``limit`` (solutions), ``seconds``, ``nodes`` (the
@@ -123,10 +127,32 @@ class Result:
     searched_from_last: bool = False  # the search ran from the last end (its tree was smaller);
     # the solutions are still read from cube 1
 
+    def _rotation_counts(self) -> Counts:
+        multiplier = self.placements // self.distinct if self.distinct else 1
+        paths = [s.path for s in self.solutions]
+        return rotation_counts(self.region, paths, multiplier, self.snake.is_palindrome)
+
+    @property
+    def distinct_up_to_rotations(self) -> int:
+        """Placements up to rotations only: each distinct class is one or two of these."""
+        return self._rotation_counts().up_to_rotations
+
+    @property
+    def distinct_up_to_rotations_and_reversal(self) -> int:
+        """Placements up to rotations and reading the snake from its other end."""
+        return self._rotation_counts().up_to_rotations_and_reversal
+
+    @property
+    def rotation_count(self) -> int:
+        """The order of the target's rotation group (as cell permutations)."""
+        return len(rotations(self.region))
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (what ``snakecube solve --json`` prints)."""
+        counts = self._rotation_counts()
         return {
             "snake": {
+                "reading": self.snake.reading,
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),
                 "cubes": self.snake.cubes,
@@ -138,12 +164,15 @@ class Result:
                 "cells": self.region.volume,
             },
             "symmetries": self.symmetry_count,
+            "rotations": self.rotation_count,
             "fixed_start": self.fixed,
             "reversed": self.reversed,
             "searched_from_last": self.searched_from_last,
             "placements": self.placements,
             "distinct": self.distinct,
             "distinct_up_to_reversal": self.distinct_up_to_reversal,
+            "distinct_up_to_rotations": counts.up_to_rotations,
+            "distinct_up_to_rotations_and_reversal": counts.up_to_rotations_and_reversal,
             "complete": self.complete,
             "stop_reason": self.stop_reason,
             "start_classes": [
