@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
+import shutil
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +57,116 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "heavy" in item.keywords:
             item.add_marker(skip)
+
+
+# -- running the tool ---------------------------------------------------------------------------
+# In-process: ``cli("solve", "standard")`` is (exit code, stdout, stderr). As a real process:
+# ``spawn(...)`` starts ``python -m snakecube`` (its own process group, so a test can stop it
+# with its workers), and ``finish(proc)`` waits for it and kills what is left on a timeout.
+
+
+@pytest.fixture
+def cli(capsys):
+    from snakecube.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def refused(cli):
+    """The command answers exit 2 at once, with one line naming the problem."""
+    import time
+
+    def check(*args: str, words: str = "", seconds: float = 1.0) -> str:
+        began = time.monotonic()
+        code, out, err = cli(*args)
+        took = time.monotonic() - began
+        assert code == 2, (args, code, out, err)
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+        assert words in err, err
+        assert took < seconds, (args, took)
+        return err
+
+    return check
+
+
+def spawn(*args: str, env: dict[str, str] | None = None, **kw):
+    """``python -m snakecube ARGS`` as a real process, in its own process group."""
+    import subprocess
+    import sys
+
+    full = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    return subprocess.Popen(
+        [sys.executable, "-m", "snakecube", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=full,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def finish(proc, timeout: float = 60) -> tuple[int, str, str]:
+    """Wait for a spawned process; on a timeout, kill its group and fail."""
+    import subprocess
+
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:  # leave nothing running to slow the later tests
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return proc.returncode, out, err
+
+
+@pytest.fixture(name="spawn")
+def spawn_fixture():
+    return spawn
+
+
+@pytest.fixture(name="finish")
+def finish_fixture():
+    return finish
+
+
+# The installed ``snakecube`` command where there is one (its start is what a user's Ctrl-C
+# meets), else ``python -m snakecube``; fuzzed runs get a memory and a CPU cap.
+EXE = shutil.which("snakecube", path=str(Path(sys.executable).parent))
+MEMORY = 3 << 30  # bytes of address space a fuzzed process may take
+CPU = 60  # seconds of CPU a fuzzed process may take
+
+
+def command() -> list[str]:
+    return [EXE] if EXE else [sys.executable, "-m", "snakecube"]
+
+
+def capped() -> None:
+    """In a child before exec: the memory and CPU caps."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU, CPU))
+
+
+def tool(*args: str, timeout: float = 60) -> tuple[int, str, str, float]:
+    """Run the command under the caps: exit code, stdout, stderr and seconds taken."""
+    began = time.monotonic()
+    p = subprocess.run(
+        [*command(), *args], capture_output=True, text=True, timeout=timeout, preexec_fn=capped
+    )
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - began
+
+
+def contract(code: int, out: str, err: str, args: tuple[str, ...] | list[str]) -> None:
+    """Every run: exit 0, 2 (one line on stderr) or 130; never a traceback; with --json, one
+    JSON document on stdout whatever happened."""
+    assert code in (0, 2, 130), (code, args, err[-2000:])
+    assert "Traceback" not in err and "internal error" not in err, (args, err[-2000:])
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, (args, err)
+    if "--json" in args and code in (0, 130):
+        json.loads(out)  # one document, even when stopped

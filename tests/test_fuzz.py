@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import signal
+import subprocess
 from contextlib import contextmanager
 
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import snakecube as sc
+from conftest import capped, command, contract
 from snakecube.cli import main
 
 pytestmark = pytest.mark.slow  # about half a minute: not in the fast inner loop
@@ -240,14 +242,19 @@ small_targets = st.one_of(
 )
 
 
-def api_call(call):
-    with watchdog():
-        try:
+def api_call(call, *, bad: bool = False):
+    """Call under the watchdog. It must return (a search stops itself at Ctrl-C and returns
+    what it found) or raise InputError or TypeError; with ``bad``, it must raise one of them.
+    The watchdog's KeyboardInterrupt escaping means the call hung somewhere that does not
+    stop: a failure."""
+    try:
+        with watchdog():
             call()
-        except (sc.InputError, TypeError):
-            pass
-        except KeyboardInterrupt:
-            pass  # the watchdog: a long search is allowed, it just stops
+    except (sc.InputError, TypeError):
+        return
+    except KeyboardInterrupt:
+        pytest.fail(f"the call did not stop within {WATCHDOG} s of the watchdog's Ctrl-C")
+    assert not bad, "a bad value was accepted"
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -277,5 +284,64 @@ def test_api_solve(snake, target, start, limit, seconds, workers):
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -0.0, 10**400, "1", b"1", [1]])
 def test_api_seconds_and_limits(value):
-    api_call(lambda: sc.solve("standard", seconds=value))
-    api_call(lambda: sc.solve("standard", limit=value))
+    api_call(lambda: sc.solve("standard", seconds=value), bad=True)
+    api_call(lambda: sc.solve("standard", limit=value), bad=True)
+
+
+# -- a fuzzer over every subcommand ---------------------------------------------------------
+
+# -- real processes, every subcommand, under a memory and CPU cap ----------------------------
+# The same contract as above, as a user meets it: the installed command, its start included.
+TEN = "lengths:" + ",".join(["10"] * 111)  # 1000 cubes: a 10x10x10
+P_SNAKES = ["standard", "king", "seed-blue", "3-3-3", "2-2-2-2-2-2-2", TEN, "x", "", "0", "S" * 30]
+P_TARGETS = ["3x3x3", "2x2x2", "1x1x27", "4x4x4", "1000x1x1", "0x3x3", "2x3", "axbxc", "5x5x5"]
+P_NUMBERS = ["0", "1", "2", "3", "-1", "1e3", "nan", "inf", "9" * 30, "²", "0.5", "", "4096"]
+P_OPTIONS: dict[str, dict[str, list[str] | None]] = {
+    "solve": {"--box": P_TARGETS, "--first": None, "--limit": P_NUMBERS, "--seconds": P_NUMBERS,
+              "--json": None, "--end": ["auto", "first", "last", "x"], "--workers": P_NUMBERS,
+              "--start": ["0,0,0", "9,9,9", "a"], "--strategy": ["auto", "beam", "sat"]},
+    "show": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS,
+             "--words": ["table", "pilot"], "--reverse": None},
+    "fold": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS, "--json": None,
+             "--from": ["best", "first", "last"]},
+    "rate": {"--box": P_TARGETS, "--seconds": P_NUMBERS, "--json": None},
+    "flat": {"--seconds": P_NUMBERS, "--json": None},
+    "convert": {"--to": ["lengths", "turns", "bits", "x"], "--json": None},
+    "designs": {"--box": P_TARGETS, "--partitions": P_NUMBERS, "--workers": P_NUMBERS,
+                "--top": P_NUMBERS, "--json": None},
+    "generate": {"--box": P_TARGETS, "--count": P_NUMBERS, "--seed": P_NUMBERS, "--json": None,
+                 "--max-segment": P_NUMBERS},
+    "catalog": {"--json": None},
+}  # fmt: skip
+P_WITH_SNAKE = {"solve", "show", "fold", "rate", "flat", "convert"}
+
+
+@st.composite
+def process_command_lines(draw: st.DrawFn) -> list[str]:
+    command = draw(st.sampled_from(sorted(P_OPTIONS)))
+    argv = [command]
+    if command in P_WITH_SNAKE:
+        argv.append(draw(st.sampled_from(P_SNAKES)))
+    table = P_OPTIONS[command]
+    for option in draw(st.lists(st.sampled_from(sorted(table)), max_size=4, unique=True)):
+        values = table[option]
+        argv += [option] if values is None else [option, draw(st.sampled_from(values))]
+    return argv
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(argv=process_command_lines(), stop_after=st.sampled_from([None, 0.05, 0.5, 2.0]))
+def test_every_subcommand_keeps_the_contract(argv, stop_after):
+    """Each run is a real process with a memory and CPU cap; a watchdog presses Ctrl-C at
+    ``stop_after`` seconds (or after 8 s), and the run must end within 20 s of that."""
+    p = subprocess.Popen(
+        [*command(), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=capped,
+    )  # fmt: skip
+    try:
+        out, err = p.communicate(timeout=8 if stop_after is None else stop_after)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=20)
+    contract(p.returncode, out, err, argv)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -38,3 +39,13 @@ def test_core_does_not_import_plotting_or_cli():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_tests_need_nothing_outside_the_repository():
+    import corpus
+
+    assert corpus.KNOWN_PATH.is_relative_to(ROOT) and corpus.KNOWN_PATH.exists()
+    outside = re.compile(r"parents\[2\]|\.\./shared|\"shared\" /")
+    for path in ROOT.joinpath("tests").glob("*.py"):
+        if path.name != Path(__file__).name:
+            assert not outside.search(path.read_text()), path.name

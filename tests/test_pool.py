@@ -225,7 +225,7 @@ def test_a_killed_census_leaves_no_worker_running(tmp_path):
     _finish(proc)
     assert _gone_within(workers, 2.0), [(w, _state(w)) for w in workers]
     # Its temporary store is left, and the next census without a store removes it.
-    assert [p.name for p in tmp.iterdir()][0].startswith(f"snakecube-census-{proc.pid}-")
+    assert next(p.name for p in tmp.iterdir()).startswith(f"snakecube-census-{proc.pid}-")
     again = _cli("designs", "--box", "2x2x2", "--quiet", env={"TMPDIR": str(tmp)})
     code, _, err = _finish(again)
     assert code == 0, err

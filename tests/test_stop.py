@@ -1,0 +1,138 @@
+"""Stopping: Ctrl-C (and SIGTERM, SIGHUP) at any moment exits 130 with what was found, never
+a traceback, never a score or total from a partial search; with --json the output is one
+document whatever the moment."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import time
+
+import pytest
+
+import snakecube as sc
+from conftest import command, contract, spawn
+
+
+def _interrupt(*args, after, env=None):
+    proc = spawn(*args, env=env)
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode == 130, (proc.returncode, out, err)
+    return out, err
+
+
+def _harder_4x4x4() -> str:
+    import random
+
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(4, 4, 4)
+    path = random_path(box, random.Random(1))
+    return design_of([box.cells[c] for c in path]).format("lengths")
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_ctrl_c_in_rate_gives_no_score():
+    out, _ = _interrupt("rate", _harder_4x4x4(), "--json", after=1.5)
+    data = json.loads(out)
+    assert data["complete"] is False and data["difficulty"] is None
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_flat_exits_130():
+    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", after=1.5)
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_ctrl_c_in_generate_prints_what_it_found():
+    out, _ = _interrupt(
+        "generate", "--box", "4x4x4", "--unique", "--count", "50", "--json", after=4
+    )
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+    for row in data["designs"]:
+        assert row["solutions"] == 1 and row["difficulty"] is not None
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_ctrl_c_in_a_long_census_unit_answers_within_a_second(tmp_path):
+    proc = spawn("designs", "--box", "3x3x4", "--workers", "1", "--store", str(tmp_path / "s"))
+    time.sleep(2)
+    began = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - began < 1.5
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "complete       no" in out and "--store" in out
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_ctrl_c_in_parallel_census_workers_prints_no_traceback(tmp_path):
+    out, err = _interrupt("designs", "--box", "3x3x4", "--workers", "2", "--json", after=2)
+    data = json.loads(out)
+    assert data["complete"] is False and data["designs"] is None
+    assert err.strip() == "" or err.count("\n") <= 1
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_show_exits_130():
+    _interrupt("show", "lengths:" + ",".join(["2"] * 62), "--box", "3x3x7", after=1.5)
+
+
+# -- Ctrl-C, SIGTERM and SIGHUP at any moment -------------------------------------------------
+
+STOPPABLE = [  # each runs for several seconds when left alone
+    ("solve", "king", "--engine", "reference", "--json"),
+    ("designs", "--box", "3x3x4", "--json"),
+    ("flat", "king", "--json"),
+    ("generate", "--box", "5x5x5", "--count", "20", "--json"),
+    ("solve", "king", "--engine", "reference"),
+    ("designs", "--box", "2x4x4"),
+]
+
+
+def _stop_at(args: tuple[str, ...], after: float, sig: int) -> tuple[int, str, str]:
+    p = subprocess.Popen([*command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)  # fmt: skip
+    time.sleep(after)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_moment_exits_130_without_a_traceback():
+    rng = random.Random(37)
+    for _ in range(20):
+        args = rng.choice(STOPPABLE)
+        code, out, err = _stop_at(args, rng.uniform(0.01, 0.2), signal.SIGINT)
+        assert code == 130, (args, code, err[-1500:])
+        contract(code, out, err, args)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_sigterm_and_sighup_stop_like_ctrl_c(sig):
+    code, out, err = _stop_at(("flat", "king", "--json"), 1.0, sig)
+    assert code == 130, err
+    data = json.loads(out)
+    assert data["complete"] is False and data["stop_reason"] == "interrupted"
+
+
+@pytest.mark.slow
+def test_an_interrupted_flat_json_is_one_document():
+    for after in (0.3, 0.8, 1.5):
+        code, out, err = _stop_at(("flat", "king", "--json"), after, signal.SIGINT)
+        assert code == 130, err
+        assert json.loads(out)["complete"] is False
