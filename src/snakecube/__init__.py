@@ -18,11 +18,25 @@ next to nothing until one is needed.
 
 from __future__ import annotations
 
-import importlib
+import sys
+
+# The ``snakecube`` command (or ``python -m snakecube``) takes over the stop signals before
+# anything else is imported, so Ctrl-C at any moment exits 130 with no traceback
+# (``snakecube.stop``). A program that imports snakecube keeps its own signal handling.
+_argv = getattr(sys, "argv", None) or [""]  # embedded interpreters may have none
+if _argv[0].rpartition("/")[2] == "snakecube" or getattr(sys, "orig_argv", [])[1:3] == [
+    "-m",
+    "snakecube",
+]:
+    from snakecube import stop
+
+    stop.starting()
+
+import importlib  # noqa: E402 - after the stop signals
 
 # Loaded now, not on first use: the module and the function share the name ``verify``, and
 # a later import of the module would otherwise put the module in the function's place.
-from snakecube.verify import InvalidSolution, verify
+from snakecube.verify import InvalidSolution, verify  # noqa: E402
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (6 ms) at the start
 if TYPE_CHECKING:
