@@ -1,0 +1,105 @@
+"""snakecube check: every form of a solution, the first failing cube, and the match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from snakecube import InputError
+from snakecube.check import check
+from snakecube.search import solve
+from snakecube.symmetry import elements
+
+WORDS = {"+x": "RIGHT", "-x": "LEFT", "+y": "BACK", "-y": "FRONT", "+z": "UP", "-z": "DOWN"}
+
+
+def moved(sol, g):
+    """The solution's cells under the symmetry g (a cell permutation)."""
+    return [sol.region.cells[g[c]] for c in sol.path]
+
+
+@pytest.mark.parametrize("name", ["standard", "seed-blue", "seed-orange"])
+def test_every_image_of_every_solution_is_found(name):
+    r = solve(name)
+    rng = random.Random(name)
+    for k, sol in enumerate(r.solutions, 1):
+        g, t = rng.choice(elements(sol.region))
+        cells = moved(sol, g)
+        text = " ".join(",".join(map(str, c)) for c in cells)
+        v = check(name, text)
+        assert v.valid and v.match is not None
+        if not v.match["reversed"]:
+            assert v.match["solution"] == k
+            assert v.match["rotation"] == t.is_rotation
+            assert v.match["symmetry"] == t.describe()
+
+
+def test_directions_and_moves_forms():
+    r = solve("seed-orange")
+    sol = r.solutions[3]
+    steps = []
+    for d, n in zip(sol.direction_names(), sol.snake.lengths, strict=True):
+        steps += [d] * (n - 1)
+    start = ",".join(map(str, sol.cells[0]))
+    for text in (
+        " ".join(sol.direction_names()),
+        " ".join(steps),
+        " ".join(sol.direction_names("letters")),
+        f"START {start} " + " ".join(steps),
+    ):
+        v = check("seed-orange", text)
+        assert v.valid and v.match["solution"] == 4 and v.match["rotation"], text
+    moves = ", ".join(
+        f"{WORDS[d]} {n - 1}" for d, n in zip(sol.direction_names(), sol.snake.lengths, strict=True)
+    )
+    v = check("seed-orange", f"START {start} MOVES: {moves}")
+    assert v.valid and "the default" in v.reading
+    # other words for the axes: inferred, and said so
+    # (back and north are both +y by default, so the default does not apply)
+    other = {"RIGHT": "BACK", "LEFT": "FRONT", "BACK": "NORTH", "FRONT": "SOUTH", "UP": "UP",
+             "DOWN": "DOWN"}  # fmt: skip
+    swapped = ", ".join(f"{other[w]} {n}" for w, n in (m.split() for m in moves.split(", ")))
+    v = check("seed-orange", f"start {start} moves: {swapped}")
+    assert v.valid and "inferred" in v.reading
+    v = check("seed-orange", f"start {start} moves: {swapped}", axes="BACK=+x,NORTH=+y,UP=+z")
+    assert v.valid and v.match["solution"] == 4 and v.match["symmetry"] == "the identity"
+    # 1-based coordinates
+    one = " ".join(",".join(str(c + 1) for c in cell) for cell in sol.cells)
+    v = check("seed-orange", one)
+    assert v.valid and "1-based" in v.reading
+
+
+def test_the_first_failing_cube():
+    sol = solve("standard").solutions[0]
+    names = sol.direction_names()
+    for i in range(1, len(names)):
+        broken = list(names)
+        broken[i] = broken[i - 1]  # goes straight through a corner
+        v = check("standard", " ".join(broken))
+        assert not v.valid
+        corner = sum(sol.snake.lengths[:i]) - i + 1
+        assert v.failure[0] <= corner  # it cannot fail later than the broken corner
+        assert f"cube {v.failure[0]}" in v.failure[1]
+    cells = [list(c) for c in sol.cells]
+    cells[10], cells[11] = cells[11], cells[10]
+    v = check("standard", " ".join(",".join(map(str, c)) for c in cells))
+    assert not v.valid and v.failure[0] in (10, 11, 12)
+    v = check("standard", " ".join(",".join(map(str, c)) for c in sol.cells[:20]))
+    assert not v.valid and "stops after cube 20" in v.failure[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty solution"),
+        ("1,2", "multiple of 3"),
+        ("+x +y", "directions; the snake needs 26"),
+        ("START 0,0 MOVES: UP 2", "START is not followed by x,y,z"),
+        ("START 0,0,0 MOVES: UPP 2", "'UPP' is not a direction"),
+        ("START 0,0,0 MOVES: UP", "has no count"),
+    ],
+)
+def test_unreadable_solutions(text, message):
+    with pytest.raises(InputError, match=message):
+        check("standard", text)
