@@ -1,0 +1,262 @@
+"""``snakecube serve``: the page as a local web app on the compiled engine (Starlette).
+
+Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
+
+* ``GET /``: the page; ``GET /page.js``, ``/page.css``, ``/plotly.min.js``, ``/config.js``;
+* ``GET /api/catalog``: the named puzzles;
+* ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
+  ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
+  closing the connection (Stop, a closed tab) kills the search's process;
+* ``POST /api/details``, ``/api/plan`` ``{snake, box, region, cells}``: the step viewer's
+  scene and words, the fold plan;
+* ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
+
+Nothing a request sends names a file: the server reads only its own package data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from snakecube import limits
+from snakecube.errors import InputError
+from snakecube.web import answers
+from snakecube.web.downloads import FORMS
+from snakecube.web.jobs import Busy, JobError, Pool
+
+MAX_BODY = limits.MAX_REGION_BYTES + 100_000  # a region file plus the rest of a request
+STATIC = {
+    "page.js": "text/javascript; charset=utf-8",
+    "page.css": "text/css; charset=utf-8",
+}
+EXTRA_SECONDS = 30  # a job may run this long past the search's own limit before it is killed
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": limits.shorten(message, 400)[1:-1] if "\n" in message
+                         else message}, status_code=status)  # fmt: skip
+
+
+def static_text(name: str) -> str:
+    """A file of the page (package data)."""
+    return resources.files("snakecube.web").joinpath("static", name).read_text("utf-8")
+
+
+def plotly_js() -> str:
+    """plotly.js as bundled with the plotly package (the ``show`` extra): no CDN."""
+    from plotly.offline import get_plotlyjs
+
+    return str(get_plotlyjs())
+
+
+def _engine() -> str:
+    from snakecube.search import kernel
+
+    return "compiled kernel" if kernel.AVAILABLE else "pure Python (the kernel is not built)"
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, refused past MAX_BODY bytes before it is read whole."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise _TooBig()
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise _TooBig()
+    try:
+        body = json.loads(data or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise InputError("the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise InputError("the request must be a JSON object")
+    for key in ("snake", "box", "region", "form"):
+        if key in body and not isinstance(body[key], str):
+            raise InputError(f"{key} must be text")
+    return body
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
+    return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
+
+
+def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 60.0) -> Starlette:
+    """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
+    more requests waiting, and searches bounded by ``max_seconds``."""
+    size = workers or limits.cores()
+    pool = Pool(size, queue)
+    catalog = answers.catalog()
+    engine = _engine()
+
+    async def page(request: Request) -> Response:
+        return Response(static_text("index.html"), media_type="text/html; charset=utf-8")
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name == "config.js":
+            config = {"mode": "served", "engine": engine, "maxSeconds": max_seconds}
+            text = f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n"
+            return Response(text, media_type="text/javascript; charset=utf-8")
+        if name == "plotly.min.js":
+            return Response(plotly_js(), media_type="text/javascript; charset=utf-8",
+                            headers={"cache-control": "max-age=86400"})  # fmt: skip
+        if name not in STATIC:
+            return _error(f"no such file: {limits.shorten(name)}", 404)
+        return Response(static_text(name), media_type=STATIC[name])
+
+    async def get_catalog(request: Request) -> Response:
+        return JSONResponse(catalog)
+
+    async def solve(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            snake, box, region = _fields(body)
+            answers.check(snake, box, region)  # limits and syntax, before any work
+            pool.reserve()
+        except _TooBig:
+            return _error(f"the request is larger than {MAX_BODY} bytes", 413)
+        except InputError as err:
+            return _error(str(err))
+        except Busy as err:
+            return _error(str(err), 503)
+
+        async def events() -> Any:
+            async def progress(p: dict[str, Any]) -> None:
+                await queue_.put({"event": "progress", "data": json.dumps(p)})
+
+            import asyncio
+
+            queue_: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            job = asyncio.ensure_future(
+                pool.run("solve", (snake, box, region, max_seconds), progress,
+                         max_seconds + EXTRA_SECONDS)  # fmt: skip
+            )
+            try:
+                while not job.done() or not queue_.empty():
+                    getter = asyncio.ensure_future(queue_.get())
+                    await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter.done():
+                        yield getter.result()
+                    else:
+                        getter.cancel()
+                try:
+                    result = job.result()
+                except InputError as err:
+                    result = {"error": str(err)}
+                except JobError as err:
+                    result = {"error": f"internal error: {err}"}
+                yield {"event": "result", "data": json.dumps(result)}
+            finally:
+                if not job.done():  # the client went away: end the search now
+                    job.cancel()
+
+        return EventSourceResponse(events(), ping=10)
+
+    async def _job(request: Request, kind: str) -> tuple[Any, Response | None]:
+        try:
+            body = await _body(request)
+            snake, box, region = _fields(body)
+            answers.check(snake, box, region)
+            cells = body.get("cells")
+            if not isinstance(cells, list):
+                raise InputError("cells: give the solution's cells as a list of [x, y, z]")
+            args: tuple[Any, ...] = (snake, box, region, cells)
+            if kind == "download":
+                form = str(body.get("form", ""))
+                if form not in FORMS:
+                    raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
+                args = (*args, form)
+            pool.reserve()
+        except _TooBig:
+            return None, _error(f"the request is larger than {MAX_BODY} bytes", 413)
+        except InputError as err:
+            return None, _error(str(err))
+        except Busy as err:
+            return None, _error(str(err), 503)
+        try:
+            return await pool.run(kind, args, None, max_seconds + EXTRA_SECONDS), None
+        except InputError as err:
+            return None, _error(str(err))
+        except JobError as err:
+            return None, _error(f"internal error: {err}", 500)
+
+    async def details(request: Request) -> Response:
+        out, failed = await _job(request, "details")
+        return failed or JSONResponse(out)
+
+    async def plan(request: Request) -> Response:
+        out, failed = await _job(request, "plan")
+        return failed or JSONResponse(out)
+
+    async def download(request: Request) -> Response:
+        out, failed = await _job(request, "download")
+        if failed is not None:
+            return failed
+        return Response(out, media_type="application/octet-stream")
+
+    async def status(request: Request) -> Response:
+        return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
+                             "pids": pool.pids()})  # fmt: skip
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/catalog", get_catalog),
+            Route("/api/status", status),
+            Route("/api/solve", solve, methods=["POST"]),
+            Route("/api/details", details, methods=["POST"]),
+            Route("/api/plan", plan, methods=["POST"]),
+            Route("/api/download", download, methods=["POST"]),
+            Route("/{name:str}", asset),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.pool = pool
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    open_browser: bool = False,
+    workers: int | None = None,
+    queue: int = 8,
+    max_seconds: float = 60.0,
+) -> None:
+    """Run the app with uvicorn until Ctrl-C (or SIGTERM); say the address first."""
+    import sys
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    app = create_app(workers, queue, max_seconds)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    if open_browser:
+        threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -1,0 +1,94 @@
+"""``snakecube web --out DIR``: the page as a static site that solves in the browser.
+
+The folder holds the page (``index.html``, ``page.js``, ``page.css``), ``config.js`` (static
+mode), the Web Worker ``pyworker.js``, Pyodide's runtime and standard library (``pyodide/``)
+and plotly.js, both copied from the pinned npm packages in ``node_modules`` (``npm ci``
+fetches them), and ``snakecube.zip``: snakecube's pure-Python modules, which Pyodide unpacks
+into its file system. Nothing is loaded from a CDN or a package index at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from importlib import resources
+from pathlib import Path
+
+from snakecube.errors import InputError
+
+PAGE_FILES = ("index.html", "page.js", "page.css", "pyworker.js")
+PYODIDE_FILES = (
+    "pyodide.js",
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PLOTLY = Path("plotly.js-dist-min") / "plotly.min.js"
+# What the browser needs of snakecube: the solver, the words, the scene, the fold planner.
+# Compiled modules, the census, the cluster and the pictures stay out.
+SKIP_DIRS = ("census", "__pycache__")
+SKIP_SUFFIXES = (".so", ".c", ".pyx", ".pyd")
+
+
+def node_modules(start: Path | None = None) -> Path | None:
+    """The ``node_modules`` folder with pyodide and plotly.js in it: in ``start`` (default:
+    the current folder) or a parent, else next to the source tree; None when not installed."""
+    here = Path.cwd() if start is None else start
+    package_root = Path(__file__).resolve().parents[3]
+    for folder in [here, *here.parents, package_root]:
+        nm = folder / "node_modules"
+        if (nm / "pyodide" / "pyodide.js").is_file() and (nm / PLOTLY).is_file():
+            return nm
+    return None
+
+
+def package_zip() -> bytes:
+    """snakecube's pure-Python package as a zip (``snakecube/...``), deterministic."""
+    import io
+
+    root = Path(__file__).resolve().parents[1]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root)
+            if not path.is_file() or any(part in SKIP_DIRS for part in rel.parts):
+                continue
+            if path.suffix in SKIP_SUFFIXES or "static" in rel.parts:
+                continue
+            info = zipfile.ZipInfo(str(Path("snakecube") / rel), (2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def build(out: str | Path, modules: Path | None = None) -> Path:
+    """Write the static site into ``out`` (made if missing; files there are replaced)."""
+    nm = modules or node_modules()
+    if nm is None:
+        raise InputError(
+            "the npm packages pyodide and plotly.js-dist-min are not installed; run "
+            "'npm ci' in snakecube's source folder (it has package.json), then try again"
+        )
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        static = resources.files("snakecube.web").joinpath("static")
+        for name in PAGE_FILES:
+            (folder / name).write_bytes(static.joinpath(name).read_bytes())
+        config = {"mode": "static"}
+        (folder / "config.js").write_text(f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n")
+        runtime = folder / "pyodide"
+        runtime.mkdir(exist_ok=True)
+        for name in PYODIDE_FILES:
+            source = nm / "pyodide" / name
+            if source.is_file():
+                shutil.copyfile(source, runtime / name)
+        shutil.copyfile(nm / PLOTLY, folder / "plotly.min.js")
+        (folder / "snakecube.zip").write_bytes(package_zip())
+    except OSError as err:
+        where = f" {str(err.filename)!r}" if err.filename is not None else ""
+        raise InputError(f"cannot write the site{where}: {err.strerror or err}") from None
+    return folder

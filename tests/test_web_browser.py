@@ -1,0 +1,290 @@
+"""The web page in a real browser (Debian's Chromium, driven by Playwright), both ways it
+ships: ``snakecube serve`` and the static Pyodide site of ``snakecube web``, the latter with
+every request outside 127.0.0.1 refused (the network off). Skips, saying why, only where
+Chromium, Playwright, the web extra or the npm packages are missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytest.importorskip("starlette", reason="the web extra is not installed")
+pytest.importorskip("sse_starlette", reason="the web extra is not installed")
+Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
+
+from snakecube.web import site  # noqa: E402
+
+CHROMIUM = (
+    os.environ.get("SNAKECUBE_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="no Chromium binary (apt-get install chromium; .ci/run does)"
+    ),
+]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
+README_SHOT = Path(__file__).resolve().parents[1] / "docs" / "web.png"
+STANDARD = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3"
+TYPO = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"  # the last 3 typed as 2
+LONG_5 = "-".join(["2"] * 124)  # 125 cubes, a turn at every cube: a very long 5x5x5 count
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 20) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server ended with {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snakecube",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--max-seconds",
+            "30",
+        ],  # fmt: skip
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_port(port, proc)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def static(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if site.node_modules() is None:
+        pytest.skip("npm packages missing: run 'npm ci' (needs npm; .ci/run does)")
+    out = site.build(tmp_path_factory.mktemp("site"))
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_port(port, proc)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser: object, base: str, size: str = "laptop") -> object:
+    width, height = SIZES[size]
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": width, "height": height}, accept_downloads=True
+    )
+
+    def only_local(route: object) -> None:  # the network is off: only the local server
+        url = route.request.url  # type: ignore[attr-defined]
+        ok = url.startswith(base) or url.startswith(("blob:", "data:"))
+        route.continue_() if ok else route.abort()  # type: ignore[attr-defined]
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+TIMEOUT = {"served": 20_000, "static": 90_000}
+
+
+def _solve(page: object, snake: str, timeout: int) -> None:
+    page.fill("#snake", snake)  # type: ignore[attr-defined]
+    page.click("#solve")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "['done', 'error'].includes(document.body.dataset.state)", timeout=timeout
+    )
+
+
+def _ready(page: object, base: str, timeout: int, hash_: str = "") -> None:
+    page.goto(base + hash_)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.state !== 'loading'", timeout=timeout
+    )
+
+
+def _check_standard(page: object, timeout: int) -> None:
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.querySelector('#viewer .main-svg') !== null", timeout=timeout
+    )
+    assert "1 distinct solution " in page.inner_text("#counts") + " "  # type: ignore[attr-defined]
+    assert "complete" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    n = int(page.get_attribute("#slider", "max")) + 1  # type: ignore[attr-defined]
+    assert n == 17
+    for _ in range(n - 1):
+        page.click("#next")  # type: ignore[attr-defined]
+    assert page.evaluate("window.snakecubeStep()") == n - 1  # type: ignore[attr-defined]
+    assert page.is_disabled("#next")  # type: ignore[attr-defined]
+    assert f"Step {n} of {n}:" in page.inner_text("#step-title")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
+    assert page.evaluate("window.snakecubeStep()") == n - 2  # type: ignore[attr-defined]
+
+
+def _wooden(rgb: tuple[int, int, int]) -> bool:
+    """A pixel of a cube's wood (dark or light brown, lit or shaded)."""
+    r, g, b = rgb
+    return r > g + 25 and g > b + 10
+
+
+def _fits_and_draws(page: object, size: str, name: str) -> Path:
+    width, height = SIZES[size]
+    page.wait_for_timeout(600)  # type: ignore[attr-defined]
+    scroll = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    assert scroll <= width, f"{scroll}px wide in a {width}px window"
+    for selector in ("#snake", "#solve", "#viewer", "#next", "#counts"):
+        box = page.locator(selector).bounding_box()  # type: ignore[attr-defined]
+        assert box is not None, selector
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
+    page.evaluate("window.snakecubeGo(1000)")  # type: ignore[attr-defined]
+    page.locator("#viewer").scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    page.wait_for_timeout(800)  # type: ignore[attr-defined]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / f"web-{name}-{size}.png"
+    page.screenshot(path=str(shot))  # type: ignore[attr-defined]
+    cube = SHOTS / f"web-{name}-{size}-viewer.png"
+    page.locator("#viewer").screenshot(path=str(cube))  # type: ignore[attr-defined]
+    with Image.open(cube) as im:
+        rgb = im.convert("RGB")
+        colours = rgb.getcolors(maxcolors=1_000_000)
+    assert colours is not None and len(colours) > 100, "the viewer is blank"
+    wood = sum(count for count, rgb_ in colours if _wooden(rgb_))
+    assert wood > 500, f"no wooden cubes drawn: {sorted(colours, reverse=True)[:5]}"
+    return shot
+
+
+@pytest.mark.parametrize("way", ["served", "static"])
+def test_standard_typo_link_and_fit(
+    way: str, browser: object, request: pytest.FixtureRequest
+) -> None:
+    base = request.getfixturevalue(way)
+    timeout = TIMEOUT[way]
+    page = _page(browser, base)
+    _ready(page, base, timeout)
+    _solve(page, STANDARD, timeout)
+    _check_standard(page, timeout)
+    shot = _fits_and_draws(page, "laptop", way)
+    if way == "served":
+        README_SHOT.parent.mkdir(exist_ok=True)
+        shutil.copyfile(shot, README_SHOT)
+    assert f"#snake={STANDARD}" in page.url  # type: ignore[attr-defined]
+    # A typo: the nearby design that folds is a link; clicking it solves it.
+    _solve(page, TYPO, timeout)
+    assert "26 cubes" in page.inner_text("#error")  # type: ignore[attr-defined]
+    page.click(f"#nearby a.suggestion:has-text('{STANDARD}')")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.state === 'done' && document.querySelector('#viewer .main-svg')",
+        timeout=timeout,
+    )
+    assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    assert page.is_hidden("#error")  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
+    # A shared link, opened on a phone, solves again.
+    phone = _page(browser, base, "phone")
+    _ready(phone, base, timeout, f"#snake={STANDARD}&box=3x3x3")
+    phone.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.state === 'done' && document.querySelector('#viewer .main-svg')",
+        timeout=timeout,
+    )
+    assert "1 distinct solution" in phone.inner_text("#counts")  # type: ignore[attr-defined]
+    _fits_and_draws(phone, "phone", way)
+    assert phone.errors == []  # type: ignore[attr-defined]
+    phone.context.close()  # type: ignore[attr-defined]
+
+
+def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
+    page = _page(browser, served)
+    _ready(page, served, 20_000)
+    _solve(page, "standard", 20_000)
+    with page.expect_download(timeout=30_000) as got:  # type: ignore[attr-defined]
+        page.click("#dl-pdf")  # type: ignore[attr-defined]
+    pdf = Path(got.value.path()).read_bytes()
+    assert pdf.startswith(b"%PDF-") and b"%%EOF" in pdf[-1024:] and len(pdf) > 10_000
+    # The fold plan is drawn and plays.
+    page.wait_for_selector("#plan .main-svg", timeout=20_000)  # type: ignore[attr-defined]
+    page.click("#plan-next")  # type: ignore[attr-defined]
+    assert "Step 1" in page.inner_text("#plan-words")  # type: ignore[attr-defined]
+    # A long 5x5x5 search: progress shows, Stop ends it and frees its process.
+    page.fill("#snake", LONG_5)  # type: ignore[attr-defined]
+    page.click("#solve")  # type: ignore[attr-defined]
+    page.wait_for_selector("#stop", state="visible")  # type: ignore[attr-defined]
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]
+    assert page.evaluate("document.body.dataset.state") == "solving"  # type: ignore[attr-defined]
+    page.click("#stop")  # type: ignore[attr-defined]
+    assert page.inner_text("#progress-text") == "stopped"  # type: ignore[attr-defined]
+    status = page.request  # type: ignore[attr-defined]
+    end = time.monotonic() + 3
+    while status.get(served + "api/status").json()["busy"] and time.monotonic() < end:
+        time.sleep(0.1)
+    assert status.get(served + "api/status").json()["busy"] == 0
+    # A bad region: one line beside the box, and the server still answers.
+    page.click("#region-box summary")  # type: ignore[attr-defined]
+    page.fill("#region", "###\n#x#\n")  # type: ignore[attr-defined]
+    _solve(page, "standard", 20_000)
+    line = page.inner_text("#error")  # type: ignore[attr-defined]
+    assert line == "region: line 2, column 2: 'x' is not '#' (cell) or '.' (empty)", line
+    assert page.evaluate("document.body.dataset.state") == "error"  # type: ignore[attr-defined]
+    page.fill("#region", "")  # type: ignore[attr-defined]
+    _solve(page, "standard", 20_000)
+    assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
