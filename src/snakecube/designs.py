@@ -10,8 +10,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from snakecube import limits
 from snakecube.errors import InputError
@@ -274,16 +275,45 @@ def generate(
     """
     from snakecube import pool
 
+    count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
+                                       max_segment, straightness)  # fmt: skip
+    if straightness is None:
+        straightness = UNIQUE_STRAIGHTNESS if unique else 0.0
+    rng = random.Random(seed)
+    chosen = _candidates(box, rng, attempts, float(straightness), min_straights, max_segment)
+    jobs = ((box, snake, path, unique, max_nodes) for snake, path in chosen)
+    n = limits.cores() if workers is None else limits.workers(workers)
+    if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
+        found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
+    else:
+        found = _in_candidate_order(pool.run(_check_candidate, jobs, n))
+    try:
+        yield from itertools.islice(found, count)
+    finally:
+        found.close()  # the workers stop now, not when the generator is collected
+
+
+def _checked_options(
+    box: Box,
+    count: int,
+    seed: int,
+    attempts: int | None,
+    max_nodes: int,
+    min_straights: int,
+    max_segment: int | None,
+    straightness: float | None,
+) -> tuple[int, int]:
+    """Check generate()'s options (TypeError, InputError); the count and the attempts."""
     if not isinstance(box, Box):
         raise TypeError(f"generate() needs a Box, not {type(box).__name__}")
     limits.cell_count(box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS, "generate")
     if box.volume < 2:
         raise InputError(f"the {box.describe()} has 1 cell; a snake needs at least 2 cubes")
     count = limits.whole(count, "count", 1)
-    seed = limits.whole(seed, "seed", 0, 2**64)
+    limits.whole(seed, "seed", 0, 2**64)
     attempts = max(1000, 200 * count) if attempts is None else limits.whole(attempts, "attempts", 1)
-    max_nodes = limits.whole(max_nodes, "max_nodes", 1, 2**62)
-    min_straights = limits.whole(min_straights, "min_straights", 0)
+    limits.whole(max_nodes, "max_nodes", 1, 2**62)
+    limits.whole(min_straights, "min_straights", 0)
     most = max_straights(box)
     if min_straights > most:
         raise InputError(
@@ -291,56 +321,49 @@ def generate(
             f"{most} straight cubes"
         )
     if max_segment is not None:
-        max_segment = limits.whole(max_segment, "max_segment", 2)
-    if straightness is None:
-        straightness = UNIQUE_STRAIGHTNESS if unique else 0.0
-    elif not isinstance(straightness, int | float) or not 0 <= straightness <= 10:
+        limits.whole(max_segment, "max_segment", 2)
+    if straightness is not None and (
+        not isinstance(straightness, int | float) or not 0 <= straightness <= 10
+    ):
         raise InputError(f"straightness {straightness!r}: give a number from 0 to 10")
-    bias = float(straightness)
-    rng = random.Random(seed)
+    return count, attempts
 
-    def candidates() -> Iterator[tuple[Box, Snake, tuple[CellIndex, ...], bool, int]]:
-        seen: set[tuple[int, ...]] = set()
-        path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
-        for _ in range(attempts):
-            path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
-            snake = design_of([box.cells[c] for c in path])
-            key = min(snake.lengths, snake.lengths[::-1])
-            if key in seen or snake.cubes - 1 - snake.segments < min_straights:
-                continue
-            if max_segment is not None and max(snake.lengths) > max_segment:
-                continue
-            seen.add(key)
-            yield box, snake, tuple(path), unique, max_nodes
 
-    n = limits.cores() if workers is None else limits.workers(workers)
-    made = 0
-    if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
-        for job in candidates():
-            for found in _check_candidate(job):
-                yield found
-                made += 1
-                if made == count:
-                    return
-        return
-    # In parallel: results are released in candidate order, so any core count gives the
-    # same designs.
-    waiting: dict[int, list[Generated]] = {}
+def _candidates(
+    box: Box,
+    rng: random.Random,
+    attempts: int,
+    bias: float,
+    min_straights: int,
+    max_segment: int | None,
+) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
+    """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
+    mix), each design once, that have the straights and segment lengths asked for."""
+    seen: set[tuple[int, ...]] = set()
+    path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
+    for _ in range(attempts):
+        path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
+        snake = design_of([box.cells[c] for c in path])
+        key = min(snake.lengths, snake.lengths[::-1])
+        if key in seen or snake.cubes - 1 - snake.segments < min_straights:
+            continue
+        if max_segment is not None and max(snake.lengths) > max_segment:
+            continue
+        seen.add(key)
+        yield snake, tuple(path)
+
+
+def _in_candidate_order(events: Iterator[Any]) -> Generator[Generated, None, None]:
+    """The designs the workers found, released in candidate order, so any core count gives
+    the same designs."""
+    waiting: dict[int, list[Generated | None]] = {}
     released = 0
-    for event in pool.run(_check_candidate, candidates(), n):
+    for event in events:
         if event is None:
             continue
-        waiting.setdefault(event.job, [])
-        if not event.done:
-            waiting[event.job].append(event.value)
-            continue
-        waiting[event.job].append(None)  # type: ignore[arg-type]
+        waiting.setdefault(event.job, []).append(None if event.done else event.value)
         while released in waiting and waiting[released][-1:] == [None]:
-            for found in waiting.pop(released)[:-1]:
-                yield found
-                made += 1
-                if made == count:
-                    return
+            yield from (g for g in waiting.pop(released)[:-1] if g is not None)
             released += 1
 
 
