@@ -219,25 +219,15 @@ def _remove_orphans(folder: Path) -> None:
         shutil.rmtree(folder / name, ignore_errors=True)
 
 
-def census(
+def _checked(
     region: Region,
-    progress: Progress | None = None,
-    workers: int | None = None,
-    store: str | Path | None = None,
-    partitions: int | None = None,
-    scheduler: str | None = None,
-) -> Census:
-    """Every design that folds into ``region`` (at most 64 cells), with its solutions.
-
-    ``workers`` processes run the units (default: all cores for regions of more than 27
-    cells). ``store`` keeps the work in
-    that directory: Ctrl-C loses only the units in progress, and a rerun with the same
-    store finishes the census. Without it a temporary directory is used.
-
-    ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
-    that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
-    and must be a directory every worker can reach.
-    """
+    progress: Progress | None,
+    workers: int | None,
+    store: str | Path | None,
+    partitions: int | None,
+    scheduler: str | None,
+) -> tuple[int, int]:
+    """Check census()'s options (TypeError, InputError); the workers and the partitions."""
     if not isinstance(region, Region):
         raise TypeError(f"census() needs a Region or Box, not {type(region).__name__}")
     n = region.volume
@@ -260,6 +250,30 @@ def census(
         raise InputError(f"partitions must be a power of two, not {p}")
     if scheduler is not None and store is None:
         raise InputError("a census on a cluster needs a store every worker can reach (--store)")
+    return n_workers, p
+
+
+def census(
+    region: Region,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    store: str | Path | None = None,
+    partitions: int | None = None,
+    scheduler: str | None = None,
+) -> Census:
+    """Every design that folds into ``region`` (at most 64 cells), with its solutions.
+
+    ``workers`` processes run the units (default: all cores for regions of more than 27
+    cells). ``store`` keeps the work in
+    that directory: Ctrl-C loses only the units in progress, and a rerun with the same
+    store finishes the census. Without it a temporary directory is used.
+
+    ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
+    that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
+    and must be a directory every worker can reach.
+    """
+    n_workers, p = _checked(region, progress, workers, store, partitions, scheduler)
+    n = region.volume
     units = path_units(region, min_units=default_units(n))
     # Without a store, a temporary directory, removed with the Census (or at once on error);
     # its name holds this process's pid, so one a killed process left is removed next time.
