@@ -86,7 +86,7 @@ def served() -> Iterator[str]:
             "2",
             "--max-seconds",
             "30",
-        ],  # fmt: skip
+        ],
         stderr=subprocess.PIPE,
     )
     try:
@@ -187,7 +187,7 @@ def _wooden(rgb: tuple[int, int, int]) -> bool:
 
 
 def _fits_and_draws(page: object, size: str, name: str) -> Path:
-    width, height = SIZES[size]
+    width, _height = SIZES[size]
     page.wait_for_timeout(600)  # type: ignore[attr-defined]
     scroll = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
     assert scroll <= width, f"{scroll}px wide in a {width}px window"

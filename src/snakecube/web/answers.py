@@ -13,6 +13,8 @@ from typing import Any
 
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
+
+__all__ = ["InputError", "catalog", "check", "details", "plan_answer", "solve_answer"]
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 
@@ -46,13 +48,13 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
         raise InputError("type a snake: segment lengths like 3-3-3-3-2-..., or a catalog name")
     if len(snake) > limits.MAX_TEXT:
         raise InputError(f"the snake is {len(snake)} characters; at most {limits.MAX_TEXT}")
-    region = target(box, region)
+    where = target(box, region)
     try:
-        parsed = Snake.parse(snake, None if region is None else region.volume)
+        parsed = Snake.parse(snake, None if where is None else where.volume)
     except CubeCountError:
         parsed = Snake.parse(snake)
     limits.cell_count(parsed.cubes, "the snake")
-    return parsed, region
+    return parsed, where
 
 
 def solve_answer(
@@ -96,7 +98,8 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
         return []
     found = nearby(snake, where, NEARBY, seconds=NEARBY_SECONDS)
     return [
-        {**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))} for n in found  # type: ignore[dict-item]
+        {**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))}
+        for n in found
     ]
 
 
@@ -212,6 +215,4 @@ def catalog() -> list[dict[str, str]]:
     """The named puzzles, for the page's list."""
     from snakecube import catalog as cat
 
-    return [
-        {"name": e.name, "box": "x".join(map(str, e.box))} for e in cat.ENTRIES
-    ]
+    return [{"name": e.name, "box": "x".join(map(str, e.box))} for e in cat.ENTRIES]

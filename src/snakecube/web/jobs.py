@@ -85,6 +85,11 @@ def work(conn: Connection) -> None:
             return
 
 
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
 class _Slot:
     def __init__(self, ctx: Any) -> None:
         self.conn, child = ctx.Pipe()
@@ -195,7 +200,7 @@ class Pool:
         while True:
             ready = loop.create_future()
             fd = slot.conn.fileno()
-            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(fd, _wake, ready)
             try:
                 timeout = None if deadline is None else max(0.0, deadline - loop.time())
                 await asyncio.wait_for(ready, timeout)

@@ -143,8 +143,12 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
 
             queue_: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
             job = asyncio.ensure_future(
-                pool.run("solve", (snake, box, region, max_seconds), progress,
-                         max_seconds + EXTRA_SECONDS)  # fmt: skip
+                pool.run(
+                    "solve",
+                    (snake, box, region, max_seconds),
+                    progress,
+                    max_seconds + EXTRA_SECONDS,
+                )
             )
             try:
                 while not job.done() or not queue_.empty():

@@ -1,0 +1,205 @@
+"""The web server without a browser: one-line errors, limits before work, busy past the
+queue, a disconnected client's search ended within a second; the static site's contents;
+the browser's solving path imports the standard library only."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+httpx = pytest.importorskip("httpx", reason="httpx is not installed")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from snakecube.web import answers, site  # noqa: E402
+from snakecube.web.jobs import pid_alive  # noqa: E402
+from snakecube.web.server import create_app  # noqa: E402
+
+LONG_5 = "-".join(["2"] * 124)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=1, queue=1, max_seconds=20)) as c:
+        yield c
+
+
+def _one_line(r: httpx.Response, status: int) -> str:
+    assert r.status_code == status, r.text
+    line = r.json()["error"]
+    assert "\n" not in line and "Traceback" not in line and line
+    return str(line)
+
+
+def test_page_and_assets(client):
+    assert "snakecube" in client.get("/").text
+    assert client.get("/page.js").status_code == 200
+    assert "served" in client.get("/config.js").text
+    assert len(client.get("/plotly.min.js").content) > 1_000_000
+    assert client.get("/../../etc/passwd").status_code == 404
+    assert _one_line(client.get("/pyproject.toml"), 404)
+    assert any(e["name"] == "king" for e in client.get("/api/catalog").json())
+
+
+def test_bad_input_is_one_line(client):
+    line = _one_line(client.post("/api/solve", json={"snake": "3-3-x"}), 400)
+    assert "'3-3-x'" in line
+    line = _one_line(client.post("/api/solve", json={"snake": "standard", "region": "#x"}), 400)
+    assert line == "region: line 1, column 2: 'x' is not '#' (cell) or '.' (empty)"
+    assert _one_line(client.post("/api/solve", content=b"{not json"), 400)
+    assert _one_line(client.post("/api/solve", json=["a"]), 400)
+    assert _one_line(client.post("/api/solve", json={"snake": 5}), 400)
+    cells = [[0, 0, 0]] * 27
+    assert "not a solution" in _one_line(
+        client.post("/api/details", json={"snake": "standard", "cells": cells}), 400
+    )
+    assert _one_line(client.post("/api/download", json={"snake": "standard", "cells": cells,
+                                                         "form": "exe"}), 400)  # fmt: skip
+    assert client.post("/api/solve", json={"snake": "standard"}).status_code == 200  # still up
+
+
+def test_too_big_refused_at_once(client):
+    began = time.monotonic()
+    line = _one_line(client.post("/api/solve", json={"snake": "2", "box": "100x100x100"}), 400)
+    assert "1000000 cells" in line
+    assert _one_line(client.post("/api/solve", json={"snake": "2-" * 20_000}), 400)
+    big = "#" * 2_000_000
+    assert _one_line(client.post("/api/solve", json={"snake": "standard", "region": big}), 413)
+    assert time.monotonic() - began < 1.0
+
+
+def test_solve_stream_details_plan(client):
+    r = client.post("/api/solve", json={"snake": "standard"})
+    events = [b.split("\n") for b in r.text.replace("\r\n", "\n").split("\n\n") if b.strip()]
+    result = next(json.loads(b[1][5:]) for b in events if b[0] == "event: result")
+    assert (result["placements"], result["distinct"], result["complete"]) == (48, 1, True)
+    body = {"snake": "standard", "cells": result["solutions"][0]["cells"]}
+    d = client.post("/api/details", json=body).json()
+    assert len(d["viewer"]["steps"]) == 17 and "Step 1" in d["words"]
+    p = client.post("/api/plan", json=body).json()
+    assert len(p["states"]) == len(p["words"]) and p["quarter_turns"] > 0
+    typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
+    assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in typo.text and "26 cubes" in typo.text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snakecube",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--queue",
+            "2",
+            "--max-seconds",
+            "20",
+        ],
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        try:
+            httpx.get(base + "/api/status", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    yield base
+    proc.terminate()
+    assert proc.wait(10) == 0
+
+
+def test_disconnect_frees_worker_busy_past_queue(server):
+    with httpx.Client(base_url=server, timeout=10) as c:
+        before = set(c.get("/api/status").json()["pids"])
+        streams = []
+        for _ in range(4):  # 2 running, 2 waiting
+            s = c.stream("POST", "/api/solve", json={"snake": LONG_5})
+            r = s.__enter__()
+            assert r.status_code == 200
+            streams.append((s, r))
+        time.sleep(0.5)
+        busy = c.post("/api/solve", json={"snake": "standard"})
+        assert _one_line(busy, 503).startswith("busy")
+        for s, _ in streams:
+            s.__exit__(None, None, None)
+        closed = time.monotonic()
+        while c.get("/api/status").json()["busy"] and time.monotonic() - closed < 1.0:
+            time.sleep(0.05)
+        assert c.get("/api/status").json()["busy"] == 0
+        assert time.monotonic() - closed < 1.0
+        assert not any(pid_alive(p) for p in before - set(c.get("/api/status").json()["pids"]))
+        r = c.post("/api/solve", json={"snake": "standard"})  # the server stays up
+        assert r.status_code == 200 and '"distinct": 1' in r.text
+
+
+def test_solve_does_not_import_starlette():
+    code = "import sys; from snakecube.cli import main; main(['solve', 'standard', '--quiet'])\n"
+    code += "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+    code += "('starlette', 'uvicorn', 'sse_starlette', 'snakecube.web')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("[]")
+
+
+def test_browser_path_is_standard_library_only():
+    """What Pyodide runs: the answers module on the pure engine, with numpy, plotly,
+    matplotlib and multiprocessing made unimportable."""
+    code = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in ('numpy', 'plotly', 'matplotlib', 'multiprocessing',
+                                  'concurrent', 'tqdm', 'ctypes'):
+            raise ImportError('blocked ' + name)
+sys.meta_path.insert(0, Block())
+from snakecube.web import answers
+r = answers.solve_answer('standard', strategy='depth-first')
+d = answers.details('standard', '', '', r['solutions'][0]['cells'])
+p = answers.plan_answer('standard', '', '', r['solutions'][0]['cells'])
+n = answers.solve_answer('3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2')
+print(r['distinct'], r['engine'], len(d['viewer']['steps']), len(p['states']) > 1, len(n['nearby']))
+"""
+    env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                         text=True, env=env, check=True)  # fmt: skip
+    assert out.stdout.split() == ["1", "reference", "17", "True", "1"]
+
+
+def test_site_build(tmp_path):
+    zipped = site.package_zip()
+    assert zipped == site.package_zip()  # deterministic
+    import io
+    import zipfile
+
+    names = zipfile.ZipFile(io.BytesIO(zipped)).namelist()
+    assert "snakecube/web/answers.py" in names and not any(n.endswith(".so") for n in names)
+    if site.node_modules() is None:
+        with pytest.raises(answers.InputError, match="npm ci"):
+            site.build(tmp_path / "out", None)
+        return
+    out = site.build(tmp_path / "out")
+    for name in ("index.html", "pyworker.js", "plotly.min.js", "pyodide/pyodide.mjs",
+                 "pyodide/python_stdlib.zip", "snakecube.zip", "config.js"):  # fmt: skip
+        assert (Path(out) / name).is_file(), name
+    text = "".join((Path(out) / n).read_text() for n in ("index.html", "page.js", "pyworker.js"))
+    assert "https://" not in text and "http://" not in text
