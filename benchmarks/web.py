@@ -84,7 +84,10 @@ def load_test(base: str, n: int = 50) -> dict[str, float]:
 def rss_kb(pid: int) -> int:
     total = 0
     out = subprocess.run(["ps", "-o", "rss=", "--ppid", str(pid)], capture_output=True, text=True)
-    for line in [*out.stdout.split(), Path(f"/proc/{pid}/status").read_text().split("VmRSS:")[1].split()[0]]:
+    for line in [
+        *out.stdout.split(),
+        Path(f"/proc/{pid}/status").read_text().split("VmRSS:")[1].split()[0],
+    ]:
         total += int(line)
     return total
 
@@ -98,7 +101,9 @@ def main() -> None:
     static_proc = None
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+            browser = pw.chromium.launch(
+                executable_path="/usr/bin/chromium", headless=True, args=ARGS
+            )
             s = measure(browser, served, False)
             rows += [("served: page load to ready", s["ready"], "< 1 s"),
                      ("served: worst 3x3x3 catalog puzzle, click to drawn", s["catalog_worst"], "< 0.5 s"),
@@ -128,7 +133,12 @@ def main() -> None:
         proc.wait(10)
         if static_proc is not None:
             static_proc.terminate()
-    lines = ["# Web page benchmark (benchmarks/web.py)", "", "| what | seconds | goal |", "|---|---|---|"]
+    lines = [
+        "# Web page benchmark (benchmarks/web.py)",
+        "",
+        "| what | seconds | goal |",
+        "|---|---|---|",
+    ]
     lines += [f"| {w} | {v:.2f} | {g} |" for w, v, g in rows]
     OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -97,10 +97,7 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
     if cells > NEARBY_CELLS:
         return []
     found = nearby(snake, where, NEARBY, seconds=NEARBY_SECONDS)
-    return [
-        {**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))}
-        for n in found
-    ]
+    return [{**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))} for n in found]
 
 
 def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
