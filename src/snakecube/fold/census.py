@@ -31,9 +31,10 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from snakecube import limits
+from snakecube.errors import InputError
 from snakecube.fold.planner import Budget, Folder
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
@@ -219,8 +220,6 @@ def _journal(
     """The designs an earlier run of this census finished, and the length of the journal's
     whole lines (0 if there is none). Raises InputError, and counts nothing, if the journal
     is of another census or damaged."""
-    from snakecube.errors import InputError
-
     name = repr(str(path))
     try:
         if not stat.S_ISREG(path.stat().st_mode):
@@ -281,37 +280,14 @@ def run(box: Box, out: str | Path, workers: int | None = None,
     be written. Ctrl-C raises KeyboardInterrupt, the journal keeping what finished.
     """
     from snakecube import pool
-    from snakecube.census import census
-    from snakecube.errors import InputError
-    from snakecube.output import write_file
 
-    with census(box) as c:
-        if not c.complete:
-            if c.stop_reason == "interrupted":
-                raise KeyboardInterrupt
-            raise RuntimeError(f"the census of the {box.describe()} stopped ({c.stop_reason})")
-        found_designs = sorted(c.rows(), key=lambda d: d.snake.turns())
-    designs = [d.snake for d in found_designs]
-    solutions = {d.snake.turns(): d.distinct for d in found_designs}
+    designs, solutions = _designs_of(box)
     n = limits.cores() if workers is None else limits.workers(workers)
     journal = Path(f"{out}.journal")
     ident = identity(box, solutions)
     rows, whole = _journal(journal, ident, solutions)
     todo = [i for i, d in enumerate(designs) if d.turns() not in rows]
-
-    def cannot_write(err: OSError) -> InputError:
-        return InputError(f"cannot write {str(journal)!r}: {err.strerror or err}")
-
-    try:
-        if whole:
-            os.truncate(journal, whole)  # a line torn by a stop mid-write
-            log = journal.open("ab")
-        else:
-            log = journal.open("wb")
-            log.write(_line(ident))
-            log.flush()
-    except OSError as err:
-        raise cannot_write(err) from None
+    log = _open_journal(journal, ident, whole)
 
     def job(i: int) -> Iterator[list[dict[str, object]]]:
         yield from _design_rows(designs[i], box)
@@ -337,9 +313,57 @@ def run(box: Box, out: str | Path, workers: int | None = None,
                 if progress is not None:
                     progress(len(rows), len(designs), found)
     except OSError as err:
-        raise cannot_write(err) from None
+        raise _cannot_write(journal, err) from None
     finally:
         events.close()
+    _write_csv(out, designs, rows)
+    try:
+        journal.unlink()
+    except OSError as err:
+        raise InputError(f"wrote {str(out)!r}, but cannot remove {str(journal)!r}: "
+                         f"{err.strerror or err}") from None  # fmt: skip
+    return sum(len(rows[d.turns()]) for d in designs) // 2
+
+
+def _designs_of(box: Box) -> tuple[list[Snake], dict[str, int]]:
+    """The box's designs in turn-string order, and each one's distinct solutions, from a
+    complete census (Ctrl-C in it raises KeyboardInterrupt)."""
+    from snakecube.census import census
+
+    with census(box) as c:
+        if not c.complete:
+            if c.stop_reason == "interrupted":
+                raise KeyboardInterrupt
+            raise RuntimeError(f"the census of the {box.describe()} stopped ({c.stop_reason})")
+        found = sorted(c.rows(), key=lambda d: d.snake.turns())
+    return [d.snake for d in found], {d.snake.turns(): d.distinct for d in found}
+
+
+def _cannot_write(journal: Path, err: OSError) -> InputError:
+    return InputError(f"cannot write {str(journal)!r}: {err.strerror or err}")
+
+
+def _open_journal(journal: Path, ident: dict[str, object], whole: int) -> BinaryIO:
+    """The journal, open to append: a new one starts with the census's identity; an old one
+    loses a line torn by a stop mid-write (the bytes after ``whole``)."""
+    try:
+        if whole:
+            os.truncate(journal, whole)
+            return journal.open("ab")
+        log = journal.open("wb")
+        log.write(_line(ident))
+        log.flush()
+        return log
+    except OSError as err:
+        raise _cannot_write(journal, err) from None
+
+
+def _write_csv(
+    out: str | Path, designs: list[Snake], rows: dict[str, list[dict[str, object]]]
+) -> None:
+    """The CSV, whole, once every design has its rows."""
+    from snakecube.output import write_file
+
     missing = [d.turns() for d in designs if d.turns() not in rows]
     if missing:
         raise RuntimeError(f"{len(missing)} designs were not studied, {missing[0]} first")
@@ -352,12 +376,6 @@ def run(box: Box, out: str | Path, workers: int | None = None,
                 w.writerows(rows[d.turns()])
 
     write_file(out, write)
-    try:
-        journal.unlink()
-    except OSError as err:
-        raise InputError(f"wrote {str(out)!r}, but cannot remove {str(journal)!r}: "
-                         f"{err.strerror or err}") from None  # fmt: skip
-    return sum(len(rows[d.turns()]) for d in designs) // 2
 
 
 def summarize(path: str | Path) -> str:
