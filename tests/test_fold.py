@@ -88,54 +88,151 @@ def test_swings_by_hand():
     assert foldsim.ball_sweep_clear(blocked, joint - 1, -1)
 
 
-def _reader(plan: fold.FoldPlan, text: list[str]) -> list[list[tuple[int, int, int]]]:
-    """A person following the words: turn the part that is not held, about the line from
-    cube a to cube b, clockwise as seen looking from a to b (their own rotation code)."""
-    frames = [list(plan.frames[0])]
-    for line in text[1:]:
-        m = re.match(
-            r"Step \d+: hold cubes (\d+)-(\d+); turn .*? a quarter turn "
-            r"(clockwise|anticlockwise), looking from cube (\d+) to cube (\d+)",
-            line,
-        )
-        assert m, line
-        lo, hi, way, a, b = int(m[1]), int(m[2]), m[3], int(m[4]), int(m[5])
+KING_B = "lengths:3,4,4,4,2,4,2,4,2,2,2,2,2,2,2,2,2,3,2,4,3,3,2,4,2,3,2,2,2,2,2,3,2,2,2,2,4,2,4"
+WAYS = {
+    "to the right": (1, 0, 0),
+    "to the left": (-1, 0, 0),
+    "away from you": (0, 1, 0),
+    "towards you": (0, -1, 0),
+    "up": (0, 0, 1),
+    "down": (0, 0, -1),
+}
+STEP = re.compile(
+    r"Step (\d+): hold cubes (\d+)-(\d+) in your left hand; turn cube (\d+) and everything "
+    r"(after|before) it a quarter turn (clockwise|anticlockwise) about the joint between "
+    r"cubes (\d+) and (\d+), as seen looking from cube (\d+) to cube (\d+)"
+)
+
+
+def _turn(cells, moving, pa, pb, clockwise):
+    """The cubes ``moving`` turned a quarter about the line from pa to pb, clockwise as seen
+    looking from pa to pb (the reader's own rotation: Rodrigues with integer cos and sin)."""
+    axis = [pb[k] - pa[k] for k in range(3)]
+    angle = (1 if clockwise else -1) * math.pi / 2  # clockwise looking along: right-handed
+    out = list(cells)
+    for i in moving:
+        v = [cells[i][k] - pa[k] for k in range(3)]
+        along = sum(v[k] * axis[k] for k in range(3))
+        par = [along * axis[k] for k in range(3)]
+        perp = [v[k] - par[k] for k in range(3)]
+        cr = [
+            axis[1] * perp[2] - axis[2] * perp[1],
+            axis[2] * perp[0] - axis[0] * perp[2],
+            axis[0] * perp[1] - axis[1] * perp[0],
+        ]
+        w = [
+            par[k] + round(math.cos(angle)) * perp[k] + round(math.sin(angle)) * cr[k]
+            for k in range(3)
+        ]
+        out[i] = (pa[0] + w[0], pa[1] + w[1], pa[2] + w[2])
+    return out
+
+
+def _reader(text: list[str], n: int) -> tuple[list[list[tuple[int, int, int]]], list[tuple]]:
+    """A person following only the words: lay the snake out from the start's list (cube 1 at
+    the origin), then make each step as it says. Returns the states and each step's grip
+    (held cubes, turned cube, joint)."""
+    cells = [(0, 0, 0)]
+    for line in text:
+        m = re.match(r"  cubes (\d+)-(\d+): (.+)$", line)
+        if m:
+            a, b, way = int(m[1]), int(m[2]), WAYS[m[3]]
+            assert a == len(cells), line  # the segments follow one another
+            for _ in range(b - a):
+                x, y, z = cells[-1]
+                cells.append((x + way[0], y + way[1], z + way[2]))
+    assert len(cells) == n, "the start's list does not lay out every cube"
+    frames, grips = [cells], []
+    for line in text:
+        m = STEP.match(line)
+        if not m:
+            continue
+        lo, hi, turned, side = int(m[2]), int(m[3]), int(m[4]), m[5]
+        clockwise, j1, j2, a, b = m[6] == "clockwise", int(m[7]), int(m[8]), int(m[9]), int(m[10])
+        held = set(range(lo, hi + 1))
+        moving = [i - 1 for i in range(1, n + 1) if i not in held]
+        assert turned in {i + 1 for i in moving} and {j1, j2} == {a, b} and j2 == j1 + 1
+        assert (side == "after") == (turned == hi + 1)
+        grips.append((held, turned, (j1, j2)))
         cells = frames[-1]
-        pa, pb = cells[a - 1], cells[b - 1]
-        axis = [pb[k] - pa[k] for k in range(3)]
-        q = 1 if way == "clockwise" else -1  # clockwise looking along the axis: right-handed
-        angle = q * math.pi / 2
-        moving = range(hi, len(cells)) if lo == 1 else range(0, lo - 1)
-        out = list(cells)
-        for i in moving:
-            v = [cells[i][k] - pa[k] for k in range(3)]
-            along = sum(v[k] * axis[k] for k in range(3))
-            par = [along * axis[k] for k in range(3)]
-            perp = [v[k] - par[k] for k in range(3)]
-            cr = [
-                axis[1] * perp[2] - axis[2] * perp[1],
-                axis[2] * perp[0] - axis[0] * perp[2],
-                axis[0] * perp[1] - axis[1] * perp[0],
-            ]
-            w = [
-                par[k] + round(math.cos(angle)) * perp[k] + round(math.sin(angle)) * cr[k]
-                for k in range(3)
-            ]
-            out[i] = (pa[0] + w[0], pa[1] + w[1], pa[2] + w[2])
-        frames.append(out)
-    return frames
+        frames.append(_turn(cells, moving, cells[a - 1], cells[b - 1], clockwise))
+    return frames, grips
 
 
-@pytest.mark.parametrize("name", ["standard", "seed-red", "seed-blue", "mean-green"])
+def _follow(plan: fold.FoldPlan) -> None:
+    """The words alone fold the snake into the plan's end (up to where the table is), and
+    every step's grip is the model's joint: hold 1..k, turn cube k+1 (or the mirror)."""
+    text = fold.steps_in_words(plan)
+    n = len(plan.end)
+    frames, grips = _reader(text, n)
+    assert len(grips) == len(plan.moves)
+    for (held, turned, joint), (j, _q) in zip(grips, plan.moves, strict=True):
+        if plan.held == "first":
+            assert held == set(range(1, j + 1)) and turned == j + 1, (held, turned, j)
+        else:
+            assert held == set(range(j + 1, n + 1)) and turned == j, (held, turned, j)
+        assert joint == (j, j + 1)
+    anchor = (plan.held == "first" and 0) or n - 1
+    shift = [plan.end[anchor][k] - frames[-1][anchor][k] for k in range(3)]
+    last = [tuple(c[k] + shift[k] for k in range(3)) for c in frames[-1]]
+    assert last == list(plan.end)  # the folded snake is the solution
+    for mine, theirs in zip(frames, plan.frames, strict=True):  # and every state on the way
+        assert [tuple(c[k] + shift[k] for k in range(3)) for c in mine] == list(theirs)
+
+
+@pytest.mark.parametrize("name", ["standard", "seed-red", "seed-blue", "mean-green", "king"])
 def test_a_person_follows_the_words(name):
     plan = fold.plan(next(sc.solutions(name)))
-    text = fold.steps_in_words(plan)
-    assert len(text) == len(plan.moves) + 1
-    frames = _reader(plan, text)
-    assert [list(f) for f in plan.frames] == frames
-    assert sorted(frames[-1]) == sorted(plan.end)  # the held frame ends in the box
+    _follow(plan)
+    text = "\n".join(fold.steps_in_words(plan))
+    # no jargon, and "it" always says which cubes
+    assert "in order" not in text and "it passes" not in text and "corners are" not in text
     # the flat start is described segment by segment, and lies on the table (z constant)
     assert len({c[2] for c in plan.frames[0]}) == 1
+
+
+@pytest.mark.parametrize("end", ["first", "last"])
+def test_a_person_follows_the_words_of_king_b(end):
+    sol = next(sc.solutions(KING_B, sc.Box(4, 4, 4)))
+    plan = fold.plan(sol, end)
+    assert plan.found and plan.held == end
+    _check(plan)
+    _follow(plan)
+
+
+def test_the_table_is_said():
+    plan = fold.plan(next(sc.solutions("king")))
+    words = fold.steps_in_words(plan)
+    k = fold.below_table(plan)
+    floor = min(c[2] for c in plan.frames[0])
+    if k:  # the words lift the snake before the first step that goes below the table
+        assert any(c[2] < floor for c in plan.frames[k])
+        assert not any(c[2] < floor for f in plan.frames[:k] for c in f)
+        assert any(f"Before step {k}, lift the snake" in w for w in words)
+    else:
+        assert all(c[2] >= floor for f in plan.frames for c in f)
+        assert any("stays on the table" in w for w in words)
+
+
+def test_a_plan_not_found_is_an_answer(capsys):
+    plan = fold.plan(next(sc.solutions("king")), nodes=10)
+    assert not plan.found and not plan.complete
+    assert plan.reason.startswith("no plan found within")
+    assert plan.to_dict()["complete"] is False and plan.moves == ()
+    assert main(["fold", "king", "--solution", "1", "--nodes", "10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] is False and "no plan found within" in data["reason"]
+    assert main(["fold", "king", "--solution", "1", "--nodes", "10"]) == 0
+    assert "no plan found within" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_easiest_solution_to_fold():
+    sols = list(sc.solutions("king"))
+    k, plan = fold.easiest(sols)
+    plans = [fold.plan(s) for s in sols]
+    assert plan == plans[k]
+    assert all(fold.ease(plans[k]) <= fold.ease(p) for p in plans)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -161,11 +258,19 @@ def test_a_plan_past_the_first_budget_is_found():
     _check(plan)
 
 
-@pytest.mark.heavy
 def test_the_king():
     plan = fold.plan(next(sc.solutions("king")))
     _check(plan)
     assert plan.quarter_turns == plan.lower_bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", range(4))
+def test_every_solution_of_king_b_gets_a_replayed_plan(k):
+    sol = list(sc.solutions(KING_B, sc.Box(4, 4, 4)))[k]
+    plan = fold.plan(sol)
+    assert plan.found
+    _check(plan)
 
 
 def test_fold_command(capsys, tmp_path):
@@ -179,7 +284,7 @@ def test_fold_command(capsys, tmp_path):
     assert main(["fold", "standard", "--solution", "2"]) == 2
     assert main(["fold", "lengths:3,3,3,3", "--box", "3x3x1"]) == 2
     assert main(["fold", "standard", "--out", str(tmp_path / "p.txt")]) == 0
-    assert (tmp_path / "p.txt").read_text().startswith("Lay the snake flat")
+    assert (tmp_path / "p.txt").read_text().startswith("Start: lay the snake flat")
 
 
 @pytest.mark.pictures
@@ -219,3 +324,21 @@ def test_where_the_tail_hangs_in_the_instructions(name):
             assert math.dist(tail[0], placed[-1]) == 1
     panels = scene.panels(shown, tails)
     assert all(len(p.tail) <= len(t) for p, t in zip(panels, tails, strict=True))
+
+
+def test_catalog_recognizes_a_design_from_either_end():
+    from snakecube import catalog
+
+    typed = "3-2-2-3-2-3-2-2-3-3-2-2-2-3-3-3-3"
+    turns = sc.Snake.parse(typed).turns()
+    entry, other_end = catalog.recognize(turns)
+    assert entry.name == "standard" and other_end
+    assert "read from its other end" in catalog.recognized(turns, typed)
+    assert catalog.recognized(sc.Snake.parse("standard").turns(), "standard") == ""
+    assert catalog.recognize(sc.Snake.parse("king").turns())[0].name == "king"
+    # one entry per design: no two entries are the same design, from either end
+    assert catalog.same_design() == {}
+    # the merged name still reads the design from its own end
+    assert sc.Snake.parse("seed-green").lengths == tuple(
+        reversed(sc.Snake.parse("standard").lengths)
+    )

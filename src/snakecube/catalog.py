@@ -18,6 +18,8 @@ class Entry:
     box: tuple[int, int, int]
     source: str
     aliases: tuple[str, ...] = ()
+    # the same design published from its other end: (name, source); the name reads it so
+    other_end: tuple[tuple[str, str], ...] = ()
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -28,6 +30,7 @@ ENTRIES: tuple[Entry, ...] = (
         "the common wooden 3x3x3 snake; seeds/000 (MiniZinc), seeds/002 (elbows), "
         "seeds/004 ('standard', listed from the other end)",
         ("cubra-blue",),
+        (("seed-green", "seeds/003: the green puzzle"),),
     ),
     Entry(
         "seed-red",
@@ -41,12 +44,6 @@ ENTRIES: tuple[Entry, ...] = (
         (3, 3, 3),
         "seeds/003: the blue puzzle (a palindrome)",
         ("cubra-purple",),
-    ),
-    Entry(
-        "seed-green",
-        "SSCCCSCCSCCCSCSCCCCSCSCSCSS",
-        (3, 3, 3),
-        "seeds/003: the green puzzle",
     ),
     Entry(
         "seed-orange",
@@ -78,11 +75,76 @@ ENTRIES: tuple[Entry, ...] = (
 )
 
 
+def _inside(turns: str) -> str:
+    """The turns of the cubes between the two ends: what makes the design (an end cube is
+    written E or S by different sources)."""
+    return turns.upper()[1:-1]
+
+
+def _design_key(turns: str) -> str:
+    """One spelling per design: the inner turns or their reverse, whichever sorts first."""
+    inner = _inside(turns)
+    return min(inner, inner[::-1])
+
+
+def same_design() -> dict[str, list[Entry]]:
+    """Entries that are the same design (equal turn strings, or one the other reversed),
+    keyed by the canonical entry's name (the first listed); only groups of two or more."""
+    groups: dict[str, list[Entry]] = {}
+    for e in ENTRIES:
+        groups.setdefault(_design_key(e.turns), []).append(e)
+    return {g[0].name: g for g in groups.values() if len(g) > 1}
+
+
+def recognize(turns: str) -> tuple[Entry, bool] | None:
+    """The catalog entry with this design, and whether the snake is typed from the entry's
+    other end; None when it is not in the catalog.
+
+    >>> recognize("ESCSCSCSCCCCSCSCCCSCCSCCCSE")[0].name
+    'standard'
+    """
+    inner = _inside(turns)
+    for e in ENTRIES:
+        if _inside(e.turns) == inner:
+            return e, False
+    for e in ENTRIES:
+        if _inside(e.turns)[::-1] == inner:
+            return e, True
+    return None
+
+
+def recognized(turns: str, typed: str = "") -> str:
+    """'this is `standard`, read from its other end', or '' when the snake is not in the
+    catalog (or was typed by that name)."""
+    found = recognize(turns)
+    if found is None:
+        return ""
+    entry, reversed_ = found
+    named = find(typed) if typed else None
+    if named is not None and _inside(named.turns) == _inside(turns):
+        return ""  # typed by its name
+    if _inside(entry.turns)[::-1] == _inside(entry.turns):
+        reversed_ = False  # a palindrome reads the same from both ends
+    if reversed_ and entry.other_end:
+        names = " and ".join(f"`{n}`" for n, _ in entry.other_end)
+        return f"this is {names}: the catalog's `{entry.name}`, read from its other end"
+    aka = f" (also called {', '.join(entry.aliases)})" if entry.aliases else ""
+    end = ", read from its other end" if reversed_ else ""
+    return f"this is the catalog's `{entry.name}`{aka}{end}"
+
+
 def _key(name: str) -> str:
     return name.strip().lower().replace("_", "-").replace(" ", "-")
 
 
-_BY_NAME = {_key(n): e for e in ENTRIES for n in (e.name, *e.aliases)}
+_BY_NAME = {
+    **{_key(n): e for e in ENTRIES for n in (e.name, *e.aliases)},
+    **{
+        _key(n): Entry(e.name, e.turns[::-1], e.box, source)
+        for e in ENTRIES
+        for n, source in e.other_end
+    },
+}
 
 
 def find(name: str) -> Entry | None:

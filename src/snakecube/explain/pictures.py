@@ -259,10 +259,11 @@ def _key(tails: Tails | None) -> str:
 
 
 PLAN_KEY = (
-    " Each picture shows the whole snake after one quarter turn, the end you hold kept still: "
-    "cubes already where they end are wood, the cubes that just swung are blue, the cube on "
-    "the turning line is red, the red arrow shows the swing, and grey outlines show the rest "
-    "of the snake."
+    " Each picture shows the whole snake after one step, the end you hold kept still: cubes "
+    "already where they end are wood, the red cube is the one you turn (it spins in place on "
+    "the joint, next to the last cube you hold, which is numbered too), the cubes that swung "
+    "with it are blue, the red arrow shows the swing, and grey outlines show the rest of the "
+    "snake."
 )
 
 

@@ -242,7 +242,11 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         }
         if k == 0:
             solid, faint = list(range(n)), ()
-        numbered = [*([pivot] if pivot >= 0 else []), *(swung[:1] + swung[-1:] if swung else [])]
+        last_held = -1 if pivot < 0 else pivot - 1 if held == "first" else pivot + 1
+        numbered = [
+            *([pivot, last_held] if pivot >= 0 else []),
+            *(swung[:1] + swung[-1:] if swung else []),
+        ]
         if k == 0:
             numbered = [0, n - 1]
         view = make_view(CAMERA, cells, solid, numbered)

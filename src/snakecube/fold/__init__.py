@@ -16,8 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from snakecube.errors import InputError
-from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
-from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, distance, states_of
+from snakecube.fold.model import (
+    Vec,
+    apply_move,
+    is_flat,
+    is_valid,
+    near_swing,
+    swing_is_clear,
+)
+from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, states_of
 from snakecube.frame import TABLE, display, oriented
 from snakecube.solution import Solution
 
@@ -42,6 +49,8 @@ class FoldPlan:
     clear: tuple[bool, ...]  # per move: does its swing pass clear?
     frames: tuple[tuple[Vec, ...], ...] = ()  # the states with the held end kept still
     found: bool = True
+    complete: bool = True  # False when the search gave up (its node budget) without a plan
+    reason: str = ""  # why there is no plan, when ``found`` is False
 
     @property
     def end(self) -> tuple[Vec, ...]:
@@ -66,6 +75,8 @@ class FoldPlan:
             "snake": self.solution.snake.turns(),
             "target": self.solution.region.describe(),
             "found": self.found,
+            "complete": self.complete,
+            "reason": self.reason or None,
             "held": self.held,
             "in_order": self.in_order,
             "start": [list(c) for c in self.start],
@@ -134,9 +145,8 @@ def _typed(solution: Solution, raw: RawPlan, held: str) -> FoldPlan:
         frames = [f[::-1] for f in states_of(lengths[::-1], back.cells(raw.start), back_moves)]
     states = states_of(lengths, start, moves)
     clear = tuple(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
-    goal = Folder(lengths, end, set()).goal
-    start_dihedrals = Folder(lengths, start, set()).goal
-    bound = sum(distance(a, b) for a, b in zip(start_dihedrals[1:], goal[1:], strict=True))
+    # the fewest quarter turns from the best flat start: one per corner out of the plane
+    bound = sum(v % 2 for v in Folder(lengths, end, set()).goal[1:])
     return FoldPlan(
         solution,
         tuple(start),
@@ -157,7 +167,10 @@ def plan(
     swings; the first end on a tie). Raises InputError when no plan is found within the
     node budget (``nodes`` per end and search; when that finds nothing and some search was
     cut short, once more with ``RETRY`` times as many). ``orient=False`` keeps the solution as
-    it is (its cells are then the plan's end)."""
+    it is (its cells are then the plan's end).
+
+    When no plan is found, the answer is a plan with ``found`` False, no moves, and the
+    ``reason`` ("no plan found within N nodes", ``complete`` False; or "there is none")."""
     if not isinstance(solution, Solution):
         raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
     if end not in ENDS:
@@ -182,16 +195,46 @@ def plan(
         if found or finished:
             break
     if not found:
-        why = "there is none" if finished else "the search ran out of nodes"
-        raise InputError(f"no fold plan found for this solution ({why})")
+        turned = ends[0][1]
+        why = (
+            "there is no plan for this solution (every search finished)"
+            if finished
+            else f"no plan found within {budget:,} nodes per search"
+        )
+        return FoldPlan(turned, (), (), ends[0][0], False, 0, (), (), False, finished, why)
     return min(
         found, key=lambda p: (p.quarter_turns, not p.in_order, -p.sweep_clear, p.held != "first")
     )
 
 
+EASIEST_RULE = (
+    "the easiest to fold: the fewest quarter turns in its fold plan, then the most swings "
+    "that pass clear of the cubes in place, then the earliest"
+)
+
+
+def ease(p: FoldPlan) -> tuple[bool, int, int]:
+    """How hard a plan is to fold, smaller is easier (see ``EASIEST_RULE``)."""
+    return (not p.found, p.quarter_turns, -p.sweep_clear)
+
+
+def easiest(
+    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000
+) -> tuple[int, FoldPlan]:
+    """Which of ``solutions`` is easiest to fold by hand (``EASIEST_RULE``), 0-based, and
+    its plan."""
+    if not solutions:
+        raise InputError("there is no solution to fold")
+    plans = [plan(sol, end, nodes) for sol in solutions]
+    k = min(range(len(plans)), key=lambda i: (*ease(plans[i]), i))
+    return k, plans[k]
+
+
 def check(p: FoldPlan) -> list[str]:
     """What is wrong with a plan, by replaying it (an internal check; the tests replay plans
     with their own, independent simulator)."""
+    if not p.found:
+        return []
     problems = []
     states = p.states()
     if not is_flat(states[0]):
@@ -219,20 +262,79 @@ def _runs(cells: Sequence[Vec], lengths: Sequence[int]) -> list[str]:
     return out
 
 
+def grip(p: FoldPlan, joint: int) -> tuple[range, int, range]:
+    """For a move at ``joint`` (cubes joint and joint+1, 1-based): the cubes held still, the
+    cube that turns on the joint (it spins in place on the turning line), and every cube that
+    turns with it."""
+    n = len(p.end)
+    if p.held == "first":
+        return range(1, joint + 1), joint + 1, range(joint + 1, n + 1)
+    return range(joint + 1, n + 1), joint, range(1, joint + 1)
+
+
+def start_words(p: FoldPlan) -> list[str]:
+    """The start: how the snake lies flat (a short list, one line per segment) and where the
+    table is."""
+    lengths = p.solution.snake.lengths
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    n = len(p.end)
+    held = "cube 1" if p.held == "first" else f"cube {n}"
+    lines = ["Start: lay the snake flat on the table, seen from above, as the start picture shows:"]
+    out, at = [], 0
+    for m in lengths:
+        a, b = frames[0][at], frames[0][at + 1]
+        out.append(f"  cubes {at + 1}-{at + m}: {_way([b[k] - a[k] for k in range(3)])}")
+        at += m - 1
+    lines += out
+    lines.append(f"Hold {held} in your left hand; it stays where it is until the end.")
+    lines.append(table_words(p))
+    return lines
+
+
+def below_table(p: FoldPlan) -> int:
+    """The first step after which a cube is lower than the table top (the start's layer,
+    the held end kept still), or 0 when none is."""
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    floor = min(c[2] for c in frames[0])
+    for k, cells in enumerate(frames):
+        if any(c[2] < floor for c in cells):
+            return k
+    return 0
+
+
+def table_words(p: FoldPlan) -> str:
+    """Where the snake is while folding, and why."""
+    k = below_table(p)
+    if k == 0:
+        return "The snake stays on the table: no step moves a cube below the table top."
+    return (
+        f"Before step {k}, lift the snake off the table and go on in the air: in step {k} "
+        "cubes swing below the level of the table top, so they would hit the table."
+    )
+
+
+def order_words(p: FoldPlan) -> str:
+    """Whether the steps follow the sheet's order (segments placed one by one from the held
+    end), and if not, why, in one plain sentence."""
+    if p.in_order:
+        return "The steps place the segments one after another, in the order of the sheet."
+    return (
+        "Some steps turn a joint further along the snake before an earlier one: done in the "
+        "sheet's order, the loose end of the snake would run into cubes already in place."
+    )
+
+
 def steps_in_words(p: FoldPlan) -> list[str]:
-    """The plan as a person does it, in the instructions' table words: how to lay the snake
-    down, then each quarter turn (which cubes to hold, which way to turn, where the turned
-    segment then points)."""
+    """The plan as a person does it, in the instructions' table words: the start (a flat
+    layout, where the table is), then one line per quarter turn naming the cubes held, the
+    joint (the two cubes it lies between) and the cube that turns, which way, and where the
+    turned cubes then point."""
+    if not p.found:
+        return [f"No fold plan: {p.reason}."]
     lengths = p.solution.snake.lengths
     n = len(p.end)
     frames = p.frames or tuple(tuple(s) for s in p.states())
-    start = frames[0]
-    held = "cube 1" if p.held == "first" else f"cube {n}"
-    lines = [
-        "Lay the snake flat on the table, "
-        + ", ".join(_runs(start, lengths))
-        + f". Keep the end with {held} still; each step turns the rest of the snake."
-    ]
+    lines = start_words(p)
     corners = set()
     at = 1
     for m in lengths[:-1]:
@@ -240,28 +342,51 @@ def steps_in_words(p: FoldPlan) -> list[str]:
         corners.add(at)
     for k, ((joint, q), clear) in enumerate(zip(p.moves, p.clear, strict=True), 1):
         before, after = frames[k - 1], frames[k]
+        held, turned, _ = grip(p, joint)
         way = "clockwise" if q > 0 else "anticlockwise"
         if p.held == "first":
-            a, b = joint, joint + 1  # hold cubes 1..b; the rest turns about the line a -> b
+            a, b = joint, joint + 1  # seen from the held cube next to the joint
             nxt = min((c for c in corners if c > b), default=n)
             swung = f"cubes {b + 1}-{nxt}" if nxt > b + 1 else f"cube {b + 1}"
             direction = [after[b][i] - after[b - 1][i] for i in range(3)]
-            hold, turn = f"hold cubes 1-{b}", "turn the rest"
+            rest = "everything after it"
         else:
-            a, b = joint + 1, joint  # hold cubes b..n; cubes 1..b-1 turn about the line a -> b
+            a, b = joint + 1, joint
             prev = max((c for c in corners if c < b), default=1)
             swung = f"cubes {prev}-{b - 1}" if prev < b - 1 else f"cube {b - 1}"
             direction = [after[b - 2][i] - after[b - 1][i] for i in range(3)]
-            hold, turn = f"hold cubes {b}-{n}", f"turn cubes 1-{b - 1}"
+            rest = "everything before it"
         axis = [before[b - 1][i] - before[a - 1][i] for i in range(3)]
-        careful = "" if clear else " (carefully: it passes close to cubes already placed)"
+        careful = (
+            ""
+            if clear
+            else f" Go slowly: the turning cubes pass close to cube"
+            f"{_close(before, joint, q, p.held)}."
+        )
         verb = "go" if swung.startswith("cubes") else "goes"
         lines.append(
-            f"Step {k}: {hold}; {turn} a quarter turn {way}, looking from cube {a} to cube "
-            f"{b} ({_way(axis).replace('to the ', '')}); {swung} then {verb} {_way(direction)}"
-            f"{careful}."
+            f"Step {k}: hold cubes {held[0]}-{held[-1]} in your left hand; turn cube {turned} "
+            f"and {rest} a quarter turn {way} about the joint between cubes {min(a, b)} and "
+            f"{max(a, b)}, "
+            f"as seen looking from cube {a} to cube {b} "
+            f"({_way(axis).replace('to the ', '')}); {swung} then {verb} {_way(direction)}."
+            f"{careful}"
         )
+    lines.append(order_words(p))
     return lines
+
+
+def _close(cells: Sequence[Vec], joint: int, q: int, held: str) -> str:
+    """' 4' or 's 4 and 7': the cubes that stay still which the swing passes within a cube's
+    width of (the model's still side when the first end is held, its moving side when the
+    last end is: the same relative motion)."""
+    pairs = near_swing(cells, joint, q)
+    names = sorted({(s if held == "first" else m) + 1 for s, m in pairs})
+    if not names:
+        return "s already in place"
+    if len(names) == 1:
+        return f" {names[0]}"
+    return "s " + ", ".join(map(str, names[:-1])) + f" and {names[-1]}"
 
 
 def hanging_tails(p: FoldPlan) -> list[tuple[Vec, ...]]:

@@ -123,7 +123,15 @@ def apply_move(cells: Sequence[Vec], joint: int, q: int) -> list[Vec]:
 
 def swing_is_clear(cells: Sequence[Vec], joint: int, q: int) -> bool:
     """True when, during the quarter turn (joint, q), no moving ball comes closer than 1 to a
-    ball that stays (balls of diameter 1 at the cube centres).
+    ball that stays (balls of diameter 1 at the cube centres)."""
+    return not near_swing(cells, joint, q, first=True)
+
+
+def near_swing(
+    cells: Sequence[Vec], joint: int, q: int, first: bool = False
+) -> list[tuple[int, int]]:
+    """The pairs (still cube, moving cube), 0-based, that come closer than 1 during the
+    quarter turn (joint, q); only the first pair when ``first``.
 
     A moving cube at radius r sweeps a quarter circle in the plane through it square to the
     axis. A cube that stays can only come closer than 1 if it lies in that plane (centres
@@ -137,17 +145,18 @@ def swing_is_clear(cells: Sequence[Vec], joint: int, q: int) -> bool:
     # In the plane, turning right-handed about +axis[a] takes (u_, w_) to (w_, -u_) when
     # (a, u_, w_) is a cyclic order and axis[a] > 0; flip for the other cases.
     turn = q * axis[a] * (1 if (u_ - a) % 3 == 1 else -1)
-    still: dict[int, list[tuple[int, int]]] = {}
-    for c in cells[: joint + 1]:
-        still.setdefault(c[a] - o[a], []).append((c[u_] - o[u_], c[w_] - o[w_]))
-    for c in cells[joint + 1 :]:
+    still: dict[int, list[tuple[int, int, int]]] = {}
+    for i, c in enumerate(cells[: joint + 1]):
+        still.setdefault(c[a] - o[a], []).append((c[u_] - o[u_], c[w_] - o[w_], i))
+    out: list[tuple[int, int]] = []
+    for m, c in enumerate(cells[joint + 1 :], joint + 1):
         h = c[a] - o[a]
         x, y = c[u_] - o[u_], c[w_] - o[w_]
         r2 = x * x + y * y
         if r2 == 0 or h not in still:
             continue
         r = math.sqrt(r2)
-        for tx, ty in still[h]:
+        for tx, ty, i in still[h]:
             rho2 = tx * tx + ty * ty
             if rho2 <= (r - 1) ** 2 or rho2 >= (r + 1) ** 2:
                 continue
@@ -159,8 +168,10 @@ def swing_is_clear(cells: Sequence[Vec], joint: int, q: int) -> bool:
             else:
                 best = max(math.cos(phi), math.cos(phi - math.pi / 2))  # nearest end
             if rho2 + r2 - 2 * math.sqrt(rho2) * r * best < 1 - 1e-9:
-                return False
-    return True
+                out.append((i, m))
+                if first:
+                    return out
+    return out
 
 
 def is_flat(cells: Sequence[Vec]) -> bool:

@@ -26,6 +26,7 @@ a rigid motion, with the start found by undoing the moves from the solution.
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,13 @@ class RawPlan:
     moves: tuple[tuple[int, int], ...]
     in_order: bool
 
+    def _ordered(self) -> RawPlan:
+        """The same plan, ``in_order`` set from its moves."""
+        order = [s for s, _ in self.moves]
+        return RawPlan(
+            self.start, self.moves, order == sorted(order) and len(set(order)) == len(order)
+        )
+
 
 class Folder:
     """Searches plans for one snake (segment lengths) and one solution (its cells)."""
@@ -70,6 +78,7 @@ class Folder:
         self.second = d[1] if len(d) > 1 else d[0]
         self.corners = corners_of(self.lengths)
         self.nodes = 0
+        self.floor: int | None = None  # no cube may go below this z (the table), if set
 
     def cells(self, dihedrals: Sequence[int]) -> list[Vec]:
         """The configuration with these dihedrals."""
@@ -105,6 +114,8 @@ class Folder:
             t = (new[0], new[1], new[2])
             hit = occupied.get(t)
             if hit is not None and hit <= c:
+                return None
+            if self.floor is not None and t[2] < self.floor:
                 return None
             moved.append(t)
         return moved
@@ -245,6 +256,50 @@ class Folder:
             path.append((s, -d))
         return self._plan(path)
 
+    def best_first(self, budget: int = NODES, weight: float = 3.0) -> RawPlan | None:
+        """A plan found by weighted best-first search backwards from the solution (priority:
+        turns so far + ``weight`` x corners still odd; fewer tail cubes inside the target on
+        a tie); corners may be turned out of the way and back. Not the fewest turns, but it
+        finds plans where the depth-first members drown: long snakes whose flat start with
+        the solution's even corners crosses itself (King B). None when there is none."""
+        goal = tuple(self.goal)
+        parent: dict[tuple[int, ...], tuple[tuple[int, ...], int, int] | None] = {goal: None}
+        best_g = {goal: 0}
+        heap = [(weight * sum(v % 2 for v in goal[1:]), 0, 0, goal)]
+        while heap:
+            _prio, _inside, g, state = heapq.heappop(heap)
+            if best_g[state] < g:
+                continue
+            if not any(v % 2 for v in state[1:]):  # flat: read the path back to the solution
+                flat, path = state, []
+                while (step := parent[state]) is not None:
+                    state, s, d = step
+                    path.append((s, -d))
+                self.live = self.cells(flat)
+                self.state = list(flat)
+                return RawPlan(flat, tuple(path), False)._ordered()
+            self.live = self.cells(state)
+            self.occupied = {c: i for i, c in enumerate(self.live)}
+            for s in range(len(state) - 1, 0, -1):
+                for d in (1, -1):
+                    self.nodes += 1
+                    if self.nodes > budget:
+                        raise Budget
+                    moved = self._turned(s, d)
+                    if moved is None:
+                        continue
+                    nxt = list(state)
+                    nxt[s] = (nxt[s] + d) % 4
+                    key = tuple(nxt)
+                    if best_g.get(key, 1 << 30) <= g + 1:
+                        continue
+                    best_g[key] = g + 1
+                    parent[key] = (state, s, d)
+                    inside = sum(1 for p in moved if p in self.target)
+                    odd = sum(v % 2 for v in key[1:])
+                    heapq.heappush(heap, (g + 1 + weight * odd, inside, g + 1, key))
+        return None
+
     def with_extra(
         self, budget: int = NODES, clear_only: bool = False, extra: int = 6
     ) -> RawPlan | None:
@@ -338,6 +393,8 @@ def best_plan(
             if len(found) >= enough:
                 break
             attempt(lambda: folder.dive(rng, clear_only, nodes))
+    if not found:
+        attempt(lambda: folder.best_first(nodes))
     if not found:
         attempt(lambda: folder.with_extra(nodes, clear_only))
     if not found:
