@@ -110,3 +110,37 @@ def test_snake_needs_segments_of_two():
 def test_repr_is_eval_able():
     s = Snake.parse(STANDARD)
     assert eval(repr(s), {"Snake": Snake}) == s
+
+
+@pytest.mark.parametrize(
+    ("text", "cubes", "lengths", "reading"),
+    [
+        ("--o-o-o-o-oooo-o-ooo-oo-ooo--", None, None, "o = corner"),
+        ("oo-o-o-o-o----o-o---o--o---oo", None, None, "- = corner"),  # o = corner cannot fold
+        ("dashes:oo-o-o-o-o----o-o---o--o---oo", None, None, ""),
+        ("[0,0,1,0,1,0,1,0,1,1,1,1,0,1,0,1,1,1,0,1,1,0,1,1,1,0,0]", None, None, "1 = corner"),
+        (
+            "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
+            None,
+            (3, 3, 3, 3, 2, 2, 2, 3, 3, 2, 2, 3, 2, 3, 2, 2, 3),
+            "segment lengths",
+        ),
+        ("2,2,2,2,2,2,2,2,2,2,2,2,2", None, (3,) * 13, "steps"),  # as lengths: 14 cubes
+        ("2,2,2,2,2,2,2", 8, (2,) * 7, "segment lengths"),
+        ("1,1,1,1,1,1,1", None, (2,) * 7, "steps"),  # 8 cubes; as bits 7
+    ],
+)
+def test_ambiguous_text_is_read_by_the_rules(text, cubes, lengths, reading):
+    s = Snake.parse(text, cubes)
+    assert reading in s.reading
+    if lengths is not None:
+        assert s.lengths == lengths
+    if reading:
+        assert "to force" in s.reading
+
+
+def test_forcing_prefixes():
+    bits = "001010101111010111011011100"
+    assert Snake.parse("bits-inverted:" + bits) != Snake.parse(bits)
+    assert Snake.parse("steps:3,3,3") == Snake.parse("lengths:4,4,4")
+    assert Snake.parse("dashes-inverted:--o--") == Snake.parse("bits:11011")
