@@ -286,7 +286,8 @@ def test_a_beam_refuses_a_width_its_child_indices_cannot_hold():
 
 
 def test_auto_adds_the_beam_only_where_it_fits():
-    from snakecube.search import _members, compile_inputs
+    from snakecube.search import compile_inputs
+    from snakecube.search.strategy import choose_members as _members
 
     small = compile_inputs(sc.Snake((2,) * 99), sc.Box(4, 5, 5))
     big = compile_inputs(sc.Snake((2,) * 143), sc.Box(4, 6, 6))
@@ -314,16 +315,16 @@ def test_depth_first_sits_out_where_even_its_better_end_is_hopeless(monkeypatch)
     problem = Problem.build(snake, box)
 
     def runs(members):
-        return [r for r in first.search(problem, 1, 1, members=members) if r is not None]
+        return [r for r in first.search(first.lineup(problem, members, 1), 1) if r is not None]
 
     sizes = first.end_sizes(problem)
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", min(sizes) * 0.99)
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", min(sizes) * 0.99)
     assert not any(isinstance(r, first.Depth) for r in runs(("depth-first", "beam")))
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", min(sizes) * 1.01)
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", min(sizes) * 1.01)
     got = runs(("depth-first", "beam"))
     assert isinstance(got[0], first.Depth)  # its first slice weighs less than the first beam
     # alone it always runs, hopeless or not
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", 0.0)
     assert isinstance(runs(("depth-first",))[0], first.Depth)
     # the end it takes is the one with the smaller estimate
     assert first.DepthFirst(problem, (2.0, 1.0)).end == 1
@@ -341,19 +342,21 @@ def test_beams_take_most_of_the_time_where_depth_first_sits_out(monkeypatch):
 
     def restarts_before_beam(members, k):
         seen = 0
-        for r in first.search(problem, 2, 1, members=members):
+        for r in first.search(first.lineup(problem, members, 2), 1):
             if isinstance(r, first.Beamed) and r.index == k:
                 return seen
             seen += isinstance(r, first.Restart)
         raise AssertionError("the search ended before that beam")
 
-    monkeypatch.setattr(first, "BEAM_BASE", 1500)  # small beams: none folds this design at once
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)  # depth first sits out
+    monkeypatch.setattr(
+        first.beam, "BEAM_BASE", 1500
+    )  # small beams: none folds this design at once
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", 0.0)  # depth first sits out
     biased = restarts_before_beam(("restarts", "depth-first", "beam"), 3)
-    monkeypatch.setattr(first, "BEAM_BIAS_HOPELESS", 1)  # as where depth first runs
+    monkeypatch.setattr(first.beam, "BEAM_BIAS_HOPELESS", 1)  # as where depth first runs
     even = restarts_before_beam(("restarts", "depth-first", "beam"), 3)
     assert biased < even
-    monkeypatch.setattr(first, "BEAM_BIAS_HOPELESS", 4)
+    monkeypatch.setattr(first.beam, "BEAM_BIAS_HOPELESS", 4)
     one = sc.solve(snake, box, limit=1, workers=1, seed=2)
     two = sc.solve(snake, box, limit=1, workers=2, seed=2)
     assert one.engine == two.engine
@@ -365,9 +368,9 @@ def test_beams_take_most_of_the_time_where_depth_first_sits_out(monkeypatch):
 def test_the_result_names_the_members_that_ran(monkeypatch):
     box = sc.Box(4, 4, 5)
     snake = sc.Snake((2,) * 79)  # the zig-zag: no fold found within a few thousand nodes
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", 0.0)
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", 0.0)
     r = sc.solve(snake, box, limit=1, workers=1, max_nodes=5_000)
     assert r.engine == "restarts+beam" and r.stop_reason == "nodes"
-    monkeypatch.setattr(first, "DEPTH_HOPELESS", 1e30)
+    monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", 1e30)
     r = sc.solve(snake, box, limit=1, workers=1, max_nodes=5_000)
     assert r.engine == "restarts+depth-first+beam"

@@ -8,6 +8,7 @@ import pytest
 
 import snakecube as sc
 from snakecube import search
+from snakecube.search import ends
 from snakecube.designs import design_of, random_path
 from snakecube.search import compile_inputs
 from snakecube.search.engine import Stats
@@ -58,17 +59,17 @@ def test_the_estimate_is_deterministic():
 
 def test_the_end_with_the_smaller_tree_is_chosen():
     snake = sc.Snake.parse(DESIGN_445)
-    assert not search._last_end_pays(compile_inputs(snake, "4x4x5"))
-    assert search._last_end_pays(compile_inputs(snake.reversed(), "4x4x5"))
+    assert not ends.last_end_pays(compile_inputs(snake, "4x4x5"))
+    assert ends.last_end_pays(compile_inputs(snake.reversed(), "4x4x5"))
     # a fixed start, a palindrome or a small target keeps the given end
-    assert not search._last_end_pays(compile_inputs(snake.reversed(), "4x4x5", start=(0, 0, 0)))
-    assert not search._last_end_pays(compile_inputs("king", None))
+    assert not ends.last_end_pays(compile_inputs(snake.reversed(), "4x4x5", start=(0, 0, 0)))
+    assert not ends.last_end_pays(compile_inputs("king", None))
 
 
 @pytest.mark.parametrize("name", ["seed-orange", "seed-blue", "standard"])
 def test_a_count_from_the_last_end_reads_the_same_solutions_forwards(name, monkeypatch):
     given = sc.solve(name, reverse=False)
-    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    monkeypatch.setattr(search, "last_end_pays", lambda inputs: True)
     flipped = sc.solve(name)
     assert flipped.searched_from_last and not given.searched_from_last
     assert not flipped.reversed and flipped.snake == given.snake
@@ -87,7 +88,7 @@ def test_a_count_from_the_last_end_reads_the_same_solutions_forwards(name, monke
 
 
 def test_a_limit_or_a_first_solution_keeps_the_given_end(monkeypatch):
-    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    monkeypatch.setattr(search, "last_end_pays", lambda inputs: True)
     assert not sc.solve("seed-orange", limit=3).searched_from_last
     assert not sc.solve("seed-orange", reverse=False).searched_from_last
     assert sc.solve("seed-orange", reverse=True).reversed
@@ -103,7 +104,7 @@ def test_the_cli_picks_the_end(capsys):
 
 
 def test_each_engine_counts_from_the_last_end_as_the_reference_does(engine, monkeypatch):
-    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    monkeypatch.setattr(search, "last_end_pays", lambda inputs: True)
     mine = [s.path for s in sc.solve("seed-blue", engine=engine).solutions]
     assert mine == [s.path for s in sc.solve("seed-blue", engine="reference").solutions]
     assert len(mine) == 12
@@ -114,7 +115,7 @@ def test_a_random_design_finds_its_own_path_from_the_last_end(seed, monkeypatch)
     box = sc.Box(2, 3, 4)
     path = random_path(box, random.Random(seed))
     snake = design_of([box.cells[c] for c in path])
-    monkeypatch.setattr(search, "_last_end_pays", lambda inputs: True)
+    monkeypatch.setattr(search, "last_end_pays", lambda inputs: True)
     result = sc.solve(snake, box)
     assert result.searched_from_last
     own = sc.Solution(snake, box, tuple(path)).canonical()

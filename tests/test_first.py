@@ -205,7 +205,7 @@ def _depth_slices(problem: Problem) -> list[first.Depth]:
 def test_depth_first_member_searches_the_whole_tree_in_slices(monkeypatch):
     # The standard snake with its last two lengths swapped does not fold: the member's slices
     # must add up to the engine's whole tree from its end, and say so at the end.
-    monkeypatch.setattr(first, "DEPTH_SLICE", 5)
+    monkeypatch.setattr(first.depth, "DEPTH_SLICE", 5)
     snake = sc.Snake.parse("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2")
     member = first.DepthFirst(Problem.build(snake, sc.Box(3, 3, 3)))
     slices = list(member.slices_of())
@@ -262,9 +262,9 @@ def test_auto_is_deterministic_across_workers():
 def test_portfolio_members_are_checked():
     problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
     with pytest.raises(ValueError, match="members"):
-        next(first.search(problem, members=("restarts", "guess")))
+        first.lineup(problem, ("restarts", "guess"))
     with pytest.raises(ValueError, match="members"):
-        next(first.search(problem, members=()))
+        first.lineup(problem, ())
 
 
 needs_portfolio = pytest.mark.skipif(

@@ -151,3 +151,10 @@ def test_plan_units_cover_start_classes():
     assert len(bigger.units) >= 50
     r_small = {u.start for u in plan.units}
     assert r_small == {u.start for u in bigger.units}
+
+
+def test_small_jobs_are_the_pools_small_jobs():
+    from snakecube.pool import SMALL_JOB_CELLS
+    from snakecube.search.strategy import SMALL
+
+    assert SMALL == SMALL_JOB_CELLS

@@ -207,6 +207,7 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
 
 def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
+    # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
     import numpy as np
 
     n = region.volume

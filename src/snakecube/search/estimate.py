@@ -71,3 +71,12 @@ def tree_size(problem: Problem, probes: int = PROBES, seed: int = 0) -> float:
             occ |= mask
             axis = d >> 1
     return total / probes
+
+
+def end_sizes(problem: Problem, probes: int = PROBES) -> tuple[float, float]:
+    """Estimates of the nodes a complete count visits from the snake's first end and from
+    its last (the same twice for a palindrome)."""
+    first_end = tree_size(problem, probes)
+    if problem.snake.is_palindrome:
+        return first_end, first_end
+    return first_end, tree_size(problem.reversed(), probes)

@@ -59,6 +59,11 @@ class Problem:
             rays[length] = tuple(table)
         return cls(snake, region, snake.lengths, region.volume, nb, rays)
 
+    def reversed(self) -> Problem:
+        """The same target and the snake read from its other end: the one place the search
+        builds it (cached like every problem)."""
+        return _build(self.snake.reversed(), self.region)
+
     def ray(self, k: int, cell: CellIndex, d: Direction) -> Ray | None:
         """The ray of segment ``k`` (0-based) from ``cell`` in direction ``d``."""
         return self.rays[self.lengths[k]][cell * 6 + d]

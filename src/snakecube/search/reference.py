@@ -43,6 +43,8 @@ def search(
     min_free: int = 0,
 ) -> Iterator[Placement | None]:
     """Every placement under ``unit``, in the engines' contract order (see ``engine``)."""
+    # One loop over one explicit stack, longer than a screen on purpose: it is the definition
+    # the compiled kernel is checked against, step for step, and reads best in one piece.
     stats = Stats() if stats is None else stats
     state = replay(problem, unit.start, unit.prefix)
     if state is None:

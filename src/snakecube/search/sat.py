@@ -29,7 +29,7 @@ built.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -57,6 +57,8 @@ class Encoding:
     """The clauses of one problem, and how to read a placement back from a model."""
 
     def __init__(self, problem: Problem, fix_colour: bool = True) -> None:
+        # Longer than a screen on purpose: the variables, then each family of clauses in the
+        # order of the module's docstring, so the encoding reads against its description.
         region = problem.region
         n = problem.ncells
         nb = region.neighbours
@@ -152,6 +154,11 @@ class Slice:
         """The slice's work in restart nodes (``NODES_PER_CONFLICT`` a conflict)."""
         return self.conflicts * NODES_PER_CONFLICT
 
+    @property
+    def engine(self) -> str:
+        """The member that ran: the name a result reports."""
+        return "sat"
+
 
 class SatSearch:
     """CaDiCaL on one problem, run in slices of a number of conflicts (deterministic: the
@@ -186,3 +193,43 @@ class SatSearch:
 
     def close(self) -> None:
         self.solver.delete()
+
+
+class SatMember:
+    """The SAT member of the first-solution portfolio (``first.member.Member``): slice n is
+    run n. The solver is made at its first slice, so a snake another member folds at once
+    does not pay for its encoding."""
+
+    name = "sat"
+    persistent = True
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.solver: SatSearch | None = None
+
+    @staticmethod
+    def why_not(problem: Problem) -> str | None:
+        """Why this member cannot run here, or None when it can."""
+        if available():
+            return None
+        return "the SAT member needs python-sat: pip install 'snakecube[sat]'"
+
+    def place(self, n: int) -> int:
+        """Where slice ``n`` ends on the portfolio's scale of work."""
+        return (n + 1) * SLICE * NODES_PER_CONFLICT
+
+    def run(self, n: int, stop: Callable[[], bool] | None = None) -> Slice:
+        """The next slice of ``SLICE`` conflicts."""
+        if self.solver is None:
+            self.solver = SatSearch(self.problem)
+        return self.solver.run()
+
+    def settles(self, run: object) -> bool:
+        """A placement, or a proof that there is none, ends the search."""
+        assert isinstance(run, Slice)
+        return run.decided
+
+    def close(self) -> None:
+        """Free the solver, if one was made."""
+        if self.solver is not None:
+            self.solver.close()

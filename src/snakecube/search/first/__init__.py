@@ -1,0 +1,161 @@
+"""First solutions of floppy big snakes: a portfolio of members run side by side.
+
+Exhaustive depth-first search (``search.exhaustive``) answers "how many?"; for "is there one?" on
+a big target it can spend its whole budget under one bad early choice. The members here
+each look for one solution in their own way, behind one small protocol (``member``):
+
+=========== ===================== ===================================================
+member      module                what it does
+=========== ===================== ===================================================
+restarts    ``first.restarts``    randomised searches with Luby node budgets
+sat         ``search.sat``        CaDiCaL (python-sat) on a clause encoding
+depth-first ``first.depth``       the exhaustive search from the end with the smaller tree
+beam        ``first.beam``        beams of doubling widths, the most compact folds kept
+=========== ===================== ===================================================
+
+``lineup`` makes the members by name (the one place names are dispatched), ``schedule.search``
+runs them and accepts their runs in one fixed order, and ``first_solution`` turns the first
+accepted solution into a ``Result``. This is a pure heuristic layer over exact pruning; every
+solution is verified by ``Solution.verify`` like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from snakecube import limits
+from snakecube.search import sat
+from snakecube.search.budget import Budget
+from snakecube.search.first import beam, depth, restarts
+from snakecube.search.first.beam import (
+    BEAM_BASE,
+    BEAM_CELLS,
+    BEAM_MAX_WIDTH,
+    BEAM_ROUND,
+    Beamed,
+    BeamMember,
+    _beam,
+    beam_fits,
+    beam_width,
+    beam_work,
+)
+from snakecube.search.first.depth import DEPTH_PROBES, DEPTH_SLICE, Depth, DepthFirst, end_sizes
+from snakecube.search.first.member import Member, Run
+from snakecube.search.first.restarts import (
+    ALL_CHECKS,
+    ARMS_CHECKS,
+    AVAILABLE,
+    BASE,
+    CHECKS,
+    ROUND,
+    Kind,
+    Portfolio,
+    Restart,
+    _first,
+    _sweep_starts,
+    budget_of,
+    luby,
+    pivots_of,
+)
+from snakecube.search.first.schedule import MEMBERS, search
+from snakecube.search.inputs import Inputs
+from snakecube.search.plan import make_plan
+from snakecube.search.problem import Problem
+from snakecube.search.results import build, of_cells, orbit_of
+from snakecube.search.sat import Slice
+from snakecube.solution import Result, Solution
+
+__all__ = [
+    "ALL_CHECKS", "ARMS_CHECKS", "AVAILABLE", "BASE", "BEAM_BASE", "BEAM_CELLS", "BEAM_MAX_WIDTH",
+    "BEAM_ROUND", "CHECKS", "DEPTH_PROBES", "DEPTH_SLICE", "MEMBERS", "ROUND", "BeamMember",
+    "Beamed", "Depth", "DepthFirst", "Kind", "Member", "Portfolio", "Restart", "Run", "Slice",
+    "_beam", "_first", "_sweep_starts", "beam", "beam_fits", "beam_width", "beam_work",
+    "budget_of", "depth", "end_sizes", "first_solution", "lineup", "luby", "pivots_of",
+    "restarts", "sat", "search", "who_runs", "why_not",
+]  # fmt: skip
+
+_WHY_NOT: dict[str, Callable[[Problem], str | None]] = {
+    "restarts": Portfolio.why_not,
+    "sat": sat.SatMember.why_not,
+    "depth-first": DepthFirst.why_not,
+    "beam": BeamMember.why_not,
+}
+
+
+def why_not(name: str, problem: Problem) -> str | None:
+    """Why the member called ``name`` cannot run on ``problem`` here, or None when it can."""
+    return _WHY_NOT[name](problem)
+
+
+def who_runs(
+    problem: Problem, names: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[float, float] | None]:
+    """The members that run, and the ends' estimates if depth first was asked beside others:
+    it sits out when even its better end's tree is past ``depth.DEPTH_HOPELESS`` nodes."""
+    if "depth-first" not in names or len(names) == 1:
+        return names, None
+    sizes = end_sizes(problem)
+    if min(sizes) > depth.DEPTH_HOPELESS:
+        return tuple(m for m in names if m != "depth-first"), sizes
+    return names, sizes
+
+
+def lineup(problem: Problem, names: tuple[str, ...], seed: int = 0) -> list[Member]:
+    """The members called ``names`` (less depth first where it is hopeless: ``who_runs``),
+    made for ``problem``, in the order asked; the ends' estimates are made once, here."""
+    unknown = set(names) - set(MEMBERS)
+    if unknown or not names:
+        raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
+    running, sizes = who_runs(problem, names)
+    numbered = sum(m in ("restarts", "beam") for m in running)
+    # Restarts and beams without depth first (it sat out as hopeless): beams weigh less.
+    hopeless = {"restarts", "beam"} <= set(running) and "depth-first" not in running
+    bias = beam.BEAM_BIAS_HOPELESS if hopeless else 1
+    makers: dict[str, Callable[[], Member]] = {
+        "restarts": lambda: Portfolio(problem, seed),
+        "sat": lambda: sat.SatMember(problem),
+        "depth-first": lambda: DepthFirst(problem, sizes, numbered),
+        "beam": lambda: BeamMember(problem, seed, bias),
+    }
+    return [makers[name]() for name in running]
+
+
+def first_solution(
+    inputs: Inputs, names: tuple[str, ...], seed: int, workers: int | None, budget: Budget
+) -> Result:
+    """A first solution by the members called ``names``, within ``budget``."""
+    problem = inputs.problem
+    plan = make_plan(problem)
+    n_workers = limits.workers(workers) if workers is not None else limits.cores()
+    stop: str | None = None
+
+    def out_of_budget(nodes: int) -> bool:
+        nonlocal stop
+        if budget.out_of_nodes(nodes):
+            stop = "nodes"
+        elif budget.out_of_time():
+            stop = "seconds"
+        return stop is not None
+
+    members = lineup(problem, names, seed)
+    engine = "+".join(m.name for m in members)
+    found: list[Solution] = []
+    per_class = [0] * len(plan.start_classes)
+    nodes = runs_done = 0
+    runs = search(members, n_workers, out_of_budget)
+    try:
+        for r in runs:
+            if r is None:
+                continue
+            runs_done += 1
+            nodes += r.nodes
+            budget.report(runs_done, 0, 0)
+            if r.cells is not None:
+                found.append(of_cells(problem, r.cells))
+                per_class[orbit_of(problem, r.cells[0])] += 1
+                stop, engine = "limit", r.engine
+    except KeyboardInterrupt:
+        stop = "interrupted"
+    finally:
+        runs.close()
+    return build(problem, plan, found, per_class, stop, engine, nodes, budget, max(1, n_workers))

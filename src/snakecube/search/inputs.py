@@ -1,0 +1,115 @@
+"""The search's inputs: a snake and a target as people give them, parsed and compiled once.
+
+The snake is parsed and the choice of end applied here, once; whatever runs later reads the
+compiled ``Problem`` (and ``Problem.reversed()`` for the other end), never the text again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from snakecube import limits
+from snakecube.errors import InputError
+from snakecube.search.plan import Plan, make_plan, prefix_from_path
+from snakecube.search.problem import Problem
+from snakecube.shape import Box, Coord, Region
+from snakecube.snake import Snake
+
+Target = Region | str | tuple[int, int, int] | None
+
+
+def as_target(target: Target, snake: Snake | None = None) -> Region:
+    """A Region from a Region, an ``AxBxC`` string, a 3-tuple, or None (the snake's cube)."""
+    if isinstance(target, Region):
+        return target
+    if target is None:
+        if snake is None:
+            raise InputError("no target given")
+        return Box.cube(snake.cubes)
+    if isinstance(target, str):
+        return Box.parse(target, where="target")
+    if isinstance(target, tuple | list):
+        if len(target) != 3:
+            raise InputError(f"a box has 3 sides, not {len(target)}")
+        return Box(*target)
+    raise TypeError(
+        f"the target must be a Region, 'AxBxC' or (a, b, c), not {type(target).__name__}"
+    )
+
+
+def as_snake(snake: Snake | str, region: Region | None = None) -> Snake:
+    """A Snake from a Snake or text (``region``'s volume counts elbows without ``/N``)."""
+    if isinstance(snake, Snake):
+        return snake
+    if isinstance(snake, str):
+        return Snake.parse(snake, cubes=None if region is None else region.volume)
+    raise TypeError(f"the snake must be a Snake or text (str), not {type(snake).__name__}")
+
+
+class Inputs(NamedTuple):
+    """Parsed and compiled inputs: the problem, and the fixed start and prefix, if any."""
+
+    problem: Problem
+    start: int | None
+    prefix: tuple[int, ...]
+
+    @property
+    def free(self) -> bool:
+        """No fixed start or path: the search may start anywhere, from either end."""
+        return self.start is None and not self.prefix
+
+    def reversed(self) -> Inputs:
+        """The same search from the snake's other end (only without a fixed start or path)."""
+        if not self.free:
+            raise ValueError("a fixed start or path belongs to one end of the snake")
+        return Inputs(self.problem.reversed(), None, ())
+
+
+def compile_inputs(
+    snake: Snake | str,
+    target: Target = None,
+    *,
+    start: Coord | None = None,
+    path: Sequence[Coord] | None = None,
+    reverse: bool = False,
+) -> Inputs:
+    """Parse the snake and the target, compile them, and turn a fixed start/path into cells."""
+    region = None if target is None else as_target(target)
+    snake = as_snake(snake, region)
+    if reverse:
+        snake = snake.reversed()
+    region = as_target(target, snake) if region is None else region
+    limits.cell_count(region.volume, f"the {region.describe()}")
+    fixed = None if start is None else [limits.coord(start, "the fixed start")]
+    if path is not None:
+        if isinstance(path, str | bytes) or not isinstance(path, Sequence):
+            raise TypeError(
+                f"the fixed path must be a sequence of cells, not {type(path).__name__}"
+            )
+        if len(path) > limits.MAX_CUBES:
+            raise InputError(f"the fixed path has {len(path)} cells; at most {limits.MAX_CUBES}")
+        cells = [limits.coord(c, f"fixed path: cell {i}") for i, c in enumerate(path, 1)]
+        if fixed is not None and cells and cells[0] != fixed[0]:
+            raise InputError("the fixed start and the first cell of the fixed path differ")
+        fixed = cells
+    problem = Problem.build(snake, region)
+    if fixed is None:
+        return Inputs(problem, None, ())
+    cell, dirs = prefix_from_path(problem, fixed)
+    return Inputs(problem, cell, dirs)
+
+
+def prepare(
+    snake: Snake | str,
+    target: Target = None,
+    *,
+    start: Coord | None = None,
+    path: Sequence[Coord] | None = None,
+    reverse: bool = False,
+    min_units: int = 1,
+) -> tuple[Problem, Plan]:
+    """Parse and compile the inputs and plan the search."""
+    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
+    plan = make_plan(inputs.problem, inputs.start, inputs.prefix, min_units=min_units)
+    return inputs.problem, plan

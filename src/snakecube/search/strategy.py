@@ -1,0 +1,117 @@
+"""What runs a search: the engine, the number of processes, and the first-solution members.
+
+Each choice is made once, in ``solve``, from the inputs and the caller's requests, and passed
+down; nothing below asks again.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+from snakecube import limits
+from snakecube.errors import InputError, SlowWarning
+from snakecube.search.engine import Engine
+from snakecube.search.inputs import Inputs
+from snakecube.search.problem import Problem
+from snakecube.search.reference import Reference
+
+ENGINE_ENV = "SNAKECUBE_ENGINE"  # set to "reference" to force the pure-Python search
+ENGINES = ("auto", "reference", "kernel")
+# cells: up to this size one process is quicker than forking workers; pool.SMALL_JOB_CELLS, the
+# same number, written here so that a one-process search never imports the pool (test_search)
+SMALL = 27
+
+STRATEGIES = ("auto", "beam", "depth-first", "portfolio", "restarts", "sat")
+# auto, for a first solution of a big target: the restarts, depth first from the end with the
+# smaller tree (docs/design.md, "Depth first from the better end") and, where it fits (boxes of
+# up to 128 cells), the beam searches (docs/design.md, "The beam member"), side by side
+AUTO_MEMBERS = ("restarts", "depth-first", "beam")
+FIRST_STRATEGIES = {
+    "beam": ("beam",),
+    "portfolio": ("restarts", "sat"),
+    "restarts": ("restarts",),
+    "sat": ("sat",),
+}
+RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
+
+
+def choose_engine(problem: Problem | None, requested: str | Engine | None = None) -> Engine:
+    """The engine: ``requested`` (a name or an Engine), else $SNAKECUBE_ENGINE, else automatic.
+
+    Automatic: the compiled kernel when it is built (it loads in about a millisecond and
+    compiles nothing at run time), else the reference with the kernel's pruning; then a
+    :class:`~snakecube.errors.SlowWarning` says why a big search is slow. ``reference`` by
+    name is the pure definition, with no pruning.
+    """
+    if isinstance(requested, Engine):
+        return requested
+    if requested is not None and not isinstance(requested, str):
+        raise TypeError(f"engine must be a name or an Engine, not {type(requested).__name__}")
+    name = (requested or os.environ.get(ENGINE_ENV) or "auto").strip().lower()
+    if name not in ENGINES:
+        raise InputError(
+            f"unknown engine {limits.shorten(name)}; expected one of {', '.join(ENGINES)}"
+        )
+    if name == "reference":
+        return Reference()
+    from snakecube.search import kernel
+
+    if kernel.AVAILABLE:
+        return kernel.Kernel()
+    if name == "kernel":
+        raise InputError("the compiled kernel is not built here; reinstall with a C compiler")
+    if problem is not None and problem.ncells > SMALL:
+        warnings.warn(
+            "the compiled kernel is not built (no C compiler when snakecube was installed), "
+            "so this search runs in pure Python and may be 30-100 times slower",
+            SlowWarning,
+            stacklevel=3,
+        )
+    return Reference(prune=kernel.DEFAULT_PRUNE)
+
+
+def choose_workers(problem: Problem, limit: int | None, requested: int | None) -> int:
+    """Processes to use: ``requested``, else all cores for exhaustive searches of more than
+    27 cells, else one. Searches with a solution limit use one, so that the first solutions
+    are the same as in a single process."""
+    if requested is not None:
+        return limits.workers(requested)
+    if limit is not None or problem.ncells <= SMALL:
+        return 1
+    return limits.cores()
+
+
+def check_strategy(strategy: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown strategy, or (with ``scheduler``) one a Dask cluster does not run."""
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if scheduler is not None and strategy in FIRST_STRATEGIES:
+        raise InputError(f"--scheduler runs depth-first searches; --strategy {strategy} runs "
+                         "on one machine")  # fmt: skip
+
+
+def choose_members(
+    strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
+) -> tuple[str, ...]:
+    """The first-solution members (``search.first``) this search runs, or () for depth first."""
+    if strategy == "depth-first" or (strategy == "auto" and engine is not None):
+        return ()
+    asked = strategy in FIRST_STRATEGIES
+    wanted = asked or inputs.problem.ncells > RESTARTS_CELLS
+    if not wanted or limit != 1 or not inputs.free:
+        if asked:
+            raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
+                             "snake with no fixed start or path")  # fmt: skip
+        return ()
+    from snakecube.search import first  # only now: a count never loads it
+
+    missing = {name: first.why_not(name, inputs.problem) for name in first.MEMBERS}
+    if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
+        if missing["restarts"] is None:
+            return tuple(m for m in AUTO_MEMBERS if missing[m] is None)
+        return ("sat",) if missing["sat"] is None else ()
+    for member in FIRST_STRATEGIES[strategy]:
+        if missing[member] is not None:
+            raise InputError(missing[member])
+    return FIRST_STRATEGIES[strategy]
