@@ -215,13 +215,13 @@ def _moves(
             a, b = b, a
         if not re.fullmatch("[0-9]+", b, re.ASCII):
             raise InputError(
-                f"solution: move {len(moves) + 1} {limits.shorten(a, 20)!s} has no count of steps "
+                f"solution: move {len(moves) + 1} {limits.shorten(a, 20)} has no count of steps "
                 "(expected like BACK 2, or +x 2)"
             )
         word = _SYNONYMS.get(a.lower(), a.lower())
         if _direction(word) is None and word not in _OPPOSITE:
             raise InputError(
-                f"solution: move {len(moves) + 1}: {limits.shorten(a, 20)!r} is not a direction "
+                f"solution: move {len(moves) + 1}: {limits.shorten(a, 20)} is not a direction "
                 f"(+x, XP, or a word: {', '.join(w for p in _PAIRS for w in p)})"
             )
         moves.append(
