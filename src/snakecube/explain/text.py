@@ -75,14 +75,20 @@ def summary(result: Result) -> str:
             f"{_plural(result.symmetry_count, 'symmetry', 'symmetries')}",
         ),
     ]
+    if snake.reading:
+        rows.insert(1, ("read as", snake.reading.removeprefix("read as ")))
     if result.fixed:
         rows.append(("fixed start", "yes: counts are of placements that begin as given"))
     rows += [
         ("placements", f"{result.placements}{lower}"),
-        ("distinct", f"{result.distinct}{lower}"),
+        ("up to rotations", f"{result.distinct_up_to_rotations}{lower}"),
+        ("distinct", f"{result.distinct}{lower}  (up to rotations and reflections)"),
         ("distinct up to reversal", f"{result.distinct_up_to_reversal}{lower}"),
         ("complete", "yes" if result.complete else f"no ({_why(result.stop_reason)})"),
     ]
+    if snake.is_palindrome:  # a person cannot tell its ends apart either
+        both = f"{result.distinct_up_to_rotations_and_reversal}{lower}"
+        rows.insert(len(rows) - 1, ("rotations and reversal", both))
     starts = ", ".join(
         f"{s.kind} {list(s.cell)} x{s.size}: {s.distinct}" for s in result.start_classes
     )
