@@ -81,11 +81,12 @@ def _check_viewer(name, size, tmp_path):
             )
             shown_cubes = (  # every shown cube has its edges drawn, cut away or not
                 "document.getElementById('snakecube-viewer')._fullData"
-                ".filter(t => t.type === 'scatter3d' && t.mode === 'lines' && t.visible === true)"
+                ".filter(t => t.type === 'scatter3d' && t.mode === 'lines' && t.visible === true"
+                " && t.name !== 'arrow')"
                 ".length"
             )
             assert page.evaluate(shown_cubes) == steps[0].last + 1
-            assert f"Step 1 of {n}:" in page.inner_text("#snakecube-viewer")
+            assert f"Step 1 of {n}:" in page.inner_text("#snakecube-words")
             page.click("#snakecube-next")
             page.click("#snakecube-next")
             page.wait_for_timeout(500)
@@ -101,7 +102,7 @@ def _check_viewer(name, size, tmp_path):
             page.wait_for_timeout(800)
             solid = page.evaluate(meshes + ".length")
             assert (solid < steps[k].last + 1) == bool(hidden[k])  # cubes in the way cut away
-            assert f"Step {k + 1} of {n}:" in page.inner_text("#snakecube-viewer")
+            assert f"Step {k + 1} of {n}:" in page.inner_text("#snakecube-words")
             # Everything fits the window: the plot, the slider and the buttons.
             for selector in (
                 "#snakecube-viewer .main-svg",
@@ -113,6 +114,7 @@ def _check_viewer(name, size, tmp_path):
                 assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
                 assert box["x"] + box["width"] <= width + 1, (selector, box)
                 assert box["y"] + box["height"] <= height + 1, (selector, box)
+            _nothing_covers_the_words(page)
             SHOTS.mkdir(parents=True, exist_ok=True)
             shot = SHOTS / f"viewer-{name}-{size}.png"
             page.screenshot(path=str(shot))
@@ -130,3 +132,69 @@ def _check_viewer(name, size, tmp_path):
         ]
     assert colours is not None and len(colours) > 200  # cubes were drawn, not a blank canvas
     assert all(min(p) > 200 for p in edges)
+    if size == "phone":  # the cube fills most of the width
+        assert _drawn_width(shot) > 0.6 * width
+
+
+def _drawn_width(shot):
+    """How wide the drawing is: from the leftmost to the rightmost non-white pixel of the
+    plot's middle band."""
+    with Image.open(shot) as im:
+        rgb = im.convert("RGB")
+        w, h = rgb.size
+        xs = [
+            x
+            for x in range(w)
+            for y in range(h // 3, 2 * h // 3, 6)
+            if min(rgb.getpixel((x, y))) < 200
+        ]
+    return max(xs) - min(xs) if xs else 0
+
+
+def _nothing_covers_the_words(page):
+    """The instruction's box meets no other element's box: no toolbar, no button, no plot."""
+    words = page.locator("#snakecube-words").bounding_box()
+    assert words is not None and words["height"] > 0
+    assert page.locator(".modebar").count() == 0 or not page.locator(".modebar").first.is_visible()
+    for selector in ("#snakecube-controls", "#snakecube-viewer", ".modebar"):
+        for k in range(page.locator(selector).count()):
+            other = page.locator(selector).nth(k)
+            box = other.bounding_box()
+            if box is None or not other.is_visible():
+                continue
+            apart = (
+                box["x"] >= words["x"] + words["width"]
+                or words["x"] >= box["x"] + box["width"]
+                or box["y"] >= words["y"] + words["height"]
+                or words["y"] >= box["y"] + box["height"]
+            )
+            assert apart, (selector, box, words)
+
+
+def test_plan_viewer_on_a_phone(tmp_path):
+    from snakecube import explain, fold
+
+    plan = fold.plan(next(sc.solutions("standard")))
+    page_file = tmp_path / "plan.html"
+    explain.save_plan(plan, page_file)
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_file.as_uri())
+            page.wait_for_selector("#snakecube-viewer .main-svg", timeout=60_000)
+            page.wait_for_timeout(1000)
+            assert page.inner_text("#snakecube-words").startswith("Start:")
+            page.click("#snakecube-next")
+            page.wait_for_timeout(700)
+            assert page.inner_text("#snakecube-words").startswith("Step 1: hold cubes")
+            _nothing_covers_the_words(page)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            shot = SHOTS / "viewer-plan-phone.png"
+            page.screenshot(path=str(shot))
+        finally:
+            browser.close()
+    assert errors == []
+    assert _drawn_width(shot) > 0.5 * 390

@@ -221,7 +221,9 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     then the snake after each quarter turn, the held end still. Cubes already where they
     end are wood, the cubes that just swung blue, the cube on the turning line red, and the
     rest of the snake (not yet in place) light grey."""
-    words = steps_in_words(plan)
+    lines = steps_in_words(plan)
+    start = [w for w in lines if not w.startswith(("Step ", "  "))][:3]
+    words = [" ".join(start), *(w for w in lines if w.startswith("Step "))]
     frames = plan.frames
     moves = plan.moves
     end = plan.end

@@ -11,6 +11,7 @@ viewer is asked for.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,20 @@ _CONTROLS_JS = """
 (function () {
   var gd = document.getElementById('%(div)s');
   var names = %(names)s;
+  var titles = %(titles)s;
   var at = 0;
   function go(i) {
     at = Math.max(0, Math.min(names.length - 1, i));
     Plotly.animate(gd, [names[at]], {mode: 'immediate', frame: {duration: 0, redraw: true},
                                      transition: {duration: 0}});
     Plotly.relayout(gd, {'sliders[0].active': at});
+    say();
   }
-  gd.on('plotly_sliderchange', function (e) { at = e.step._index; });
+  gd.on('plotly_sliderchange', function (e) { at = e.step._index; say(); });
+  var words = document.createElement('div');  // the instruction, above the cube: nothing covers it
+  words.id = 'snakecube-words';
+  words.style.cssText = 'font: 15px/1.35 sans-serif; margin: 6px 8px 2px 8px;';
+  function say() { words.textContent = titles[at]; layout(); }
   var bar = document.createElement('div');
   bar.id = 'snakecube-controls';
   bar.style.cssText = 'font: 14px sans-serif; margin: 4px; height: 30px; white-space: nowrap;';
@@ -68,18 +75,29 @@ _CONTROLS_JS = """
   hint.textContent = ' arrow keys step; drag to turn, scroll or pinch to zoom';
   hint.style.cssText = 'font-size: 12px; color: #555;';
   bar.appendChild(hint);
+  gd.parentNode.insertBefore(words, gd);
   gd.parentNode.insertBefore(bar, gd);
+  var lastHeight = 0;
+  function layout() {  // the plot takes the height the words and the buttons leave
+    var h = Math.max(200, window.innerHeight - words.offsetHeight - bar.offsetHeight - 14);
+    if (h !== lastHeight) {
+      lastHeight = h;
+      gd.style.height = h + 'px';
+      Plotly.Plots.resize(gd);
+    }
+  }
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowRight') go(at + 1);
     if (e.key === 'ArrowLeft') go(at - 1);
   });
-  function fit() {  // orthographic: keep the whole box in view on narrow screens too
-    var s = window.innerWidth < window.innerHeight ? 0.62 : 0.9;
+  function fit() {  // orthographic: the box fills most of the width, any turn of it fits
+    var s = window.innerWidth < window.innerHeight ? 0.85 : 0.9;
     Plotly.relayout(gd, {'scene.aspectratio': {x: s * %(ratio)s[0], y: s * %(ratio)s[1],
                                                z: s * %(ratio)s[2]}});
   }
+  say();
   fit();
-  window.addEventListener('resize', fit);
+  window.addEventListener('resize', function () { layout(); fit(); });
   window.snakecubeStep = function () { return at; };
   window.snakecubeGo = go;
 })();
@@ -87,7 +105,7 @@ _CONTROLS_JS = """
 
 _PAGE_CSS = """<style>
 html, body { margin: 0; padding: 0; height: 100%%; overflow: hidden; }
-#%(div)s { width: 100vw !important; height: calc(100vh - 40px) !important; }
+#%(div)s { width: 100vw !important; height: calc(100vh - 90px); }
 @media (max-width: 560px) { #snakecube-hint { display: none; } }
 </style>"""
 
@@ -129,6 +147,49 @@ def _number_spot(cell: tuple[int, int, int], solid: set[tuple[int, int, int]]) -
     p[axis] += 0.5 * sign
     # Towards the starting camera, so the upright label never cuts into the face.
     return [p[a] + 0.45 * eye[a] for a in range(3)]
+
+
+def _arrow(arrow: Any) -> list[dict[str, Any]]:
+    """The sheet's red arrow: a thick line and a cone at its head (hidden when None)."""
+    if arrow is None:
+        return [
+            {"x": [0, 0], "y": [0, 0], "z": [0, 0], "visible": False},
+            {"x": [0], "y": [0], "z": [0], "u": [0], "v": [0], "w": [1], "visible": False},
+        ]
+    (x0, y0, z0), (x1, y1, z1) = arrow
+    length = max(1e-9, ((x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2) ** 0.5)
+    u, v, w = ((x1 - x0) / length, (y1 - y0) / length, (z1 - z0) / length)
+    return [
+        {
+            "x": [x0, x1 - 0.3 * u],
+            "y": [y0, y1 - 0.3 * v],
+            "z": [z0, z1 - 0.3 * w],
+            "visible": True,
+        },
+        {"x": [x1], "y": [y1], "z": [z1], "u": [u], "v": [v], "w": [w], "visible": True},
+    ]
+
+
+def _arrow_traces(arrow: Any) -> list[Any]:
+    line, head = _arrow(arrow)
+    return [
+        go.Scatter3d(
+            **line,
+            mode="lines",
+            line={"color": scene.ARROW, "width": 9},
+            hoverinfo="skip",
+            name="arrow",
+        ),
+        go.Cone(
+            **head,
+            anchor="tip",
+            sizemode="absolute",
+            sizeref=0.45,
+            showscale=False,
+            colorscale=[[0, scene.ARROW], [1, scene.ARROW]],
+            hoverinfo="skip",
+        ),
+    ]
 
 
 def _frame_state(solution: Solution, step: scene.Step) -> list[dict[str, Any]]:
@@ -182,10 +243,12 @@ def figure(solution: Solution, tails: Tails | None = None) -> Any:
     cells = list(shown.cells)
     all_steps = scene.steps(shown)
     n = len(all_steps)
+    panels = scene.panels(shown, tails)
     words = [
         p.title.replace(f"Step {p.step.number}:", f"Step {p.step.number} of {n}:", 1)
-        for p in scene.panels(shown, tails)
+        for p in panels
     ]
+    arrows = [p.arrow for p in panels]
     first = _frame_state(shown, all_steps[0])
     traces: list[Any] = []
     for i, cell in enumerate(cells):
@@ -221,19 +284,22 @@ def figure(solution: Solution, tails: Tails | None = None) -> Any:
                 **first[2 * len(cells) + k],
             )
         )
+    traces += _arrow_traces(arrows[0])
     n_traces = len(traces)
     frames = []
     for s in all_steps:
         state = _frame_state(shown, s)
+        line, head = _arrow(arrows[s.number - 1])
         frames.append(
             go.Frame(
                 name=f"step {s.number}",
                 data=[
                     *(go.Mesh3d(**st) for st in state[: len(cells)]),
                     *(go.Scatter3d(**st) for st in state[len(cells) :]),
+                    go.Scatter3d(**line),
+                    go.Cone(**head),
                 ],
                 traces=list(range(n_traces)),
-                layout={"title": {"text": words[s.number - 1]}},
             )
         )
     a, b, c = shown.region.dims
@@ -246,7 +312,7 @@ def figure(solution: Solution, tails: Tails | None = None) -> Any:
     }
     fig = go.Figure(data=traces, frames=frames)
     fig.update_layout(
-        title={"text": words[0], "font": {"size": 14}},
+        meta={"words": words},  # the page writes them above the plot (``page``)
         autosize=True,
         scene={
             "xaxis": {"range": [-0.5, a + 0.5], "title": "right", **_AXIS},
@@ -263,7 +329,7 @@ def figure(solution: Solution, tails: Tails | None = None) -> Any:
             },
         },
         showlegend=False,
-        margin={"l": 0, "r": 0, "t": 40, "b": 80},
+        margin={"l": 0, "r": 0, "t": 0, "b": 80},
         sliders=[
             {
                 "active": 0,
@@ -294,7 +360,8 @@ def page(fig: Any, full: bool = True) -> str:
     ratio = fig.layout.scene.aspectratio
     script = _CONTROLS_JS % {
         "div": DIV_ID,
-        "names": repr(names).replace("'", '"'),
+        "names": json.dumps(names),
+        "titles": json.dumps(list(fig.layout.meta["words"])),
         "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
     }
     out = fig.to_html(
@@ -305,7 +372,8 @@ def page(fig: Any, full: bool = True) -> str:
         auto_play=False,
         default_width="100%",
         default_height="100%",
-        config={"displaylogo": False, "responsive": True},
+        # no toolbar: on a phone it covered the instruction; dragging turns, pinching zooms
+        config={"displaylogo": False, "responsive": True, "displayModeBar": False},
     )
     css = _PAGE_CSS % {"div": DIV_ID}
     if full:
@@ -355,7 +423,8 @@ def plan_figure(plan: FoldPlan) -> Any:
             go.Scatter3d(**_cube_edges(cells[i]), line={"color": "#222222", "width": 2})
             for i in range(n)
         ]
-        return [*meshes, *edges]
+        line, head = _arrow(p.arrow)
+        return [*meshes, *edges, go.Scatter3d(**line), go.Cone(**head)]
 
     first = state(panels[0])
     traces = [
@@ -368,14 +437,17 @@ def plan_figure(plan: FoldPlan) -> Any:
             )
             for t in first[:n]
         ),
-        *(go.Scatter3d(**t.to_plotly_json(), mode="lines", hoverinfo="skip") for t in first[n:]),
+        *(
+            go.Scatter3d(**t.to_plotly_json(), mode="lines", hoverinfo="skip")
+            for t in first[n : 2 * n]
+        ),
+        *_arrow_traces(panels[0].arrow),
     ]
     frames = [
         go.Frame(
             name=f"step {k}",
             data=state(p),
-            traces=list(range(2 * n)),
-            layout={"title": {"text": p.title}},
+            traces=list(range(2 * n + 2)),
         )
         for k, p in enumerate(panels)
     ]
@@ -387,7 +459,7 @@ def plan_figure(plan: FoldPlan) -> Any:
     }
     fig = go.Figure(data=traces, frames=frames)
     fig.update_layout(
-        title={"text": panels[0].title, "font": {"size": 13}},
+        meta={"words": [p.title for p in panels]},
         autosize=True,
         scene={
             "xaxis": {"range": [lo[0] - 0.5, hi[0] + 0.5], "title": "right", **_AXIS},
@@ -406,7 +478,7 @@ def plan_figure(plan: FoldPlan) -> Any:
             },
         },
         showlegend=False,
-        margin={"l": 0, "r": 0, "t": 60, "b": 80},
+        margin={"l": 0, "r": 0, "t": 0, "b": 80},
         sliders=[
             {
                 "active": 0,
