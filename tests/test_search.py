@@ -158,3 +158,50 @@ def test_small_jobs_are_the_pools_small_jobs():
     from snakecube.search.strategy import SMALL
 
     assert SMALL == SMALL_JOB_CELLS
+
+
+def test_a_budget_checks_its_limits_and_says_when_they_are_spent():
+    from snakecube.search import Budget
+
+    with pytest.raises(sc.InputError):
+        Budget.checked(solutions=0)
+    with pytest.raises(sc.InputError):
+        Budget.checked(seconds=float("nan"))
+    with pytest.raises(TypeError):
+        Budget.checked(progress=3)  # type: ignore[arg-type]
+    budget = Budget.checked(solutions=2, nodes=10, seconds=60)
+    assert not budget.enough(1) and budget.enough(2)
+    assert not budget.out_of_nodes(9) and budget.out_of_nodes(10)
+    assert not budget.out_of_time() and Budget(seconds=0.0, began=0.0).out_of_time()
+    free = Budget()
+    assert not (free.enough(10**9) or free.out_of_nodes(10**18) or free.out_of_time())
+
+
+def _in_a_fresh_process(code: str, **env: str) -> str:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={**os.environ, **env})  # fmt: skip
+    return done.stdout.strip()
+
+
+def test_one_process_search_imports_only_what_it_uses():
+    code = (
+        "import sys, snakecube; snakecube.solve('standard'); snakecube.solve('seed-blue', limit=1); "
+        "print([m for m in ('numpy', 'multiprocessing', 'threading', 'snakecube.pool', "
+        "'snakecube.search.parallel', 'snakecube.search.first', 'dask', 'matplotlib', "
+        "'plotly') if m in sys.modules])"
+    )
+    assert _in_a_fresh_process(code) == "[]"
+
+
+def test_one_switch_hides_every_compiled_loop():
+    code = (
+        "from snakecube import compiled; from snakecube.search import first, kernel; "
+        "print([compiled.available(n) for n in sorted(compiled.EXTENSIONS)], "
+        "kernel.AVAILABLE, first.AVAILABLE, first._beam is None)"
+    )
+    out = _in_a_fresh_process(code, SNAKECUBE_PUREPYTHON="1")
+    assert out == "[False, False, False, False, False] False False True"
