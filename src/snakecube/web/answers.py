@@ -14,7 +14,7 @@ from typing import Any
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
 
-__all__ = ["InputError", "catalog", "check", "details", "plan_answer", "solve_answer"]
+__all__ = ["InputError", "catalog", "cells", "check", "details", "plan_answer", "solve_answer"]
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 
@@ -23,6 +23,7 @@ MAX_SOLUTIONS = 200  # solutions sent to the page (the counts are always whole)
 NEARBY = 4  # nearby designs shown as links
 NEARBY_SECONDS = 1.0  # how long to look for them
 NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
+SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
 
 
 def target(box: str = "", region: str = "") -> Region | None:
@@ -55,6 +56,12 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
         parsed = Snake.parse(snake)
     limits.cell_count(parsed.cubes, "the snake")
     return parsed, where
+
+
+def cells(snake: str, box: str = "", region: str = "") -> int:
+    """How many cells the search fills: the target's, or the snake's cubes for the cube."""
+    parsed, where = check(snake, box, region)
+    return parsed.cubes if where is None else where.volume
 
 
 def solve_answer(

@@ -61,11 +61,24 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
     raise JobError(f"unknown job {kind!r}")
 
 
+def warm() -> None:
+    """Solve, explain and plan the standard snake once, so that a worker's first job does
+    not pay for imports and first-call set-up (the first click after the page loads)."""
+    from snakecube.web import answers
+
+    found = answers.solve_answer("standard")
+    cells = found["solutions"][0]["cells"]
+    answers.details("standard", "", "", cells)
+    answers.plan_answer("standard", "", "", cells)
+
+
 def work(conn: Connection) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server: the server stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     warnings.simplefilter("ignore")
+    with contextlib.suppress(Exception):  # a job that fails says why; warming is only speed
+        warm()
     while True:
         try:
             kind, args = conn.recv()
@@ -111,7 +124,15 @@ class Pool:
         self.size, self.queue = size, queue
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(
-            ["snakecube.web.jobs", "snakecube.web.answers", "snakecube.search"]
+            [
+                "snakecube.web.jobs",
+                "snakecube.web.answers",
+                "snakecube.search",
+                "snakecube.explain.scene",
+                "snakecube.explain.words",
+                "snakecube.fold",
+                "snakecube.nearby",
+            ]
         )
         self._free: list[_Slot] = []
         self._running: set[_Slot] = set()

@@ -2,7 +2,7 @@
 
 Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 
-* ``GET /``: the page; ``GET /page.js``, ``/page.css``, ``/plotly.min.js``, ``/config.js``;
+* ``GET /``: the page; ``GET /page.js``, ``/page.css``, ``/config.js``;
 * ``GET /api/catalog``: the named puzzles;
 * ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
@@ -50,13 +50,6 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 def static_text(name: str) -> str:
     """A file of the page (package data)."""
     return resources.files("snakecube.web").joinpath("static", name).read_text("utf-8")
-
-
-def plotly_js() -> str:
-    """plotly.js as bundled with the plotly package (the ``show`` extra): no CDN."""
-    from plotly.offline import get_plotlyjs
-
-    return str(get_plotlyjs())
 
 
 def _engine() -> str:
@@ -112,9 +105,6 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
             config = {"mode": "served", "engine": engine, "maxSeconds": max_seconds}
             text = f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n"
             return Response(text, media_type="text/javascript; charset=utf-8")
-        if name == "plotly.min.js":
-            return Response(plotly_js(), media_type="text/javascript; charset=utf-8",
-                            headers={"cache-control": "max-age=86400"})  # fmt: skip
         if name not in STATIC:
             return _error(f"no such file: {limits.shorten(name)}", 404)
         return Response(static_text(name), media_type=STATIC[name])

@@ -1,9 +1,9 @@
 """``snakecube web --out DIR``: the page as a static site that solves in the browser.
 
-The folder holds the page (``index.html``, ``page.js``, ``page.css``), ``config.js`` (static
-mode), the Web Worker ``pyworker.js``, Pyodide's runtime and standard library (``pyodide/``)
-and plotly.js, both copied from the pinned npm packages in ``node_modules`` (``npm ci``
-fetches them), and ``snakecube.zip``: snakecube's pure-Python modules, which Pyodide unpacks
+The folder holds the page (``index.html``, ``page.js``, ``page.css``; it draws the cubes
+as SVG itself), ``config.js`` (static mode), the Web Worker ``pyworker.js``, Pyodide's
+runtime and standard library (``pyodide/``), copied from the pinned npm package in
+``node_modules`` (``npm ci`` fetches it), and ``snakecube.zip``: snakecube's pure-Python modules, which Pyodide unpacks
 into its file system. Nothing is loaded from a CDN or a package index at run time.
 """
 
@@ -26,7 +26,6 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-PLOTLY = Path("plotly.js-dist-min") / "plotly.min.js"
 # What the browser needs of snakecube: the solver, the words, the scene, the fold planner.
 # Compiled modules, the census, the cluster and the pictures stay out.
 SKIP_DIRS = ("census", "__pycache__")
@@ -34,13 +33,13 @@ SKIP_SUFFIXES = (".so", ".c", ".pyx", ".pyd")
 
 
 def node_modules(start: Path | None = None) -> Path | None:
-    """The ``node_modules`` folder with pyodide and plotly.js in it: in ``start`` (default:
+    """The ``node_modules`` folder with pyodide in it: in ``start`` (default:
     the current folder) or a parent, else next to the source tree; None when not installed."""
     here = Path.cwd() if start is None else start
     package_root = Path(__file__).resolve().parents[3]
     for folder in [here, *here.parents, package_root]:
         nm = folder / "node_modules"
-        if (nm / "pyodide" / "pyodide.js").is_file() and (nm / PLOTLY).is_file():
+        if (nm / "pyodide" / "pyodide.js").is_file():
             return nm
     return None
 
@@ -69,7 +68,7 @@ def build(out: str | Path, modules: Path | None = None) -> Path:
     nm = modules or node_modules()
     if nm is None:
         raise InputError(
-            "the npm packages pyodide and plotly.js-dist-min are not installed; run "
+            "the npm package pyodide is not installed; run "
             "'npm ci' in snakecube's source folder (it has package.json), then try again"
         )
     folder = Path(out)
@@ -86,7 +85,6 @@ def build(out: str | Path, modules: Path | None = None) -> Path:
             source = nm / "pyodide" / name
             if source.is_file():
                 shutil.copyfile(source, runtime / name)
-        shutil.copyfile(nm / PLOTLY, folder / "plotly.min.js")
         (folder / "snakecube.zip").write_bytes(package_zip())
     except OSError as err:
         where = f" {str(err.filename)!r}" if err.filename is not None else ""

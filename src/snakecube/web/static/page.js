@@ -6,9 +6,13 @@
 (function () {
   const CONFIG = window.SNAKECUBE_CONFIG || { mode: "served", engine: "" };
   const $ = (id) => document.getElementById(id);
-  const BIG_IN_BROWSER = 27; // cells past which a complete count is slow in the browser
 
   class UserError extends Error {}
+
+  // Timings, for benchmarks/web.py and a person's devtools: [what, run, ms since navigation].
+  const TIMES = (window.snakecubeTimes = []);
+  function mark(what, r) { TIMES.push([what, r === undefined ? run : r, performance.now()]); }
+
 
   // ---- backends ------------------------------------------------------------------------
   function servedBackend() {
@@ -70,11 +74,13 @@
       ready = new Promise((resolve, reject) => {
         worker.onmessage = (e) => {
           const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
+          if (m.times) for (const [what, ms] of Object.entries(m.times)) TIMES.push([`worker ${what}`, 0, ms]);
           if (m.type === "ready") { resolve(m.engine); return; }
+          if (m.type === "warm") { mark("warm", 0); return; }
           if (m.type === "boot-error") { reject(new UserError(m.error)); return; }
           const job = pending.get(m.id);
           if (!job) return;
-          if (m.type === "progress") job.onProgress && job.onProgress(m);
+          if (m.type === "progress" || m.type === "target") job.onProgress && job.onProgress(m);
           else {
             pending.delete(m.id);
             if (m.type === "error") job.reject(new UserError(m.error)); else job.resolve(m.answer);
@@ -120,6 +126,7 @@
   let step = 0;
   let plan = null, planStep = 0, planTimer = null;
   let run = 0;           // a counter: answers of an older request are dropped
+  let slowTarget = false; // the static solver said the target is slow in the browser
 
   function setEngine(text) { $("engine").textContent = text ? `engine: ${text}` : ""; }
   function setState(s) { document.body.dataset.state = s; }
@@ -155,14 +162,27 @@
   }
 
   // ---- solving -------------------------------------------------------------------------
+  function warnSlow(cells, mine) {
+    // Said by the static solver before it searches: warn before a slow count starts.
+    if (mine !== run) return;
+    $("warning").textContent = `Counting every solution of a ${cells}-cell target runs in pure ` +
+      "Python in your browser and may take a minute; the first solution is shown first, " +
+      "progress below, and Stop ends it.";
+    $("warning").hidden = false;
+  }
+
   async function solve() {
     const req = request();
     const mine = ++run;
+    slowTarget = false;
+    mark("click");
     showError("");
     $("warning").hidden = true;
     if (!req.snake) { showError("type a snake: segment lengths like 3-3-3-3-2-..., or a catalog name"); return; }
     setHash(req);
     setState("solving");
+    // The answer shown belongs to the last snake: hide it until this one's is drawn.
+    for (const id of ["answer", "right", "words-box"]) $(id).hidden = true;
     $("solve").disabled = true;
     $("stop").hidden = false;
     $("progress").hidden = false;
@@ -170,25 +190,27 @@
     $("progress-text").textContent = "solving…";
     const onProgress = (p) => {
       if (mine !== run) return;
+      if (p.type === "target") { slowTarget = p.slow; if (p.slow) warnSlow(p.cells, mine); return; }
       $("bar").max = Math.max(1, p.total);
       $("bar").value = p.done;
       $("progress-text").textContent = `${p.done} of ${p.total} parts searched, ${p.found} found`;
+      mark("progress", mine);
     };
     try {
       await backend.ready;
       let result;
       if (CONFIG.mode === "static") {
-        // In the browser: a first solution at once, then the complete count.
-        result = await backend.solve({ ...req, limit: 1 }, onProgress);
+        // In the browser: a small target is counted at once; a big one shows its first
+        // solution, then counts every solution.
+        result = await backend.solve({ ...req, first_if_big: true }, onProgress);
+        mark("answer", mine);
         if (mine !== run) return;
-        if (!result.error && !result.complete) {
+        if (!result.error && !result.complete && result.stop_reason === "limit") {
           await showAnswer(req, result, mine, false, false);
-          if (result.target.cells > BIG_IN_BROWSER) {
-            $("warning").textContent = `Counting every solution of a ${result.target.cells}-cell target runs in pure Python in your browser and may take a minute; Stop ends it.`;
-            $("warning").hidden = false;
-          }
+          $("progress").hidden = false;
           $("progress-text").textContent = "first solution shown; counting every solution…";
           result = await backend.solve(req, onProgress);
+          mark("answer", mine);
           if (mine !== run) return;
           $("warning").hidden = true;
           await showAnswer(req, result, mine, true);
@@ -197,6 +219,7 @@
         }
       } else {
         result = await backend.solve(req, onProgress);
+        mark("answer", mine);
         if (mine !== run) return;
         await showAnswer(req, result, mine);
       }
@@ -214,6 +237,7 @@
         $("stop").hidden = true;
         $("progress").hidden = $("progress-text").textContent !== "stopped";
         setState(document.body.dataset.state === "solving" ? "stopped" : document.body.dataset.state);
+        mark("done", mine);
       }
     }
   }
@@ -265,16 +289,22 @@
     });
     $("pick-row").hidden = result.solutions.length === 0;
     $("downloads").hidden = !backend.downloads;
+    $("no-downloads").hidden = backend.downloads;
     if (!result.solutions.length) {
       $("right").hidden = true;
       $("words-box").hidden = true;
       if (final) setState("done");
       return;
     }
+    // The fold plan is worked out once the answer is final: in the browser it shares the one
+    // solver with the count, and on the server it is not needed to draw the answer.
     if (keepPick && before && Number(before) < result.solutions.length) {
       select.value = before;
+      $("right").hidden = false;
+      $("words-box").hidden = false;
+      if (final && mine === run) loadPlan({ ...asked, cells: picked }, mine);
     } else {
-      await pick(0, mine);
+      await pick(0, mine, final);
     }
     if (final && mine === run) setState("done");
   }
@@ -306,81 +336,113 @@
     box.hidden = false;
   }
 
-  async function pick(index, mine) {
+  async function pick(index, mine, withPlan = true) {
     const s = answer.solutions[index];
     picked = s.cells;
     $("solutions").value = String(index);
     const body = { ...asked, cells: picked };
     const d = await backend.call("details", body);
+    mark("details", mine);
     if (mine !== run) return;
     scene = d.viewer;
     $("words").textContent = d.words;
     $("words-box").hidden = false;
     $("right").hidden = false;
     $("slider").max = String(scene.steps.length - 1);
+    clearPlan();
     go(0);
-    loadPlan(body, mine);
+    mark("drawn", mine);
+    if (withPlan) loadPlan(body, mine);
   }
 
   // ---- drawing -------------------------------------------------------------------------
-  const CORNERS = [...Array(8).keys()].map((c) => [c & 1, (c >> 1) & 1, (c >> 2) & 1]);
-  const TRIANGLES = [[0, 1, 3], [0, 3, 2], [4, 7, 5], [4, 6, 7], [0, 5, 1], [0, 4, 5],
-    [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
-  const EDGES = [[0, 1], [1, 3], [3, 2], [2, 0], [4, 5], [5, 7], [7, 6], [6, 4], [0, 4], [1, 5], [2, 6], [3, 7]];
+  // The scene is drawn as SVG by the few lines below, from the scene's own camera (its
+  // cut-aways are worked out for that camera): no plotting library, so the first drawing
+  // costs milliseconds, not the seconds plotly.js takes to load and start WebGL. Drag turns
+  // the view; a double click turns it back.
+  const SVG = "http://www.w3.org/2000/svg";
+  const SHADE = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
 
-  function cubeTraces(cubes, eye, labels) {
-    // cubes: [{cell, colour, cut}]; one mesh for the solid ones, lines for every edge
-    const mesh = { type: "mesh3d", x: [], y: [], z: [], i: [], j: [], k: [], facecolor: [],
-      flatshading: true, hoverinfo: "skip", showscale: false,
-      lighting: { ambient: 0.6, diffuse: 0.7, specular: 0, fresnel: 0, roughness: 1 } };
-    const solid = { type: "scatter3d", mode: "lines", x: [], y: [], z: [], hoverinfo: "skip",
-      line: { color: "#222222", width: 2 }, showlegend: false };
-    const cut = { type: "scatter3d", mode: "lines", x: [], y: [], z: [], hoverinfo: "skip",
-      line: { color: "#888888", width: 2, dash: "dot" }, showlegend: false };
-    for (const c of cubes) {
-      const [x, y, z] = c.cell;
-      const pts = CORNERS.map(([a, b, d]) => [x + a, y + b, z + d]);
-      if (!c.cut) {
-        const base = mesh.x.length;
-        for (const p of pts) { mesh.x.push(p[0]); mesh.y.push(p[1]); mesh.z.push(p[2]); }
-        for (const t of TRIANGLES) { mesh.i.push(base + t[0]); mesh.j.push(base + t[1]); mesh.k.push(base + t[2]); mesh.facecolor.push(c.colour); }
-      }
-      const lines = c.cut ? cut : solid;
-      for (const [a, b] of EDGES) {
-        lines.x.push(pts[a][0], pts[b][0], null);
-        lines.y.push(pts[a][1], pts[b][1], null);
-        lines.z.push(pts[a][2], pts[b][2], null);
-      }
-    }
-    const norm = Math.hypot(...eye) || 1;
-    const text = { type: "scatter3d", mode: "text", x: [], y: [], z: [], text: [], hoverinfo: "skip",
-      textfont: { size: 13, color: "black" }, showlegend: false };
-    for (const [cell, label] of labels) {
-      for (let a = 0; a < 3; a++) (a === 0 ? text.x : a === 1 ? text.y : text.z).push(cell[a] + 0.5 + 0.75 * eye[a] / norm);
-      text.text.push(label);
-    }
-    return [mesh, solid, cut, text];
+  function basis(eye) {
+    const n = Math.hypot(...eye) || 1;
+    const f = eye.map((v) => v / n); // toward the viewer
+    let r = [-f[1], f[0], 0]; // right: horizontal, across the view
+    const rn = Math.hypot(...r) || 1;
+    r = rn < 1e-9 ? [1, 0, 0] : r.map((v) => v / rn);
+    const u = [f[1] * r[2] - f[2] * r[1], f[2] * r[0] - f[0] * r[2], f[0] * r[1] - f[1] * r[0]];
+    return { f, r, u };
   }
 
-  function layout(lo, hi, eye) {
-    const span = [0, 1, 2].map((a) => hi[a] - lo[a]);
-    const big = Math.max(...span);
-    const narrow = window.innerWidth < 600 ? 0.8 : 1;
-    return {
-      margin: { l: 0, r: 0, t: 0, b: 0 }, showlegend: false, paper_bgcolor: "#ffffff",
-      scene: {
-        xaxis: { range: [lo[0] - 0.5, hi[0] + 0.5], title: { text: "right" }, showticklabels: false, showspikes: false },
-        yaxis: { range: [lo[1] - 0.5, hi[1] + 0.5], title: { text: "away" }, showticklabels: false, showspikes: false },
-        zaxis: { range: [lo[2] - 0.5, hi[2] + 0.5], title: { text: "up" }, showticklabels: false, showspikes: false },
-        aspectmode: "manual",
-        aspectratio: { x: narrow * span[0] / big, y: narrow * span[1] / big, z: narrow * span[2] / big },
-        camera: { eye: { x: 2.6 * eye[0], y: 2.6 * eye[1], z: 2.6 * eye[2] },
-                  projection: { type: "orthographic" } },
-      },
-    };
+  function shade(hex, k) {
+    const n = parseInt(hex.slice(1), 16);
+    const c = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => Math.round(Math.min(255, v * k)));
+    return `rgb(${c.join(",")})`;
   }
 
-  const PLOT_CONFIG = { displaylogo: false, responsive: true, displayModeBar: false };
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  // cubes: [{cell, colour, cut}]; labels: [[cell, text]]; lo, hi: the corners to fit.
+  function drawCubes(box, cubes, eye, labels, lo, hi) {
+    const turn = box.turn || [0, 0];
+    const az = Math.atan2(eye[1], eye[0]) + turn[0];
+    const flat = Math.hypot(eye[0], eye[1]);
+    const el0 = Math.max(-1.45, Math.min(1.45, Math.atan2(eye[2], flat) + turn[1]));
+    const { f, r, u } = basis([Math.cos(el0) * Math.cos(az), Math.cos(el0) * Math.sin(az), Math.sin(el0)]);
+    const P = (p) => [p[0] * r[0] + p[1] * r[1] + p[2] * r[2], -(p[0] * u[0] + p[1] * u[1] + p[2] * u[2])];
+    const corners = [];
+    for (const x of [lo[0], hi[0]]) for (const y of [lo[1], hi[1]]) for (const z of [lo[2], hi[2]]) corners.push(P([x, y, z]));
+    const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
+    const pad = 0.6;
+    const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+    const w = Math.max(...xs) - x0 + pad, h = Math.max(...ys) - y0 + pad;
+    const svg = el("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, width: "100%", height: "100%",
+      preserveAspectRatio: "xMidYMid meet", class: "cubes", role: "img" });
+    const depth = (c) => (c[0] + 0.5) * f[0] + (c[1] + 0.5) * f[1] + (c[2] + 0.5) * f[2];
+    const order = cubes.slice().sort((a, b) => depth(a.cell) - depth(b.cell));
+    for (const c of order) {
+      const g = el("g", {}, svg);
+      for (let a = 0; a < 3; a++) {
+        if (Math.abs(f[a]) < 1e-9) continue;
+        const at = c.cell[a] + (f[a] > 0 ? 1 : 0);
+        const b = (a + 1) % 3, d = (a + 2) % 3;
+        const pts = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([i, j]) => {
+          const p = c.cell.slice();
+          p[a] = at; p[b] += i; p[d] += j;
+          return P(p).map((v) => v.toFixed(4)).join(",");
+        });
+        el("polygon", c.cut
+          ? { points: pts.join(" "), fill: "none", stroke: "#888", "stroke-width": 0.02, "stroke-dasharray": "0.08 0.06" }
+          : { points: pts.join(" "), fill: shade(c.colour, SHADE[a]), stroke: "#222", "stroke-width": 0.025,
+              "stroke-linejoin": "round" }, g);
+      }
+    }
+    for (const [cell, text] of labels) {
+      const [x, y] = P([cell[0] + 0.5, cell[1] + 0.5, cell[2] + 0.5]);
+      const t = el("text", { x: x.toFixed(4), y: (y + 0.13).toFixed(4), "text-anchor": "middle",
+        "font-size": 0.38, class: "label" }, svg);
+      t.textContent = text;
+    }
+    box.replaceChildren(svg);
+  }
+
+  function turnable(box, redraw) {
+    let from = null;
+    box.addEventListener("pointerdown", (e) => { from = [e.clientX, e.clientY]; box.setPointerCapture(e.pointerId); });
+    box.addEventListener("pointerup", () => { from = null; });
+    box.addEventListener("pointermove", (e) => {
+      if (!from) return;
+      const t = box.turn || [0, 0];
+      box.turn = [t[0] - (e.clientX - from[0]) * 0.01, t[1] + (e.clientY - from[1]) * 0.01];
+      from = [e.clientX, e.clientY];
+      redraw();
+    });
+    box.addEventListener("dblclick", () => { box.turn = [0, 0]; redraw(); });
+  }
 
   function go(k) {
     if (!scene) return;
@@ -395,32 +457,52 @@
     const labels = [];
     for (let i = s.first; i <= s.last; i++) labels.push([scene.cells[i], String(i + 1)]);
     if (s.first > 0) labels.push([scene.cells[0], "1"]);
-    Plotly.react($("viewer"), cubeTraces(cubes, scene.eye, labels),
-      layout([0, 0, 0], scene.dims, scene.eye), PLOT_CONFIG);
+    drawCubes($("viewer"), cubes, scene.eye, labels, [0, 0, 0], scene.dims);
     $("step-title").textContent = s.title;
     $("slider").value = String(step);
     $("prev").disabled = step === 0;
     $("next").disabled = step === scene.steps.length - 1;
   }
 
-  async function loadPlan(body, mine) {
+  function clearPlan() {
     clearInterval(planTimer);
     planTimer = null;
     plan = null;
+    $("plan-play").textContent = "Play";
     $("plan").hidden = true;
     $("plan-controls").hidden = true;
     $("plan-words").textContent = "";
     $("plan-status").hidden = false;
+    $("plan-status").textContent = "the fold plan comes when the count is complete…";
+  }
+
+  async function loadPlan(body, mine, asked = false) {
+    clearPlan();
+    if (slowTarget && !asked) {
+      // In the browser a big target's plan takes a while and holds the one solver: on request.
+      $("plan-status").textContent = "";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = "plan-ask";
+      b.textContent = "Work out a fold plan (slow in the browser: it may take half a minute)";
+      b.addEventListener("click", () => loadPlan(body, mine, true));
+      $("plan-status").appendChild(b);
+      return;
+    }
     $("plan-status").textContent = "working out a fold plan…";
     try {
       const p = await backend.call("plan", body);
       if (mine !== run || picked !== body.cells) return;
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
+      const all = p.states.flat();  // one frame for every state, so the snake does not jump
+      plan.lo = [0, 1, 2].map((a) => Math.min(...all.map((c) => c[a])));
+      plan.hi = [0, 1, 2].map((a) => Math.max(...all.map((c) => c[a])) + 1);
       $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end.`;
       $("plan").hidden = false;
       $("plan-controls").hidden = false;
       planGo(0);
+      mark("plan", mine);
     } catch (err) {
       if (mine === run) $("plan-status").textContent = err.message;
     }
@@ -430,12 +512,10 @@
     if (!plan) return;
     planStep = Math.max(0, Math.min(plan.states.length - 1, k));
     const cells = plan.states[planStep];
-    const lo = [0, 1, 2].map((a) => Math.min(...plan.states.flat().map((c) => c[a])));
-    const hi = [0, 1, 2].map((a) => Math.max(...plan.states.flat().map((c) => c[a])) + 1);
+    const eye = scene ? scene.eye : [1, -1, 1];
     const cubes = cells.map((c, i) => ({ cell: c, colour: scene ? scene.colours[i] : "#7a4a22", cut: false }));
     const labels = [[cells[0], "1"], [cells[cells.length - 1], String(cells.length)]];
-    Plotly.react($("plan"), cubeTraces(cubes, scene ? scene.eye : [1, -1, 1], labels),
-      layout(lo, hi, scene ? scene.eye : [1, -1, 1]), PLOT_CONFIG);
+    drawCubes($("plan"), cubes, eye, labels, plan.lo, plan.hi);
     $("plan-words").textContent = plan.words[planStep] || "";
     $("plan-count").textContent = `${planStep} of ${plan.states.length - 1}`;
   }
@@ -470,6 +550,8 @@
   }
 
   // ---- wiring --------------------------------------------------------------------------
+  turnable($("viewer"), () => go(step));
+  turnable($("plan"), () => planGo(planStep));
   $("ask").addEventListener("submit", (e) => { e.preventDefault(); solve(); });
   $("stop").addEventListener("click", stop);
   $("prev").addEventListener("click", () => go(step - 1));
@@ -511,6 +593,7 @@
   setEngine(CONFIG.mode === "static" ? "loading the solver in your browser…" : CONFIG.engine);
   backend.ready.then((engine) => {
     setEngine(engine);
+    mark("ready", 0);
     if (document.body.dataset.state === "loading") setState("ready");
     if (readHash()) solve();
   }).catch((err) => { showError(err.message); setState("error"); });

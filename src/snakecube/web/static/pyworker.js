@@ -18,6 +18,14 @@ def snakecube_call(ident, kind, args_json):
     fields = (args.get("snake", ""), args.get("box", ""), args.get("region", ""))
     try:
         if kind == "solve":
+            # Say the target's size first: the page warns before a slow count starts.
+            size = answers.cells(*fields)
+            slow = size > answers.SMALL_IN_BROWSER
+            js.postMessage(json.dumps({"type": "target", "id": ident, "cells": size,
+                                       "slow": slow}))
+            limit = args.get("limit")
+            if args.get("first_if_big") and slow:
+                limit = 1  # a first solution to draw, then the page asks for the count
             last = [0.0]
             def progress(done, total, found):
                 now = time.monotonic()
@@ -25,7 +33,7 @@ def snakecube_call(ident, kind, args_json):
                     last[0] = now
                     js.postMessage(json.dumps({"type": "progress", "id": ident, "done": done,
                                                "total": total, "found": found}))
-            out = answers.solve_answer(*fields, limit=args.get("limit"), progress=progress,
+            out = answers.solve_answer(*fields, limit=limit, progress=progress,
                                        strategy="depth-first")
         elif kind == "details":
             out = answers.details(*fields, args["cells"])
@@ -41,17 +49,27 @@ def snakecube_call(ident, kind, args_json):
     except Exception as err:
         return json.dumps({"type": "error", "id": ident,
                            "error": f"internal error: {type(err).__name__}: {err}"})
+
+def snakecube_warm():
+    # What the first solve would import (and compile) otherwise: done while the person types.
+    import snakecube.search, snakecube.fold, snakecube.explain.scene, snakecube.explain.words
 `;
 
 let pyodide = null;
+const t0 = performance.now();
 const booted = (async () => {
   try {
+    const zip = fetch("snakecube.zip").then((r) => r.arrayBuffer());
     pyodide = await loadPyodide({ indexURL: "pyodide/" });
-    const zip = await (await fetch("snakecube.zip")).arrayBuffer();
-    pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/site" });
+    const t1 = performance.now();
+    pyodide.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/site" });
     pyodide.runPython(BOOT);
     const version = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
-    postMessage({ type: "ready", engine: `pure Python in your browser (Pyodide ${pyodide.version}, Python ${version})` });
+    const t2 = performance.now();
+    postMessage({ type: "ready", engine: `pure Python in your browser (Pyodide ${pyodide.version}, Python ${version})`,
+      times: { pyodide: t1 - t0, snakecube: t2 - t1 } });
+    pyodide.runPython("snakecube_warm()");
+    postMessage({ type: "warm", times: { warm: performance.now() - t2 } });
   } catch (err) {
     postMessage({ type: "boot-error", error: `the solver could not start: ${err.message}` });
     throw err;
