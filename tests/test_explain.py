@@ -187,8 +187,10 @@ def test_each_panel_agrees_with_its_words():
     eye = cam.eye
     for name in ("standard", "king", "seed-orange"):
         shown = scene.display(next(sc.solutions(name)))
+        checks = checkpoints(shown)
         for panel, words in zip(scene.panels(shown), step_words(shown), strict=True):
-            assert panel.title == words
+            k = panel.step.number  # the step's words, then its "Check:" line if it has one
+            assert panel.title == words + (f". {checks[k]}" if k in checks else "")
             way = next(
                 w
                 for w in READER_WAYS
@@ -369,10 +371,12 @@ def test_viewer_opens_at_step_1_with_every_cube_numbered(which, request, tmp_pat
         i <= steps[0].last for i in range(n)
     ]
     assert fig.layout.sliders[0].active == 0
-    edges = [t for t in fig.data if t.type == "scatter3d" and t.mode == "lines"]
+    edges = [
+        t for t in fig.data if t.type == "scatter3d" and t.mode == "lines" and t.name != "arrow"
+    ]
     assert len(edges) == n
     for frame, step in zip(fig.frames, steps, strict=True):
-        texts = [t for t in frame.data[2 * n :]]
+        texts = list(frame.data[2 * n : -2])  # the numbers; the last two draw the arrow
         shown_numbers = {x for t in texts if t.visible for x in t.text if x}
         cut = [i for i, t in enumerate(frame.data[:n]) if i <= step.last and not t.visible]
         assert shown_numbers == {str(i + 1) for i in range(step.last + 1) if i not in cut}

@@ -18,8 +18,8 @@ class Entry:
     box: tuple[int, int, int]
     source: str
     aliases: tuple[str, ...] = ()
-    # the same design published from its other end: (name, source); the name reads it so
-    other_end: tuple[tuple[str, str], ...] = ()
+    # the same design published from its other end: (name, turns as published, source)
+    other_end: tuple[tuple[str, str, str], ...] = ()
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -30,7 +30,7 @@ ENTRIES: tuple[Entry, ...] = (
         "the common wooden 3x3x3 snake; seeds/000 (MiniZinc), seeds/002 (elbows), "
         "seeds/004 ('standard', listed from the other end)",
         ("cubra-blue",),
-        (("seed-green", "seeds/003: the green puzzle"),),
+        (("seed-green", "SSCCCSCCSCCCSCSCCCCSCSCSCSS", "seeds/003: the green puzzle"),),
     ),
     Entry(
         "seed-red",
@@ -126,7 +126,7 @@ def recognized(turns: str, typed: str = "") -> str:
     if _inside(entry.turns)[::-1] == _inside(entry.turns):
         reversed_ = False  # a palindrome reads the same from both ends
     if reversed_ and entry.other_end:
-        names = " and ".join(f"`{n}`" for n, _ in entry.other_end)
+        names = " and ".join(f"`{n}`" for n, _, _ in entry.other_end)
         return f"this is {names}: the catalog's `{entry.name}`, read from its other end"
     aka = f" (also called {', '.join(entry.aliases)})" if entry.aliases else ""
     end = ", read from its other end" if reversed_ else ""
@@ -140,9 +140,9 @@ def _key(name: str) -> str:
 _BY_NAME = {
     **{_key(n): e for e in ENTRIES for n in (e.name, *e.aliases)},
     **{
-        _key(n): Entry(e.name, e.turns[::-1], e.box, source)
+        _key(n): Entry(e.name, turns, e.box, source)
         for e in ENTRIES
-        for n, source in e.other_end
+        for n, turns, source in e.other_end
     },
 }
 

@@ -90,9 +90,9 @@ class Camera:
 
 CAMERA = Camera(28.0, -62.0)  # front, a little right, above: the person at the table
 SECOND_VIEWS = (
-    Camera(-28.0, -62.0, "seen from below"),
-    Camera(28.0, 118.0, "seen from behind"),
-    Camera(-28.0, 118.0, "seen from behind and below"),
+    Camera(-28.0, -62.0, "seen from below (left and right as in the main view)"),
+    Camera(28.0, 118.0, "seen from behind: left and right are swapped"),
+    Camera(-28.0, 118.0, "seen from behind and below: left and right are swapped"),
 )
 
 

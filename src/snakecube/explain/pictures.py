@@ -35,6 +35,8 @@ from snakecube.fold import FoldPlan
 from snakecube.shape import Coord
 from snakecube.solution import Solution
 
+TAIL = "#4f7cac"  # the rest of the snake: dashed, never drawn over a solid cube
+BOX = "#c4c4c4"  # the finished box's outline: thin and light
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
 COLUMNS, ROWS = 2, 3
 MARGIN = 0.45  # inches
@@ -107,10 +109,20 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
                     _edges(what), colors="#999999", linewidths=0.6, linestyles="dotted", zorder=z
                 )
             )
-        else:  # the rest of the snake: light edges, so it hides nothing
+        else:  # the rest of the snake: dashed blue-grey edges, under every solid cube
             ax.add_collection3d(
-                Line3DCollection(_edges(what), colors="#8c8c8c", linewidths=0.7, zorder=z)
+                Line3DCollection(
+                    _edges(what), colors=TAIL, linewidths=0.8, linestyles=(0, (3, 2)), zorder=-1
+                )
             )
+    if panel.box is not None:  # the box's outline, drawn lightly, under everything
+        lo_b, hi_b = panel.box
+        ends = [
+            tuple(float(lo_b[k] if not (c >> k) & 1 else hi_b[k]) for k in range(3))
+            for c in range(8)
+        ]
+        box_lines: list[list[Any]] = [[ends[c], ends[d]] for c, d in frame.CUBE_EDGES]
+        ax.add_collection3d(Line3DCollection(box_lines, colors=BOX, linewidths=0.6, zorder=-2))
     top = len(items) + 10
     if panel.arrow is not None:
         (x0, y0, z0), (x1, y1, z1) = panel.arrow
@@ -242,15 +254,16 @@ def _page_panels(n_panels: int) -> list[list[int]]:
 
 INSTRUCTIONS_KEY = (
     " Each step places one segment: its new cubes are blue and numbered, the cube it turns "
-    "at is outlined in red, the red arrow shows where the segment goes, and grey outlines "
-    "show where the rest of the snake hangs (as a fold plan has it, next to the cube). Earlier "
+    "at is outlined in red, the red arrow shows where the segment goes, and dashed blue "
+    "outlines show where the rest of the snake hangs (as a fold plan has it); thin grey lines "
+    "are the finished box. Earlier "
     "cubes alternate dark and light, like the wooden puzzle."
 )
 NEXT_KEY = (
     " Each step places one segment: its new cubes are blue and numbered, the cube it turns "
-    "at is outlined in red, the red arrow shows where the segment goes, and grey outlines "
-    "show the next segment at its place. Earlier cubes alternate dark and light, like the "
-    "wooden puzzle."
+    "at is outlined in red, the red arrow shows where the segment goes, and dashed blue "
+    "outlines show the next segment at its place; thin grey lines are the finished box. "
+    "Earlier cubes alternate dark and light, like the wooden puzzle."
 )
 
 
@@ -262,8 +275,8 @@ PLAN_KEY = (
     " Each picture shows the whole snake after one step, the end you hold kept still: cubes "
     "already where they end are wood, the red cube is the one you turn (it spins in place on "
     "the joint, next to the last cube you hold, which is numbered too), the cubes that swung "
-    "with it are blue, the red arrow shows the swing, and grey outlines show the rest of the "
-    "snake."
+    "with it are blue, the red arrow shows the swing, and dashed blue outlines show the rest "
+    "of the snake; the first picture is the start seen from above."
 )
 
 
@@ -328,11 +341,21 @@ def _draw_page(
         draw_panel(fig, rect, solution, panels[k])
 
 
+def _xyz(values: Any) -> Coord:
+    x, y, z = values
+    return (x, y, z)
+
+
 def _pages(
     solution: Solution, panels: list[Panel], paper: str, intro: str, stacked: bool
 ) -> list[Any]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
     size = PAPERS[paper]
+    lo = _xyz(min(p.bounds[0][a] for p in panels) for a in range(3))
+    hi = _xyz(max(p.bounds[1][a] for p in panels) for a in range(3))
+    box = ((0, 0, 0), solution.region.dims) if panels and panels[0].colours is None else None
+    if box is not None:  # instructions: one zoom for every panel (a plan's swings reach far)
+        panels = [dataclasses.replace(p, bounds=(lo, hi), box=box) for p in panels]
     pages = _page_panels(len(panels))
     if stacked:
         fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)

@@ -44,6 +44,7 @@ from snakecube.frame import (
 from snakecube.shape import Coord
 from snakecube.solution import Solution
 
+ABOVE = Camera(89.0, -90.0, "seen from above")  # the flat start: a map, x right, y up
 Tails = Sequence[Sequence[Coord]]  # per step, where the rest of the snake hangs
 
 __all__ = [
@@ -118,6 +119,7 @@ class Panel:
     notes: tuple[str, ...] = field(default=())
     cells: tuple[Coord, ...] | None = None  # where each cube is, if not the solution's cells
     colours: dict[int, str] | None = None  # a colour per cube, instead of new / dark / light
+    box: tuple[Coord, Coord] | None = None  # the finished box's outline, drawn lightly
 
 
 def make_view(
@@ -153,10 +155,13 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     ``tails`` gives, per step, where the rest of the snake hangs (from a fold plan); without
     it the next segment is drawn at its place.
     """
-    from snakecube.explain.words import step_words
+    from snakecube.explain.words import checkpoints, step_words
 
     cells = solution.cells
-    words = step_words(solution)
+    checks = checkpoints(solution)
+    words = [
+        w + (f". {checks[k]}" if k in checks else "") for k, w in enumerate(step_words(solution), 1)
+    ]
     out = []
     all_steps = steps(solution)
     for s in all_steps:
@@ -223,6 +228,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     rest of the snake (not yet in place) light grey."""
     lines = steps_in_words(plan)
     start = [w for w in lines if not w.startswith(("Step ", "  "))][:3]
+    start[0] = start[0].replace("as the start picture shows:", "as this picture shows.")
     words = [" ".join(start), *(w for w in lines if w.startswith("Step "))]
     frames = plan.frames
     moves = plan.moves
@@ -249,9 +255,9 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             *([pivot, last_held] if pivot >= 0 else []),
             *(swung[:1] + swung[-1:] if swung else []),
         ]
-        if k == 0:
-            numbered = [0, n - 1]
-        view = make_view(CAMERA, cells, solid, numbered)
+        if k == 0:  # the flat start, seen from straight above, every cube numbered
+            numbered = list(range(n))
+        view = make_view(ABOVE if k == 0 else CAMERA, cells, solid, numbered)
         arrow = None
         if swung:
             i = swung[0] if held == "first" else swung[-1]
