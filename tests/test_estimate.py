@@ -8,9 +8,8 @@ import pytest
 
 import snakecube as sc
 from snakecube import search
-from snakecube.search import ends
 from snakecube.designs import design_of, random_path
-from snakecube.search import compile_inputs
+from snakecube.search import compile_inputs, ends
 from snakecube.search.engine import Stats
 from snakecube.search.estimate import tree_size
 from snakecube.search.flags import DEFAULT_PRUNE

@@ -189,7 +189,8 @@ def _in_a_fresh_process(code: str, **env: str) -> str:
 
 def test_one_process_search_imports_only_what_it_uses():
     code = (
-        "import sys, snakecube; snakecube.solve('standard'); snakecube.solve('seed-blue', limit=1); "
+        "import sys, snakecube; snakecube.solve('standard'); "
+        "snakecube.solve('seed-blue', limit=1); "
         "print([m for m in ('numpy', 'multiprocessing', 'threading', 'snakecube.pool', "
         "'snakecube.search.parallel', 'snakecube.search.first', 'dask', 'matplotlib', "
         "'plotly') if m in sys.modules])"

@@ -214,6 +214,11 @@ class SatMember:
             return None
         return "the SAT member needs python-sat: pip install 'snakecube[sat]'"
 
+    @classmethod
+    def make(cls, problem: Problem, setting: object) -> SatMember:
+        """The SAT member of ``problem`` (deterministic: it needs no seed)."""
+        return cls(problem)
+
     def place(self, n: int) -> int:
         """Where slice ``n`` ends on the portfolio's scale of work."""
         return (n + 1) * SLICE * NODES_PER_CONFLICT

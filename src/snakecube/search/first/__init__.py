@@ -13,15 +13,14 @@ depth-first ``first.depth``       the exhaustive search from the end with the sm
 beam        ``first.beam``        beams of doubling widths, the most compact folds kept
 =========== ===================== ===================================================
 
-``lineup`` makes the members by name (the one place names are dispatched), ``schedule.search``
-runs them and accepts their runs in one fixed order, and ``first_solution`` turns the first
-accepted solution into a ``Result``. This is a pure heuristic layer over exact pruning; every
-solution is verified by ``Solution.verify`` like any other.
+``lineup`` makes the members by name (``KINDS``: the one place names are dispatched),
+``schedule.search`` runs them and accepts their runs in one fixed order, and
+``first_solution`` turns the first accepted solution into a ``Result``. This is a pure
+heuristic layer over exact pruning; every solution is verified by ``Solution.verify`` like
+any other.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from snakecube import limits
 from snakecube.search import sat
@@ -40,7 +39,7 @@ from snakecube.search.first.beam import (
     beam_work,
 )
 from snakecube.search.first.depth import DEPTH_PROBES, DEPTH_SLICE, Depth, DepthFirst, end_sizes
-from snakecube.search.first.member import Member, Run
+from snakecube.search.first.member import Member, MemberType, Run, Setting
 from snakecube.search.first.restarts import (
     ALL_CHECKS,
     ARMS_CHECKS,
@@ -66,25 +65,65 @@ from snakecube.search.sat import Slice
 from snakecube.solution import Result, Solution
 
 __all__ = [
-    "ALL_CHECKS", "ARMS_CHECKS", "AVAILABLE", "BASE", "BEAM_BASE", "BEAM_CELLS", "BEAM_MAX_WIDTH",
-    "BEAM_ROUND", "CHECKS", "DEPTH_PROBES", "DEPTH_SLICE", "MEMBERS", "ROUND", "BeamMember",
-    "Beamed", "Depth", "DepthFirst", "Kind", "Member", "Portfolio", "Restart", "Run", "Slice",
-    "_beam", "_first", "_sweep_starts", "beam", "beam_fits", "beam_width", "beam_work",
-    "budget_of", "depth", "end_sizes", "first_solution", "lineup", "luby", "pivots_of",
-    "restarts", "sat", "search", "who_runs", "why_not",
+    "ALL_CHECKS",
+    "ARMS_CHECKS",
+    "AVAILABLE",
+    "BASE",
+    "BEAM_BASE",
+    "BEAM_CELLS",
+    "BEAM_MAX_WIDTH",
+    "BEAM_ROUND",
+    "CHECKS",
+    "DEPTH_PROBES",
+    "DEPTH_SLICE",
+    "KINDS",
+    "MEMBERS",
+    "ROUND",
+    "BeamMember",
+    "Beamed",
+    "Depth",
+    "DepthFirst",
+    "Kind",
+    "Member",
+    "MemberType",
+    "Portfolio",
+    "Restart",
+    "Run",
+    "Setting",
+    "Slice",
+    "_beam",
+    "_first",
+    "_sweep_starts",
+    "beam",
+    "beam_fits",
+    "beam_width",
+    "beam_work",
+    "budget_of",
+    "depth",
+    "end_sizes",
+    "first_solution",
+    "lineup",
+    "luby",
+    "pivots_of",
+    "restarts",
+    "sat",
+    "search",
+    "who_runs",
+    "why_not",
 ]  # fmt: skip
 
-_WHY_NOT: dict[str, Callable[[Problem], str | None]] = {
-    "restarts": Portfolio.why_not,
-    "sat": sat.SatMember.why_not,
-    "depth-first": DepthFirst.why_not,
-    "beam": BeamMember.why_not,
+# The members by name: the one place a name becomes a member.
+KINDS: dict[str, MemberType] = {
+    "restarts": Portfolio,
+    "sat": sat.SatMember,
+    "depth-first": DepthFirst,
+    "beam": BeamMember,
 }
 
 
 def why_not(name: str, problem: Problem) -> str | None:
     """Why the member called ``name`` cannot run on ``problem`` here, or None when it can."""
-    return _WHY_NOT[name](problem)
+    return KINDS[name].why_not(problem)
 
 
 def who_runs(
@@ -107,17 +146,15 @@ def lineup(problem: Problem, names: tuple[str, ...], seed: int = 0) -> list[Memb
     if unknown or not names:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
     running, sizes = who_runs(problem, names)
-    numbered = sum(m in ("restarts", "beam") for m in running)
     # Restarts and beams without depth first (it sat out as hopeless): beams weigh less.
     hopeless = {"restarts", "beam"} <= set(running) and "depth-first" not in running
-    bias = beam.BEAM_BIAS_HOPELESS if hopeless else 1
-    makers: dict[str, Callable[[], Member]] = {
-        "restarts": lambda: Portfolio(problem, seed),
-        "sat": lambda: sat.SatMember(problem),
-        "depth-first": lambda: DepthFirst(problem, sizes, numbered),
-        "beam": lambda: BeamMember(problem, seed, bias),
-    }
-    return [makers[name]() for name in running]
+    setting = Setting(
+        seed=seed,
+        sizes=sizes,
+        sharing=sum(not KINDS[m].persistent for m in running),
+        bias=beam.BEAM_BIAS_HOPELESS if hopeless else 1,
+    )
+    return [KINDS[name].make(problem, setting) for name in running]
 
 
 def first_solution(

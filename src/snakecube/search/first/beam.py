@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from snakecube import compiled
-from snakecube.search.first.member import Run
+from snakecube.search.first.member import Run, Setting
 from snakecube.search.first.restarts import _loop_arrays, _starts
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
@@ -127,6 +127,11 @@ class BeamMember:
         return (
             f"--strategy beam needs the compiled beam loop and a box of at most {BEAM_CELLS} cells"
         )
+
+    @classmethod
+    def make(cls, problem: Problem, setting: Setting) -> BeamMember:
+        """The beams of ``problem`` with the lineup's seed and weight."""
+        return cls(problem, setting.seed, setting.bias)
 
     def place(self, n: int) -> int:
         """Where beam ``n`` ends on the portfolio's scale of work: the beams' work up to it."""

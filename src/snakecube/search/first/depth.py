@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from snakecube.search.engine import Engine, Stats
-from snakecube.search.first.member import Run
+from snakecube.search.first.member import Run, Setting
 from snakecube.search.flags import DEFAULT_PRUNE
 from snakecube.search.plan import Unit, make_plan
 from snakecube.search.problem import Problem
@@ -104,6 +104,11 @@ class DepthFirst:
     def why_not(problem: Problem) -> str | None:
         """Depth first runs everywhere (on the reference where the kernel is not built)."""
         return None
+
+    @classmethod
+    def make(cls, problem: Problem, setting: Setting) -> DepthFirst:
+        """Depth first on ``problem`` from the end the lineup's estimates favour."""
+        return cls(problem, setting.sizes, setting.sharing)
 
     def place(self, n: int) -> int:
         """Where slice ``n`` ends on the portfolio's scale of work."""

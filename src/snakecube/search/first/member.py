@@ -12,9 +12,13 @@ can do any of them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from snakecube.shape import CellIndex
+
+if TYPE_CHECKING:
+    from snakecube.search.problem import Problem
 
 
 class Run(Protocol):
@@ -54,3 +58,26 @@ class Member(Protocol):
 
     def close(self) -> None:
         """Release what the member holds (a SAT solver, an open search)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What members are made with, beside the problem: decided once for the whole lineup."""
+
+    seed: int = 0  # the restarts' and beams' random orders
+    sizes: tuple[float, float] | None = None  # the ends' tree estimates, if made
+    sharing: int = 1  # numbered members (restarts, beams) sharing the other cores
+    bias: int = 1  # beams weigh this many times less on the scale of work
+
+
+class MemberType(Protocol):
+    """A member's class: whether it can run on a problem here, and how to make it."""
+
+    name: str
+    persistent: bool
+
+    def why_not(self, problem: Problem) -> str | None:
+        """Why it cannot run on ``problem`` here, or None when it can."""
+
+    def make(self, problem: Problem, setting: Setting) -> Member:
+        """The member for ``problem``."""

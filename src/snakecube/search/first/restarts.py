@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from snakecube import compiled
-from snakecube.search.first.member import Run
+from snakecube.search.first.member import Run, Setting
 from snakecube.search.flags import (
     FIRST_BLOCKS,
     FIRST_FEWEST_WAYS,
@@ -164,6 +164,11 @@ class Portfolio:
         if _first is None:
             return "the compiled restarts search is not built here; reinstall with a C compiler"
         return None
+
+    @classmethod
+    def make(cls, problem: Problem, setting: Setting) -> Portfolio:
+        """The restarts of ``problem`` with the lineup's seed."""
+        return cls(problem, setting.seed)
 
     def place(self, n: int) -> int:
         """Where restart ``n`` ends on the portfolio's scale of work: the budgets up to it."""
