@@ -217,3 +217,58 @@ def test_progress_bar_on_a_terminal_only():
     quiet = _cli(*args)  # stderr is a pipe, not a terminal: no bar
     _, err = quiet.communicate(timeout=60)
     assert "searching" not in err
+
+
+# -- issue 36: peers' notations, counting conventions, check, export ---------------------
+
+
+def test_peer_notations_solve_and_say_their_reading(capsys):
+    code, out, _ = run(capsys, "solve", "--", "--o-o-o-o-o-o-oo-o-oooo-oo-")
+    assert code == 0 and "read as                  o/- per cube, o = corner" in out
+    bits = "0,0,1,1,0,1,1,0,1,0,1,1,0,1,0,1,1,0,1,0,1,1,0,1,1,0,0"
+    code, out, _ = run(capsys, "solve", bits, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["placements"] > 0 and "1 = corner" in data["snake"]["reading"]
+    code, out, _ = run(capsys, "solve", "2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2", "--json")
+    assert json.loads(out)["distinct"] == 1 and "steps" in json.loads(out)["snake"]["reading"]
+    code, out, _ = run(capsys, "convert", "standard", "--json")
+    forms = json.loads(out)
+    for notation in ("dashes", "bitlist", "steplist"):
+        code, again, _ = run(capsys, "convert", "--to", "turns", "--", forms[notation])
+        assert again.strip() == forms["turns"]
+
+
+def test_king_b_conventions(capsys):
+    king_b = "3,4,4,4,2,4,2,4,2,2,2,2,2,2,2,2,2,3,2,4,3,3,2,4,2,3,2,2,2,2,2,3,2,2,2,2,4,2,4"
+    code, out, _ = run(capsys, "solve", king_b, "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["placements"], d["distinct_up_to_rotations"], d["distinct"]) == (192, 8, 4)
+    _, out, _ = run(capsys, "solve", king_b)
+    assert "up to rotations          8" in out
+
+
+def test_check_and_export(capsys):
+    code, out, _ = run(capsys, "solve", "standard", "--json")
+    dirs = " ".join(json.loads(out)["solutions"][0]["directions"])
+    code, out, _ = run(capsys, "check", "standard", dirs)
+    assert code == 0 and "distinct solution 1 of 1" in out
+    wrong = dirs.rsplit(" ", 1)[0] + " +x"
+    code, out, _ = run(capsys, "check", "standard", wrong, "--json")
+    d = json.loads(out)
+    assert code == 0 and not d["valid"] and d["failure"]["cube"] == 25
+    code, _, err = run(capsys, "check", "standard", "START 0,0,0 MOVES: SIDEWAYS 2")
+    assert code == 2 and err.count("\n") == 1 and "SIDEWAYS" in err
+    code, out, _ = run(capsys, "export", "standard", "--symmetry-breaking")
+    assert code == 0 and "value_precede_chain" in out
+    code, _, err = run(capsys, "export", "standard", "--box", "2x3x4")
+    assert code == 2 and "27 cubes" in err
+
+
+def test_a_typed_snake_is_named_from_either_end(capsys):
+    code, out, _ = run(capsys, "solve", "3-2-2-3-2-3-2-2-3-3-2-2-2-3-3-3-3")
+    assert code == 0 and "the catalog's `standard`, read from its other end" in out
+    code, out, _ = run(capsys, "solve", "standard")
+    assert code == 0 and "catalog's" not in out  # typed by its name: nothing to say
+    code, out, _ = run(capsys, "catalog")
+    assert out.count("\nseed-green") == 0 and "read from its other end: seed-green" in out

@@ -32,6 +32,11 @@ EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
 # within this time, and only in targets of up to HINT_CELLS cells (a bigger target's setup
 # alone can take longer), so the refusal comes within half a second.
 HINT_SECONDS, HINT_CELLS = 0.2, 216
+EASIEST_OF = 8  # the solutions compared when --solution is not given to show and fold
+EASIEST_HELP = (
+    f"of the first {EASIEST_OF}, the easiest to fold: fewest quarter turns in its fold plan, "
+    "then most swings clear of the cubes in place, then the first"
+)
 NEARBY_SECONDS = 5.0  # the nearby designs listed when a snake does not fold
 SNAKE_HELP = (
     "the snake: a catalog name (standard, king, ...), lengths like 3-3-3-3-2-... or "
@@ -231,9 +236,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument(
         "--solution",
         type=_whole(1),
-        default=1,
+        default=None,
         metavar="K",
-        help="which distinct solution, 1 = the first (default)",
+        help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
     )
     w.add_argument(
         "--out",
@@ -268,9 +273,16 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument(
         "--solution",
         type=_whole(1),
-        default=1,
+        default=None,
         metavar="K",
-        help="which distinct solution, 1 = the first (default)",
+        help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
+    )
+    o.add_argument(
+        "--nodes",
+        type=_whole(1),
+        default=200_000,
+        metavar="N",
+        help="moves the planner tries per search before it gives up (default 200000)",
     )
     o.add_argument(
         "--from",
@@ -408,6 +420,73 @@ def _parser() -> argparse.ArgumentParser:
     _add_snake(v)
     v.add_argument("--to", choices=NOTATIONS, help="only this notation")
     v.add_argument("--json", action="store_true", help="print JSON")
+
+    ck = sub.add_parser(
+        "check",
+        help="check a solution from elsewhere: is it one, where it fails, which of ours it is",
+        epilog="example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'",
+    )
+    ck.add_argument("snake", metavar="SNAKE", help=SNAKE_HELP + " (quoted, as one word)")
+    ck.add_argument(
+        "solution",
+        nargs="*",
+        metavar="SOLUTION",
+        help="cells (x,y,z ...), one direction per step or segment (+x +y -x ...), or "
+        "'START x,y,z MOVES: BACK 2, UP 3, ...'",
+    )
+    ck.add_argument("--file", metavar="FILE", help="read the solution from this file")
+    _add_target(ck)
+    ck.add_argument(
+        "--axes", metavar="WORD=DIR,...", help="direction words, like RIGHT=+x,BACK=+y,UP=+z"
+    )
+    ck.add_argument("--start", metavar="X,Y,Z", help="the cell of cube 1, for directions")
+    _add_seconds(ck)
+    ck.add_argument("--json", action="store_true", help="print JSON")
+
+    ex = sub.add_parser(
+        "export",
+        help="write the snake and target as a model for another solver (MiniZinc)",
+        epilog="example: snakecube export standard --format minizinc --symmetry-breaking",
+    )
+    _add_snake(ex)
+    _add_target(ex)
+    ex.add_argument(
+        "--format", choices=("minizinc",), default="minizinc", help="the model's language"
+    )
+    ex.add_argument(
+        "--symmetry-breaking",
+        nargs="?",
+        const="auto",
+        default="none",
+        choices=("auto", "directions", "lex"),
+        help="keep one placement per distinct solution: seeds/000's constraints on a cube "
+        "(directions), lex-leader constraints on any target (lex); auto picks",
+    )
+    ex.add_argument(
+        "--out", metavar="FILE", help="write the model to FILE (default: standard output)"
+    )
+
+    sv = sub.add_parser(
+        "serve",
+        help="the web page as a local app: type the snake, see it fold (snakecube[web])",
+        epilog="example: snakecube serve --open",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sv.add_argument("--port", type=_whole(0, 65535), default=8765, help="port (default 8765)")
+    sv.add_argument("--open", action="store_true", help="open the page in a browser")
+    sv.add_argument("--workers", type=_workers, metavar="N",
+                    help="search processes (default: the cores)")  # fmt: skip
+    sv.add_argument("--queue", type=_whole(0, 1000), default=8, metavar="N",
+                    help="requests waiting for a process before 'busy' (default 8)")  # fmt: skip
+    sv.add_argument("--max-seconds", type=_seconds, default=60.0, metavar="S",
+                    help="longest search; then marked incomplete (default 60)")  # fmt: skip
+
+    wb = sub.add_parser(
+        "web",
+        help="write the web page as a static site that solves in the browser (Pyodide)",
+        epilog="example: snakecube web --out site && python -m http.server -d site",
+    )
+    wb.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
     return p
 
 
@@ -456,6 +535,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    typed = Snake.parse(_snake_text(args), None if target is None else target.volume)
+    if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
+        import dataclasses
+
+        result = dataclasses.replace(result, snake=typed)
     style = "letters" if args.letters else "signs"
     unsolvable = result.complete and not result.solutions and start is None and path is None
     near = []
@@ -467,10 +551,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         near = nearby(result.snake, result.region, seconds=budget)
     if args.json:
         data = result.to_dict()
+        data["catalog"] = catalog.recognized(result.snake.turns(), _snake_text(args)) or None
         if unsolvable:
             data["nearby"] = [n.to_dict() for n in near]
         _print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    said = catalog.recognized(result.snake.turns(), _snake_text(args))
+    if said:
+        print(f"({said})")
     print(report(result, style))
     if near:
         print("\nnearby designs that fold (one typo away):")
@@ -524,29 +612,77 @@ def _nth_solution(args: argparse.Namespace, verb: str) -> Any:
     )
 
 
+def _chosen(args: argparse.Namespace, verb: str, end: str = "best") -> tuple[Any, Any]:
+    """The solution to show or fold (--solution K, or the easiest to fold of the first
+    EASIEST_OF) and its fold plan (None when --solution was given), or (None, None) when
+    --seconds ran out. Says which was picked, and names a catalog puzzle typed otherwise."""
+    from snakecube import catalog, fold
+    from snakecube.search import solve
+
+    said = catalog.recognized(Snake.parse(_snake_text(args)).turns(), _snake_text(args))
+    if said and not getattr(args, "json", False):
+        print(f"({said})")
+    if args.solution is not None:
+        return _nth_solution(args, verb), None
+    result = solve(
+        _snake_text(args),
+        _target(args),
+        reverse=bool(getattr(args, "reverse", False)),
+        limit=EASIEST_OF,
+        seconds=_left(args),
+        strategy="depth-first",
+    )
+    if result.stop_reason == "interrupted":
+        raise KeyboardInterrupt
+    if not result.solutions:
+        if not result.complete:
+            _say(f"snakecube: stopped at the time limit with no solution found; nothing to {verb}")
+            return None, None
+        raise InputError(
+            f"the snake has no solutions in this target, so there is nothing to {verb}"
+        )
+    nodes = getattr(args, "nodes", 200_000)
+    if len(result.solutions) == 1:
+        return result.solutions[0], fold.plan(result.solutions[0], end, nodes)
+    k, p = fold.easiest(result.solutions, end, nodes)
+    more = "" if result.complete else " or more"
+    if not p.found:
+        return result.solutions[k], p
+    _say(
+        f"snakecube: solution {k + 1} of {len(result.solutions)}{more}, {fold.EASIEST_RULE} "
+        f"({p.quarter_turns} quarter turns, {p.sweep_clear} clear); --solution K picks another"
+    )
+    return result.solutions[k], p
+
+
 def _cmd_fold(args: argparse.Namespace) -> int:
     from snakecube import explain, fold
 
     if args.out is not None:
         explain.form_of(args.out)
-    found = _nth_solution(args, "fold")
+    found, p = _chosen(args, "fold", args.held)
     if found is None:
         if args.json:
             _print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
         return EXIT_OK
-    p = fold.plan(found, args.held)
-    if args.out is not None:
+    if p is None:
+        p = fold.plan(found, args.held, args.nodes)
+    if args.out is not None and p.found:
         explain.save_plan(p, args.out, paper=args.paper)
         _say(f"snakecube: wrote {args.out!r}")
     if args.json:
         _print_json(args, p.to_dict())
         return EXIT_OK
-    order = "yes" if p.in_order else "no: some corners are turned before earlier ones"
+    if not p.found:  # the planner gave up: an answer, not an error
+        print(f"{'snake':16} {p.solution.snake.turns()}")
+        print(f"no fold plan: {p.reason}")
+        return EXIT_OK
+    order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
     print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
-    print(f"{'in order':16} {order}")
+    print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
@@ -600,7 +736,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
-    found = _nth_solution(args, "show")
+    found, _plan = _chosen(args, "show")
     if found is None:
         return EXIT_OK
     style = "letters" if args.letters else "signs"
@@ -611,7 +747,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
             print("(--reverse: cube 1 is the last cube of the snake as typed)")
         print(show(found, style, args.words))
         return EXIT_OK
-    explain.save(found, args.out, style=style, words=args.words, paper=args.paper)
+    tails = None
+    if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
+        found, tails = explain.hanging(found)
+    explain.save(found, args.out, style=style, words=args.words, paper=args.paper, tails=tails)
     _say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
 
@@ -782,16 +921,27 @@ def _cmd_catalog(args: argparse.Namespace) -> int:
                 "turns": e.turns,
                 "segment_lengths": list(snake.lengths),
                 "source": e.source,
+                "other_end": [
+                    {"name": n, "turns": turns, "source": src} for n, turns, src in e.other_end
+                ],
             }
         )
-    if args.json:
-        _print_json(args, rows, indent=2)
+    if args.json:  # a merged name is listed too, as a pointer to its canonical entry
+        refs = [
+            {"name": o["name"], "same_design_as": r["name"], "from_other_end": True, **o}
+            for r in rows
+            for o in r["other_end"]
+        ]
+        _print_json(args, rows + refs, indent=2)
         return EXIT_OK
     for r in rows:
         aka = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
         print(f"{r['name']}{aka}: {'x'.join(map(str, r['box']))}")
         print(f"  {r['turns']}")
         print(f"  source: {r['source']}")
+        for other in r["other_end"]:
+            same = "the same design, read from its other end"
+            print(f"  {same}: {other['name']} {other['turns']} ({other['source']})")
     return EXIT_OK
 
 
@@ -811,6 +961,74 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    missing = [m for m in ("starlette", "uvicorn", "sse_starlette", "plotly")
+               if importlib.util.find_spec(m) is None]  # fmt: skip
+    if missing:
+        raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
+    from snakecube.web.server import serve
+
+    serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+    return EXIT_OK
+
+
+def _cmd_web(args: argparse.Namespace) -> int:
+    from snakecube.web.site import build
+
+    out = build(args.out)
+    _say(f"snakecube: wrote the static site to {str(out)!r}; try: python -m http.server -d {out}")
+    return EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from snakecube.check import check
+
+    if args.file is not None:
+        if args.solution:
+            raise InputError("give the solution as words or with --file, not both")
+        from pathlib import Path
+
+        try:
+            with Path(args.file).open("rb") as f:
+                data = f.read(limits.MAX_TEXT * 4 + 1)
+            text = data.decode("utf-8")
+        except OSError as err:
+            raise InputError(f"cannot read {args.file!r}: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise InputError(f"{args.file!r} is not UTF-8 text (byte {err.start + 1})") from None
+    else:
+        text = " ".join(args.solution)
+    start = None if args.start is None else _coord(args.start, "--start")
+    verdict = check(
+        args.snake, text, _target(args), axes=args.axes, start=start, seconds=_left(args)
+    )
+    if args.json:
+        _print_json(args, verdict.to_dict(), indent=2)
+    else:
+        print(verdict.report())
+    return EXIT_OK
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from snakecube.minizinc import model
+    from snakecube.search import as_snake, as_target
+
+    target = _target(args)
+    snake = as_snake(_snake_text(args), target)
+    region = as_target(target, snake) if target is None else target
+    limits.cell_count(region.volume, f"the {region.describe()}")
+    text = model(snake, region, args.symmetry_breaking)
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    from snakecube.output import write_file
+
+    write_file(args.out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": _cmd_solve,
     "show": _cmd_show,
@@ -822,6 +1040,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "generate": _cmd_generate,
     "catalog": _cmd_catalog,
     "convert": _cmd_convert,
+    "check": _cmd_check,
+    "export": _cmd_export,
+    "serve": _cmd_serve,
+    "web": _cmd_web,
 }
 
 
