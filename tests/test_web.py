@@ -4,10 +4,9 @@ the browser's solving path imports the standard library only."""
 
 from __future__ import annotations
 
-import re
-
 import json
 import os
+import re
 import socket
 import subprocess
 import sys

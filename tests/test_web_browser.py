@@ -7,6 +7,7 @@ Chromium, Playwright, the web extra or the npm packages are missing.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -49,6 +50,7 @@ SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
 README_SHOT = Path(__file__).resolve().parents[1] / "docs" / "web.png"
 STANDARD = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3"
 TYPO = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"  # the last 3 typed as 2
+LONG_4 = "-".join(["2"] * 63)  # 64 cubes, a turn at every cube: 143,500+ solutions in 4x4x4
 LONG_5 = "-".join(["2"] * 124)  # 125 cubes, a turn at every cube: a very long 5x5x5 count
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
@@ -165,7 +167,7 @@ def _ready(page: object, base: str, timeout: int, hash_: str = "") -> None:
 
 def _check_standard(page: object, timeout: int) -> None:
     page.wait_for_function(  # type: ignore[attr-defined]
-        "document.querySelector('#viewer .main-svg') !== null", timeout=timeout
+        "document.querySelector('#viewer svg') !== null", timeout=timeout
     )
     assert "1 distinct solution " in page.inner_text("#counts") + " "  # type: ignore[attr-defined]
     assert "complete" in page.inner_text("#counts")  # type: ignore[attr-defined]
@@ -232,7 +234,7 @@ def test_standard_typo_link_and_fit(
     assert "26 cubes" in page.inner_text("#error")  # type: ignore[attr-defined]
     page.click(f"#nearby a.suggestion:has-text('{STANDARD}')")  # type: ignore[attr-defined]
     page.wait_for_function(  # type: ignore[attr-defined]
-        "document.body.dataset.state === 'done' && document.querySelector('#viewer .main-svg')",
+        "document.body.dataset.state === 'done' && document.querySelector('#viewer svg')",
         timeout=timeout,
     )
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
@@ -243,7 +245,7 @@ def test_standard_typo_link_and_fit(
     phone = _page(browser, base, "phone")
     _ready(phone, base, timeout, f"#snake={STANDARD}&box=3x3x3")
     phone.wait_for_function(  # type: ignore[attr-defined]
-        "document.body.dataset.state === 'done' && document.querySelector('#viewer .main-svg')",
+        "document.body.dataset.state === 'done' && document.querySelector('#viewer svg')",
         timeout=timeout,
     )
     assert "1 distinct solution" in phone.inner_text("#counts")  # type: ignore[attr-defined]
@@ -261,14 +263,21 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     pdf = Path(got.value.path()).read_bytes()
     assert pdf.startswith(b"%PDF-") and b"%%EOF" in pdf[-1024:] and len(pdf) > 10_000
     # The fold plan is drawn and plays.
-    page.wait_for_selector("#plan .main-svg", timeout=20_000)  # type: ignore[attr-defined]
+    page.wait_for_selector("#plan svg", timeout=20_000)  # type: ignore[attr-defined]
     page.click("#plan-next")  # type: ignore[attr-defined]
     assert "Step 1" in page.inner_text("#plan-words")  # type: ignore[attr-defined]
-    # A long 5x5x5 search: progress shows, Stop ends it and frees its process.
+    # A long 4x4x4 count (143,500+ solutions): progress shows and advances; Stop ends it.
+    page.fill("#snake", LONG_4)  # type: ignore[attr-defined]
+    page.click("#solve")  # type: ignore[attr-defined]
+    page.wait_for_selector("#stop", state="visible")  # type: ignore[attr-defined]
+    _progress_advances(page)
+    page.click("#stop")  # type: ignore[attr-defined]
+    assert page.inner_text("#progress-text") == "stopped"  # type: ignore[attr-defined]
+    # A long 5x5x5 search: Stop ends it and frees its process.
     page.fill("#snake", LONG_5)  # type: ignore[attr-defined]
     page.click("#solve")  # type: ignore[attr-defined]
     page.wait_for_selector("#stop", state="visible")  # type: ignore[attr-defined]
-    page.wait_for_timeout(1500)  # type: ignore[attr-defined]
+    page.wait_for_timeout(1000)  # type: ignore[attr-defined]
     assert page.evaluate("document.body.dataset.state") == "solving"  # type: ignore[attr-defined]
     page.click("#stop")  # type: ignore[attr-defined]
     assert page.inner_text("#progress-text") == "stopped"  # type: ignore[attr-defined]
@@ -287,4 +296,55 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     page.fill("#region", "")  # type: ignore[attr-defined]
     _solve(page, "standard", 20_000)
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
+
+
+BAR = "document.getElementById('bar')"
+PROGRESS = r"^(\d+) of (\d+) parts searched, (\d+) found$"
+
+
+def _progress_advances(page: object, seconds: float = 20) -> None:
+    """The progress line counts parts searched and solutions found, and while we watch one
+    of them goes up (never down), with the bar showing the parts."""
+    seen: list[tuple[int, int]] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and len(set(seen)) < 2:
+        text = page.inner_text("#progress-text")  # type: ignore[attr-defined]
+        got = re.match(PROGRESS, text)
+        if got:
+            seen.append((int(got.group(1)), int(got.group(3))))
+            bar = page.evaluate("[$bar.value, $bar.max]".replace("$bar", BAR))  # type: ignore[attr-defined]
+            assert bar[0] == int(got.group(1)) and bar[1] == int(got.group(2)), (bar, text)
+        page.wait_for_timeout(100)  # type: ignore[attr-defined]
+    assert len(set(seen)) >= 2, f"progress did not advance: {seen[:3]}...{seen[-3:]}"
+    assert seen == sorted(seen), seen
+
+
+def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> None:
+    """The king in the browser: warned as slow before the search, its first solution drawn
+    while the count goes on with progress that advances; Stop ends it and a fresh solver
+    starts, which then solves the standard snake."""
+    page = _page(browser, static)
+    _ready(page, static, 90_000)
+    page.fill("#snake", "king")  # type: ignore[attr-defined]
+    page.click("#solve")  # type: ignore[attr-defined]
+    page.wait_for_selector("#warning", state="visible", timeout=30_000)  # type: ignore[attr-defined]
+    warning = page.inner_text("#warning")  # type: ignore[attr-defined]
+    assert "64-cell" in warning and "Stop" in warning, warning
+    page.wait_for_selector("#viewer svg", timeout=30_000)  # type: ignore[attr-defined]
+    assert "incomplete" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    assert page.is_visible("#warning")  # type: ignore[attr-defined]
+    _progress_advances(page)
+    assert page.evaluate("document.body.dataset.state") == "solving"  # type: ignore[attr-defined]
+    page.click("#stop")  # type: ignore[attr-defined]
+    assert page.inner_text("#progress-text") == "stopped"  # type: ignore[attr-defined]
+    assert page.is_hidden("#stop")  # type: ignore[attr-defined]
+    assert "loading the solver again" in page.inner_text("#engine")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.getElementById('engine').textContent.includes('Pyodide')", timeout=90_000
+    )
+    _solve(page, "standard", 90_000)
+    assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    assert page.is_hidden("#warning")  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]

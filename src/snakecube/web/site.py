@@ -3,8 +3,9 @@
 The folder holds the page (``index.html``, ``page.js``, ``page.css``; it draws the cubes
 as SVG itself), ``config.js`` (static mode), the Web Worker ``pyworker.js``, Pyodide's
 runtime and standard library (``pyodide/``), copied from the pinned npm package in
-``node_modules`` (``npm ci`` fetches it), and ``snakecube.zip``: snakecube's pure-Python modules, which Pyodide unpacks
-into its file system. Nothing is loaded from a CDN or a package index at run time.
+``node_modules`` (``npm ci`` fetches it), and ``snakecube.zip``: snakecube's pure-Python
+modules, which Pyodide unpacks into its file system. Nothing is loaded from a CDN or a
+package index at run time.
 """
 
 from __future__ import annotations
