@@ -53,13 +53,15 @@ def save(
     words: str = "table",
     paper: str = "a4",
     tails: Tails | None = None,
+    typed: str | None = None,
 ) -> Path:
     """Write ``solution`` to ``path``: text (.txt), a printable sheet (.pdf pages, or
     .png/.svg), an animation (.gif) or the viewer (.html), chosen by the extension; written
     whole or not at all. ``paper`` is ``a4`` or ``letter``; ``words`` ``table`` or ``pilot``;
     ``tails`` where the rest of the snake hangs at each step (from a fold plan: see
     :func:`hanging`); without them each step draws the next segment at its place, and no
-    fold plan is searched."""
+    fold plan is searched. ``typed`` is the snake as the person typed it: the sheet's cover
+    and headers show it (the turn string if not given)."""
     if not isinstance(solution, Solution):
         raise TypeError(f"save() needs a Solution, not {type(solution).__name__}")
     form = form_of(path)
@@ -77,7 +79,7 @@ def save(
         return write_file(path, lambda p: viewer.save(solution, p, tails))
     from snakecube.explain import pictures
 
-    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails))
+    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
 
 def hanging(solution: Solution) -> tuple[Solution, Tails | None]:

@@ -30,7 +30,6 @@ from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
 from snakecube import frame
 from snakecube.explain import scene
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
-from snakecube.explain.words import start_words
 from snakecube.fold import FoldPlan
 from snakecube.shape import Coord
 from snakecube.solution import Solution
@@ -42,7 +41,7 @@ COLUMNS, ROWS = 2, 3
 MARGIN = 0.45  # inches
 NUMBER_PT = 9.0  # cube numbers on paper
 TEXT_PT = 9.0  # step words on paper
-INTRO_IN = 1.15  # the first page's introduction
+ZOOM = 1.4  # matplotlib leaves a wide margin round a 3D box: the drawing fills its panel
 
 
 # -- cubes ------------------------------------------------------------------------------------
@@ -66,7 +65,9 @@ def _edges(cell: Coord) -> list[list[tuple[int, int, int]]]:
     return [[c[a], c[b]] for a, b in frame.CUBE_EDGES]
 
 
-def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any) -> None:
+def _draw_view(
+    ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any, zoom: float = 0.0
+) -> None:
     """One 3D view of a panel: cubes far to near (painter's order, exact for unit cubes seen
     orthographically), then the pivot's outline, the arrow and the numbers on top."""
     cells = panel.cells or solution.cells
@@ -155,7 +156,7 @@ def _draw_view(ax: Any, solution: Solution, panel: Panel, view: View, flat_bound
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=1.0)
+    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=zoom or ZOOM)
     ax.view_init(elev=view.camera.elev, azim=view.camera.azim)
     ax.set_axis_off()
     if view.camera.name:
@@ -240,16 +241,27 @@ def draw_panel(
 
 
 # -- sheets ------------------------------------------------------------------------------------
-def _page_panels(n_panels: int) -> list[list[int]]:
-    """Panel numbers per page: the first page keeps room for the introduction."""
-    per_page = COLUMNS * ROWS
-    first = per_page - COLUMNS
-    pages = [list(range(min(first, n_panels)))]
-    at = len(pages[0])
-    while at < n_panels:
-        pages.append(list(range(at, min(at + per_page, n_panels))))
-        at += per_page
-    return pages
+Slot = tuple[int, int, int, int]  # panel number, row, column, columns spanned
+
+
+def _place(panels: list[Panel], columns: int, rows: int, first_rows: int) -> list[list[Slot]]:
+    """Where each panel goes: pages of ``columns`` x ``rows`` (the first page has
+    ``first_rows``); a panel with a second view takes a whole row, so both views are as
+    large as a panel's."""
+    pages: list[list[Slot]] = [[]]
+    r, c = 0, 0
+    for k, p in enumerate(panels):
+        span = columns if len(p.views) > 1 and columns > 1 else 1
+        if c + span > columns:
+            r, c = r + 1, 0
+        if r >= (first_rows if len(pages) == 1 else rows):
+            pages.append([])
+            r, c = 0, 0
+        pages[-1].append((k, r, c, span))
+        c += span
+        if c >= columns:
+            r, c = r + 1, 0
+    return [p for p in pages if p]
 
 
 INSTRUCTIONS_KEY = (
@@ -275,36 +287,16 @@ PLAN_KEY = (
     " Each picture shows the whole snake after one step, the end you hold kept still: cubes "
     "already where they end are wood, the red cube is the one you turn (it spins in place on "
     "the joint, next to the last cube you hold, which is numbered too), the cubes that swung "
-    "with it are blue, the red arrow shows the swing, and dashed blue outlines show the rest "
-    "of the snake; the first picture is the start seen from above."
+    "with it are blue (the first and last of them numbered), the red arrow shows the swing, "
+    "and dashed blue outlines show the rest of the snake; the end you hold is numbered in "
+    "every picture; the first picture is the start seen from above."
 )
 
 
-def _draw_page(
-    fig: Any,
-    top: float,
-    page_h: float,
-    solution: Solution,
-    panels: list[Panel],
-    numbers: list[int],
-    page: int,
-    pages: int,
-    intro: str,
-) -> None:
-    """One page of a sheet, its top at figure fraction ``top``, ``page_h`` tall; the first
-    page starts with ``intro``."""
+def _header(fig: Any, top: float, page_h: float, title: str, page: int, pages: int) -> None:
     fig_w, fig_h = fig.get_size_inches()
     mx, my = MARGIN / fig_w, MARGIN / fig_h
-    head = 0.3 / fig_h
-    fig.text(
-        mx,
-        top - my,
-        f"{solution.snake.turns()}  in the {solution.region.describe()}",
-        ha="left",
-        va="top",
-        fontsize=TEXT_PT + 1,
-        family="monospace",
-    )
+    fig.text(mx, top - my, title, ha="left", va="top", fontsize=TEXT_PT + 1, family="monospace")
     fig.text(
         0.5,
         top - page_h + my * 0.6,
@@ -313,32 +305,146 @@ def _draw_page(
         va="bottom",
         fontsize=TEXT_PT,
     )
+
+
+def _title(typed: str, solution: Solution) -> str:
+    """The header: the snake as typed (wrapped), and the target."""
+    text = f"{typed}  in the {solution.region.describe()}"
+    return "\n".join(textwrap.wrap(text, 100))
+
+
+def _draw_page(
+    fig: Any,
+    top: float,
+    page_h: float,
+    solution: Solution,
+    panels: list[Panel],
+    slots: list[Slot],
+    grid: tuple[int, int],
+    intro: str,
+    title: str,
+) -> None:
+    """The panels of one page, its top at figure fraction ``top``, ``page_h`` tall, in a
+    grid of ``grid`` (columns, rows); ``intro`` (if any) above them."""
+    fig_w, fig_h = fig.get_size_inches()
+    mx, my = MARGIN / fig_w, MARGIN / fig_h
+    head = (0.15 + 0.17 * (title.count("\n") + 1)) / fig_h
     grid_top = top - my - head
-    rows = ROWS
-    if page == 1:
+    columns, rows = grid
+    if intro:
         chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
+        lines = textwrap.wrap(intro, chars)
         fig.text(
             mx,
             grid_top,
-            "\n".join(textwrap.wrap(intro, chars)),
+            "\n".join(lines),
             ha="left",
             va="top",
             fontsize=TEXT_PT,
             linespacing=1.25,
         )
-        grid_top -= INTRO_IN / fig_h
-        rows = ROWS - 1
-    cell_w = (1 - 2 * mx) / COLUMNS
+        grid_top -= (len(lines) * TEXT_PT * 1.3 / 72 + 0.15) / fig_h
+    cell_w = (1 - 2 * mx) / columns
     cell_h = (grid_top - (top - page_h + my)) / rows
-    for j, k in enumerate(numbers):
-        r, c = divmod(j, COLUMNS)
+    for k, r, c, span in slots:
         rect = (
             mx + c * cell_w + 0.01,
             grid_top - (r + 1) * cell_h + 0.01,
-            cell_w - 0.02,
+            span * cell_w - 0.02,
             cell_h - 0.02,
         )
         draw_panel(fig, rect, solution, panels[k])
+
+
+def _draw_cover(
+    fig: Any, top: float, page_h: float, shown: Solution, cover: scene.Cover, key: str
+) -> None:
+    """The cover: the snake as typed, the finished shape coloured by segment, the start, the
+    layer map and the checks."""
+    fig_w, fig_h = fig.get_size_inches()
+    mx, my = MARGIN / fig_w, MARGIN / fig_h
+    y = top - my
+    head = _title(cover.typed, shown)
+    fig.text(mx, y, head, ha="left", va="top", fontsize=TEXT_PT + 3, family="monospace")
+    y -= (0.25 + 0.22 * (head.count("\n") + 1)) / fig_h
+    chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
+    lines = textwrap.wrap(
+        f"The finished shape, each segment in its own colour, cube numbers where they show. "
+        f"{cover.start}{key}",
+        chars,
+    )
+    fig.text(mx, y, "\n".join(lines), ha="left", va="top", fontsize=TEXT_PT, linespacing=1.25)
+    y -= (len(lines) * TEXT_PT * 1.3 / 72 + 0.1) / fig_h
+    blocks = [b.replace(" (far side at the top)", "") for b in cover.layers]
+    per_row = max(1, min(len(blocks), int((fig_w - 2 * MARGIN) // max(map(_block_width, blocks)))))
+    line_h = TEXT_PT * 1.25 / 72 / fig_h
+    block_h = (max(b.count("\n") for b in blocks) + 1.6) * line_h
+    map_h = 0.25 / fig_h + math.ceil(len(blocks) / per_row) * block_h
+    checks = [f"after step {k}: {w.removeprefix('Check: ')}" for k, w in cover.checks.items()]
+    check_lines = [
+        line for c in checks for line in textwrap.wrap(c, chars, subsequent_indent="    ")
+    ]
+    checks_h = (len(check_lines) + 1) * line_h if check_lines else 0.0
+    room = y - (top - page_h + my + 0.3 / fig_h)  # above the page number
+    pic_h = max(0.2 * page_h, min(0.42 * page_h, room - map_h - checks_h - 0.02))
+    n = len(shown.cells)
+    last = scene.steps(shown)[-1]
+    panel = Panel(
+        scene.Step(last.number, n, n - 1, -1, last.direction),
+        "",
+        (cover.view,),
+        cover.view,
+        (),
+        None,
+        ((0, 0, 0), shown.region.dims),
+        colours=cover.colours,
+        box=((0, 0, 0), shown.region.dims),
+    )
+    ax_box = (mx + 0.1, y - pic_h, 1 - 2 * mx - 0.2, pic_h)
+    if scene.is_flat(shown):
+        flat = dataclasses.replace(panel, step=scene.Step(last.number, 0, n - 1, -1, 0))
+        _draw_flat(fig.add_axes(ax_box), shown, flat)
+    else:
+        _draw_view(fig.add_axes(ax_box, projection="3d"), shown, panel, cover.view, None, 1.0)
+    y -= pic_h + 0.02
+    fig.text(
+        mx,
+        y,
+        "Layer map: each layer seen from above, the side away from you at the top.",
+        ha="left",
+        va="top",
+        fontsize=TEXT_PT,
+    )
+    y -= 0.25 / fig_h
+    for j, block in enumerate(blocks):
+        r, c = divmod(j, per_row)
+        fig.text(
+            mx + c * (1 - 2 * mx) / per_row,
+            y - r * block_h,
+            block,
+            ha="left",
+            va="top",
+            fontsize=TEXT_PT,
+            family="monospace",
+            linespacing=1.25,
+        )
+    y -= math.ceil(len(blocks) / per_row) * block_h
+    if check_lines:
+        fig.text(
+            mx,
+            y,
+            "Checks on the way (also in the steps):\n" + "\n".join(check_lines),
+            ha="left",
+            va="top",
+            fontsize=TEXT_PT,
+            linespacing=1.25,
+        )
+
+
+def _block_width(block: str) -> float:
+    """Inches a layer-map block takes on paper, with a gap."""
+    chars = max(len(line) for line in block.splitlines())
+    return max(chars, 18) * TEXT_PT * 0.62 / 72 + 0.35
 
 
 def _xyz(values: Any) -> Coord:
@@ -347,39 +453,84 @@ def _xyz(values: Any) -> Coord:
 
 
 def _pages(
-    solution: Solution, panels: list[Panel], paper: str, intro: str, stacked: bool
+    solution: Solution,
+    panels: list[Panel],
+    paper: str,
+    intro: str,
+    stacked: bool,
+    cover: scene.Cover | None = None,
 ) -> list[Any]:
-    """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
+    """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all.
+    Instructions (with a ``cover``) start with the cover and put two panels across and three
+    down; fold plans one panel across and two down, every panel at one zoom."""
     size = PAPERS[paper]
     lo = _xyz(min(p.bounds[0][a] for p in panels) for a in range(3))
     hi = _xyz(max(p.bounds[1][a] for p in panels) for a in range(3))
-    box = ((0, 0, 0), solution.region.dims) if panels and panels[0].colours is None else None
-    if box is not None:  # instructions: one zoom for every panel (a plan's swings reach far)
-        panels = [dataclasses.replace(p, bounds=(lo, hi), box=box) for p in panels]
-    pages = _page_panels(len(panels))
+    plan = bool(panels) and panels[0].colours is not None
+    box = None if plan else ((0, 0, 0), solution.region.dims)
+    # one zoom for every panel of a sheet; the plan's start (seen from above) keeps its own
+    panels = [
+        p if plan and p.step.pivot < 0 else dataclasses.replace(p, bounds=(lo, hi), box=box)
+        for p in panels
+    ]
+    grid = (1, 2) if plan else (COLUMNS, ROWS)
+    first_rows = grid[1] if cover is not None else grid[1] - 1
+    if plan:
+        first_rows = grid[1]
+    layout = _place(panels, grid[0], grid[1], first_rows)
+    typed = cover.typed if cover is not None else solution.snake.turns()
+    title = _title(typed, solution)
+    covers = 1 if cover is not None else 0
+    total = len(layout) + covers
+    pages: list[tuple[int, Any]] = []  # page number, what goes on it
+    if cover is not None:
+        pages.append((1, cover))
+    pages += [(covers + j + 1, slots) for j, slots in enumerate(layout)]
+
+    def draw(fig: Any, top: float, page_h: float, number: int, what: Any) -> None:
+        _header(fig, top, page_h, "" if number == 1 and cover else title, number, total)
+        if isinstance(what, scene.Cover):
+            _draw_cover(fig, top, page_h, solution, what, intro)
+            return
+        first = number == 1
+        _draw_page(
+            fig,
+            top,
+            page_h,
+            solution,
+            panels,
+            what,
+            grid,
+            intro if first and cover is None else "",
+            title,
+        )
+
     if stacked:
-        fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
-        for p, numbers in enumerate(pages, 1):
-            top = 1 - (p - 1) / len(pages)
-            _draw_page(fig, top, 1 / len(pages), solution, panels, numbers, p, len(pages), intro)
+        fig = plt.figure(figsize=(size[0], size[1] * total), dpi=110)
+        for number, what in pages:
+            draw(fig, 1 - (number - 1) / total, 1 / total, number, what)
         return [fig]
     figs = []
-    for p, numbers in enumerate(pages, 1):
+    for number, what in pages:
         fig = plt.figure(figsize=size, dpi=150)
-        _draw_page(fig, 1.0, 1.0, solution, panels, numbers, p, len(pages), intro)
+        draw(fig, 1.0, 1.0, number, what)
         figs.append(fig)
     return figs
 
 
-def sheet_figures(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> list[Any]:
-    """The instructions as one matplotlib Figure per page, of the paper's real size."""
+def sheet_figures(
+    solution: Solution, paper: str = "a4", tails: Tails | None = None, typed: str | None = None
+) -> list[Any]:
+    """The instructions as one matplotlib Figure per page, of the paper's real size: a
+    cover (``typed``: the snake as the person typed it), then the steps."""
     shown = scene.display(solution)
     return _pages(
         shown,
         scene.panels(shown, tails),
         paper,
-        start_words(shown) + _key(tails),
+        _key(tails),
         stacked=False,
+        cover=scene.cover(shown, typed),
     )
 
 
@@ -390,8 +541,9 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
         shown,
         scene.panels(shown, tails),
         paper,
-        start_words(shown) + _key(tails),
+        _key(tails),
         stacked=True,
+        cover=scene.cover(shown),
     )[0]
 
 
@@ -470,16 +622,19 @@ def save(
     kind: str | None = None,
     paper: str = "a4",
     tails: Tails | None = None,
+    typed: str | None = None,
 ) -> Path:
     """Write a sheet (.pdf pages, or .png/.svg) or an animation (.gif), chosen by ``kind``
-    or the extension."""
+    or the extension; ``typed`` is the snake as the person typed it, for the cover."""
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
         return _write(animation(solution, tails), path, kind)
     shown = scene.display(solution)
     panels = scene.panels(shown, tails)
-    figs = _pages(shown, panels, paper, start_words(shown) + _key(tails), kind != ".pdf")
+    figs = _pages(
+        shown, panels, paper, _key(tails), kind != ".pdf", cover=scene.cover(shown, typed)
+    )
     return _write(figs, path, kind)
 
 
@@ -508,7 +663,7 @@ def single(solution: Solution, size: float = 4.0) -> Any:
         None,
         ((0, 0, 0), shown.region.dims),
     )
-    _draw_view(fig.add_axes((0, 0, 1, 1), projection="3d"), shown, panel, view, None)
+    _draw_view(fig.add_axes((0, 0, 1, 1), projection="3d"), shown, panel, view, None, 1.0)
     return fig
 
 

@@ -51,11 +51,13 @@ __all__ = [
     "CAMERA",
     "SECOND_VIEWS",
     "Camera",
+    "Cover",
     "Panel",
     "Step",
     "Tails",
     "View",
     "blocker",
+    "cover",
     "cube_colour",
     "display",
     "dot",
@@ -71,6 +73,7 @@ __all__ = [
     "make_view",
     "oriented",
     "panels",
+    "segment_colour",
     "steps",
 ]
 
@@ -89,6 +92,70 @@ TAIL_MARGIN = 1  # cells around the target where a hanging tail is still drawn
 def cube_colour(i: int) -> str:
     """Cube i (0-based) alternates dark and light, starting dark, like the wooden puzzle."""
     return DARK if i % 2 == 0 else LIGHT
+
+
+# The cover's colours, one per segment in turn: distinct neighbours, readable numbers on each.
+SEGMENT_COLOURS = (
+    "#e6194b",
+    "#3cb44b",
+    "#ffe119",
+    "#4363d8",
+    "#f58231",
+    "#911eb4",
+    "#46f0f0",
+    "#f032e6",
+    "#bcf60c",
+    "#fabebe",
+    "#008080",
+    "#e6beff",
+    "#9a6324",
+    "#aaffc3",
+    "#808000",
+    "#ffd8b1",
+)
+
+
+def segment_colour(k: int) -> str:
+    """Segment k's colour on the cover (0-based)."""
+    return SEGMENT_COLOURS[k % len(SEGMENT_COLOURS)]
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """A sheet's cover: the snake as the person typed it, the finished shape coloured by
+    segment (a colour per cube, numbers where visible), the start in words, the layer map
+    and the checks the steps make (step number -> words)."""
+
+    typed: str
+    target: str
+    view: View
+    colours: dict[int, str]
+    start: str
+    layers: tuple[str, ...]  # one block per layer, bottom first, far side at the top
+    checks: dict[int, str]
+
+
+def cover(solution: Solution, typed: str | None = None) -> Cover:
+    """The cover of ``solution``'s sheet (in display orientation, see :func:`display`):
+    ``typed`` is the snake as the person typed it (the turn string if not given)."""
+    from snakecube.explain.words import checkpoints, layer_blocks, start_words
+
+    cells = solution.cells
+    colours = {}
+    for s in steps(solution):
+        for i in range(max(s.first, s.pivot + 1 if s.pivot >= 0 else 0), s.last + 1):
+            colours[i] = segment_colour(s.number - 1)
+    n = len(cells)
+    view = make_view(CAMERA, cells, range(n), range(n))
+    return Cover(
+        (typed or solution.snake.turns()).strip(),
+        solution.region.describe(),
+        view,
+        colours,
+        start_words(solution),
+        tuple(layer_blocks(solution)),
+        checkpoints(solution),
+    )
 
 
 # -- panels ----------------------------------------------------------------------------------
@@ -251,7 +318,9 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         if k == 0:
             solid, faint = list(range(n)), ()
         last_held = -1 if pivot < 0 else pivot - 1 if held == "first" else pivot + 1
+        held_end = 0 if held == "first" else n - 1
         numbered = [
+            held_end,
             *([pivot, last_held] if pivot >= 0 else []),
             *(swung[:1] + swung[-1:] if swung else []),
         ]

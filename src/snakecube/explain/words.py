@@ -264,7 +264,7 @@ def instructions(solution: Solution, words: str = "table") -> str:
 
 
 # -- layers seen from above ---------------------------------------------------------------------
-def layers_from_above(solution: Solution) -> str:
+def layer_blocks(solution: Solution) -> list[str]:
     """Each layer seen from above, bottom layer first, the far side (away from you) at the
     top of each block: cube numbers, '.' outside the target."""
     number = {c: i for i, c in enumerate(solution.cells, 1)}
@@ -278,7 +278,12 @@ def layers_from_above(solution: Solution) -> str:
             for y in reversed(range(b))
         ]
         blocks.append("\n".join([f"{names[z]} (far side at the top):", *rows]))
-    return "\n\n".join(blocks)
+    return blocks
+
+
+def layers_from_above(solution: Solution) -> str:
+    """The layer map: :func:`layer_blocks`, one after another."""
+    return "\n\n".join(layer_blocks(solution))
 
 
 def show(solution: Solution, style: str = "signs", words: str = "table") -> str:
