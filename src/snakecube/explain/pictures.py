@@ -287,7 +287,7 @@ PLAN_KEY = (
     " Each picture shows the whole snake after one step, the end you hold kept still: cubes "
     "already where they end are wood, the red cube is the one you turn (it spins in place on "
     "the joint, next to the last cube you hold, which is numbered too), the cubes that swung "
-    "with it are blue (the first and last of them numbered), the red arrow shows the swing, "
+    "with it are blue (the last of them numbered), the red arrow shows the swing, "
     "and dashed blue outlines show the rest of the snake; the end you hold is numbered in "
     "every picture; the first picture is the start seen from above."
 )
@@ -464,9 +464,10 @@ def _pages(
     Instructions (with a ``cover``) start with the cover and put two panels across and three
     down; fold plans one panel across and two down, every panel at one zoom."""
     size = PAPERS[paper]
-    lo = _xyz(min(p.bounds[0][a] for p in panels) for a in range(3))
-    hi = _xyz(max(p.bounds[1][a] for p in panels) for a in range(3))
     plan = bool(panels) and panels[0].colours is not None
+    zoomed = panels[1:] if plan and len(panels) > 1 else panels  # a plan's start: from above
+    lo = _xyz(min(p.bounds[0][a] for p in zoomed) for a in range(3))
+    hi = _xyz(max(p.bounds[1][a] for p in zoomed) for a in range(3))
     box = None if plan else ((0, 0, 0), solution.region.dims)
     # one zoom for every panel of a sheet; the plan's start (seen from above) keeps its own
     panels = [

@@ -18,6 +18,7 @@ cubes in the way as a cut-away (edges only).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -283,6 +284,24 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     return out
 
 
+LABEL_GAP = 0.75  # cube widths between two numbers on the page, or the later one is dropped
+
+
+def apart(view: View, priority: Sequence[int]) -> View:
+    """The view with numbers that would overlap on the page dropped, keeping the ones
+    earlier in ``priority``."""
+    kept: dict[int, tuple[float, float, float]] = {}
+    spots: list[tuple[float, float]] = []
+    for i in priority:
+        if i not in view.labels or i in kept:
+            continue
+        u, v = view.camera.screen(view.labels[i])
+        if all(math.hypot(u - a, v - b) >= LABEL_GAP for a, b in spots):
+            kept[i] = view.labels[i]
+            spots.append((u, v))
+    return View(view.camera, view.solid, view.cutaway, kept)
+
+
 def _corner(values: Iterable[int]) -> Coord:
     x, y, z = values
     return (x, y, z)
@@ -319,14 +338,15 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             solid, faint = list(range(n)), ()
         last_held = -1 if pivot < 0 else pivot - 1 if held == "first" else pivot + 1
         held_end = 0 if held == "first" else n - 1
-        numbered = [
-            held_end,
-            *([pivot, last_held] if pivot >= 0 else []),
-            *(swung[:1] + swung[-1:] if swung else []),
-        ]
+        far_end = (swung[-1] if held == "first" else swung[0]) if swung else -1
+        # only the cubes that matter, most important first: the cube you turn, the last
+        # cube you hold, the end of what swings, the end you hold
+        numbered = [i for i in (pivot, last_held, far_end, held_end) if i >= 0]
         if k == 0:  # the flat start, seen from straight above, every cube numbered
             numbered = list(range(n))
         view = make_view(ABOVE if k == 0 else CAMERA, cells, solid, numbered)
+        if k:
+            view = apart(view, numbered)
         arrow = None
         if swung:
             i = swung[0] if held == "first" else swung[-1]
