@@ -16,7 +16,8 @@ import pytest
 import snakecube as sc
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-viewer = pytest.importorskip("snakecube.explain.viewer", reason="plotly is not installed")
+from snakecube.explain import viewer  # noqa: E402  (no plotting library needed)
+
 Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
 
 CHROMIUM = (
@@ -72,19 +73,10 @@ def _check_viewer(name, size, tmp_path):
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(page_file.as_uri())
-            page.wait_for_selector("#snakecube-viewer .main-svg", timeout=60_000)
-            page.wait_for_timeout(1000)
+            page.wait_for_selector("#snakecube-canvas", timeout=60_000)
+            page.wait_for_timeout(300)
             assert page.evaluate("window.snakecubeStep()") == 0  # it opens at step 1
-            meshes = (
-                "document.getElementById('snakecube-viewer')._fullData"
-                ".filter(t => t.type === 'mesh3d' && t.visible === true)"
-            )
-            shown_cubes = (  # every shown cube has its edges drawn, cut away or not
-                "document.getElementById('snakecube-viewer')._fullData"
-                ".filter(t => t.type === 'scatter3d' && t.mode === 'lines' && t.visible === true"
-                " && t.name !== 'arrow')"
-                ".length"
-            )
+            shown_cubes = "window.snakecubeDrawn().shown"  # every placed cube, cut away or not
             assert page.evaluate(shown_cubes) == steps[0].last + 1
             assert f"Step 1 of {n}:" in page.inner_text("#snakecube-words")
             page.click("#snakecube-next")
@@ -100,15 +92,11 @@ def _check_viewer(name, size, tmp_path):
             k = next((i for i, h in enumerate(hidden) if h), n - 1)
             page.evaluate(f"window.snakecubeGo({k})")
             page.wait_for_timeout(800)
-            solid = page.evaluate(meshes + ".length")
+            solid = page.evaluate("window.snakecubeDrawn().solid")
             assert (solid < steps[k].last + 1) == bool(hidden[k])  # cubes in the way cut away
             assert f"Step {k + 1} of {n}:" in page.inner_text("#snakecube-words")
             # Everything fits the window: the plot, the slider and the buttons.
-            for selector in (
-                "#snakecube-viewer .main-svg",
-                "#snakecube-viewer .slider-container",
-                "#snakecube-next",
-            ):
+            for selector in ("#snakecube-canvas", "#snakecube-slider", "#snakecube-next"):
                 box = page.locator(selector).first.bounding_box()
                 assert box is not None, selector
                 assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
@@ -134,6 +122,7 @@ def _check_viewer(name, size, tmp_path):
     assert all(min(p) > 200 for p in edges)
     if size == "phone":  # the cube fills most of the width
         assert _drawn_width(shot) > 0.6 * width
+    assert page_file.stat().st_size < 300_000  # a fraction of plotly.js's 4.8 MB
 
 
 def _drawn_width(shot):
@@ -156,7 +145,7 @@ def _nothing_covers_the_words(page):
     words = page.locator("#snakecube-words").bounding_box()
     assert words is not None and words["height"] > 0
     assert page.locator(".modebar").count() == 0 or not page.locator(".modebar").first.is_visible()
-    for selector in ("#snakecube-controls", "#snakecube-viewer", ".modebar"):
+    for selector in ("#snakecube-controls", "#snakecube-canvas", ".modebar"):
         for k in range(page.locator(selector).count()):
             other = page.locator(selector).nth(k)
             box = other.bounding_box()
@@ -184,8 +173,8 @@ def test_plan_viewer_on_a_phone(tmp_path):
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(page_file.as_uri())
-            page.wait_for_selector("#snakecube-viewer .main-svg", timeout=60_000)
-            page.wait_for_timeout(1000)
+            page.wait_for_selector("#snakecube-canvas", timeout=60_000)
+            page.wait_for_timeout(300)
             assert page.inner_text("#snakecube-words").startswith("Start:")
             page.click("#snakecube-next")
             page.wait_for_timeout(700)

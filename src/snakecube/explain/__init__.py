@@ -1,4 +1,4 @@
-"""Showing a solution: text forms, pictures (matplotlib) and the 3D viewer (plotly).
+"""Showing a solution: text forms, pictures (matplotlib) and the 3D viewer (its own script).
 
 :func:`save` writes any of them, choosing by the file's extension; the plotting libraries are
 imported only when a picture is asked for.
@@ -72,11 +72,11 @@ def save(
 
         text = show(solution, style, words) + "\n"
         return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
-    need_pictures()
-    if form in VIEWER_FORMS:
+    if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
         from snakecube.explain import viewer
 
         return write_file(path, lambda p: viewer.save(solution, p, tails))
+    need_pictures()
     from snakecube.explain import pictures
 
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
@@ -112,12 +112,12 @@ def save_plan(plan: FoldPlan, path: str | Path, paper: str = "a4") -> Path:
     if form in TEXT_FORMS:
         text = "\n".join(steps_in_words(plan)) + "\n"
         return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
-    need_pictures()
     if form in VIEWER_FORMS:
         from snakecube.explain import viewer
 
         page = viewer.plan_html(plan)
         return write_file(path, lambda p: p.write_text(page, encoding="utf-8"))
+    need_pictures()
     from snakecube.explain import pictures
 
     return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper))

@@ -1,12 +1,17 @@
-"""The interactive 3D viewer: one self-contained HTML file (plotly, embedded), works offline.
+"""The interactive 3D viewer: one small self-contained HTML file that works offline.
 
-It opens at step 1. Rotate and zoom with the mouse or fingers; step with the slider, the
-back/next buttons or the arrow keys. Every cube has its edges drawn and its number written,
-so cubes can be counted; the current step's cubes are blue, the cube it turns at red, and
-placed cubes that would hide the current step from the starting camera are cut away (only
-their edges are drawn, dotted). The steps
-and the starting camera are those of the sheets (``explain.scene``). Imported only when a
-viewer is asked for.
+What each step shows is decided here in Python, from ``explain.scene`` (the sheets' panels,
+their camera, arrow and numbers), and written into the page as JSON; a short script in the
+page only draws it on a canvas: an orthographic projection of each cube's three faces that
+look towards the eye, far cubes first (painter's order, exact for unit cubes on a grid seen
+orthographically), then the arrow. No plotting library is embedded, so the file is tens of
+kilobytes, not megabytes.
+
+It opens at step 1 with the camera of the sheets (``frame.CAMERA``). Drag to turn, wheel or
+pinch to zoom; step with the slider, the back/next buttons or the arrow keys. The current
+step's cubes are blue and numbered, the cube it turns at is outlined in red, placed cubes
+that would hide the new ones from the starting camera are drawn as dotted edges only, and
+the rest of the snake as dashed outlines.
 """
 
 from __future__ import annotations
@@ -15,8 +20,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import plotly.graph_objects as go
-
 from snakecube import frame
 from snakecube.explain import scene
 from snakecube.explain.scene import NEW, PIVOT, Tails, cube_colour
@@ -24,371 +27,320 @@ from snakecube.fold import FoldPlan
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
-_AXIS = {"showticklabels": False, "showgrid": False, "showbackground": False, "zeroline": False}
+SOLID, CUT, TAIL = 0, 1, 2  # how a cube is drawn: faces, dotted edges, dashed edges
 
-# The 12 triangles of a unit cube over its 8 corners (corner i = bits x, y, z of i).
-_TRIANGLES = (
-    (0, 1, 3),
-    (0, 3, 2),
-    (4, 6, 7),
-    (4, 7, 5),
-    (0, 4, 5),
-    (0, 5, 1),
-    (2, 3, 7),
-    (2, 7, 6),
-    (0, 2, 6),
-    (0, 6, 4),
-    (1, 5, 7),
-    (1, 7, 3),
-)
-_CONTROLS_JS = """
+
+def _point(p: Any) -> list[float]:
+    return [round(float(v), 3) for v in p]
+
+
+def _state(
+    cells: Any,
+    solid: Any,
+    cutaway: Any,
+    tail: Any,
+    colours: dict[int, str],
+    labels: dict[int, Any],
+    pivot: int,
+    bold: set[int],
+    arrow: Any,
+    words: str,
+) -> dict[str, Any]:
+    """One frame as the page draws it: cubes [x, y, z, colour, kind, pivot, cube], numbers
+    [cube, x, y, z, text, bold], the arrow (from, to) or None, and the words."""
+    cubes = [[*cells[i], colours[i], SOLID, int(i == pivot), i] for i in solid]
+    cubes += [[*cells[i], "#999999", CUT, 0, i] for i in cutaway]
+    cubes += [[*c, "#4f7cac", TAIL, 0, -1] for c in tail]
+    numbers = [[i, *_point(p), str(i + 1), int(i in bold)] for i, p in labels.items()]
+    return {
+        "cubes": cubes,
+        "numbers": numbers,
+        "arrow": None if arrow is None else [_point(arrow[0]), _point(arrow[1])],
+        "words": words,
+    }
+
+
+def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
+    """The viewer's data for a solution, a frame per step (the sheets' panels): every placed
+    cube numbered where the starting camera sees its number."""
+    shown = scene.display(solution)
+    cells = list(shown.cells)
+    panels = scene.panels(shown, tails)
+    n = len(panels)
+    out = []
+    for p in panels:
+        s = p.step
+        placed = range(s.last + 1)
+        new = range(s.first, s.last + 1)
+        plain = scene.make_view(scene.CAMERA, cells, placed, new)
+        hidden = [i for i in new if i not in plain.labels]
+        cut = scene.make_view(scene.CAMERA, cells, placed, new, cut_for=hidden)
+        # every cube left solid numbered where the starting camera sees its number
+        view = scene.make_view(scene.CAMERA, cells, cut.solid, cut.solid)
+        colours = {i: NEW if i >= s.first else cube_colour(i) for i in placed}
+        words = p.title.replace(f"Step {s.number}:", f"Step {s.number} of {n}:", 1)
+        out.append(
+            _state(
+                cells,
+                cut.solid,
+                cut.cutaway,
+                p.tail,
+                colours,
+                view.labels,
+                s.pivot,
+                set(new),
+                p.arrow,
+                words,
+            )
+        )
+    return {"frames": out, "bounds": _bounds([*cells, *(c for p in panels for c in p.tail)])}
+
+
+def plan_frames(plan: FoldPlan) -> dict[str, Any]:
+    """The viewer's data for a fold plan: a frame per state (the flat start, then each
+    quarter turn), coloured and numbered as on the plan's sheet."""
+    panels = scene.fold_panels(plan)
+    out = []
+    for p in panels:
+        cells = list(p.cells or ())
+        view = p.views[0]
+        colours = p.colours or {}
+        out.append(
+            _state(
+                cells,
+                view.solid,
+                (),
+                p.tail,
+                colours,
+                view.labels,
+                p.step.pivot,
+                set(),
+                p.arrow,
+                p.title,
+            )
+        )
+    everything = [c for p in panels for c in (p.cells or ())]
+    return {"frames": out, "bounds": _bounds(everything)}
+
+
+def _bounds(cells: Any) -> list[list[int]]:
+    return [
+        [min(c[a] for c in cells) for a in range(3)],
+        [max(c[a] for c in cells) + 1 for a in range(3)],
+    ]
+
+
+_SCRIPT = r"""
 (function () {
-  var gd = document.getElementById('%(div)s');
-  var names = %(names)s;
-  var titles = %(titles)s;
-  var at = 0;
-  function go(i) {
-    at = Math.max(0, Math.min(names.length - 1, i));
-    Plotly.animate(gd, [names[at]], {mode: 'immediate', frame: {duration: 0, redraw: true},
-                                     transition: {duration: 0}});
-    Plotly.relayout(gd, {'sliders[0].active': at});
-    say();
+  var D = %(data)s;
+  var F = D.frames, cam = {elev: %(elev)s, azim: %(azim)s, zoom: 1};
+  var root = document.getElementById('%(div)s');
+  var words = document.getElementById('snakecube-words');
+  var canvas = document.getElementById('snakecube-canvas');
+  var slider = document.getElementById('snakecube-slider');
+  var ctx = canvas.getContext('2d');
+  var at = 0, shown = 0, solid = 0;
+  slider.max = F.length - 1;
+  var lo = D.bounds[0], hi = D.bounds[1];
+  var mid = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
+  var radius = 0.5 * Math.sqrt([0, 1, 2].reduce(function (s, a) {
+    return s + (hi[a] - lo[a]) * (hi[a] - lo[a]); }, 0));
+  function axes() {
+    var e = cam.elev * Math.PI / 180, a = cam.azim * Math.PI / 180;
+    var eye = [Math.cos(e) * Math.cos(a), Math.cos(e) * Math.sin(a), Math.sin(e)];
+    var n = Math.hypot(eye[0], eye[1]) || 1;
+    var right = [-eye[1] / n, eye[0] / n, 0];
+    var up = [eye[1] * right[2] - eye[2] * right[1], eye[2] * right[0] - eye[0] * right[2],
+              eye[0] * right[1] - eye[1] * right[0]];
+    return {eye: eye, right: right, up: up};
   }
-  gd.on('plotly_sliderchange', function (e) { at = e.step._index; say(); });
-  var words = document.createElement('div');  // the instruction, above the cube: nothing covers it
-  words.id = 'snakecube-words';
-  words.style.cssText = 'font: 15px/1.35 sans-serif; margin: 6px 8px 2px 8px;';
-  function say() { words.textContent = titles[at]; layout(); }
-  var bar = document.createElement('div');
-  bar.id = 'snakecube-controls';
-  bar.style.cssText = 'font: 14px sans-serif; margin: 4px; height: 30px; white-space: nowrap;';
-  [['\\u25c0 back', -1], ['next \\u25b6', 1]].forEach(function (b) {
-    var btn = document.createElement('button');
-    btn.textContent = b[0];
-    btn.id = 'snakecube-' + (b[1] < 0 ? 'back' : 'next');
-    btn.style.cssText = 'margin-right: 6px; font-size: 15px; padding: 3px 10px;';
-    btn.onclick = function () { go(at + b[1]); };
-    bar.appendChild(btn);
-  });
-  var hint = document.createElement('span');
-  hint.id = 'snakecube-hint';
-  hint.textContent = ' arrow keys step; drag to turn, scroll or pinch to zoom';
-  hint.style.cssText = 'font-size: 12px; color: #555;';
-  bar.appendChild(hint);
-  gd.parentNode.insertBefore(words, gd);
-  gd.parentNode.insertBefore(bar, gd);
-  var lastHeight = 0;
-  function layout() {  // the plot takes the height the words and the buttons leave
-    var h = Math.max(200, window.innerHeight - words.offsetHeight - bar.offsetHeight - 14);
-    if (h !== lastHeight) {
-      lastHeight = h;
-      gd.style.height = h + 'px';
-      Plotly.Plots.resize(gd);
+  function dot(a, b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+  function shade(hex, f) {
+    var v = parseInt(hex.slice(1), 16), r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+    return 'rgb(' + [r, g, b].map(function (c) { return Math.round(c * f); }).join(',') + ')';
+  }
+  var EDGES = [[0,1],[1,3],[3,2],[2,0],[4,5],[5,7],[7,6],[6,4],[0,4],[1,5],[2,6],[3,7]];
+  function corner(c, i) { return [c[0] + (i & 1), c[1] + (i >> 1 & 1), c[2] + (i >> 2 & 1)]; }
+  function draw() {
+    var w = canvas.clientWidth, h = canvas.clientHeight, dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    var A = axes(), s = cam.zoom * 0.96 * Math.min(w, h) / (2 * radius);
+    function P(p) {
+      var d = [p[0] - mid[0], p[1] - mid[1], p[2] - mid[2]];
+      return [w / 2 + s * dot(d, A.right), h / 2 - s * dot(d, A.up)];
+    }
+    var f = F[at];
+    var light = [0.35, -0.45, 0.82];
+    var items = f.cubes.map(function (c) {
+      return {c: c, depth: dot([c[0] + 0.5, c[1] + 0.5, c[2] + 0.5], A.eye)};
+    });
+    items.sort(function (a, b) { return a.depth - b.depth; });
+    shown = 0; solid = 0;
+    function edges(c, colour, dash, width) {
+      ctx.beginPath();
+      EDGES.forEach(function (e) {
+        var a = P(corner(c, e[0])), b = P(corner(c, e[1]));
+        ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]);
+      });
+      ctx.setLineDash(dash); ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    items.forEach(function (it) { if (it.c[4] === 2) edges(it.c, it.c[3], [4, 3], 1); });
+    items.forEach(function (it) {
+      var c = it.c;
+      if (c[4] === 2) return;
+      shown += 1;
+      if (c[4] === 1) { edges(c, c[3], [2, 3], 1); return; }
+      solid += 1;
+      for (var a = 0; a < 3; a++) {
+        if (Math.abs(A.eye[a]) < 1e-9) continue;
+        var sign = A.eye[a] > 0 ? 1 : 0, u = (a + 1) %% 3, v = (a + 2) %% 3, quad = [];
+        [[0, 0], [1, 0], [1, 1], [0, 1]].forEach(function (d) {
+          var p = [c[0], c[1], c[2]];
+          p[a] += sign; p[u] += d[0]; p[v] += d[1];
+          quad.push(P(p));
+        });
+        var normal = [0, 0, 0]; normal[a] = sign ? 1 : -1;
+        ctx.beginPath();
+        ctx.moveTo(quad[0][0], quad[0][1]);
+        for (var q = 1; q < 4; q++) ctx.lineTo(quad[q][0], quad[q][1]);
+        ctx.closePath();
+        ctx.fillStyle = shade(c[3], 0.62 + 0.38 * Math.abs(dot(normal, light)));
+        ctx.fill();
+        ctx.strokeStyle = c[5] ? '%(pivot)s' : '#333333';
+        ctx.lineWidth = c[5] ? 3 : 0.8;
+        ctx.stroke();
+      }
+      f.numbers.forEach(function (n) {
+        if (n[0] !== c[6]) return;
+        var p = P([n[1], n[2], n[3]]);
+        ctx.font = (n[5] ? 'bold ' : '') + Math.max(11, Math.min(16, s * 0.38)) + 'px sans-serif';
+        var tw = ctx.measureText(n[4]).width;
+        ctx.fillStyle = 'rgba(255,255,255,0.88)';
+        ctx.fillRect(p[0] - tw / 2 - 2, p[1] - 8, tw + 4, 16);
+        ctx.fillStyle = '#000'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+        ctx.fillText(n[4], p[0], p[1]);
+      });
+    });
+    if (f.arrow) {
+      var a0 = P(f.arrow[0]), a1 = P(f.arrow[1]);
+      var dx = a1[0] - a0[0], dy = a1[1] - a0[1], len = Math.hypot(dx, dy) || 1;
+      var ux = dx / len, uy = dy / len, head = Math.max(10, 0.35 * s);
+      ctx.strokeStyle = '%(arrow)s'; ctx.fillStyle = '%(arrow)s'; ctx.lineWidth = 4;
+      ctx.beginPath(); ctx.moveTo(a0[0], a0[1]);
+      ctx.lineTo(a1[0] - ux * head * 0.8, a1[1] - uy * head * 0.8); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(a1[0], a1[1]);
+      ctx.lineTo(a1[0] - ux * head - uy * head * 0.45, a1[1] - uy * head + ux * head * 0.45);
+      ctx.lineTo(a1[0] - ux * head + uy * head * 0.45, a1[1] - uy * head - ux * head * 0.45);
+      ctx.closePath(); ctx.fill();
     }
   }
+  function layout() {  // the drawing takes the height the words and the controls leave
+    var bar = document.getElementById('snakecube-controls');
+    var hgt = Math.max(200, window.innerHeight - words.offsetHeight - bar.offsetHeight - 16);
+    canvas.style.height = hgt + 'px';
+    draw();
+  }
+  function go(i) {
+    at = Math.max(0, Math.min(F.length - 1, i));
+    slider.value = at;
+    words.textContent = F[at].words;
+    layout();
+  }
+  document.getElementById('snakecube-back').onclick = function () { go(at - 1); };
+  document.getElementById('snakecube-next').onclick = function () { go(at + 1); };
+  slider.oninput = function () { go(parseInt(slider.value, 10)); };
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowRight') go(at + 1);
     if (e.key === 'ArrowLeft') go(at - 1);
   });
-  function fit() {  // orthographic: the box fills most of the width, any turn of it fits
-    var s = window.innerWidth < window.innerHeight ? 0.85 : 0.9;
-    Plotly.relayout(gd, {'scene.aspectratio': {x: s * %(ratio)s[0], y: s * %(ratio)s[1],
-                                               z: s * %(ratio)s[2]}});
-  }
-  say();
-  fit();
-  window.addEventListener('resize', function () { layout(); fit(); });
+  var pointers = {}, pinch = 0;
+  canvas.addEventListener('pointerdown', function (e) {
+    pointers[e.pointerId] = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', function (e) {
+    var last = pointers[e.pointerId];
+    if (!last) return;
+    var ids = Object.keys(pointers);
+    if (ids.length === 2) {
+      pointers[e.pointerId] = [e.clientX, e.clientY];
+      var p = pointers[ids[0]], q = pointers[ids[1]], d = Math.hypot(p[0] - q[0], p[1] - q[1]);
+      if (pinch) cam.zoom = Math.max(0.3, Math.min(4, cam.zoom * d / pinch));
+      pinch = d;
+    } else {
+      cam.azim -= (e.clientX - last[0]) * 0.5;
+      cam.elev = Math.max(-89, Math.min(89, cam.elev + (e.clientY - last[1]) * 0.5));
+      pointers[e.pointerId] = [e.clientX, e.clientY];
+    }
+    draw();
+  });
+  function up(e) { delete pointers[e.pointerId]; pinch = 0; }
+  canvas.addEventListener('pointerup', up);
+  canvas.addEventListener('pointercancel', up);
+  canvas.addEventListener('wheel', function (e) {
+    e.preventDefault();
+    cam.zoom = Math.max(0.3, Math.min(4, cam.zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)));
+    draw();
+  }, {passive: false});
+  window.addEventListener('resize', layout);
   window.snakecubeStep = function () { return at; };
   window.snakecubeGo = go;
+  window.snakecubeDrawn = function () { return {shown: shown, solid: solid}; };
+  go(0);
 })();
 """
 
-_PAGE_CSS = """<style>
-html, body { margin: 0; padding: 0; height: 100%%; overflow: hidden; }
-#%(div)s { width: 100vw !important; height: calc(100vh - 90px); }
+_BODY = """<div id="%(div)s">
+<div id="snakecube-words"></div>
+<canvas id="snakecube-canvas"></canvas>
+<div id="snakecube-controls">
+<button id="snakecube-back">&#9664; back</button>
+<input id="snakecube-slider" type="range" min="0" max="0" value="0" aria-label="step">
+<button id="snakecube-next">next &#9654;</button>
+<span id="snakecube-hint">arrow keys step; drag to turn, scroll or pinch to zoom</span>
+</div>
+</div>"""
+
+_CSS = """<style>
+#%(div)s { font: 15px/1.35 sans-serif; }
+#snakecube-words { margin: 6px 8px 2px 8px; min-height: 2.7em; }
+#snakecube-canvas { display: block; width: 100%%; height: 70vh; touch-action: none; }
+#snakecube-controls { display: flex; align-items: center; gap: 6px; margin: 4px 8px; }
+#snakecube-controls button { font-size: 15px; padding: 3px 10px; }
+#snakecube-slider { flex: 1; min-width: 60px; }
+#snakecube-hint { font-size: 12px; color: #555; }
 @media (max-width: 560px) { #snakecube-hint { display: none; } }
 </style>"""
 
 
-def _cube_mesh(cell: tuple[int, int, int]) -> dict[str, list[int]]:
-    corners = frame.corners(cell)
-    return {
-        "x": [p[0] for p in corners],
-        "y": [p[1] for p in corners],
-        "z": [p[2] for p in corners],
-        "i": [t[0] for t in _TRIANGLES],
-        "j": [t[1] for t in _TRIANGLES],
-        "k": [t[2] for t in _TRIANGLES],
-    }
-
-
-def _cube_edges(cell: tuple[int, int, int]) -> dict[str, list[float | None]]:
-    c = frame.corners(cell)
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    zs: list[float | None] = []
-    for a, b in frame.CUBE_EDGES:
-        for corner in (a, b):
-            xs.append(c[corner][0])
-            ys.append(c[corner][1])
-            zs.append(c[corner][2])
-        xs.append(None)
-        ys.append(None)
-        zs.append(None)
-    return {"x": xs, "y": ys, "z": zs}
-
-
-def _number_spot(cell: tuple[int, int, int], solid: set[tuple[int, int, int]]) -> list[float]:
-    """Where a cube's number goes: in front of its face that the starting camera sees (its
-    most frontal face if none)."""
-    eye = scene.CAMERA.eye
-    axis, sign = scene.label_face(cell, eye, solid) or scene.facing(eye)[0]
-    p = [cell[0] + 0.5, cell[1] + 0.5, cell[2] + 0.5]
-    p[axis] += 0.5 * sign
-    # Towards the starting camera, so the upright label never cuts into the face.
-    return [p[a] + 0.45 * eye[a] for a in range(3)]
-
-
-def _arrow(arrow: Any) -> list[dict[str, Any]]:
-    """The sheet's red arrow: a thick line and a cone at its head (hidden when None)."""
-    if arrow is None:
-        return [
-            {"x": [0, 0], "y": [0, 0], "z": [0, 0], "visible": False},
-            {"x": [0], "y": [0], "z": [0], "u": [0], "v": [0], "w": [1], "visible": False},
-        ]
-    (x0, y0, z0), (x1, y1, z1) = arrow
-    length = max(1e-9, ((x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2) ** 0.5)
-    u, v, w = ((x1 - x0) / length, (y1 - y0) / length, (z1 - z0) / length)
-    return [
-        {
-            "x": [x0, x1 - 0.3 * u],
-            "y": [y0, y1 - 0.3 * v],
-            "z": [z0, z1 - 0.3 * w],
-            "visible": True,
-        },
-        {"x": [x1], "y": [y1], "z": [z1], "u": [u], "v": [v], "w": [w], "visible": True},
-    ]
-
-
-def _arrow_traces(arrow: Any) -> list[Any]:
-    line, head = _arrow(arrow)
-    return [
-        go.Scatter3d(
-            **line,
-            mode="lines",
-            line={"color": scene.ARROW, "width": 9},
-            hoverinfo="skip",
-            name="arrow",
-        ),
-        go.Cone(
-            **head,
-            anchor="tip",
-            sizemode="absolute",
-            sizeref=0.45,
-            showscale=False,
-            colorscale=[[0, scene.ARROW], [1, scene.ARROW]],
-            hoverinfo="skip",
-        ),
-    ]
-
-
-def _frame_state(solution: Solution, step: scene.Step) -> list[dict[str, Any]]:
-    """Each cube's mesh and edges at ``step`` (shown, colour, cut away when in the way), then
-    each step's numbers (shown, where, blank on cut-away cubes)."""
-    cells = solution.cells
-    eye = scene.CAMERA.eye
-    placed = {cells[i] for i in range(step.last + 1)}
-    where = {c: i for i, c in enumerate(cells)}
-    in_way: set[int] = set()
-    for i in range(step.first, step.last + 1):  # a new cube with no face to number
-        if scene.label_face(cells[i], eye, placed) is None:
-            in_way |= {where[c] for c in scene.in_the_way(cells[i], eye, placed)}
-    meshes, edges = [], []
-    for i in range(len(cells)):
-        shown = i <= step.last
-        colour = NEW if i >= step.first else PIVOT if i == step.pivot else cube_colour(i)
-        cut = i in in_way and i < step.first  # in the way: only its edges are drawn
-        meshes.append({"visible": shown and not cut, "color": colour})
-        edges.append(
-            {
-                "visible": shown,
-                "line": {
-                    "color": "#888888" if cut else "#222222",
-                    "width": 2,
-                    "dash": "dot" if cut else "solid",
-                },
-            }
-        )
-    solid = {cells[i] for i in range(step.last + 1) if i not in in_way or i >= step.first}
-    numbers = []
-    for s in scene.steps(solution):
-        ids = range(s.first, s.last + 1)
-        spots = [_number_spot(cells[i], solid) for i in ids]
-        numbers.append(
-            {
-                "visible": s.number <= step.number,
-                "x": [p[0] for p in spots],
-                "y": [p[1] for p in spots],
-                "z": [p[2] for p in spots],
-                "text": ["" if cells[i] not in solid else str(i + 1) for i in ids],
-            }
-        )
-    return [*meshes, *edges, *numbers]
-
-
-def figure(solution: Solution, tails: Tails | None = None) -> Any:
-    """The viewer as a plotly Figure: a mesh and an edge outline per cube, the numbers per
-    step, a frame per step; it starts at step 1."""
-    shown = scene.display(solution)
-    cells = list(shown.cells)
-    all_steps = scene.steps(shown)
-    n = len(all_steps)
-    panels = scene.panels(shown, tails)
-    words = [
-        p.title.replace(f"Step {p.step.number}:", f"Step {p.step.number} of {n}:", 1)
-        for p in panels
-    ]
-    arrows = [p.arrow for p in panels]
-    first = _frame_state(shown, all_steps[0])
-    traces: list[Any] = []
-    for i, cell in enumerate(cells):
-        traces.append(
-            go.Mesh3d(
-                **_cube_mesh(cell),
-                flatshading=True,
-                name=f"cube {i + 1}",
-                hovertext=f"cube {i + 1}",
-                hoverinfo="text",
-                lighting={
-                    "ambient": 0.6,
-                    "diffuse": 0.7,
-                    "specular": 0.0,
-                    "fresnel": 0.0,
-                    "roughness": 1.0,
-                },
-                **first[i],
-            )
-        )
-    for i, cell in enumerate(cells):
-        traces.append(
-            go.Scatter3d(
-                **_cube_edges(cell), mode="lines", hoverinfo="skip", **first[len(cells) + i]
-            )
-        )
-    for k in range(len(all_steps)):  # each step's cube numbers, on the faces the camera sees
-        traces.append(
-            go.Scatter3d(
-                mode="text",
-                textfont={"size": 14, "color": "black"},
-                hoverinfo="skip",
-                **first[2 * len(cells) + k],
-            )
-        )
-    traces += _arrow_traces(arrows[0])
-    n_traces = len(traces)
-    frames = []
-    for s in all_steps:
-        state = _frame_state(shown, s)
-        line, head = _arrow(arrows[s.number - 1])
-        frames.append(
-            go.Frame(
-                name=f"step {s.number}",
-                data=[
-                    *(go.Mesh3d(**st) for st in state[: len(cells)]),
-                    *(go.Scatter3d(**st) for st in state[len(cells) :]),
-                    go.Scatter3d(**line),
-                    go.Cone(**head),
-                ],
-                traces=list(range(n_traces)),
-            )
-        )
-    a, b, c = shown.region.dims
-    big = max(a, b, c)
-    eye = scene.CAMERA.eye
-    animate = {
-        "mode": "immediate",
-        "frame": {"duration": 0, "redraw": True},
-        "transition": {"duration": 0},
-    }
-    fig = go.Figure(data=traces, frames=frames)
-    fig.update_layout(
-        meta={"words": words},  # the page writes them above the plot (``page``)
-        autosize=True,
-        scene={
-            "xaxis": {"range": [-0.5, a + 0.5], "title": "right", **_AXIS},
-            "yaxis": {"range": [-0.5, b + 0.5], "title": "away", **_AXIS},
-            "zaxis": {"range": [-0.5, c + 0.5], "title": "up", **_AXIS},
-            "aspectmode": "manual",  # the box's shape, not the shape of what is shown
-            # Orthographic: the drawing's size comes from this ratio; the page's script
-            # shrinks it on narrow (phone) screens so that any turn of the box fits.
-            "aspectratio": {"x": a / big, "y": b / big, "z": c / big},
-            "camera": {
-                "eye": {"x": 2.6 * eye[0], "y": 2.6 * eye[1], "z": 2.6 * eye[2]},
-                "up": {"x": 0, "y": 0, "z": 1},
-                "projection": {"type": "orthographic"},
-            },
-        },
-        showlegend=False,
-        margin={"l": 0, "r": 0, "t": 0, "b": 80},
-        sliders=[
-            {
-                "active": 0,
-                "x": 0.02,
-                "len": 0.96,
-                "y": 0.0,
-                "yanchor": "top",
-                "pad": {"t": 0},
-                "currentvalue": {"prefix": "step "},
-                "steps": [
-                    {
-                        "label": str(s.number),
-                        "method": "animate",
-                        "args": [[f"step {s.number}"], animate],
-                    }
-                    for s in all_steps
-                ],
-            }
-        ],
-    )
-    return fig
-
-
-def page(fig: Any, full: bool = True) -> str:
-    """A viewer Figure (:func:`figure` or :func:`plan_figure`) as HTML with plotly.js
-    embedded (no network needed), with the step buttons and the phone layout."""
-    names = [f.name for f in fig.frames]
-    ratio = fig.layout.scene.aspectratio
-    script = _CONTROLS_JS % {
+def page(data: dict[str, Any], full: bool = True, title: str = "snakecube") -> str:
+    """The viewer's data (:func:`frames` or :func:`plan_frames`) as one HTML page with its
+    drawing script inline (no network needed)."""
+    script = _SCRIPT % {
+        "data": json.dumps(data, separators=(",", ":")),
         "div": DIV_ID,
-        "names": json.dumps(names),
-        "titles": json.dumps(list(fig.layout.meta["words"])),
-        "ratio": f"[{ratio.x}, {ratio.y}, {ratio.z}]",
+        "elev": frame.CAMERA.elev,
+        "azim": frame.CAMERA.azim,
+        "pivot": PIVOT,
+        "arrow": scene.ARROW,
     }
-    out = fig.to_html(
-        include_plotlyjs=True,
-        full_html=full,
-        div_id=DIV_ID,
-        post_script=script,
-        auto_play=False,
-        default_width="100%",
-        default_height="100%",
-        # no toolbar: on a phone it covered the instruction; dragging turns, pinching zooms
-        config={"displaylogo": False, "responsive": True, "displayModeBar": False},
+    body = _CSS % {"div": DIV_ID} + "\n" + _BODY % {"div": DIV_ID} + f"\n<script>{script}</script>"
+    if not full:
+        return body
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n"
+        "<style>html, body { margin: 0; padding: 0; height: 100%; overflow: hidden; }</style>\n"
+        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
-    css = _PAGE_CSS % {"div": DIV_ID}
-    if full:
-        return out.replace(
-            "<head>",
-            "<head>\n" + css + '\n<meta name="viewport" '
-            'content="width=device-width, initial-scale=1">',
-            1,
-        )
-    return css + out
 
 
 def html(solution: Solution, full: bool = True, tails: Tails | None = None) -> str:
-    """The viewer as HTML with plotly.js embedded (no network needed)."""
-    return page(figure(solution, tails), full)
+    """The viewer as one offline HTML page."""
+    return page(frames(solution, tails), full, f"snakecube: {solution.snake.turns()}")
 
 
 def save(solution: Solution, path: str | Path, tails: Tails | None = None) -> Path:
@@ -398,106 +350,6 @@ def save(solution: Solution, path: str | Path, tails: Tails | None = None) -> Pa
     return path
 
 
-def plan_figure(plan: FoldPlan) -> Any:
-    """A fold plan in the viewer: a frame per state (the flat start, then each quarter turn),
-    every cube moving to where it is in that state, coloured as on the plan's sheet."""
-    panels = scene.fold_panels(plan)
-    n = len(plan.end)
-    all_cells = [c for p in panels for c in (p.cells or ())]
-    lo = [min(c[a] for c in all_cells) for a in range(3)]
-    hi = [max(c[a] for c in all_cells) + 1 for a in range(3)]
-    big = max(hi[a] - lo[a] for a in range(3))
-
-    def state(p: scene.Panel) -> list[Any]:
-        cells = p.cells or ()
-        faint = set(p.tail)
-        meshes = [
-            go.Mesh3d(
-                **_cube_mesh(cells[i]),
-                color=scene.GHOST if cells[i] in faint else (p.colours or {})[i],
-                opacity=0.35 if cells[i] in faint else 1.0,
-            )
-            for i in range(n)
-        ]
-        edges = [
-            go.Scatter3d(**_cube_edges(cells[i]), line={"color": "#222222", "width": 2})
-            for i in range(n)
-        ]
-        line, head = _arrow(p.arrow)
-        return [*meshes, *edges, go.Scatter3d(**line), go.Cone(**head)]
-
-    first = state(panels[0])
-    traces = [
-        *(
-            go.Mesh3d(
-                **t.to_plotly_json(),
-                flatshading=True,
-                hoverinfo="skip",
-                lighting={"ambient": 0.6, "diffuse": 0.7, "specular": 0.0},
-            )
-            for t in first[:n]
-        ),
-        *(
-            go.Scatter3d(**t.to_plotly_json(), mode="lines", hoverinfo="skip")
-            for t in first[n : 2 * n]
-        ),
-        *_arrow_traces(panels[0].arrow),
-    ]
-    frames = [
-        go.Frame(
-            name=f"step {k}",
-            data=state(p),
-            traces=list(range(2 * n + 2)),
-        )
-        for k, p in enumerate(panels)
-    ]
-    eye = scene.CAMERA.eye
-    animate = {
-        "mode": "immediate",
-        "frame": {"duration": 0, "redraw": True},
-        "transition": {"duration": 0},
-    }
-    fig = go.Figure(data=traces, frames=frames)
-    fig.update_layout(
-        meta={"words": [p.title for p in panels]},
-        autosize=True,
-        scene={
-            "xaxis": {"range": [lo[0] - 0.5, hi[0] + 0.5], "title": "right", **_AXIS},
-            "yaxis": {"range": [lo[1] - 0.5, hi[1] + 0.5], "title": "away", **_AXIS},
-            "zaxis": {"range": [lo[2] - 0.5, hi[2] + 0.5], "title": "up", **_AXIS},
-            "aspectmode": "manual",
-            "aspectratio": {
-                "x": (hi[0] - lo[0]) / big,
-                "y": (hi[1] - lo[1]) / big,
-                "z": (hi[2] - lo[2]) / big,
-            },
-            "camera": {
-                "eye": {"x": 2.6 * eye[0], "y": 2.6 * eye[1], "z": 2.6 * eye[2]},
-                "up": {"x": 0, "y": 0, "z": 1},
-                "projection": {"type": "orthographic"},
-            },
-        },
-        showlegend=False,
-        margin={"l": 0, "r": 0, "t": 0, "b": 80},
-        sliders=[
-            {
-                "active": 0,
-                "x": 0.02,
-                "len": 0.96,
-                "y": 0.0,
-                "yanchor": "top",
-                "pad": {"t": 0},
-                "currentvalue": {"prefix": "step "},
-                "steps": [
-                    {"label": str(k), "method": "animate", "args": [[f"step {k}"], animate]}
-                    for k in range(len(panels))
-                ],
-            }
-        ],
-    )
-    return fig
-
-
 def plan_html(plan: FoldPlan, full: bool = True) -> str:
-    """A fold plan's viewer as HTML with plotly.js embedded."""
-    return page(plan_figure(plan), full)
+    """A fold plan's viewer as one offline HTML page."""
+    return page(plan_frames(plan), full, f"snakecube fold plan: {plan.solution.snake.turns()}")
