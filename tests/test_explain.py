@@ -444,3 +444,97 @@ def test_cli_show_and_solve_show(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "Step 1: cubes 1-3 go" in out.stdout and out.stdout.strip().endswith("[]")
+
+
+# -- the second reader: the sheet's words and its layer map only --------------------------------
+def _map_places(blocks) -> tuple[dict[int, tuple[int, int, int]], list[str]]:
+    """Where the layer map puts each cube number, and the layers' names (bottom first)."""
+    where, names = {}, []
+    for z, block in enumerate(blocks):
+        title, *rows = block.splitlines()
+        names.append(title.split(" (")[0].rstrip(":"))
+        for r, row in enumerate(rows):
+            for x, word in enumerate(row.split()):
+                if word != ".":
+                    where[int(word)] = (x, len(rows) - 1 - r, z)
+    return where, names
+
+
+def _numbers_in(text: str) -> list[int]:
+    """'cubes 20-21 and 25' -> [20, 21, 25]."""
+    out = []
+    for a, b in re.findall(r"(\d+)(?:-(\d+))?", text):
+        out += range(int(a), int(b or a) + 1)
+    return out
+
+
+def sheet_reader(cover, titles) -> list[tuple[int, int, int]]:
+    """Fold from a sheet's words and layer map alone: cube 1 where the map has it, each step
+    from its words, every "Check:" tested against what was built."""
+    where, names = _map_places(cover.layers)
+    cells = [where[1]]
+    for title in titles:
+        m = re.match(
+            r"Step (\d+): (?:at cube (\d+), )?cubes? (\d+)(?:-(\d+))? goe?s? (.+?)"
+            r"(?: from cube 1)?(?:\. (Check: .*))?$",
+            title,
+        )
+        assert m, title
+        first, last = int(m[3]), int(m[4] or m[3])
+        dx, dy, dz = READER_WAYS[m[5]]
+        if m[2] is not None:
+            assert int(m[2]) == len(cells) == first - 1, title
+        for _ in range(len(cells), last):
+            x, y, z = cells[-1]
+            cells.append((x + dx, y + dy, z + dz))
+        check = m[6]
+        if check is None:
+            continue
+        layer = {name: z for z, name in enumerate(names)}
+        built = set(cells)
+        size = {z: sum(1 for c in where.values() if c[2] == z) for z in layer.values()}
+        if c := re.match(r"Check: the (.+?) is complete \((\d+) cubes\)\.$", check):
+            z = layer[c[1]]
+            assert sum(1 for p in built if p[2] == z) == size[z] == int(c[2]), check
+        elif c := re.match(
+            r"Check: the (.+?) is complete except the places of (.+?), which", check
+        ):
+            z = layer[c[1]]
+            later = {where[k] for k in _numbers_in(c[2])}
+            assert {p for p in built if p[2] == z} | later == {
+                p for p in where.values() if p[2] == z
+            }, check
+        else:
+            c = re.match(r"Check: (\d+) cubes are in place: (.*)\.$", check)
+            assert c and int(c[1]) == len(cells), check
+            for name, have, of in re.findall(r"the (.+?) (\d+) of (\d+)", c[2]):
+                z = layer[name.strip(", ")]
+                assert sum(1 for p in built if p[2] == z) == int(have) and size[z] == int(of)
+    return cells
+
+
+def _read_sheet(sol):
+    shown = scene.display(sol)
+    cover = scene.cover(shown, "typed")
+    titles = [p.title for p in scene.panels(shown)]
+    cells = sheet_reader(cover, titles)
+    where, _ = _map_places(cover.layers)
+    assert cells == [where[k] for k in range(1, len(cells) + 1)]  # the map's places, in order
+    sc.verify(sol.snake.lengths, shown.region.cells, cells)  # and a solution, independently
+
+
+KING_B = "lengths:3,4,4,4,2,4,2,4,2,2,2,2,2,2,2,2,2,3,2,4,3,3,2,4,2,3,2,2,2,2,2,3,2,2,2,2,4,2,4"
+
+
+@pytest.mark.parametrize("name", [*CATALOG_3, "king", KING_B])
+def test_a_reader_folds_from_the_sheet_words_and_layer_map(name):
+    """Every catalog puzzle (one entry per design) and King B."""
+    _read_sheet(next(sc.solutions(name)))
+
+
+def test_a_sheet_reader_on_random_designs():
+    rng = random.Random(11)
+    for dims in [(3, 3, 3), (2, 3, 4), (4, 4, 4), (4, 4, 4), (5, 5, 5)]:
+        box = sc.Box(*dims)
+        path = random_path(box, rng, moves=200)
+        _read_sheet(sc.Solution(design_of([box.cells[c] for c in path]), box, tuple(path)))
