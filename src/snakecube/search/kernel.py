@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from functools import lru_cache
 
 from snakecube import compiled
 from snakecube.compiled import PURE_ENV  # noqa: F401 - its old home
@@ -117,19 +118,10 @@ def _split(mask: int, words: int) -> list[int]:
     return [(mask >> (64 * w)) & _WORD for w in range(words)]
 
 
-_TABLES: dict[int, tuple[Problem, Tables]] = {}
-
-
+@lru_cache(maxsize=8)  # problems hash by identity (``eq=False``): one entry per problem
 def tables_for(problem: Problem) -> Tables:
     """The tables of ``problem``, cached for the last few problems."""
-    hit = _TABLES.get(id(problem))
-    if hit is not None and hit[0] is problem:
-        return hit[1]
-    if len(_TABLES) > 8:
-        _TABLES.clear()
-    t = Tables(problem)
-    _TABLES[id(problem)] = (problem, t)
-    return t
+    return Tables(problem)
 
 
 def search(

@@ -13,6 +13,7 @@ The loop keeps its own stack (no recursion), so snakes of any length work.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, TAIL, Engine, Placement, Stats
 from snakecube.search.flags import TAIL_SEGMENTS
@@ -172,15 +173,10 @@ class _Pruning:
         return False
 
 
-_HALOS: dict[int, tuple[Problem, tuple[list[list[int]], list[int]]]] = {}
-
-
+@lru_cache(maxsize=8)  # problems hash by identity (``eq=False``): one entry per problem
 def _halos(problem: Problem) -> tuple[list[list[int]], list[int]]:
     """Per segment, per ray row: the neighbours of the start cell and of the cells the ray
     adds; and each cell's neighbours as a mask. Cached for the last few problems."""
-    hit = _HALOS.get(id(problem))
-    if hit is not None and hit[0] is problem:
-        return hit[1]
     nb = problem.neighbours
     nbmask = [sum(1 << x for x in around if x >= 0) for around in nb]
     by_length: dict[int, list[int]] = {}
@@ -195,8 +191,4 @@ def _halos(problem: Problem) -> tuple[list[list[int]], list[int]]:
                         at = nb[at][d]
                 rows.append(halo)
         by_length[length] = rows
-    tables = ([by_length[n] for n in problem.lengths], nbmask)
-    if len(_HALOS) > 8:
-        _HALOS.clear()
-    _HALOS[id(problem)] = (problem, tables)
-    return tables
+    return [by_length[n] for n in problem.lengths], nbmask
