@@ -342,3 +342,27 @@ def test_catalog_recognizes_a_design_from_either_end():
     assert sc.Snake.parse("seed-green").lengths == tuple(
         reversed(sc.Snake.parse("standard").lengths)
     )
+
+
+@pytest.mark.parametrize("name", ["standard", "seed-red", "seed-blue", "seed-orange", "king"])
+def test_the_plan_stays_on_the_table_when_that_costs_no_turn(name):
+    plan = fold.plan(next(sc.solutions(name)))
+    assert fold.check(plan) == []
+    words = fold.table_words(plan)
+    if fold.below_table(plan):  # lifted only when staying on the table costs turns
+        assert plan.table_turns is None or plan.table_turns > plan.quarter_turns
+        assert "lift the snake" in words and "(" in words
+    else:
+        assert "stays on the table" in words and "was chosen" in words
+
+
+def test_the_easiest_plans_only_what_can_win():
+    sols = list(sc.solutions("king"))
+    bounds = [fold.lower_bound(s) for s in sols]
+    k, plan = fold.easiest(sols)
+    assert plan.lower_bound == bounds[k] <= plan.quarter_turns
+    assert all(
+        b > plan.quarter_turns or fold.ease(plan) <= fold.ease(fold.plan(s))
+        for b, s in zip(bounds, sols, strict=True)
+        if s is not sols[k]
+    )

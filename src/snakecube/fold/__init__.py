@@ -51,6 +51,9 @@ class FoldPlan:
     found: bool = True
     complete: bool = True  # False when the search gave up (its node budget) without a plan
     reason: str = ""  # why there is no plan, when ``found`` is False
+    # the fewest quarter turns found for a plan that keeps every cube on or above the table
+    # (None: none was found, or the start cannot lie on the table under the held end)
+    table_turns: int | None = None
 
     @property
     def end(self) -> tuple[Vec, ...]:
@@ -114,17 +117,51 @@ def orientation(solution: Solution, held: str = "first") -> Solution:
     return best[1]
 
 
+FLOOR_SHARE = 4  # the search that keeps the snake on the table gets 1/4 of the nodes
+
+
+def table_floor(lengths: Sequence[int], end: Sequence[Vec]) -> int | None:
+    """The table top's height when the snake, held at ``end[0]``, starts flat on the table:
+    the held cube's z, when the first two segments are horizontal there and no cube of the
+    solution is lower; else None (the start cannot lie on the table)."""
+    if len(lengths) < 2:
+        return None
+    corner = lengths[0] - 1
+    z = end[0][2]
+    if end[corner][2] != z or end[corner + 1][2] != z or min(c[2] for c in end) < z:
+        return None
+    return z
+
+
 def _raw(
     lengths: Sequence[int], end: Sequence[Vec], target: set[Vec], nodes: int
-) -> tuple[RawPlan | None, bool]:
-    """The best plan for one end, and whether the searches finished within their budgets."""
+) -> tuple[RawPlan | None, bool, int | None]:
+    """The best plan for one end, whether the searches finished within their budgets, and
+    the quarter turns of the best plan found that stays on the table (None if none).
+
+    Step: first a search that keeps every cube on or above the table (a share of the nodes);
+    if it meets the lower bound it is the plan; else the free search, and the plan on the
+    table wins a tie in quarter turns."""
+    floor = table_floor(lengths, end)
+    low: RawPlan | None = None
+    if floor is not None:
+        try:
+            low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
+        except Budget:
+            low = None
+    bound = sum(v % 2 for v in Folder(lengths, end, set()).goal[1:])
+    if low is not None and len(low.moves) <= bound:
+        return low, True, len(low.moves)
     try:
-        return best_plan(lengths, end, target, nodes), True
+        free = best_plan(lengths, end, target, nodes)
     except Budget:
-        return None, False
+        return low, low is not None, None if low is None else len(low.moves)
+    if low is not None and (free is None or len(low.moves) <= len(free.moves)):
+        return low, True, len(low.moves)
+    return free, True, None if low is None else len(low.moves)
 
 
-def _typed(solution: Solution, raw: RawPlan, held: str) -> FoldPlan:
+def _typed(solution: Solution, raw: RawPlan, held: str, table_turns: int | None = None) -> FoldPlan:
     """The raw plan written as model moves on the snake as typed, with its start."""
     lengths = solution.snake.lengths
     end = list(solution.cells)
@@ -156,6 +193,7 @@ def _typed(solution: Solution, raw: RawPlan, held: str) -> FoldPlan:
         bound,
         clear,
         tuple(tuple(f) for f in frames),
+        table_turns=table_turns,
     )
 
 
@@ -163,8 +201,11 @@ def plan(
     solution: Solution, end: str = "best", nodes: int = 200_000, orient: bool = True
 ) -> FoldPlan:
     """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
-    or ``last`` end, or the ``best`` (fewest quarter turns, then in order, then most clear
-    swings; the first end on a tie). Raises InputError when no plan is found within the
+    or ``last`` end, or the ``best`` (fewest quarter turns, then staying on the table, then
+    in order, then most clear swings; the first end on a tie). For each end, among plans of
+    equal quarter turns, one that keeps every cube on or above the table is preferred.
+
+    Raises InputError when no plan is found within the
     node budget (``nodes`` per end and search; when that finds nothing and some search was
     cut short, once more with ``RETRY`` times as many). ``orient=False`` keeps the solution as
     it is (its cells are then the plan's end).
@@ -188,10 +229,10 @@ def plan(
             cells = list(turned.cells)
             ls = lengths if held == "first" else lengths[::-1]
             ce = cells if held == "first" else cells[::-1]
-            raw, done = _raw(ls, ce, set(cells), budget)
+            raw, done, on_table = _raw(ls, ce, set(cells), budget)
             finished &= done
             if raw is not None:
-                found.append(_typed(turned, raw, held))
+                found.append(_typed(turned, raw, held, on_table))
         if found or finished:
             break
     if not found:
@@ -203,7 +244,14 @@ def plan(
         )
         return FoldPlan(turned, (), (), ends[0][0], False, 0, (), (), False, finished, why)
     return min(
-        found, key=lambda p: (p.quarter_turns, not p.in_order, -p.sweep_clear, p.held != "first")
+        found,
+        key=lambda p: (
+            p.quarter_turns,
+            below_table(p) != 0,  # on a tie, a plan that never lifts the snake off the table
+            not p.in_order,
+            -p.sweep_clear,
+            p.held != "first",
+        ),
     )
 
 
@@ -225,9 +273,24 @@ def easiest(
     its plan."""
     if not solutions:
         raise InputError("there is no solution to fold")
-    plans = [plan(sol, end, nodes) for sol in solutions]
-    k = min(range(len(plans)), key=lambda i: (*ease(plans[i]), i))
+    # Step: a plan needs at least its lower bound (cheap: the corners out of the plane), so
+    # solutions are planned fewest bound first, and one whose bound exceeds the fewest
+    # quarter turns found so far cannot win (a tie in turns could, on clear swings).
+    bounds = [lower_bound(sol) for sol in solutions]
+    plans: dict[int, FoldPlan] = {}
+    for i in sorted(range(len(solutions)), key=lambda i: (bounds[i], i)):
+        done = [p for p in plans.values() if p.found]
+        if done and bounds[i] > min(p.quarter_turns for p in done):
+            break
+        plans[i] = plan(solutions[i], end, nodes)
+    k = min(plans, key=lambda i: (*ease(plans[i]), i))
     return k, plans[k]
+
+
+def lower_bound(solution: Solution) -> int:
+    """The fewest quarter turns any fold plan of ``solution`` needs: one per corner whose
+    dihedral in the solution is odd (out of the plane); the same from either end."""
+    return sum(v % 2 for v in Folder(solution.snake.lengths, list(solution.cells), set()).goal[1:])
 
 
 def check(p: FoldPlan) -> list[str]:
@@ -303,13 +366,23 @@ def below_table(p: FoldPlan) -> int:
 
 
 def table_words(p: FoldPlan) -> str:
-    """Where the snake is while folding, and why."""
+    """Where the snake is while folding, and why (the planner prefers, among plans of the
+    fewest quarter turns it found, one that keeps every cube on or above the table)."""
     k = below_table(p)
     if k == 0:
-        return "The snake stays on the table: no step moves a cube below the table top."
+        return (
+            "The snake stays on the table: no step moves a cube below the table top (of the "
+            "plans with the fewest quarter turns, one that stays on the table was chosen)."
+        )
+    why = (
+        "no plan found that stays on the table"
+        if p.table_turns is None
+        else f"staying on the table takes {p.table_turns} quarter turns instead of "
+        f"{p.quarter_turns}"
+    )
     return (
         f"Before step {k}, lift the snake off the table and go on in the air: in step {k} "
-        "cubes swing below the level of the table top, so they would hit the table."
+        f"cubes swing below the level of the table top, so they would hit the table ({why})."
     )
 
 

@@ -363,14 +363,17 @@ def best_plan(
     seed: int = 0,
     dives: int = 200,
     enough: int = 4,
+    floor: int | None = None,
 ) -> RawPlan | None:
     """The best plan found within the budget: fewest quarter turns, then fewest moves out of
     order, then most clear swings. A portfolio, deterministic for a seed: strictly in order;
     depth first over monotone moves in the natural order (a small budget); then up to
     ``dives`` greedy descents biased to the natural order, until ``enough`` plans are found;
     and if none meets the lower bound, corners turned out of the way and back. Raises Budget
-    when nothing was found and some search was cut short."""
+    when nothing was found and some search was cut short. With ``floor``, no state may put
+    a cube below that z (the table top)."""
     folder = Folder(lengths, end, target)
+    folder.floor = floor
     cut = False
     found: list[RawPlan] = []
 
