@@ -156,7 +156,10 @@ def _draw_view(
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect((hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), zoom=zoom or ZOOM)
+    ax.set_box_aspect(
+        (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
+        zoom=zoom or (1.0 if view.camera is scene.ABOVE else ZOOM),
+    )
     ax.view_init(elev=view.camera.elev, azim=view.camera.azim)
     ax.set_axis_off()
     if view.camera.name:

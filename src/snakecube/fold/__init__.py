@@ -91,6 +91,8 @@ class FoldPlan:
             "quarter_turns": self.quarter_turns,
             "lower_bound": self.lower_bound,
             "sweep_clear": self.sweep_clear,
+            "lift_before_step": below_table(self) if self.found else None,  # 0: on the table
+            "table_turns": self.table_turns,
         }
 
 
