@@ -12,6 +12,7 @@ pictures use the instructions' table frame (x right, y away from you, z up).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -135,32 +136,53 @@ def table_floor(lengths: Sequence[int], end: Sequence[Vec]) -> int | None:
     return z
 
 
+@functools.lru_cache(maxsize=16)
+def _free(
+    lengths: tuple[int, ...], end: tuple[Vec, ...], target: frozenset[Vec], nodes: int
+) -> tuple[RawPlan | None, bool]:
+    """The free search's plan (no floor) and whether it finished; kept for the process, so
+    that :func:`easiest` does not search again for the solution it picks."""
+    try:
+        return best_plan(lengths, end, set(target), nodes), True
+    except Budget:
+        return None, False
+
+
 def _raw(
-    lengths: Sequence[int], end: Sequence[Vec], target: set[Vec], nodes: int
+    lengths: Sequence[int],
+    end: Sequence[Vec],
+    target: set[Vec],
+    nodes: int,
+    table: bool = True,
 ) -> tuple[RawPlan | None, bool, int | None]:
     """The best plan for one end, whether the searches finished within their budgets, and
     the quarter turns of the best plan found that stays on the table (None if none).
 
-    Step: first a search that keeps every cube on or above the table (a share of the nodes);
-    if it meets the lower bound it is the plan; else the free search, and the plan on the
-    table wins a tie in quarter turns."""
-    floor = table_floor(lengths, end)
-    low: RawPlan | None = None
-    if floor is not None:
-        try:
-            low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
-        except Budget:
-            low = None
-    bound = sum(v % 2 for v in Folder(lengths, end, set()).goal[1:])
-    if low is not None and len(low.moves) <= bound:
-        return low, True, len(low.moves)
+    Step: the free search first; if its plan stays on the table, that is the plan. Else a
+    search that keeps every cube on or above the table (a share of the nodes), and its plan
+    wins a tie in quarter turns."""
+    floor = table_floor(lengths, end) if table else None
+    free, done = _free(tuple(lengths), tuple(end), frozenset(target), nodes)
+    if floor is None:
+        return free, done, None
+    if free is not None and _stays(lengths, end, free, floor):
+        return free, True, len(free.moves)
     try:
-        free = best_plan(lengths, end, target, nodes)
+        low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
     except Budget:
-        return low, low is not None, None if low is None else len(low.moves)
+        low = None
     if low is not None and (free is None or len(low.moves) <= len(free.moves)):
         return low, True, len(low.moves)
-    return free, True, None if low is None else len(low.moves)
+    return free, done, None if low is None else len(low.moves)
+
+
+def _stays(lengths: Sequence[int], end: Sequence[Vec], raw: RawPlan, floor: int) -> bool:
+    """True when no state of ``raw`` (held at ``end[0]``) has a cube below ``floor``."""
+    folder = Folder(lengths, end, set())
+    moves = [(folder.corners[s], q) for s, q in raw.moves]
+    return all(
+        c[2] >= floor for state in states_of(lengths, folder.cells(raw.start), moves) for c in state
+    )
 
 
 def _typed(solution: Solution, raw: RawPlan, held: str, table_turns: int | None = None) -> FoldPlan:
@@ -200,7 +222,11 @@ def _typed(solution: Solution, raw: RawPlan, held: str, table_turns: int | None 
 
 
 def plan(
-    solution: Solution, end: str = "best", nodes: int = 200_000, orient: bool = True
+    solution: Solution,
+    end: str = "best",
+    nodes: int = 200_000,
+    orient: bool = True,
+    table: bool = True,
 ) -> FoldPlan:
     """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
     or ``last`` end, or the ``best`` (fewest quarter turns, then staying on the table, then
@@ -210,7 +236,8 @@ def plan(
     Raises InputError when no plan is found within the
     node budget (``nodes`` per end and search; when that finds nothing and some search was
     cut short, once more with ``RETRY`` times as many). ``orient=False`` keeps the solution as
-    it is (its cells are then the plan's end).
+    it is (its cells are then the plan's end); ``table=False`` skips the search for a plan
+    that stays on the table.
 
     When no plan is found, the answer is a plan with ``found`` False, no moves, and the
     ``reason`` ("no plan found within N nodes", ``complete`` False; or "there is none")."""
@@ -231,7 +258,7 @@ def plan(
             cells = list(turned.cells)
             ls = lengths if held == "first" else lengths[::-1]
             ce = cells if held == "first" else cells[::-1]
-            raw, done, on_table = _raw(ls, ce, set(cells), budget)
+            raw, done, on_table = _raw(ls, ce, set(cells), budget, table)
             finished &= done
             if raw is not None:
                 found.append(_typed(turned, raw, held, on_table))
@@ -284,9 +311,11 @@ def easiest(
         done = [p for p in plans.values() if p.found]
         if done and bounds[i] > min(p.quarter_turns for p in done):
             break
-        plans[i] = plan(solutions[i], end, nodes)
+        plans[i] = plan(solutions[i], end, nodes, table=False)
     k = min(plans, key=lambda i: (*ease(plans[i]), i))
-    return k, plans[k]
+    # Step: only the one picked is planned again to stay on the table (same quarter turns;
+    # its free search is remembered by ``_free``)
+    return k, plan(solutions[k], end, nodes)
 
 
 def lower_bound(solution: Solution) -> int:
