@@ -56,7 +56,10 @@ def whole_command(name: str, text: str, box: sc.Box) -> dict:
     seconds = time.perf_counter() - t
     data = json.loads(out.stdout)
     row = {"name": name, "box": box.describe(), "seconds": seconds, "exit": out.returncode}
-    row |= {k: data.get(k) for k in ("found", "quarter_turns", "lower_bound", "sweep_clear")}
+    row |= {
+        k: data.get(k)
+        for k in ("found", "quarter_turns", "lower_bound", "sweep_clear", "lift_before_step")
+    }
     row["moves"] = len(data.get("moves", []))
     row["replayed"] = bool(data.get("found")) and _replayed(data, text, box)
     row["note"] = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""
@@ -84,7 +87,14 @@ def random_row(seed: int) -> dict:
         "moves": len(p.moves),
         "replayed": replayed,
         "reason": p.reason,
+        "lift_before_step": fold.below_table(p) if p.found else None,
     }
+
+
+def _table(r: dict) -> str:
+    """'stays' or 'lifted before step k'."""
+    k = r.get("lift_before_step")
+    return "" if k is None else "stays" if k == 0 else f"lifted before step {k}"
 
 
 def main() -> None:
@@ -99,8 +109,8 @@ def main() -> None:
         f"{time.strftime('%Y-%m-%d')}. Whole `snakecube fold NAME --json` processes, "
         "wall clock; every plan replayed by `tests/foldsim.py`.",
         "",
-        "| puzzle | box | seconds | plan | quarter turns (lower bound) | clear swings |",
-        "|---|---|---:|---|---:|---:|",
+        "| puzzle | box | seconds | plan | quarter turns (lower bound) | clear swings | table |",
+        "|---|---|---:|---|---:|---:|---|",
     ]
     named = [(e.name, e.name, sc.Box(*e.box)) for e in catalog.ENTRIES]
     named.append(("King B", KING_B, sc.Box(4, 4, 4)))
@@ -109,7 +119,8 @@ def main() -> None:
         plan = "replayed" if r["replayed"] else f"none (exit {r['exit']})"
         lines.append(
             f"| {name} | {box.describe()} | {r['seconds']:.1f} | {plan} | "
-            f"{r['quarter_turns']} ({r['lower_bound']}) | {r['sweep_clear']} of {r['moves']} |"
+            f"{r['quarter_turns']} ({r['lower_bound']}) | {r['sweep_clear']} of {r['moves']} | "
+            f"{_table(r)} |"
         )
         print(lines[-1], flush=True)
     rows = [random_row(seed) for seed in range(args.random)]
@@ -119,22 +130,24 @@ def main() -> None:
         f"Random 4x4x4 designs (random Hamiltonian paths, seeds 0-{args.random - 1}), "
         "`fold.plan` of the path's solution in one process:",
         "",
-        "| seed | seconds | plan | quarter turns (lower bound) | clear swings |",
-        "|---:|---:|---|---:|---:|",
+        "| seed | seconds | plan | quarter turns (lower bound) | clear swings | table |",
+        "|---:|---:|---|---:|---:|---|",
     ]
     for r in rows:
         plan = "replayed" if r["replayed"] else r["reason"]
         lines.append(
             f"| {r['seed']} | {r['seconds']:.1f} | {plan} | {r['quarter_turns']} "
-            f"({r['lower_bound']}) | {r['sweep_clear']} of {r['moves']} |"
+            f"({r['lower_bound']}) | {r['sweep_clear']} of {r['moves']} | {_table(r)} |"
         )
         print(lines[-1], flush=True)
     extra = sum(r["quarter_turns"] - r["lower_bound"] for r in found)
     worst = max((r["seconds"] for r in rows), default=0.0)
+    stays = sum(1 for r in found if r["lift_before_step"] == 0)
     lines += [
         "",
         f"Plans found: {len(found)} of {len(rows)} ({100 * len(found) / max(1, len(rows)):.0f}%); "
-        f"extra quarter turns over the lower bound: {extra} in all; slowest {worst:.1f} s.",
+        f"extra quarter turns over the lower bound: {extra} in all; slowest {worst:.1f} s; "
+        f"{stays} of {len(found)} stay on the table.",
     ]
     text = "\n".join(lines) + "\n"
     print(lines[-1])
