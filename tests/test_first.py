@@ -460,3 +460,15 @@ def test_a_round_without_pivots_falls_back_to_restarts_from_an_end():
     assert r.cells is not None and r.pivot is None
     with pytest.raises(ValueError, match="round"):
         first.Portfolio(straight.problem, kinds=first.ROUND[:3])
+
+
+def test_each_member_is_made_by_its_name_and_says_whether_it_can_run():
+    problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
+    assert set(first.KINDS) == set(first.MEMBERS)
+    for name, kind in first.KINDS.items():
+        assert kind.name == name
+        reason = first.why_not(name, problem)
+        assert reason is None or (isinstance(reason, str) and reason)
+    assert first.why_not("depth-first", problem) is None
+    made = first.lineup(problem, ("depth-first",))
+    assert [m.name for m in made] == ["depth-first"] and made[0].persistent
