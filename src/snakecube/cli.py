@@ -750,7 +750,15 @@ def _cmd_show(args: argparse.Namespace) -> int:
     tails = None
     if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
         found, tails = explain.hanging(found)
-    explain.save(found, args.out, style=style, words=args.words, paper=args.paper, tails=tails)
+    explain.save(
+        found,
+        args.out,
+        style=style,
+        words=args.words,
+        paper=args.paper,
+        tails=tails,
+        typed=_snake_text(args),
+    )
     _say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
 
