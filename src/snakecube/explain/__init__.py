@@ -6,14 +6,16 @@ imported only when a picture is asked for.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING
 
 from snakecube.errors import InputError
-from snakecube.output import write_file
 from snakecube.solution import Solution
 
 if TYPE_CHECKING:  # the renderers import these lazily: plain text needs neither
+    from collections.abc import Callable
+    from pathlib import Path
+
     from snakecube.explain.scene import Tails
     from snakecube.fold import FoldPlan
 
@@ -23,9 +25,16 @@ VIEWER_FORMS = (".html",)
 FORMS = TEXT_FORMS + PICTURE_FORMS + VIEWER_FORMS
 
 
+def _write(path: str | Path, write: Callable[[Path], object]) -> Path:
+    """``output.write_file``, imported when a file is written (not for text on the screen)."""
+    from snakecube.output import write_file
+
+    return write_file(path, write)
+
+
 def form_of(path: str | Path) -> str:
     """The extension of ``path`` if snakecube can write it, else an InputError."""
-    suffix = Path(path).suffix.lower()
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in FORMS:
         raise InputError(
             f"{str(path)!r}: unknown extension {suffix or '(none)'!r}; use one of {' '.join(FORMS)}"
@@ -71,15 +80,15 @@ def save(
         from snakecube.explain.words import show
 
         text = show(solution, style, words) + "\n"
-        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
         from snakecube.explain import viewer
 
-        return write_file(path, lambda p: viewer.save(solution, p, tails))
+        return _write(path, lambda p: viewer.save(solution, p, tails))
     need_pictures()
     from snakecube.explain import pictures
 
-    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
+    return _write(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
 
 def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
@@ -111,13 +120,13 @@ def save_plan(plan: FoldPlan, path: str | Path, paper: str = "a4") -> Path:
         raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
     if form in TEXT_FORMS:
         text = "\n".join(steps_in_words(plan)) + "\n"
-        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:
         from snakecube.explain import viewer
 
         page = viewer.plan_html(plan)
-        return write_file(path, lambda p: p.write_text(page, encoding="utf-8"))
+        return _write(path, lambda p: p.write_text(page, encoding="utf-8"))
     need_pictures()
     from snakecube.explain import pictures
 
-    return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper))
+    return _write(path, lambda p: pictures.save_plan(plan, p, form, paper))
