@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from snakecube import catalog, limits, stop
-from snakecube.errors import CubeCountError, InputError
+from snakecube.errors import CubeCountError, InputError, SlowWarning
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Coord, Region
 from snakecube.snake import NOTATIONS, Snake
@@ -721,7 +721,9 @@ def _suggest(text: str, target: Region | None, seconds: float) -> str:
         snake = Snake.parse(text, None if target is None else target.volume)
         if (snake.cubes if target is None else target.volume) > HINT_CELLS:
             return ""
-        near = nearby(snake, target, 2, seconds=seconds)
+        with warnings.catch_warnings():  # a refusal is one line: no note on the hint's speed
+            warnings.simplefilter("ignore", SlowWarning)
+            near = nearby(snake, target, 2, seconds=seconds)
     except InputError:
         return ""
     if not near:
@@ -1055,8 +1057,16 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+_WARNED: set[str] = set()
+
+
 def _warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
-    _say(f"snakecube: warning: {message}")
+    """A warning on one line, each message once (the nearby designs' searches would repeat
+    the pure-Python engine's warning for every candidate)."""
+    text = f"snakecube: warning: {message}"
+    if text not in _WARNED:
+        _WARNED.add(text)
+        _say(text)
 
 
 def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
@@ -1075,6 +1085,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         warnings.showwarning = _warning
+        _WARNED.clear()
         return _run(COMMANDS[args.command], args)
 
 
