@@ -1,0 +1,147 @@
+"""The command-line tool: a thin layer over the public API.
+
+Exit codes: 0 when the job ran (zero solutions is an answer, and so is a search stopped by
+its time limit, marked incomplete); 2 for bad input, or a file that cannot be read or
+written, with one line on stderr naming what is wrong and where; 130 after Ctrl-C (or SIGTERM
+or SIGHUP, see ``snakecube.stop``), once what was found is printed, marked incomplete. Every
+line on stderr is one line: user text in it is quoted with ``repr``. With ``--json`` the
+standard output is always one JSON document, even when the command is stopped.
+
+Each subcommand lives with its options in one of ``solving``, ``showing``, ``designing`` and
+``serving``; ``base`` holds what they share. This module builds the parser from them, runs a
+command, and turns what went wrong into one line and an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from snakecube.cli import designing, serving, showing, solving
+from snakecube.cli.base import (
+    COMMANDS,
+    EXIT_BUG,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Command,
+    Parser,
+    print_json,
+    say,
+)
+from snakecube.errors import InputError
+
+__all__ = ["COMMANDS", "main", "run"]
+# The order of `snakecube --help`: solving first, then showing, designing, the web page.
+ORDER = ("solve", "show", "fold", "fold-census", "designs", "generate", "rate", "flat",
+         "catalog", "convert", "check", "export", "serve", "web")  # fmt: skip
+_MODULES = (solving, showing, designing, serving)  # imported for their commands
+
+
+def parser() -> argparse.ArgumentParser:
+    """The whole command line: every registered subcommand with its options."""
+    from snakecube import __version__
+
+    p = Parser(
+        prog="snakecube",
+        description="Fold snake-cube puzzles: solve, count, explain.",
+        epilog="Example: snakecube solve standard    (see snakecube COMMAND --help)",
+    )
+    p.add_argument("--version", action="version", version=f"snakecube {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    for name in ORDER:
+        c: Command = COMMANDS[name]
+        c.options(sub.add_parser(name, help=c.help, epilog=c.epilog))
+    return p
+
+
+_WARNED: set[str] = set()
+
+
+def _warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    """A warning on one line, each message once (the nearby designs' searches would repeat
+    the pure-Python engine's warning for every candidate)."""
+    text = f"snakecube: warning: {message}"
+    if text not in _WARNED:
+        _WARNED.add(text)
+        say(text)
+
+
+def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
+    """Run the tool; return the exit code. Time limits count from ``started`` (a
+    ``time.monotonic()``; by default, now)."""
+    began = time.monotonic() if started is None else started
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error already printed
+        return exit_.code if isinstance(exit_.code, int) else EXIT_INPUT
+    args.started, args.json_printed = began, False
+    if args.command is None:
+        parser().print_help()
+        return EXIT_OK
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = _warning
+        _WARNED.clear()
+        return _run(COMMANDS[args.command], args)
+
+
+def _run(command: Command, args: argparse.Namespace) -> int:
+    try:
+        return command.run(args)
+    except KeyboardInterrupt:
+        return _interrupted(args)
+    except Exception as err:
+        from snakecube import stop
+
+        if stop.signalled:  # whatever a stop signal broke (an import, a read) is a stop
+            return _interrupted(args)
+        return _failed(err)
+
+
+def _interrupted(args: argparse.Namespace) -> int:
+    """Say the command was stopped; with --json, the output is still one JSON document."""
+    if getattr(args, "json", False) and not args.json_printed:
+        with contextlib.suppress(KeyboardInterrupt):
+            print_json(args, {"complete": False, "stop_reason": "interrupted"})
+    say("snakecube: interrupted")
+    return EXIT_INTERRUPTED
+
+
+def _failed(err: Exception) -> int:
+    """Say what went wrong in one line; the exit code."""
+    if isinstance(err, InputError):
+        say(f"snakecube: error: {err}")
+        return EXIT_INPUT
+    if isinstance(err, BrokenPipeError):
+        # The reader went away (| head): nothing more to say, and nothing to flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    if isinstance(err, OSError):  # a full disk, a read-only folder, a missing permission
+        where = f" {str(err.filename)!r}" if err.filename is not None else ""
+        say(f"snakecube: error: cannot use{where}: {err.strerror or err}")
+        return EXIT_INPUT
+    if isinstance(err, MemoryError):
+        say("snakecube: error: out of memory; try a smaller target or fewer --workers")
+        return EXIT_INPUT
+    if os.environ.get("SNAKECUBE_DEBUG"):
+        raise err
+    say(
+        f"snakecube: internal error: {type(err).__name__}: {err} (this is a bug; "
+        "SNAKECUBE_DEBUG=1 shows where)"
+    )
+    return EXIT_BUG
+
+
+def run() -> None:
+    """The ``snakecube`` command (kept for scripts that name it here; see ``__main__``)."""
+    from snakecube.__main__ import run as entry
+
+    entry()

@@ -1,0 +1,175 @@
+"""What every command shares: the parser, the option groups, reading options, printing.
+
+Commands register with :func:`command`, which keeps each subcommand's options (a function that
+adds them) beside its handler; ``snakecube.cli`` builds the parser from the registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import NamedTuple
+
+from snakecube import limits, stop
+from snakecube.errors import InputError
+from snakecube.shape import Box, Coord, Region
+
+EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
+SNAKE_HELP = (
+    "the snake: a catalog name (standard, king, ...), lengths like 3-3-3-3-2-... or "
+    "3,3,3,3,2,... (also as separate words: 3 3 3 3 2 ...), a turn string "
+    "(ESCSCSCSCCCCSCSCCCSCCSCCCSE), a 0/1 string, steps:2,2,..., or elbows:3,5,7,..."
+)
+
+
+class Command(NamedTuple):
+    """A subcommand: its name, the function that adds its options, its handler and help."""
+
+    name: str
+    options: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    help: str
+    epilog: str | None
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(
+    name: str,
+    options: Callable[[argparse.ArgumentParser], None],
+    *,
+    help: str,
+    epilog: str | None = None,
+) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    """Register the decorated handler as subcommand ``name``, with its options."""
+
+    def register(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        COMMANDS[name] = Command(name, options, run, help, epilog)
+        return run
+
+    return register
+
+
+def one_line(text: str) -> str:
+    """Text safe to print as one line: control characters escaped."""
+    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029\x85]", lambda m: repr(m.group())[1:-1], text)
+
+
+def say(message: str) -> None:
+    print(one_line(message), file=sys.stderr)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line naming the problem, exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(
+            EXIT_INPUT, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n"
+        )
+
+
+def whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            return limits.parse_whole(text, "value", lo, hi)
+        except InputError as err:
+            raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds_type(text: str) -> float:
+    try:
+        return limits.parse_seconds(text, "value")
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+
+seconds_type.__name__ = "seconds"
+
+
+def straightness_type(text: str) -> float:
+    try:
+        return limits.parse_fraction(text, "value", 10.0)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+
+straightness_type.__name__ = "straightness"
+
+
+def workers_type(text: str) -> int:
+    return whole(1, limits.max_workers())(text)
+
+
+def add_snake(p: argparse.ArgumentParser) -> None:
+    p.add_argument("snake", nargs="+", metavar="SNAKE", help=SNAKE_HELP)
+
+
+def add_target(p: argparse.ArgumentParser, required: bool = False) -> None:
+    where = p.add_mutually_exclusive_group(required=required)
+    where.add_argument(
+        "--box",
+        metavar="AxBxC",
+        help="target box, like 3x3x3 or 2x3x4"
+        + ("" if required else " (default: the snake's cube)"),
+    )
+    where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
+
+
+def add_seconds(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--seconds",
+        type=seconds_type,
+        metavar="S",
+        help="stop after S seconds, counted from the command's start (the answer is then "
+        "marked incomplete)",
+    )
+
+
+def seconds_left(args: argparse.Namespace) -> float | None:
+    """What is left of ``--seconds``, counted from the command's start."""
+    return stop.remaining(getattr(args, "seconds", None), args.started)
+
+
+def print_json(args: argparse.Namespace, data: object, indent: int | None = None) -> None:
+    """Print one JSON document whole: a stop signal during the write waits for its end."""
+    text = json.dumps(data, indent=indent) + "\n"
+    with stop.deferred():
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        args.json_printed = True
+
+
+def snake_text(args: argparse.Namespace) -> str:
+    return " ".join(args.snake)
+
+
+def target_of(args: argparse.Namespace) -> Region | None:
+    """The target from --box or --region, or None for the snake's own cube."""
+    if getattr(args, "box", None) is not None:
+        return Box.parse(args.box)
+    if getattr(args, "region", None) is not None:
+        return Region.from_file(args.region)
+    return None
+
+
+def coord(text: str, what: str) -> Coord:
+    parts = [t for t in re.split(r"[,\s()\[\]]+", text) if t]
+    if len(parts) != 3 or not all(re.fullmatch(r"-?[0-9]{1,9}", t, re.ASCII) for t in parts):
+        raise InputError(f"{what}: {limits.shorten(text)} is not x,y,z (three whole numbers)")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def cells(text: str) -> list[Coord]:
+    items = [t for t in re.split(r"[;\s]+", text.strip()) if t]
+    if not items:
+        raise InputError("--path: no cells given")
+    if len(items) > limits.MAX_CUBES:
+        raise InputError(f"--path: {len(items)} cells; at most {limits.MAX_CUBES}")
+    return [coord(t, f"--path item {i}") for i, t in enumerate(items, 1)]

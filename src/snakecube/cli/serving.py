@@ -1,0 +1,75 @@
+"""serve and web: the web page, served or as a static site."""
+
+from __future__ import annotations
+
+import argparse
+
+from snakecube.cli.base import (
+    EXIT_OK,
+    command,
+    say,
+    seconds_type,
+    whole,
+    workers_type,
+)
+from snakecube.errors import InputError
+
+
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=whole(0, 65535), default=8765, help="port (default 8765)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument(
+        "--workers", type=workers_type, metavar="N", help="search processes (default: the cores)"
+    )
+    p.add_argument(
+        "--queue",
+        type=whole(0, 1000),
+        default=8,
+        metavar="N",
+        help="requests waiting for a process before 'busy' (default 8)",
+    )
+    p.add_argument(
+        "--max-seconds",
+        type=seconds_type,
+        default=60.0,
+        metavar="S",
+        help="longest search; then marked incomplete (default 60)",
+    )
+
+
+@command(
+    "serve",
+    _serve_options,
+    help="the web page as a local app: type the snake, see it fold (snakecube[web])",
+    epilog="example: snakecube serve --open",
+)
+def serve(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    missing = [m for m in ("starlette", "uvicorn", "sse_starlette", "plotly")
+               if importlib.util.find_spec(m) is None]  # fmt: skip
+    if missing:
+        raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
+    from snakecube.web.server import serve
+
+    serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+    return EXIT_OK
+
+
+def _web_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
+
+
+@command(
+    "web",
+    _web_options,
+    help="write the web page as a static site that solves in the browser (Pyodide)",
+    epilog="example: snakecube web --out site && python -m http.server -d site",
+)
+def web(args: argparse.Namespace) -> int:
+    from snakecube.web.site import build
+
+    out = build(args.out)
+    say(f"snakecube: wrote the static site to {str(out)!r}; try: python -m http.server -d {out}")
+    return EXIT_OK

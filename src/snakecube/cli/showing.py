@@ -1,0 +1,295 @@
+"""show, fold, fold-census and flat: how a solution folds, for a person with the chain in
+hand."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from snakecube import limits
+from snakecube.cli.base import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    add_seconds,
+    add_snake,
+    add_target,
+    command,
+    print_json,
+    say,
+    seconds_left,
+    snake_text,
+    target_of,
+    whole,
+    workers_type,
+)
+from snakecube.errors import InputError
+from snakecube.progress import progress_bar
+from snakecube.shape import Box
+from snakecube.snake import Snake
+
+EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
+    "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "
+    "swings clear of the cubes in place, then the first"
+)
+
+
+def _show_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    add_target(p)
+    p.add_argument(
+        "--solution",
+        type=whole(1),
+        default=None,
+        metavar="K",
+        help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="file to write; its extension chooses the form (.txt .png .svg .pdf "
+        ".gif .html); without it, text goes to standard output",
+    )
+    p.add_argument("--reverse", action="store_true", help="fold from the other end")
+    add_seconds(p)
+    p.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
+    p.add_argument(
+        "--paper",
+        choices=("a4", "letter"),
+        default="a4",
+        help="paper size of a PDF (or PNG, SVG) sheet (default a4)",
+    )
+    p.add_argument(
+        "--words",
+        choices=("table", "pilot"),
+        default="table",
+        help="directions fixed to the table (default) or relative to the last "
+        "segment, as a pilot sees them",
+    )
+
+
+@command(
+    "show",
+    _show_options,
+    help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html",
+    epilog="example: snakecube show standard --out sheet.pdf",
+)
+def show(args: argparse.Namespace) -> int:
+    from snakecube import explain
+
+    if args.out is not None:
+        explain.form_of(args.out)
+    found = _chosen(args, "show").solution
+    if found is None:
+        return EXIT_OK
+    style = "letters" if args.letters else "signs"
+    if args.out is None:
+        from snakecube.explain.words import show
+
+        if args.reverse:
+            print("(--reverse: cube 1 is the last cube of the snake as typed)")
+        print(show(found, style, args.words))
+        return EXIT_OK
+    tails = None
+    if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
+        found, tails = explain.hanging(found)
+    explain.save(
+        found,
+        args.out,
+        style=style,
+        words=args.words,
+        paper=args.paper,
+        tails=tails,
+        typed=snake_text(args),
+    )
+    say(f"snakecube: wrote {args.out!r}")
+    return EXIT_OK
+
+
+def _chosen(args: argparse.Namespace, verb: str, end: str = "best") -> Any:
+    """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
+    names a catalog puzzle typed otherwise, and says when the time limit came first."""
+    from snakecube import catalog
+    from snakecube.fold.choice import choose
+
+    said = catalog.recognized(Snake.parse(snake_text(args)).turns(), snake_text(args))
+    if said and not getattr(args, "json", False):
+        print(f"({said})")
+    choice = choose(
+        snake_text(args),
+        target_of(args),
+        solution=args.solution,
+        end=end,
+        nodes=getattr(args, "nodes", 200_000),
+        reverse=bool(getattr(args, "reverse", False)),
+        seconds=seconds_left(args),
+        verb=verb,
+    )
+    if choice.solution is None:
+        wanted = args.solution or 1
+        plural = "s" if wanted != 1 else ""
+        say(
+            f"snakecube: stopped at the time limit ({args.seconds:g} s) with {choice.found} of "
+            f"the {wanted} solution{plural} needed found; nothing to {verb}"
+        )
+    elif choice.why():
+        say(f"snakecube: {choice.why()}; --solution K picks another")
+    return choice
+
+
+def _fold_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    add_target(p)
+    p.add_argument(
+        "--solution",
+        type=whole(1),
+        default=None,
+        metavar="K",
+        help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
+    )
+    p.add_argument(
+        "--nodes",
+        type=whole(1),
+        default=200_000,
+        metavar="N",
+        help="moves the planner tries per search before it gives up (default 200000)",
+    )
+    p.add_argument(
+        "--from",
+        dest="held",
+        choices=("best", "first", "last"),
+        default="best",
+        help="the end you hold while folding (default: the easier one)",
+    )
+    add_seconds(p)
+    p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the plan: .txt, .pdf/.png/.svg sheet, .gif, .html viewer",
+    )
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet paper size")
+
+
+@command(
+    "fold",
+    _fold_options,
+    help="a fold plan: quarter turns from the snake lying flat to a solution",
+    epilog="example: snakecube fold standard --out plan.pdf",
+)
+def fold(args: argparse.Namespace) -> int:
+    from snakecube import explain, fold
+
+    if args.out is not None:
+        explain.form_of(args.out)
+    choice = _chosen(args, "fold", args.held)
+    found, p = choice.solution, choice.plan
+    if found is None:
+        if args.json:
+            print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
+        return EXIT_OK
+    if p is None:
+        p = fold.plan(found, args.held, args.nodes)
+    if args.out is not None and p.found:
+        explain.save_plan(p, args.out, paper=args.paper)
+        say(f"snakecube: wrote {args.out!r}")
+    if args.json:
+        print_json(args, p.to_dict())
+        return EXIT_OK
+    if not p.found:  # the planner gave up: an answer, not an error
+        print(f"{'snake':16} {p.solution.snake.turns()}")
+        print(f"no fold plan: {p.reason}")
+        return EXIT_OK
+    order = "yes" if p.in_order else "no (see the last line)"
+    print(f"{'snake':16} {p.solution.snake.turns()}")
+    print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
+    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
+    print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
+    print(f"{'sheet order':16} {order}")
+    print()
+    print("\n".join(fold.steps_in_words(p)))
+    return EXIT_OK
+
+
+def _fold_census_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 27 cells)")
+    p.add_argument("--csv", metavar="FILE", required=True, help="write one row per solution end")
+    p.add_argument("--workers", type=workers_type, metavar="N", help="processes (default: all)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+@command(
+    "fold-census",
+    _fold_census_options,
+    help="how every solution of every design of a box folds (docs/fold.md)",
+    epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
+)
+def fold_census(args: argparse.Namespace) -> int:
+    from snakecube.fold.census import run
+
+    box = Box.parse(args.box)
+    limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
+    bar = None if args.quiet else progress_bar(desc="fold census", unit="design", lines=60)
+    try:
+        n = run(box, args.csv, args.workers, bar)
+    except KeyboardInterrupt:
+        say(
+            "snakecube: interrupted: the fold census is incomplete; the finished designs are"
+            f" kept in {args.csv + '.journal'!r}; run the same command again to go on"
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        if bar is not None:
+            bar.close()
+    say(f"snakecube: wrote {args.csv!r}: {n} solutions, each from both ends")
+    from snakecube.fold.census import summarize
+
+    print(summarize(args.csv))
+    return EXIT_OK
+
+
+def _flat_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
+    add_seconds(p)
+
+
+@command(
+    "flat",
+    _flat_options,
+    help="lay a snake flat on a table: count layouts, most compact",
+    epilog="example: snakecube flat standard --out flat.png",
+)
+def flat(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from snakecube.flat import flat
+
+    if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
+    if args.out is not None:
+        from snakecube.explain import need_pictures
+
+        need_pictures()
+    result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args))
+    if args.out is not None and result.examples:
+        from snakecube.explain import pictures
+        from snakecube.output import write_file
+
+        write_file(args.out, lambda p: pictures.flat_sheet(result, p))
+        say(f"snakecube: wrote {args.out!r}")
+    data = result.to_dict()
+    if args.json:
+        print_json(args, data)
+    else:
+        for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
+            print(f"{key:22} {data[key]}")
+        print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
+        why = {"seconds": "stopped at the time limit", "interrupted": "interrupted"}
+        done = (
+            "yes"
+            if result.complete
+            else f"no ({why.get(result.stop_reason or '', '')}; counts are lower bounds)"
+        )
+        print(f"{'complete':22} {done}")
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK

@@ -1,0 +1,370 @@
+"""solve, check, convert, catalog and export: reading a snake, counting its solutions, and
+speaking other programs' languages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from typing import Any
+
+from snakecube import catalog, limits
+from snakecube.cli.base import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    SNAKE_HELP,
+    add_seconds,
+    add_snake,
+    add_target,
+    cells,
+    command,
+    coord,
+    print_json,
+    seconds_left,
+    snake_text,
+    target_of,
+    whole,
+    workers_type,
+)
+from snakecube.errors import CubeCountError, InputError, SlowWarning
+from snakecube.progress import progress_bar
+from snakecube.shape import Region
+from snakecube.snake import NOTATIONS, Snake
+
+# The nearby designs named when a snake's cube count does not fit the target: looked for
+# within this time, and only in targets of up to HINT_CELLS cells (a bigger target's setup
+# alone can take longer), so the refusal comes within half a second.
+HINT_SECONDS, HINT_CELLS = 0.2, 216
+NEARBY_SECONDS = 5.0  # the nearby designs listed when a snake does not fold
+
+
+def _suggest(text: str, target: Region | None, seconds: float) -> str:
+    """'; nearby designs that fold: lengths:... (edit)', or '' if none does (or none is
+    found within ``seconds``)."""
+    from snakecube.nearby import nearby
+
+    try:
+        snake = Snake.parse(text, None if target is None else target.volume)
+        if (snake.cubes if target is None else target.volume) > HINT_CELLS:
+            return ""
+        with warnings.catch_warnings():  # a refusal is one line: no note on the hint's speed
+            warnings.simplefilter("ignore", SlowWarning)
+            near = nearby(snake, target, 2, seconds=seconds)
+    except InputError:
+        return ""
+    if not near:
+        return ""
+    return "; nearby designs that fold: " + "; ".join(
+        f"lengths:{','.join(map(str, n.snake.lengths))} ({n.edit})" for n in near
+    )
+
+
+def _solve_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    add_target(p)
+    many = p.add_mutually_exclusive_group()
+    many.add_argument("--first", action="store_true", help="stop at the first solution")
+    many.add_argument("--limit", type=whole(1), metavar="N", help="stop after N distinct solutions")
+    add_seconds(p)
+    p.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
+    p.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
+    ends = p.add_mutually_exclusive_group()
+    ends.add_argument("--reverse", action="store_true", help="fold from the other end")
+    ends.add_argument(
+        "--end",
+        choices=("auto", "first", "last"),
+        default="auto",
+        help="the end to search from (default auto: a complete count searches from the last "
+        "end when its tree is estimated much smaller; the solutions are read from cube 1 "
+        "either way). --reverse is --end last, with cube 1 the last cube",
+    )
+    p.add_argument(
+        "--strategy",
+        choices=("auto", "beam", "depth-first", "portfolio", "restarts", "sat"),
+        default="auto",
+        help="depth-first over the whole tree; for --first only: randomised restarts, beam "
+        "searches, a SAT solver (snakecube[sat]) or a portfolio of restarts and SAT (default "
+        "auto: for --first on targets of more than 64 cells, the restarts beside depth first "
+        "from the end whose tree is estimated smaller and, in boxes of up to 128 cells, the "
+        "beam searches; else depth first)",
+    )
+    p.add_argument(
+        "--seed",
+        type=whole(0, 2**63),
+        default=0,
+        metavar="S",
+        help="random seed of the restarts and beams (default 0)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
+    p.add_argument(
+        "--engine",
+        choices=("auto", "reference", "kernel"),
+        default=None,
+        help="search engine (default: auto, or $SNAKECUBE_ENGINE)",
+    )
+    p.add_argument(
+        "--workers",
+        type=workers_type,
+        metavar="N",
+        help="processes to search with (default: all cores for big searches)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count on this Dask cluster (tcp://HOST:PORT; needs snakecube[cluster])",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--show",
+        action="store_true",
+        help="print every text form: layers, directions, step-by-step turns",
+    )
+
+
+@command(
+    "solve",
+    _solve_options,
+    help="fold a snake into a cube, box or region; count solutions",
+    epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+)
+def solve(args: argparse.Namespace) -> int:
+    from snakecube.explain.text import report
+    from snakecube.search import solve
+
+    target = target_of(args)
+    start = None if args.start is None else coord(args.start, "--start")
+    path = None if args.path is None else cells(args.path)
+    bar = None if args.quiet else progress_bar()
+    try:
+        result = solve(
+            snake_text(args),
+            target,
+            start=start,
+            path=path,
+            reverse=True if args.reverse else {"auto": None, "first": False}.get(args.end, True),
+            limit=1 if args.first else args.limit,
+            seconds=seconds_left(args),
+            engine=args.engine,
+            workers=args.workers,
+            progress=bar,
+            strategy=args.strategy,
+            seed=args.seed,
+            scheduler=args.scheduler,
+        )
+    except CubeCountError as err:  # often a typo: say which nearby designs fold
+        raise InputError(f"{err}{_suggest(snake_text(args), target, HINT_SECONDS)}") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    typed = Snake.parse(snake_text(args), None if target is None else target.volume)
+    if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
+        import dataclasses
+
+        result = dataclasses.replace(result, snake=typed)
+    style = "letters" if args.letters else "signs"
+    unsolvable = result.complete and not result.solutions and start is None and path is None
+    near = []
+    if unsolvable:
+        from snakecube.nearby import nearby
+
+        left = seconds_left(args)
+        budget = NEARBY_SECONDS if left is None else min(left, NEARBY_SECONDS)
+        near = nearby(result.snake, result.region, seconds=budget)
+    if args.json:
+        data = result.to_dict()
+        data["catalog"] = catalog.recognized(result.snake.turns(), snake_text(args)) or None
+        if unsolvable:
+            data["nearby"] = [n.to_dict() for n in near]
+        print_json(args, data, indent=2)
+        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    said = catalog.recognized(result.snake.turns(), snake_text(args))
+    if said:
+        print(f"({said})")
+    print(report(result, style))
+    if near:
+        print("\nnearby designs that fold (one typo away):")
+        for n in near:
+            count = f"{n.distinct}{'' if n.complete else '+'}"
+            plural = "s" if n.distinct != 1 else ""
+            print(f"  lengths:{','.join(map(str, n.snake.lengths))}")
+            print(f"      {n.edit}; {count} distinct solution{plural}")
+    elif unsolvable:
+        print("no design one typo away folds either")
+    if args.show:
+        from snakecube.explain.words import show
+
+        for i, sol in enumerate(result.solutions, 1):
+            print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+def _check_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("snake", metavar="SNAKE", help=SNAKE_HELP + " (quoted, as one word)")
+    p.add_argument(
+        "solution",
+        nargs="*",
+        metavar="SOLUTION",
+        help="cells (x,y,z ...), one direction per step or segment (+x +y -x ...), or "
+        "'START x,y,z MOVES: BACK 2, UP 3, ...'",
+    )
+    p.add_argument("--file", metavar="FILE", help="read the solution from this file")
+    add_target(p)
+    p.add_argument(
+        "--axes", metavar="WORD=DIR,...", help="direction words, like RIGHT=+x,BACK=+y,UP=+z"
+    )
+    p.add_argument("--start", metavar="X,Y,Z", help="the cell of cube 1, for directions")
+    add_seconds(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+@command(
+    "check",
+    _check_options,
+    help="check a solution from elsewhere: is it one, where it fails, which of ours it is",
+    epilog="example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'",
+)
+def check(args: argparse.Namespace) -> int:
+    from snakecube.check import check
+
+    if args.file is not None:
+        if args.solution:
+            raise InputError("give the solution as words or with --file, not both")
+        from pathlib import Path
+
+        try:
+            with Path(args.file).open("rb") as f:
+                data = f.read(limits.MAX_TEXT * 4 + 1)
+            text = data.decode("utf-8")
+        except OSError as err:
+            raise InputError(f"cannot read {args.file!r}: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise InputError(f"{args.file!r} is not UTF-8 text (byte {err.start + 1})") from None
+    else:
+        text = " ".join(args.solution)
+    start = None if args.start is None else coord(args.start, "--start")
+    verdict = check(
+        args.snake, text, target_of(args), axes=args.axes, start=start, seconds=seconds_left(args)
+    )
+    if args.json:
+        print_json(args, verdict.to_dict(), indent=2)
+    else:
+        print(verdict.report())
+    return EXIT_OK
+
+
+def _convert_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    p.add_argument("--to", choices=NOTATIONS, help="only this notation")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+@command(
+    "convert",
+    _convert_options,
+    help="write a snake in every notation (or one)",
+    epilog="example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+)
+def convert(args: argparse.Namespace) -> int:
+    snake = Snake.parse(snake_text(args))
+    chosen = [args.to] if args.to else list(NOTATIONS)
+    forms = {n: snake.format(n) for n in chosen}
+    if args.json:
+        print_json(args, {**forms, "cubes": snake.cubes, "palindrome": snake.is_palindrome})
+    elif args.to:
+        print(forms[args.to])
+    else:
+        for n, text in forms.items():
+            print(f"{n:8} {text}")
+        print(f"{'cubes':8} {snake.cubes}")
+        print(f"{'palindrome':8} {'yes' if snake.is_palindrome else 'no'}")
+    return EXIT_OK
+
+
+def _catalog_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+@command(
+    "catalog",
+    _catalog_options,
+    help="list the named puzzles with their sequences and sources",
+)
+def catalog_(args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    for e in catalog.ENTRIES:
+        snake = Snake.from_turns(e.turns)
+        rows.append(
+            {
+                "name": e.name,
+                "aliases": list(e.aliases),
+                "box": list(e.box),
+                "turns": e.turns,
+                "segment_lengths": list(snake.lengths),
+                "source": e.source,
+                "other_end": [
+                    {"name": n, "turns": turns, "source": src} for n, turns, src in e.other_end
+                ],
+            }
+        )
+    if args.json:  # a merged name is listed too, as a pointer to its canonical entry
+        refs = [
+            {"name": o["name"], "same_design_as": r["name"], "from_other_end": True, **o}
+            for r in rows
+            for o in r["other_end"]
+        ]
+        print_json(args, rows + refs, indent=2)
+        return EXIT_OK
+    for r in rows:
+        aka = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
+        print(f"{r['name']}{aka}: {'x'.join(map(str, r['box']))}")
+        print(f"  {r['turns']}")
+        print(f"  source: {r['source']}")
+        for other in r["other_end"]:
+            same = "the same design, read from its other end"
+            print(f"  {same}: {other['name']} {other['turns']} ({other['source']})")
+    return EXIT_OK
+
+
+def _export_options(p: argparse.ArgumentParser) -> None:
+    add_snake(p)
+    add_target(p)
+    p.add_argument(
+        "--format", choices=("minizinc",), default="minizinc", help="the model's language"
+    )
+    p.add_argument(
+        "--symmetry-breaking",
+        nargs="?",
+        const="auto",
+        default="none",
+        choices=("auto", "directions", "lex"),
+        help="keep one placement per distinct solution: seeds/000's constraints on a cube "
+        "(directions), lex-leader constraints on any target (lex); auto picks",
+    )
+    p.add_argument(
+        "--out", metavar="FILE", help="write the model to FILE (default: standard output)"
+    )
+
+
+@command(
+    "export",
+    _export_options,
+    help="write the snake and target as a model for another solver (MiniZinc)",
+    epilog="example: snakecube export standard --format minizinc --symmetry-breaking",
+)
+def export(args: argparse.Namespace) -> int:
+    from snakecube.minizinc import model
+    from snakecube.search import as_snake, as_target
+
+    target = target_of(args)
+    snake = as_snake(snake_text(args), target)
+    region = as_target(target, snake) if target is None else target
+    limits.cell_count(region.volume, f"the {region.describe()}")
+    text = model(snake, region, args.symmetry_breaking)
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    from snakecube.output import write_file
+
+    write_file(args.out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return EXIT_OK
