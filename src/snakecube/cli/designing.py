@@ -58,6 +58,19 @@ def _print_census(result: Any, args: argparse.Namespace) -> None:
         )
 
 
+def _store(args: argparse.Namespace) -> str | None:
+    """--store, or the deprecated --checkpoint with a warning."""
+    if args.checkpoint is None:
+        return args.store
+    if args.store is not None:
+        raise InputError("--checkpoint is the old name of --store: give one of them")
+    import warnings
+
+    warnings.warn("--checkpoint is now --store; the old name will go", DeprecationWarning,
+                  stacklevel=1)  # fmt: skip
+    return args.checkpoint
+
+
 def _designs_options(p: argparse.ArgumentParser) -> None:
     add_target(p, required=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -75,10 +88,11 @@ def _designs_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--store",
-        "--checkpoint",
-        dest="store",
         metavar="DIR",
         help="keep the work in this directory; rerun with it to resume",
+    )
+    p.add_argument(  # the old name, kept for scripts that use it
+        "--checkpoint", dest="checkpoint", metavar="DIR", help=argparse.SUPPRESS
     )
     p.add_argument(
         "--partitions",
@@ -117,7 +131,7 @@ def designs(args: argparse.Namespace) -> int:
             target,
             progress=bar,
             workers=args.workers,
-            store=args.store,
+            store=_store(args),
             partitions=args.partitions,
             scheduler=args.scheduler,
         )

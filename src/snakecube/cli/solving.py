@@ -69,7 +69,9 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", metavar="X,Y,Z", help="fix the cell of the first cube (0-based)")
     p.add_argument("--path", metavar="CELLS", help="fix the first cells: 'x,y,z x,y,z ...'")
     ends = p.add_mutually_exclusive_group()
-    ends.add_argument("--reverse", action="store_true", help="fold from the other end")
+    ends.add_argument(
+        "--reverse", action="store_true", help="short for --end last: fold from the other end"
+    )
     ends.add_argument(
         "--end",
         choices=("auto", "first", "last"),
