@@ -37,7 +37,7 @@ from snakecube.cli.base import (
 )
 from snakecube.errors import InputError
 
-__all__ = ["COMMANDS", "main", "run"]
+__all__ = ["COMMANDS", "main"]
 # The order of `snakecube --help`: solving first, then showing, designing, the web page.
 ORDER = ("solve", "show", "fold", "fold-census", "designs", "generate", "rate", "flat",
          "catalog", "convert", "check", "export", "serve", "web")  # fmt: skip
@@ -138,10 +138,3 @@ def _failed(err: Exception) -> int:
         "SNAKECUBE_DEBUG=1 shows where)"
     )
     return EXIT_BUG
-
-
-def run() -> None:
-    """The ``snakecube`` command (kept for scripts that name it here; see ``__main__``)."""
-    from snakecube.__main__ import run as entry
-
-    entry()
