@@ -44,8 +44,10 @@ ORDER = ("solve", "show", "fold", "fold-census", "designs", "generate", "rate", 
 _MODULES = (solving, showing, designing, serving)  # imported for their commands
 
 
-def parser() -> argparse.ArgumentParser:
-    """The whole command line: every registered subcommand with its options."""
+def parser(wanted: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every registered subcommand, with the options of ``wanted``
+    only (or of all of them, by default). Building a subcommand's options costs time at every
+    start, and a run needs one command's."""
     from snakecube import __version__
 
     p = Parser(
@@ -57,7 +59,9 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     for name in ORDER:
         c: Command = COMMANDS[name]
-        c.options(sub.add_parser(name, help=c.help, epilog=c.epilog))
+        one = sub.add_parser(name, help=c.help, epilog=c.epilog)
+        if wanted is None or wanted == name:
+            c.options(one)
     return p
 
 
@@ -77,8 +81,10 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     """Run the tool; return the exit code. Time limits count from ``started`` (a
     ``time.monotonic()``; by default, now)."""
     began = time.monotonic() if started is None else started
+    words = sys.argv[1:] if argv is None else list(argv)
+    wanted = next((w for w in words if not w.startswith("-")), None)
     try:
-        args = parser().parse_args(argv)
+        args = parser(wanted if wanted in COMMANDS else None).parse_args(words)
     except SystemExit as exit_:  # --help, --version, or a usage error already printed
         return exit_.code if isinstance(exit_.code, int) else EXIT_INPUT
     args.started, args.json_printed = began, False

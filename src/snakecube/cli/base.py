@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from snakecube import limits, stop
 from snakecube.errors import InputError
@@ -63,8 +64,24 @@ def say(message: str) -> None:
     print(one_line(message), file=sys.stderr)
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, with the terminal's width read without importing shutil
+    (argparse makes a formatter for every option it adds, and shutil takes 2 ms to load)."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size().columns
+        except (ValueError, OSError):
+            columns = 80
+        super().__init__(prog, width=max(40, columns - 2))
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line naming the problem, exit code 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(
