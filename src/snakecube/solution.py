@@ -147,8 +147,9 @@ class Result:
         """The order of the target's rotation group (as cell permutations)."""
         return len(rotations(self.region))
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready description (what ``snakecube solve --json`` prints)."""
+    def to_dict(self, solutions: int | None = None) -> dict[str, Any]:
+        """A JSON-ready description (what ``snakecube solve --json`` prints), with the first
+        ``solutions`` solutions only if given (a count of 100,000 solutions converts each)."""
         counts = self._rotation_counts()
         return {
             "snake": {
@@ -185,7 +186,7 @@ class Result:
                 }
                 for s in self.start_classes
             ],
-            "solutions": [s.to_dict() for s in self.solutions],
+            "solutions": [s.to_dict() for s in self.solutions[:solutions]],
             "engine": self.engine,
             "workers": self.workers,
             "nodes": self.nodes,

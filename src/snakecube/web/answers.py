@@ -87,8 +87,7 @@ def solve_answer(
         )  # fmt: skip
     except CubeCountError as err:
         return {"error": str(err), "nearby": _nearby(parsed, where)}
-    data = result.to_dict()
-    data["solutions"] = data["solutions"][:MAX_SOLUTIONS]
+    data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["solutions_shown"] = len(data["solutions"])
     data["region_text"] = result.region.to_text() if where is not None else ""
     data["box"] = "x".join(map(str, result.region.dims)) if where is None else box
