@@ -232,6 +232,26 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
     return app
 
 
+def _listening(host: str, port: int) -> Any:
+    """A socket bound to ``host``:``port``, or an InputError saying why it cannot be."""
+    import socket
+
+    from snakecube.errors import InputError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as err:
+        raise InputError(f"--host {host!r}: {getattr(err, 'strerror', None) or err}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as err:
+        sock.close()
+        raise InputError(f"cannot serve on {host}:{port}: {err.strerror or err}") from None
+    return sock
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
@@ -247,10 +267,13 @@ def serve(
 
     import uvicorn
 
+    sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
+    port = sock.getsockname()[1]  # the one chosen, for --port 0
     app = create_app(workers, queue, max_seconds)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[sock])
