@@ -53,7 +53,10 @@ def serve(args: argparse.Namespace) -> int:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
     from snakecube.web.server import serve
 
-    serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+    try:
+        serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost
+        pass
     return EXIT_OK
 
 
