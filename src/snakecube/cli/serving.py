@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from snakecube.cli.base import (
     EXIT_OK,
@@ -53,10 +54,9 @@ def serve(args: argparse.Namespace) -> int:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
     from snakecube.web.server import serve
 
-    try:
+    # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
+    with contextlib.suppress(KeyboardInterrupt):
         serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost
-        pass
     return EXIT_OK
 
 
