@@ -170,3 +170,29 @@ def contract(code: int, out: str, err: str, args: tuple[str, ...] | list[str]) -
         assert len(err.strip().splitlines()) == 1, (args, err)
     if "--json" in args and code in (0, 130):
         json.loads(out)  # one document, even when stopped
+
+
+# -- a small disk ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """Mount a tmpfs of 64 KiB (``mount(dir, *options)``); unmounted after the test."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small file system needs root and mount(8)")
+    mounted: list[Path] = []
+
+    def mount(name: str, *options: str) -> Path:
+        where = tmp_path / name
+        where.mkdir()
+        opts = ",".join(("size=64k", *options))
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)],
+                              capture_output=True, text=True)  # fmt: skip
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+        mounted.append(where)
+        return where
+
+    yield mount
+    for where in mounted:
+        subprocess.run(["umount", "-l", str(where)], check=False)

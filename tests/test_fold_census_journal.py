@@ -350,29 +350,6 @@ def test_ctrl_c_exits_130_and_the_rerun_finishes_exactly(tmp_path, clean, worker
 # Files that cannot be written -----------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """Mount a tmpfs of 64 KiB (``mount(dir, *options)``); unmounted after the test."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small file system needs root and mount(8)")
-    mounted: list[Path] = []
-
-    def mount(name: str, *options: str) -> Path:
-        where = tmp_path / name
-        where.mkdir()
-        opts = ",".join(("size=64k", *options))
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)],
-                              capture_output=True, text=True)  # fmt: skip
-        if done.returncode != 0:
-            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-        mounted.append(where)
-        return where
-
-    yield mount
-    for where in mounted:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-
-
 @pytest.mark.slow
 def test_a_read_only_directory_is_one_line_and_exit_2(small_disk):
     csv = small_disk("ro", "ro") / "m.csv"

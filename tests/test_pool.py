@@ -12,7 +12,6 @@ import errno
 import json
 import os
 import random
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,6 +22,8 @@ from pathlib import Path
 import pytest
 
 import snakecube as sc
+from conftest import finish as _finish
+from conftest import spawn as _cli
 from snakecube import pool
 from snakecube.census import census
 from snakecube.census import store as census_store
@@ -32,27 +33,6 @@ from snakecube.errors import InputError
 
 LINUX = sys.platform.startswith("linux")
 LONG_BOX = "2x3x5"  # a census of about 4 s on two workers: long enough to stop in the middle
-
-
-def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "snakecube", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-        start_new_session=True,  # its own process group, to kill with its workers after
-    )
-
-
-def _finish(proc: subprocess.Popen, timeout: float = 60) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:  # leave nothing running to slow the later tests
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return proc.returncode, out, err
 
 
 def _state(pid: int) -> str | None:
@@ -245,29 +225,6 @@ def test_write_atomic_names_the_file_and_leaves_no_temporary(tmp_path, monkeypat
         write_atomic(target, b"data")
     assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
     assert list(tmp_path.iterdir()) == []
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    """Mount a tmpfs of 64 KiB (``mount(dir, *options)``); unmounted after the test."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small file system needs root and mount(8)")
-    mounted: list[Path] = []
-
-    def mount(name: str, *options: str) -> Path:
-        where = tmp_path / name
-        where.mkdir()
-        opts = ",".join(("size=64k", *options))
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)],
-                              capture_output=True, text=True)  # fmt: skip
-        if done.returncode != 0:
-            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-        mounted.append(where)
-        return where
-
-    yield mount
-    for where in mounted:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def _one_line_error(*args: str) -> str:

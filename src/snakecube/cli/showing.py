@@ -33,7 +33,8 @@ EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
 )
 
 
-def _show_options(p: argparse.ArgumentParser) -> None:
+def _add_which(p: argparse.ArgumentParser) -> None:
+    """The snake, the target and which solution: what show and fold both take."""
     add_snake(p)
     add_target(p)
     p.add_argument(
@@ -43,6 +44,10 @@ def _show_options(p: argparse.ArgumentParser) -> None:
         metavar="K",
         help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
     )
+
+
+def _show_options(p: argparse.ArgumentParser) -> None:
+    _add_which(p)
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -137,15 +142,7 @@ def _chosen(args: argparse.Namespace, verb: str, end: str = "best") -> Any:
 
 
 def _fold_options(p: argparse.ArgumentParser) -> None:
-    add_snake(p)
-    add_target(p)
-    p.add_argument(
-        "--solution",
-        type=whole(1),
-        default=None,
-        metavar="K",
-        help=f"which distinct solution, 1 = the first; default: {EASIEST_HELP}",
-    )
+    _add_which(p)
     p.add_argument(
         "--nodes",
         type=whole(1),
