@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
@@ -41,21 +41,27 @@ _BOX_KINDS = {
 }
 
 
-@lru_cache(maxsize=32)
-def _symmetries(cells: tuple[Coord, ...]) -> tuple[Permutation, ...]:
-    """The symmetry group of a sorted cell tuple (cached: regions are immutable)."""
+def signed_axis_images(
+    cells: tuple[Coord, ...],
+) -> Iterator[tuple[Permutation, tuple[int, ...], tuple[int, ...]]]:
+    """Each of the 48 signed axis permutations (``axes``, ``signs``) that maps the cells onto
+    themselves (the image shifted back to the origin), with the cell permutation it induces,
+    identity first. Several may induce one permutation (a flat box's mirror in its plane)."""
     index = {p: i for i, p in enumerate(cells)}
     cellset = set(cells)
-    found: dict[Permutation, None] = {}
     for axes in itertools.permutations(range(3)):
         for signs in itertools.product((1, -1), repeat=3):
             turned = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in cells]
             lo = [min(q[a] for q in turned) for a in range(3)]
             image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in turned]
-            if set(image) != cellset:
-                continue
-            found.setdefault(tuple(index[q] for q in image), None)
-    return tuple(found)
+            if set(image) == cellset:
+                yield tuple(index[q] for q in image), axes, signs
+
+
+@lru_cache(maxsize=32)
+def _symmetries(cells: tuple[Coord, ...]) -> tuple[Permutation, ...]:
+    """The symmetry group of a sorted cell tuple (cached: regions are immutable)."""
+    return tuple(dict.fromkeys(perm for perm, _, _ in signed_axis_images(cells)))
 
 
 class Region:

@@ -27,7 +27,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
-from snakecube.shape import CellIndex, Coord, Permutation, Region
+from snakecube.shape import CellIndex, Coord, Permutation, Region, signed_axis_images
 
 
 class Transform(NamedTuple):
@@ -88,20 +88,11 @@ def _fixed_axis(m: list[list[int]]) -> str:
 
 @lru_cache(maxsize=32)
 def _elements(cells: tuple[Coord, ...]) -> tuple[tuple[Permutation, Transform], ...]:
-    index = {p: i for i, p in enumerate(cells)}
-    cellset = set(cells)
     out: dict[Permutation, Transform] = {}
-    for axes in itertools.permutations(range(3)):
-        for signs in itertools.product((1, -1), repeat=3):
-            turned = [tuple(signs[a] * p[axes[a]] for a in range(3)) for p in cells]
-            lo = [min(q[a] for q in turned) for a in range(3)]
-            image = [(q[0] - lo[0], q[1] - lo[1], q[2] - lo[2]) for q in turned]
-            if set(image) != cellset:
-                continue
-            perm = tuple(index[q] for q in image)
-            t = Transform(axes, signs)  # type: ignore[arg-type]
-            if perm not in out or (t.is_rotation and not out[perm].is_rotation):
-                out[perm] = t  # a permutation a rotation induces is named by the rotation
+    for perm, axes, signs in signed_axis_images(cells):
+        t = Transform(axes, signs)  # type: ignore[arg-type]
+        if perm not in out or (t.is_rotation and not out[perm].is_rotation):
+            out[perm] = t  # a permutation a rotation induces is named by the rotation
     return tuple(out.items())
 
 
