@@ -246,6 +246,7 @@ def _listening(host: str, port: int) -> Any:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
+        sock.listen(128)  # from now on a browser waits for the page instead of being refused
     except OSError as err:
         sock.close()
         raise InputError(f"cannot serve on {host}:{port}: {err.strerror or err}") from None
