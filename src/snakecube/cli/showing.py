@@ -187,7 +187,7 @@ def fold(args: argparse.Namespace) -> int:
     if p is None:
         p = fold.plan(found, args.held, args.nodes)
     if args.out is not None and p.found:
-        explain.save_plan(p, args.out, paper=args.paper)
+        explain.save_plan(p, args.out, paper=args.paper, typed=snake_text(args))
         say(f"snakecube: wrote {args.out!r}")
     if args.json:
         print_json(args, p.to_dict())

@@ -108,7 +108,9 @@ def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
     return shown, fold.hanging_tails(plan)
 
 
-def save_plan(plan: FoldPlan, path: str | Path, paper: str = "a4") -> Path:
+def save_plan(
+    plan: FoldPlan, path: str | Path, paper: str = "a4", typed: str | None = None
+) -> Path:
     """Write a fold plan (``snakecube.fold.FoldPlan``): its steps in words (.txt), its sheet
     (.pdf, .png, .svg), its animation (.gif) or its viewer (.html), chosen by the extension."""
     from snakecube.fold import FoldPlan, steps_in_words
@@ -129,4 +131,4 @@ def save_plan(plan: FoldPlan, path: str | Path, paper: str = "a4") -> Path:
     need_pictures()
     from snakecube.explain import pictures
 
-    return _write(path, lambda p: pictures.save_plan(plan, p, form, paper))
+    return _write(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))

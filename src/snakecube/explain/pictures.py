@@ -462,6 +462,7 @@ def _pages(
     intro: str,
     stacked: bool,
     cover: scene.Cover | None = None,
+    typed: str | None = None,
 ) -> list[Any]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all.
     Instructions (with a ``cover``) start with the cover and put two panels across and three
@@ -482,8 +483,8 @@ def _pages(
     if plan:
         first_rows = grid[1]
     layout = _place(panels, grid[0], grid[1], first_rows)
-    typed = cover.typed if cover is not None else solution.snake.turns()
-    title = _title(typed, solution)
+    shown = cover.typed if cover is not None else (typed or solution.snake.turns())
+    title = _title(shown, solution)
     covers = 1 if cover is not None else 0
     total = len(layout) + covers
     pages: list[tuple[int, Any]] = []  # page number, what goes on it
@@ -551,14 +552,18 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
     )[0]
 
 
-def plan_figures(plan: FoldPlan, paper: str = "a4", stacked: bool = False) -> list[Any]:
-    """A fold plan's sheet: the flat start, then the snake after each quarter turn."""
+def plan_figures(
+    plan: FoldPlan, paper: str = "a4", stacked: bool = False, typed: str | None = None
+) -> list[Any]:
+    """A fold plan's sheet: the flat start, then the snake after each quarter turn; the
+    header shows the snake as ``typed`` (else its turn string)."""
     return _pages(
         plan.solution,
         scene.fold_panels(plan),
         paper,
         f"A plan of {plan.quarter_turns} quarter turns." + PLAN_KEY,
         stacked,
+        typed=typed,
     )
 
 
@@ -642,13 +647,19 @@ def save(
     return _write(figs, path, kind)
 
 
-def save_plan(plan: FoldPlan, path: str | Path, kind: str | None = None, paper: str = "a4") -> Path:
+def save_plan(
+    plan: FoldPlan,
+    path: str | Path,
+    kind: str | None = None,
+    paper: str = "a4",
+    typed: str | None = None,
+) -> Path:
     """Write a fold plan's sheet (.pdf, .png, .svg) or animation (.gif)."""
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
         return _write(plan_animation(plan), path, kind)
-    return _write(plan_figures(plan, paper, stacked=kind != ".pdf"), path, kind)
+    return _write(plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed), path, kind)
 
 
 def single(solution: Solution, size: float = 4.0) -> Any:
