@@ -117,6 +117,8 @@ def parse_axes(text: str) -> dict[str, int]:
     return out
 
 
+# Long by design: one reader per form of a pasted solution (cells, directions, moves),
+# tried in order: the order is the rule, and it reads top to bottom.
 def read_solution(
     text: str,
     snake: Snake,
@@ -198,6 +200,8 @@ def _from_steps(steps: list[int], start: Coord | None, region: Region, how: str)
     return Reading(tuple(cells), f"{how}; {note}" if note else how)
 
 
+# Long by design: the grammar of "START x,y,z MOVES: ..." and the choice of axes for its
+# words, one short block each, in the order they are applied.
 def _moves(
     tokens: list[str],
     snake: Snake,

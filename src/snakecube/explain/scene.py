@@ -217,6 +217,8 @@ def make_view(
     return View(camera, tuple(i for i in shown if i not in cut), tuple(sorted(cut)), labels)
 
 
+# Long by design: the data of each panel, decided step by step (what is placed, hidden,
+# cut away, seen from a second view); the renderers only draw it.
 def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     """One panel per step of a solution in display orientation (see :func:`display`).
 
@@ -307,6 +309,7 @@ def _corner(values: Iterable[int]) -> Coord:
     return (x, y, z)
 
 
+# Long by design: the same for a fold plan's panels, move by move.
 def fold_panels(plan: FoldPlan) -> list[Panel]:
     """One panel per state of a fold plan (``snakecube.fold.FoldPlan``): the flat start,
     then the snake after each quarter turn, the held end still. Cubes already where they

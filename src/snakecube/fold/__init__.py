@@ -221,6 +221,8 @@ def _typed(solution: Solution, raw: RawPlan, held: str, table_turns: int | None 
     )
 
 
+# Long by design: the plan from each end, then the retry with a bigger budget and the
+# choice between ends, in the order the docstring states them.
 def plan(
     solution: Solution,
     end: str = "best",

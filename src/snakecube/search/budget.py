@@ -49,9 +49,7 @@ class Budget:
     def out_of_time(self, reserve: float = 0.0) -> bool:
         """Have the seconds run out, keeping ``reserve`` seconds for the work after the
         search (counting the found solutions' classes)?"""
-        return (
-            self.seconds is not None and time.monotonic() + reserve > self.began + self.seconds
-        )
+        return self.seconds is not None and time.monotonic() + reserve > self.began + self.seconds
 
     def out_of_nodes(self, nodes: int) -> bool:
         """Has a search that visited ``nodes`` nodes used up the node limit?"""

@@ -88,6 +88,8 @@ def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
     return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
 
 
+# Long by design: the routes are closures over one pool and one set of limits; each is a
+# few lines.
 def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 60.0) -> Starlette:
     """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
     more requests waiting, and searches bounded by ``max_seconds``."""
