@@ -346,5 +346,11 @@ def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> 
     _solve(page, "standard", 90_000)
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
     assert page.is_hidden("#warning")  # type: ignore[attr-defined]
+    # The offline viewer is made in the browser too (pure Python); the PDF and GIF are not.
+    assert page.is_hidden("#dl-pdf") and page.is_visible("#dl-html")  # type: ignore[attr-defined]
+    with page.expect_download(timeout=60_000) as got:  # type: ignore[attr-defined]
+        page.click("#dl-html")  # type: ignore[attr-defined]
+    viewer = Path(got.value.path()).read_text(encoding="utf-8")
+    assert viewer.lstrip().lower().startswith("<!doctype html") and "<canvas" in viewer
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]

@@ -139,6 +139,14 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
     return {"viewer": viewer_scene(shown), "words": words.instructions(shown)}
 
 
+def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
+    """The offline viewer of one solution (``show --out x.html``), as the file's text: it
+    needs no plotting library, so the static site can offer it too."""
+    from snakecube.explain import viewer
+
+    return {"html": viewer.html(solution(snake, box, region, cells))}
+
+
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake: each state's cells and the steps in words (asked for
     after :func:`details`, since a plan can take seconds), or ``error`` when none is found."""

@@ -63,7 +63,7 @@
       stop() { if (controller) controller.abort(); controller = null; },
       async call(kind, body) { return (await post(`api/${kind}`, body)).json(); },
       async download(body) { return (await post("api/download", body)).blob(); },
-      downloads: true,
+      downloads: ["pdf", "gif", "html"],
     };
   }
 
@@ -111,7 +111,11 @@
         backend.ready.then(setEngine);
       },
       call(kind, body) { return ask(kind, body); },
-      downloads: false,
+      async download(body) {  // the offline viewer is pure Python; the sheet and GIF are not
+        const out = await ask("viewer", body);
+        return new Blob([out.html], { type: "text/html" });
+      },
+      downloads: ["html"],
     };
     return backend;
   }
@@ -288,8 +292,8 @@
       select.appendChild(o);
     });
     $("pick-row").hidden = result.solutions.length === 0;
-    $("downloads").hidden = !backend.downloads;
-    $("no-downloads").hidden = backend.downloads;
+    for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
+    $("no-downloads").hidden = backend.downloads.length === 3;
     if (!result.solutions.length) {
       $("right").hidden = true;
       $("words-box").hidden = true;

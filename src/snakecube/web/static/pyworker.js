@@ -39,6 +39,8 @@ def snakecube_call(ident, kind, args_json):
             out = answers.details(*fields, args["cells"])
         elif kind == "plan":
             out = answers.plan_answer(*fields, args["cells"])
+        elif kind == "viewer":
+            out = answers.viewer_file(*fields, args["cells"])
         elif kind == "catalog":
             out = answers.catalog()
         else:
