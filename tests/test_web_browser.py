@@ -300,7 +300,7 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
 
 
 BAR = "document.getElementById('bar')"
-PROGRESS = r"^(\d+) of (\d+) parts searched, (\d+) found$"
+PROGRESS = r"^(\d+) of (\d+) parts searched, (\d+) found, (\d+) s$"
 
 
 def _progress_advances(page: object, seconds: float = 20) -> None:

@@ -192,12 +192,15 @@
     $("progress").hidden = false;
     $("bar").removeAttribute("value");
     $("progress-text").textContent = "solving…";
+    const began = performance.now();
     const onProgress = (p) => {
       if (mine !== run) return;
       if (p.type === "target") { slowTarget = p.slow; if (p.slow) warnSlow(p.cells, mine); return; }
       $("bar").max = Math.max(1, p.total);
       $("bar").value = p.done;
-      $("progress-text").textContent = `${p.done} of ${p.total} parts searched, ${p.found} found`;
+      // The seconds too: a part of a big search can run for minutes without finishing.
+      const secs = Math.round((performance.now() - began) / 1000);
+      $("progress-text").textContent = `${p.done} of ${p.total} parts searched, ${p.found} found, ${secs} s`;
       mark("progress", mine);
     };
     try {
