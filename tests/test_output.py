@@ -90,3 +90,14 @@ def test_a_directory_is_refused_in_one_line(tmp_path):
     code, _, err = tool("designs", "--box", "2x2x2", "--csv", str(tmp_path), "--quiet")
     assert code == 2 and "is a directory" in err and len(err.splitlines()) == 1
     assert tmp_path.is_dir()
+
+
+@pytest.mark.pictures
+def test_a_sheet_on_a_full_disk_is_one_line(small_disk):
+    """matplotlib's PDF writer hides the full disk behind a zlib error: still one line, exit 2,
+    naming the file, and no half-written file left."""
+    full = small_disk("full")
+    code, _, err = tool("show", "standard", "--out", str(full / "sheet.pdf"))
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "No space left on device" in err and "sheet.pdf" in err
+    assert list(full.iterdir()) == []

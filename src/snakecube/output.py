@@ -64,7 +64,7 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
         raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     tmp = Path(tmp_name)
     try:
-        write(tmp)
+        _written(write, tmp, name)
         os.chmod(tmp, _mode(where))
         os.replace(tmp, where)
     except OSError as err:
@@ -73,6 +73,29 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
         with contextlib.suppress(OSError):
             tmp.unlink()
     return path
+
+
+def _written(write: Callable[[Path], object], tmp: Path, name: str) -> None:
+    """Call ``write(tmp)``. A renderer may hide a full disk behind its own exception
+    (matplotlib's PDF writer raises zlib.error after the OSError): that is still the disk's
+    fault, said as such, not a bug."""
+    try:
+        write(tmp)
+    except OSError:
+        raise
+    except Exception as err:
+        cause: BaseException | None = err
+        while cause is not None and not isinstance(cause, OSError):
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(cause, OSError):
+            raise InputError(f"cannot write {name}: {cause.strerror or cause}") from None
+        try:
+            full = os.statvfs(tmp.parent).f_bavail == 0
+        except OSError:
+            full = False
+        if full:
+            raise InputError(f"cannot write {name}: No space left on device") from None
+        raise
 
 
 def _kind(path: Path) -> tuple[str, Path]:
@@ -127,7 +150,7 @@ def _write_in_place(path: Path, name: str, suffix: str, write: Callable[[Path], 
     with tempfile.TemporaryDirectory(prefix="snakecube-") as folder:
         tmp = Path(folder) / f"out{suffix}"
         try:
-            write(tmp)
+            _written(write, tmp, name)
             with tmp.open("rb") as src, open(path, "wb", buffering=0) as dst:
                 rest = b""
                 while chunk := rest + src.read(CHUNK):

@@ -123,10 +123,15 @@ def report(result: Result, style: str = "signs") -> str:
             "",
             f"solution {i} of {total}"
             + ("" if result.complete else "+")
-            + f" (starts at a {sol.start_class} cell {list(sol.cells[0])})",
+            + f" (starts at {_a(sol.start_class)} cell {list(sol.cells[0])})",
             "directions  " + directions(sol, style),
             layers(sol),
         ]
     if not result.solutions:
         parts += ["", "no solutions" + ("" if result.complete else " found before stopping")]
     return "\n".join(parts)
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: 'a corner', 'an edge', 'an inside'."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"

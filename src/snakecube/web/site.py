@@ -11,7 +11,9 @@ package index at run time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 import zipfile
 from importlib import resources
 from pathlib import Path
@@ -64,6 +66,22 @@ def package_zip() -> bytes:
     return buffer.getvalue()
 
 
+def _write_site(folder: Path, nm: Path) -> None:
+    """The site's files in ``folder``: the page, its configuration, Pyodide, the package."""
+    static = resources.files("snakecube.web").joinpath("static")
+    for name in PAGE_FILES:
+        (folder / name).write_bytes(static.joinpath(name).read_bytes())
+    config = {"mode": "static"}
+    (folder / "config.js").write_text(f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n")
+    runtime = folder / "pyodide"
+    runtime.mkdir(exist_ok=True)
+    for name in PYODIDE_FILES:
+        source = nm / "pyodide" / name
+        if source.is_file():
+            shutil.copyfile(source, runtime / name)
+    (folder / "snakecube.zip").write_bytes(package_zip())
+
+
 def build(out: str | Path, modules: Path | None = None) -> Path:
     """Write the static site into ``out`` (made if missing; files there are replaced)."""
     nm = modules or node_modules()
@@ -73,21 +91,25 @@ def build(out: str | Path, modules: Path | None = None) -> Path:
             "'npm ci' in snakecube's source folder (it has package.json), then try again"
         )
     folder = Path(out)
+    temp: Path | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        static = resources.files("snakecube.web").joinpath("static")
-        for name in PAGE_FILES:
-            (folder / name).write_bytes(static.joinpath(name).read_bytes())
-        config = {"mode": "static"}
-        (folder / "config.js").write_text(f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n")
-        runtime = folder / "pyodide"
-        runtime.mkdir(exist_ok=True)
-        for name in PYODIDE_FILES:
-            source = nm / "pyodide" / name
-            if source.is_file():
-                shutil.copyfile(source, runtime / name)
-        (folder / "snakecube.zip").write_bytes(package_zip())
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        # Made whole beside the target, then moved into place: a full disk or Ctrl-C leaves
+        # no half-written site.
+        temp = Path(tempfile.mkdtemp(prefix=".snakecube-site-", dir=folder.parent))
+        _write_site(temp, nm)
+        if not folder.exists():
+            os.replace(temp, folder)
+        else:
+            for path in sorted(temp.rglob("*")):
+                target = folder / path.relative_to(temp)
+                if path.is_dir():
+                    target.mkdir(exist_ok=True)
+                else:
+                    os.replace(path, target)
     except OSError as err:
-        where = f" {str(err.filename)!r}" if err.filename is not None else ""
-        raise InputError(f"cannot write the site{where}: {err.strerror or err}") from None
+        raise InputError(f"cannot write the site {str(folder)!r}: {err.strerror or err}") from None
+    finally:
+        if temp is not None and temp.exists():
+            shutil.rmtree(temp, ignore_errors=True)
     return folder
