@@ -67,6 +67,14 @@ def test_bad_input_is_one_line(client):
     assert client.post("/api/solve", json={"snake": "standard"}).status_code == 200  # still up
 
 
+def test_a_cube_count_that_does_not_fit_is_bad_input_with_the_designs_that_do(client):
+    line = _one_line(client.post("/api/solve", json={"snake": "standard", "box": "2x2x2"}), 400)
+    assert line == "the snake has 27 cubes but the 2x2x2 box has 8 cells; they must be equal"
+    typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
+    assert typo.status_code == 400 and "26 cubes" in typo.json()["error"]
+    assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in [n["text"] for n in typo.json()["nearby"]]
+
+
 def test_too_big_refused_at_once(client):
     began = time.monotonic()
     line = _one_line(client.post("/api/solve", json={"snake": "2", "box": "100x100x100"}), 400)

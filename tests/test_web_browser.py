@@ -128,6 +128,13 @@ def browser() -> Iterator[object]:
             b.close()
 
 
+def _error(message: object) -> bool:
+    """A console error, other than Chromium's note of a refused request (HTTP 400: bad input,
+    which the page shows as its one line)."""
+    text = message.text  # type: ignore[attr-defined]
+    return message.type == "error" and "status of 400" not in text  # type: ignore[attr-defined]
+
+
 def _page(browser: object, base: str, size: str = "laptop") -> object:
     width, height = SIZES[size]
     context = browser.new_context(  # type: ignore[attr-defined]
@@ -143,7 +150,7 @@ def _page(browser: object, base: str, size: str = "laptop") -> object:
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: page.errors.append(m.text) if _error(m) else None)
     return page
 
 

@@ -58,6 +58,26 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
     return parsed, where
 
 
+def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | None:
+    """For a snake whose cube count does not fit the target: the one-line error and the
+    nearby designs that fold (a bounded look-up); None when it fits. Bad input raises
+    InputError as :func:`check` does."""
+    from snakecube.search import as_target
+
+    parsed, where = check(snake, box, region)
+    if where is not None and parsed.cubes == where.volume:
+        return None
+    try:
+        fitted = as_target(None, parsed) if where is None else where
+    except CubeCountError as err:  # no target, and not a cube number of cubes
+        return {"error": str(err), "nearby": _nearby(parsed, None)}
+    if parsed.cubes == fitted.volume:
+        return None
+    error = (f"the snake has {parsed.cubes} cubes but the {fitted.describe()} has "
+             f"{fitted.volume} cells; they must be equal")  # fmt: skip
+    return {"error": error, "nearby": _nearby(parsed, fitted)}
+
+
 def cells(snake: str, box: str = "", region: str = "") -> int:
     """How many cells the search fills: the target's, or the snake's cubes for the cube."""
     parsed, where = check(snake, box, region)

@@ -24,6 +24,7 @@ from typing import Any
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -119,6 +120,9 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
             body = await _body(request)
             snake, box, region = _fields(body)
             answers.check(snake, box, region)  # limits and syntax, before any work
+            wrong = await run_in_threadpool(answers.mismatch, snake, box, region)
+            if wrong is not None:  # bad input too: 400, with the designs that do fit
+                return JSONResponse(wrong, status_code=400)
             pool.reserve()
         except _TooBig:
             return _error(f"the request is larger than {MAX_BODY} bytes", 413)

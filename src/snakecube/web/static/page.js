@@ -17,14 +17,23 @@
   // ---- backends ------------------------------------------------------------------------
   function servedBackend() {
     let controller = null;
+    // A refused request: its one line, and for a cube count that does not fit, the designs
+    // one typo away that do.
+    async function refusal(r) {
+      let line = `the server answered ${r.status}`, nearby = [];
+      try {
+        const data = await r.json();
+        line = data.error || line;
+        nearby = data.nearby || [];
+      } catch (e) { /* not JSON */ }
+      const err = new UserError(line);
+      err.nearby = nearby;
+      return err;
+    }
     async function post(path, body) {
       const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
         body: JSON.stringify(body) });
-      if (!r.ok) {
-        let line = `the server answered ${r.status}`;
-        try { line = (await r.json()).error || line; } catch (e) { /* not JSON */ }
-        throw new UserError(line);
-      }
+      if (!r.ok) throw await refusal(r);
       return r;
     }
     return {
@@ -33,11 +42,7 @@
         controller = new AbortController();
         const r = await fetch("api/solve", { method: "POST", signal: controller.signal,
           headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
-        if (!r.ok) {
-          let line = `the server answered ${r.status}`;
-          try { line = (await r.json()).error || line; } catch (e) { /* not JSON */ }
-          throw new UserError(line);
-        }
+        if (!r.ok) throw await refusal(r);
         const reader = r.body.getReader();
         const decoder = new TextDecoder();
         let text = "";
@@ -236,6 +241,10 @@
         $("progress-text").textContent = "stopped";
       } else {
         showError(err instanceof UserError ? err.message : `error: ${err.message}`);
+        if (err.nearby && err.nearby.length) {
+          $("answer").hidden = false;
+          showNearby(err.nearby, true);
+        }
         setState("error");
       }
     } finally {
