@@ -210,7 +210,8 @@ def _check_options(p: argparse.ArgumentParser) -> None:
         "solution",
         nargs="*",
         metavar="SOLUTION",
-        help="cells (x,y,z ...), one direction per step or segment (+x +y -x ...), or "
+        help="cells (x,y,z ...), one direction per step or segment ('+x +y -x ...': quoted "
+        "as one word, since -x alone reads as an option), or "
         "'START x,y,z MOVES: BACK 2, UP 3, ...'",
     )
     p.add_argument("--file", metavar="FILE", help="read the solution from this file")
