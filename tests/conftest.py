@@ -196,3 +196,24 @@ def small_disk(tmp_path):
     yield mount
     for where in mounted:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+# -- a real browser -----------------------------------------------------------------------------
+# Debian's Chromium, driven by Playwright (tests/test_browser.py and test_web_browser.py); the
+# flags make it draw in software on a machine with no screen and no GPU, and stay offline.
+CHROMIUM = (
+    os.environ.get("SNAKECUBE_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))

@@ -7,24 +7,16 @@ where Playwright or a Chromium binary is missing.
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 import snakecube as sc
+from conftest import CHROMIUM, CHROMIUM_ARGS, SHOTS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 from snakecube.explain import viewer  # noqa: E402  (no plotting library needed)
 
 Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
 
-CHROMIUM = (
-    os.environ.get("SNAKECUBE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.pictures,
@@ -32,17 +24,6 @@ pytestmark = [
         CHROMIUM is None, reason="no Chromium binary (apt-get install chromium; .ci/run does)"
     ),
 ]
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--enable-unsafe-swiftshader",
-    "--use-angle=swiftshader",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
 
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
@@ -67,7 +48,7 @@ def _check_viewer(name, size, tmp_path):
     width, height = SIZES[size]
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -168,7 +149,7 @@ def test_plan_viewer_on_a_phone(tmp_path):
     explain.save_plan(plan, page_file)
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.on("pageerror", lambda e: errors.append(str(e)))

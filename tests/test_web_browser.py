@@ -6,7 +6,6 @@ Chromium, Playwright, the web extra or the npm packages are missing.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import socket
@@ -18,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CHROMIUM, CHROMIUM_ARGS, SHOTS
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("sse_starlette", reason="the web extra is not installed")
@@ -25,28 +26,12 @@ Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
 
 from snakecube.web import site  # noqa: E402
 
-CHROMIUM = (
-    os.environ.get("SNAKECUBE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
         CHROMIUM is None, reason="no Chromium binary (apt-get install chromium; .ci/run does)"
     ),
 ]
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--enable-unsafe-swiftshader",
-    "--use-angle=swiftshader",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
 README_SHOT = Path(__file__).resolve().parents[1] / "docs" / "web.png"
 STANDARD = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3"
 TYPO = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"  # the last 3 typed as 2
@@ -121,7 +106,7 @@ def static(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
