@@ -41,12 +41,20 @@ _BOX_KINDS = {
 }
 
 
+@lru_cache(maxsize=32)
 def signed_axis_images(
     cells: tuple[Coord, ...],
-) -> Iterator[tuple[Permutation, tuple[int, ...], tuple[int, ...]]]:
+) -> tuple[tuple[Permutation, tuple[int, ...], tuple[int, ...]], ...]:
     """Each of the 48 signed axis permutations (``axes``, ``signs``) that maps the cells onto
     themselves (the image shifted back to the origin), with the cell permutation it induces,
-    identity first. Several may induce one permutation (a flat box's mirror in its plane)."""
+    identity first. Several may induce one permutation (a flat box's mirror in its plane).
+    Cached: the group and the rotations' names both need it."""
+    return tuple(_images(cells))
+
+
+def _images(
+    cells: tuple[Coord, ...],
+) -> Iterator[tuple[Permutation, tuple[int, ...], tuple[int, ...]]]:
     index = {p: i for i, p in enumerate(cells)}
     cellset = set(cells)
     for axes in itertools.permutations(range(3)):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from snakecube.errors import InputError
 from snakecube.search.problem import Problem
@@ -128,7 +129,11 @@ def replay(
 
 
 def _stabilizer(group: Sequence[Permutation], cells: Sequence[CellIndex]) -> list[Permutation]:
-    return [g for g in group if all(g[c] == c for c in cells)]
+    """The elements of ``group`` that fix every cell of ``cells``."""
+    if not cells:
+        return list(group)
+    pick, want = itemgetter(*cells), tuple(cells) if len(cells) > 1 else cells[0]
+    return [g for g in group if pick(g) == want]
 
 
 def _expand(
