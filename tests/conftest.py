@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -10,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,45 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SHOTS = Path(os.environ.get("SNAKECUBE_SHOTS", "/tmp/snakecube-shots"))
+
+
+# -- a server in the background -------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def listening(argv: list[str], port: int, seconds: float = 20) -> Iterator[subprocess.Popen]:
+    """Start ``argv`` (a server on 127.0.0.1:``port``), wait until the port answers, and
+    stop it with SIGTERM afterwards; the process is yielded, its exit code read after."""
+    import socket
+
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + seconds
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server ended with {proc.returncode}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > end:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def serving(port: int, *options: str) -> contextlib.AbstractContextManager[subprocess.Popen]:
+    """``snakecube serve --port PORT OPTIONS`` in the background (see :func:`listening`)."""
+    return listening([sys.executable, "-m", "snakecube", "serve", "--port", str(port), *options],
+                     port)  # fmt: skip

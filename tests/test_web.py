@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from conftest import free_port, serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed")
@@ -99,43 +100,12 @@ def test_solve_stream_details_plan(client):
     assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in typo.text and "26 cubes" in typo.text
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "snakecube",
-            "serve",
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-            "--queue",
-            "2",
-            "--max-seconds",
-            "20",
-        ],
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    end = time.monotonic() + 20
-    while time.monotonic() < end:
-        try:
-            httpx.get(base + "/api/status", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    yield base
-    proc.terminate()
-    assert proc.wait(10) == 0
+    port = free_port()
+    with serving(port, "--workers", "2", "--queue", "2", "--max-seconds", "20") as proc:
+        yield f"http://127.0.0.1:{port}"
+    assert proc.returncode == 0
 
 
 def test_disconnect_frees_worker_busy_past_queue(server):

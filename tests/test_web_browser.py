@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -17,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, SHOTS
+from conftest import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port, listening, serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -40,48 +38,11 @@ LONG_5 = "-".join(["2"] * 124)  # 125 cubes, a turn at every cube: a very long 5
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 20) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server ended with {proc.returncode}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise RuntimeError("the server did not start")
-
-
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "snakecube",
-            "serve",
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-            "--max-seconds",
-            "30",
-        ],
-        stderr=subprocess.PIPE,
-    )
-    try:
-        _wait_port(port, proc)
+    port = free_port()
+    with serving(port, "--workers", "2", "--max-seconds", "30"):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.fixture(scope="module")
@@ -89,18 +50,10 @@ def static(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if site.node_modules() is None:
         pytest.skip("npm packages missing: run 'npm ci' (needs npm; .ci/run does)")
     out = site.build(tmp_path_factory.mktemp("site"))
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_port(port, proc)
+    port = free_port()
+    argv = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)]
+    with listening(argv, port):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.fixture(scope="module")
