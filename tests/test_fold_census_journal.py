@@ -7,7 +7,6 @@ The right totals are from the issue: 1,085 solutions for the 2x3x3 box, 267 for 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import json
@@ -26,6 +25,7 @@ import snakecube.census
 import snakecube.search
 from snakecube.errors import InputError
 from snakecube.fold import census as fold_census
+from snakecube.records import replace
 from snakecube.shape import Box
 
 TOTALS = {"2x3x3": 1085, "2x2x4": 267}
@@ -265,9 +265,7 @@ def _search_stops(monkeypatch, reason: str, at: int) -> None:
         calls.append(1)
         if len(calls) != at:
             return found
-        return dataclasses.replace(
-            found, solutions=found.solutions[:-1], complete=False, stop_reason=reason
-        )
+        return replace(found, solutions=found.solutions[:-1], complete=False, stop_reason=reason)
 
     monkeypatch.setattr(snakecube.search, "solve", solve)
 

@@ -6,10 +6,10 @@ tests compare the computed answers with the published ones in ``tests/data/known
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from snakecube.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry:
     """One published puzzle."""
 

@@ -44,11 +44,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.limits import shorten
+from snakecube.records import field, record
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
 # ASCII only: with plain IGNORECASE, 'ſteps:' (a long s) would read as 'steps:'.
@@ -67,7 +67,7 @@ READINGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snake:
     """A snake, stored as the lengths of its straight segments (each at least 2).
 

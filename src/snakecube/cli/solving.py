@@ -164,9 +164,9 @@ def solve(args: argparse.Namespace) -> int:
             bar.close()
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)
     if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
-        import dataclasses
+        from snakecube.records import replace
 
-        result = dataclasses.replace(result, snake=typed)
+        result = replace(result, snake=typed)
     style = "letters" if args.letters else "signs"
     unsolvable = result.complete and not result.solutions and start is None and path is None
     near = []

@@ -10,7 +10,6 @@ PDF files get one page per sheet page; PNG and SVG files hold the pages one unde
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import math
 import textwrap
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+
+from snakecube.records import replace
 
 matplotlib.use("Agg")  # files only; no screen needed
 
@@ -408,7 +409,7 @@ def _draw_cover(
     )
     ax_box = (mx + 0.1, y - pic_h, 1 - 2 * mx - 0.2, pic_h)
     if scene.is_flat(shown):
-        flat = dataclasses.replace(panel, step=scene.Step(last.number, 0, n - 1, -1, 0))
+        flat = replace(panel, step=scene.Step(last.number, 0, n - 1, -1, 0))
         _draw_flat(fig.add_axes(ax_box), shown, flat)
     else:
         _draw_view(fig.add_axes(ax_box, projection="3d"), shown, panel, cover.view, None, 1.0)
@@ -480,8 +481,7 @@ def _pages(
     box = None if plan else ((0, 0, 0), solution.region.dims)
     # one zoom for every panel of a sheet; the plan's start (seen from above) keeps its own
     panels = [
-        p if plan and p.step.pivot < 0 else dataclasses.replace(p, bounds=(lo, hi), box=box)
-        for p in panels
+        p if plan and p.step.pivot < 0 else replace(p, bounds=(lo, hi), box=box) for p in panels
     ]
     grid = (1, 2) if plan else (COLUMNS, ROWS)
     first_rows = grid[1] if cover is not None else grid[1] - 1
@@ -585,13 +585,9 @@ def _animate(solution: Solution, panels: list[Panel], done: str) -> Any:
         fig.clear()
         p = panels[frames[k]]
         if k >= len(panels):  # the finished shape: no arrow, nothing hanging
-            one = dataclasses.replace(
-                p, title=done, views=(p.single,), tail=(), arrow=None, notes=()
-            )
+            one = replace(p, title=done, views=(p.single,), tail=(), arrow=None, notes=())
         else:  # one picture a frame: a cut-away rather than a second view
-            one = dataclasses.replace(
-                p, views=(p.single,), notes=p.notes if p.single.cutaway else ()
-            )
+            one = replace(p, views=(p.single,), notes=p.notes if p.single.cutaway else ())
         draw_panel(fig, (0.04, 0.03, 0.92, 0.93), solution, one)
 
     anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 * SECONDS_PER_STEP)

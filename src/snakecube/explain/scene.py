@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from snakecube.fold import FoldPlan, steps_in_words
 from snakecube.frame import (
@@ -42,6 +41,7 @@ from snakecube.frame import (
     oriented,
     steps,
 )
+from snakecube.records import field, record
 from snakecube.shape import Coord
 from snakecube.solution import Solution
 
@@ -121,7 +121,7 @@ def segment_colour(k: int) -> str:
     return SEGMENT_COLOURS[k % len(SEGMENT_COLOURS)]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cover:
     """A sheet's cover: the snake as the person typed it, the finished shape coloured by
     segment (a colour per cube, numbers where visible), the start in words, the layer map
@@ -160,7 +160,7 @@ def cover(solution: Solution, typed: str | None = None) -> Cover:
 
 
 # -- panels ----------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@record
 class View:
     """One drawing of a panel: a camera, the cubes drawn whole and as edges only, and where
     each number goes (cube index -> point)."""
@@ -171,7 +171,7 @@ class View:
     labels: dict[int, tuple[float, float, float]]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Panel:
     """Everything one step's picture shows. ``views`` are the drawings of a sheet's panel (the
     main view, and a labelled second view only where the main one hides a new cube);

@@ -8,10 +8,10 @@ over the plan's units (``exhaustive``) or the first-solution members (``first``)
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 
 from snakecube import limits
+from snakecube.records import replace
 from snakecube.search.budget import Budget, Progress
 from snakecube.search.ends import AUTO_END_NODES, AUTO_END_RATIO, last_end_pays
 from snakecube.search.engine import Engine
@@ -133,7 +133,7 @@ def solve(
         return read_forwards(result, inputs.problem)
     else:
         result = _depth_first(inputs, engine, workers, scheduler, budget)
-    return dataclasses.replace(result, reversed=True) if reverse else result
+    return replace(result, reversed=True) if reverse else result
 
 
 def _depth_first(

@@ -30,7 +30,6 @@ Pruning (each piece is exact: it only cuts subtrees that hold no solution), as b
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from snakecube.search.flags import (
@@ -55,11 +54,16 @@ __all__ = [
 Placement = tuple[int, ...]  # one direction per segment
 
 
-@dataclass(slots=True)
 class Stats:
-    """What a search has done so far."""
+    """What a search has done so far (a counter the engines add to)."""
 
-    nodes: int = 0
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: int = 0) -> None:
+        self.nodes = nodes
+
+    def __repr__(self) -> str:
+        return f"Stats(nodes={self.nodes})"
 
 
 class Engine:

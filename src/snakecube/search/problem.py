@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from snakecube.errors import CubeCountError
+from snakecube.records import record
 from snakecube.shape import CellIndex, Direction, Region
 from snakecube.snake import Snake
 
 Ray = tuple[int, CellIndex]  # (mask of the cells a segment adds, the cell where it ends)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record
 class Problem:
     """Everything a search needs, as plain ints.
 
@@ -27,6 +27,10 @@ class Problem:
     ncells: int
     neighbours: tuple[tuple[CellIndex, ...], ...]
     rays: dict[int, tuple[Ray | None, ...]]
+
+    # One problem per snake and region (``build`` caches them): equal only to itself.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     @classmethod
     def build(cls, snake: Snake, region: Region) -> Problem:

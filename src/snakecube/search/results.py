@@ -6,8 +6,7 @@ the search) accepts it; an invalid one is an engine bug, never bad input.
 
 from __future__ import annotations
 
-import dataclasses
-
+from snakecube.records import replace
 from snakecube.search.budget import Budget
 from snakecube.search.plan import Plan
 from snakecube.search.problem import Problem
@@ -96,8 +95,8 @@ def read_forwards(result: Result, problem: Problem) -> Result:
         per_orbit[orbit_of(problem, cells[0])] += 1
     multiplier = result.placements // result.distinct if result.distinct else 0
     classes = tuple(
-        dataclasses.replace(c, distinct=n, placements=n * multiplier)
+        replace(c, distinct=n, placements=n * multiplier)
         for c, n in zip(result.start_classes, per_orbit, strict=True)
     )
-    return dataclasses.replace(result, snake=problem.snake, solutions=tuple(found),
+    return replace(result, snake=problem.snake, solutions=tuple(found),
                                start_classes=classes, searched_from_last=True)  # fmt: skip
