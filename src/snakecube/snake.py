@@ -42,7 +42,6 @@ cube's side) and another one can. :attr:`Snake.reading` says which was used; a p
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 
 from snakecube import limits
@@ -51,11 +50,9 @@ from snakecube.limits import shorten
 from snakecube.records import field, record
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
-# ASCII only: with plain IGNORECASE, 'ſteps:' (a long s) would read as 'steps:'.
-_PREFIX = re.compile(
-    r"^\s*(turns|bits-inverted|bits|dashes-inverted|dashes|lengths|steps|elbows)\s*[:=]\s*",
-    re.IGNORECASE | re.ASCII,
-)
+# A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
+_PREFIXES = ("turns", "bits-inverted", "bits", "dashes-inverted", "dashes", "lengths", "steps",
+             "elbows")  # fmt: skip
 # What each reading of ambiguous text means, for the one line that says which was used.
 READINGS = {
     "lengths": "segment lengths",
@@ -159,7 +156,7 @@ class Snake:
         """Read a 0/1 string, 1 = corner (``corner="0"``: 0 = corner); the end digits are
         ignored. Commas, spaces, brackets and braces between digits are allowed."""
         _check_text(text, "0/1 string")
-        digits = re.sub(r"[\s,;\[\]{}()]+", "", text)
+        digits = "".join(text.translate(_BIT_SPACES).split())
         for i, ch in enumerate(digits, 1):
             if ch not in "01":
                 raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
@@ -253,9 +250,9 @@ class Snake:
                 "empty snake: give a turn string (ESCSE...), a 0/1 string, "
                 "lengths:3,2,..., steps:2,1,..., elbows:3,5,... or a catalog name"
             )
-        m = _PREFIX.match(raw)
-        if m:
-            kind, body = m.group(1).lower(), raw[m.end() :]
+        prefixed = _prefixed(raw)
+        if prefixed is not None:
+            kind, body = prefixed
             if kind == "turns":
                 return cls.from_turns(body)
             if kind in ("bits", "bits-inverted"):
@@ -271,6 +268,8 @@ class Snake:
         entry = catalog.find(raw)
         if entry is not None:
             return cls.from_turns(entry.turns)
+        import re  # only now: a catalog name needs no regular expression (re loads in 4 ms)
+
         plain = raw.translate(_DASHES)
         if re.fullmatch(r"[oO\s-]+", plain) and len("".join(plain.split())) >= 2:
             return _choose(["dashes", "dashes-inverted"], plain, cubes)
@@ -401,7 +400,8 @@ class Snake:
 
 # Separators in number lists: commas, semicolons, spaces, slashes, brackets, and dashes
 # between digits (3-3-3-2, with hyphens, en or em dashes: the common web format).
-_SEPARATORS = re.compile(r"[\s,;/\[\]()]+|(?<=[0-9\])])-+(?=[0-9])")
+_SEPARATORS = r"[\s,;/\[\]()]+|(?<=[0-9\])])-+(?=[0-9])"
+_BIT_SPACES = str.maketrans(dict.fromkeys(",;[]{}()", " "))
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-"})
 _TO_DASHES = str.maketrans({"0": "-", "1": "o"})
 
@@ -472,15 +472,29 @@ def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:
     >>> _numbers("lengths", "[3-3–3, 2 / 2]")
     [3, 3, 3, 2, 2]
     """
-    items = [t for t in _SEPARATORS.split(body.translate(_DASHES)) if t]
+    import re  # only for numbers: a catalog name needs none (re loads in 4 ms)
+
+    items = [t for t in re.split(_SEPARATORS, body.translate(_DASHES)) if t]
     if not items and not allow_empty:
         raise InputError(f"{kind}: no numbers given")
     out = []
     for i, tok in enumerate(items, 1):
-        if not re.fullmatch(r"[+-]?[0-9]+", tok, re.ASCII):
+        if not limits.is_whole(tok):
             raise InputError(f"{kind}: item {i} {shorten(tok)} is not a whole number (digits 0-9)")
         out.append(limits.parse_whole(tok, f"{kind}: item {i}", -limits.MAX_NUMBER))
     return out
+
+
+def _prefixed(raw: str) -> tuple[str, str] | None:
+    """(notation, the rest) when ``raw`` starts with a notation's prefix, like 'lengths:'
+    (ASCII letters only: 'ſteps:' with a long s is not 'steps:')."""
+    name, sep, body = raw.partition(":")
+    if not sep or "=" in name:
+        name, sep, body = raw.partition("=")
+    kind = name.strip()
+    if not sep or not kind.isascii() or kind.lower() not in _PREFIXES:
+        return None
+    return kind.lower(), body.lstrip()
 
 
 def _check_text(text: object, what: str) -> None:

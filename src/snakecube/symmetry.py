@@ -25,12 +25,13 @@ import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import NamedTuple
 
+from snakecube.records import record
 from snakecube.shape import CellIndex, Coord, Permutation, Region, signed_axis_images
 
 
-class Transform(NamedTuple):
+@record
+class Transform:
     """A rotation or reflection: coordinate a of the image is ``signs[a] * p[axes[a]]``."""
 
     axes: tuple[int, int, int]
@@ -127,7 +128,8 @@ def group_used(region: Region, first: Sequence[CellIndex], multiplier: int) -> l
     return [group[0]]
 
 
-class Counts(NamedTuple):
+@record
+class Counts:
     """Classes of placements under the two conventions that only rotate."""
 
     up_to_rotations: int
