@@ -82,6 +82,15 @@ def max_workers() -> int:
     return 4 * cores()
 
 
+# Control characters and line breaks, each written as its escape (\n, \x1b, \u2028).
+_ESCAPES = {c: repr(chr(c))[1:-1] for c in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)}
+
+
+def one_line(text: str) -> str:
+    """Text safe to print as one line: control characters escaped."""
+    return text.translate(_ESCAPES)
+
+
 def shorten(text: str, room: int = 60) -> str:
     """``repr(text)``, cut in the middle when long, so an echo stays one short line.
 

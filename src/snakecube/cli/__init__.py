@@ -14,7 +14,6 @@ command, and turns what went wrong into one line and an exit code.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
@@ -23,6 +22,7 @@ import warnings
 from collections.abc import Sequence
 
 from snakecube.cli import designing, serving, showing, solving
+from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     COMMANDS,
     EXIT_BUG,
@@ -30,7 +30,6 @@ from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Command,
-    Parser,
     print_json,
     say,
 )
@@ -47,7 +46,7 @@ ORDER = ("solve", "show", "fold", "fold-census", "designs", "generate", "rate", 
 _MODULES = (solving, showing, designing, serving)  # imported for their commands
 
 
-def parser(wanted: str | None = None) -> argparse.ArgumentParser:
+def parser(wanted: str | None = None) -> Parser:
     """The whole command line: every registered subcommand, with the options of ``wanted``
     only (or of all of them, by default). Building a subcommand's options costs time at every
     start, and a run needs one command's."""
@@ -58,8 +57,13 @@ def parser(wanted: str | None = None) -> argparse.ArgumentParser:
         description="Fold snake-cube puzzles: solve, count, explain.",
         epilog="Example: snakecube solve standard    (see snakecube COMMAND --help)",
     )
-    p.add_argument("--version", action="version", version=f"snakecube {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"snakecube {__version__}",
+        help="show the version and exit",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name in ORDER:
         c: Command = COMMANDS[name]
         one = sub.add_parser(name, help=c.help, epilog=c.epilog)
@@ -101,7 +105,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         return _run(COMMANDS[args.command], args)
 
 
-def _run(command: Command, args: argparse.Namespace) -> int:
+def _run(command: Command, args: Namespace) -> int:
     try:
         return command.run(args)
     except KeyboardInterrupt:
@@ -114,7 +118,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         return _failed(err)
 
 
-def _interrupted(args: argparse.Namespace) -> int:
+def _interrupted(args: Namespace) -> int:
     """Say the command was stopped; with --json, the output is still one JSON document."""
     if getattr(args, "json", False) and not args.json_printed:
         with contextlib.suppress(KeyboardInterrupt):

@@ -6,19 +6,19 @@ adds them) beside its handler; ``snakecube.cli`` builds the parser from the regi
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from collections.abc import Callable
 
 from snakecube import limits, stop
+from snakecube.cli.args import ArgumentTypeError, Namespace, Parser
 from snakecube.errors import InputError
+from snakecube.limits import one_line
 from snakecube.records import record
 from snakecube.shape import Box, Coord, Region
 
 TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
 SNAKE_HELP = (
@@ -33,8 +33,8 @@ class Command:
     """A subcommand: its name, the function that adds its options, its handler and help."""
 
     name: str
-    options: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+    options: Callable[[Parser], None]
+    run: Callable[[Namespace], int]
     help: str
     epilog: str | None
 
@@ -44,58 +44,26 @@ COMMANDS: dict[str, Command] = {}
 
 def command(
     name: str,
-    options: Callable[[argparse.ArgumentParser], None],
+    options: Callable[[Parser], None],
     *,
     help: str,
     epilog: str | None = None,
-) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+) -> Callable[[Callable[[Namespace], int]], Callable[[Namespace], int]]:
     """Register the decorated handler as subcommand ``name``, with its options."""
 
-    def register(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def register(run: Callable[[Namespace], int]) -> Callable[[Namespace], int]:
         COMMANDS[name] = Command(name, options, run, help, epilog)
         return run
 
     return register
 
 
-# Control characters and line breaks, each written as its escape (\n, \x1b, \u2028).
-_ESCAPES = {c: repr(chr(c))[1:-1] for c in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)}
 # What separates the numbers of a cell, and the cells of a path, as spaces.
 _COORD_SPACES = str.maketrans(dict.fromkeys(",()[]", " "))
 
 
-def one_line(text: str) -> str:
-    """Text safe to print as one line: control characters escaped."""
-    return text.translate(_ESCAPES)
-
-
 def say(message: str) -> None:
     print(one_line(message), file=sys.stderr)
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout, with the terminal's width read without importing shutil
-    (argparse makes a formatter for every option it adds, and shutil takes 2 ms to load)."""
-
-    def __init__(self, prog: str) -> None:
-        try:
-            columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size().columns
-        except (ValueError, OSError):
-            columns = 80
-        super().__init__(prog, width=max(40, columns - 2))
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but usage errors are one line naming the problem, exit code 2."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(
-            EXIT_INPUT, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n"
-        )
 
 
 def whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
@@ -103,7 +71,7 @@ def whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
         try:
             return limits.parse_whole(text, "value", lo, hi)
         except InputError as err:
-            raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+            raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
 
     parse.__name__ = "whole number"
     return parse
@@ -113,7 +81,7 @@ def seconds_type(text: str) -> float:
     try:
         return limits.parse_seconds(text, "value")
     except InputError as err:
-        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
 
 
 seconds_type.__name__ = "seconds"
@@ -123,7 +91,7 @@ def straightness_type(text: str) -> float:
     try:
         return limits.parse_fraction(text, "value", 10.0)
     except InputError as err:
-        raise argparse.ArgumentTypeError(str(err).removeprefix("value: ")) from None
+        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
 
 
 straightness_type.__name__ = "straightness"
@@ -133,11 +101,11 @@ def workers_type(text: str) -> int:
     return whole(1, limits.max_workers())(text)
 
 
-def add_snake(p: argparse.ArgumentParser) -> None:
+def add_snake(p: Parser) -> None:
     p.add_argument("snake", nargs="+", metavar="SNAKE", help=SNAKE_HELP)
 
 
-def add_target(p: argparse.ArgumentParser, required: bool = False) -> None:
+def add_target(p: Parser, required: bool = False) -> None:
     where = p.add_mutually_exclusive_group(required=required)
     where.add_argument(
         "--box",
@@ -148,7 +116,7 @@ def add_target(p: argparse.ArgumentParser, required: bool = False) -> None:
     where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
 
 
-def add_seconds(p: argparse.ArgumentParser) -> None:
+def add_seconds(p: Parser) -> None:
     p.add_argument(
         "--seconds",
         type=seconds_type,
@@ -158,12 +126,12 @@ def add_seconds(p: argparse.ArgumentParser) -> None:
     )
 
 
-def seconds_left(args: argparse.Namespace) -> float | None:
+def seconds_left(args: Namespace) -> float | None:
     """What is left of ``--seconds``, counted from the command's start."""
     return stop.remaining(getattr(args, "seconds", None), args.started)
 
 
-def print_json(args: argparse.Namespace, data: object, indent: int | None = None) -> None:
+def print_json(args: Namespace, data: object, indent: int | None = None) -> None:
     """Print one JSON document whole: a stop signal during the write waits for its end."""
     import json  # only now: json loads re (4 ms), which a run without --json never needs
 
@@ -174,11 +142,11 @@ def print_json(args: argparse.Namespace, data: object, indent: int | None = None
         args.json_printed = True
 
 
-def snake_text(args: argparse.Namespace) -> str:
+def snake_text(args: Namespace) -> str:
     return " ".join(args.snake)
 
 
-def target_of(args: argparse.Namespace) -> Region | None:
+def target_of(args: Namespace) -> Region | None:
     """The target from --box or --region, or None for the snake's own cube."""
     if getattr(args, "box", None) is not None:
         return Box.parse(args.box)

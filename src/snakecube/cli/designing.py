@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
-
 from snakecube import limits
+from snakecube.cli.args import SUPPRESS, Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _print_census(result: Any, args: argparse.Namespace) -> None:
+def _print_census(result: Any, args: Namespace) -> None:
     summary = result.to_dict(rows=args.top)
     if args.json:
         print_json(args, summary, indent=2)
@@ -61,7 +60,7 @@ def _print_census(result: Any, args: argparse.Namespace) -> None:
         )
 
 
-def _store(args: argparse.Namespace) -> str | None:
+def _store(args: Namespace) -> str | None:
     """--store, or the deprecated --checkpoint with a warning."""
     if args.checkpoint is None:
         return args.store
@@ -74,7 +73,7 @@ def _store(args: argparse.Namespace) -> str | None:
     return args.checkpoint
 
 
-def _designs_options(p: argparse.ArgumentParser) -> None:
+def _designs_options(p: Parser) -> None:
     add_target(p, required=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", help="write one row per design")
@@ -95,7 +94,7 @@ def _designs_options(p: argparse.ArgumentParser) -> None:
         help="keep the work in this directory; rerun with it to resume",
     )
     p.add_argument(  # the old name, kept for scripts that use it
-        "--checkpoint", dest="checkpoint", metavar="DIR", help=argparse.SUPPRESS
+        "--checkpoint", dest="checkpoint", metavar="DIR", help=SUPPRESS
     )
     p.add_argument(
         "--partitions",
@@ -122,7 +121,7 @@ def _designs_options(p: argparse.ArgumentParser) -> None:
     help="every design that folds into a box, with its solutions",
     epilog="example: snakecube designs --box 3x3x3 --csv designs.csv",
 )
-def designs(args: argparse.Namespace) -> int:
+def designs(args: Namespace) -> int:
     from snakecube.census import census
 
     target = target_of(args)
@@ -154,7 +153,7 @@ def designs(args: argparse.Namespace) -> int:
     return EXIT_OK if result.complete else EXIT_INTERRUPTED
 
 
-def _generate_options(p: argparse.ArgumentParser) -> None:
+def _generate_options(p: Parser) -> None:
     p.add_argument("--box", metavar="AxBxC", default="4x4x4", help="the box (default 4x4x4)")
     p.add_argument("--unique", action="store_true", help="only designs with one solution")
     p.add_argument(
@@ -196,7 +195,7 @@ def _generate_options(p: argparse.ArgumentParser) -> None:
     help="invent new designs from random Hamiltonian paths",
     epilog="example: snakecube generate --box 4x4x4 --unique --count 3",
 )
-def generate(args: argparse.Namespace) -> int:
+def generate(args: Namespace) -> int:
     from snakecube.designs import generate
     from snakecube.explain.words import instructions
 
@@ -237,7 +236,7 @@ def generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _rate_options(p: argparse.ArgumentParser) -> None:
+def _rate_options(p: Parser) -> None:
     add_snake(p)
     add_target(p)
     add_seconds(p)
@@ -250,7 +249,7 @@ def _rate_options(p: argparse.ArgumentParser) -> None:
     help="how hard a design is to fold (higher is harder)",
     epilog="example: snakecube rate seed-red",
 )
-def rate(args: argparse.Namespace) -> int:
+def rate(args: Namespace) -> int:
     from snakecube.designs import rate
 
     result = rate(snake_text(args), target_of(args), seconds=seconds_left(args))

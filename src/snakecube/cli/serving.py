@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 
+from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_OK,
     command,
@@ -16,7 +16,7 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 
 
-def _serve_options(p: argparse.ArgumentParser) -> None:
+def _serve_options(p: Parser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=whole(0, 65535), default=8765, help="port (default 8765)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
@@ -45,7 +45,7 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     help="the web page as a local app: type the snake, see it fold (snakecube[web])",
     epilog="example: snakecube serve --open",
 )
-def serve(args: argparse.Namespace) -> int:
+def serve(args: Namespace) -> int:
     import importlib.util
 
     missing = [m for m in ("starlette", "uvicorn", "sse_starlette", "plotly")
@@ -60,7 +60,7 @@ def serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _web_options(p: argparse.ArgumentParser) -> None:
+def _web_options(p: Parser) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
 
 
@@ -70,7 +70,7 @@ def _web_options(p: argparse.ArgumentParser) -> None:
     help="write the web page as a static site that solves in the browser (Pyodide)",
     epilog="example: snakecube web --out site && python -m http.server -d site",
 )
-def web(args: argparse.Namespace) -> int:
+def web(args: Namespace) -> int:
     from snakecube.web.site import build
 
     out = build(args.out)

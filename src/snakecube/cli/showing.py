@@ -3,9 +3,8 @@ hand."""
 
 from __future__ import annotations
 
-import argparse
-
 from snakecube import limits
+from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -36,7 +35,7 @@ EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
 )
 
 
-def _add_which(p: argparse.ArgumentParser) -> None:
+def _add_which(p: Parser) -> None:
     """The snake, the target and which solution: what show and fold both take."""
     add_snake(p)
     add_target(p)
@@ -49,7 +48,7 @@ def _add_which(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _show_options(p: argparse.ArgumentParser) -> None:
+def _show_options(p: Parser) -> None:
     _add_which(p)
     p.add_argument(
         "--out",
@@ -81,7 +80,7 @@ def _show_options(p: argparse.ArgumentParser) -> None:
     help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html",
     epilog="example: snakecube show standard --out sheet.pdf",
 )
-def show(args: argparse.Namespace) -> int:
+def show(args: Namespace) -> int:
     from snakecube import explain
 
     if args.out is not None:
@@ -113,7 +112,7 @@ def show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _chosen(args: argparse.Namespace, verb: str, end: str = "best") -> Any:
+def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
     from snakecube import catalog
@@ -144,7 +143,7 @@ def _chosen(args: argparse.Namespace, verb: str, end: str = "best") -> Any:
     return choice
 
 
-def _fold_options(p: argparse.ArgumentParser) -> None:
+def _fold_options(p: Parser) -> None:
     _add_which(p)
     p.add_argument(
         "--nodes",
@@ -176,7 +175,7 @@ def _fold_options(p: argparse.ArgumentParser) -> None:
     help="a fold plan: quarter turns from the snake lying flat to a solution",
     epilog="example: snakecube fold standard --out plan.pdf",
 )
-def fold(args: argparse.Namespace) -> int:
+def fold(args: Namespace) -> int:
     from snakecube import explain, fold
 
     if args.out is not None:
@@ -210,7 +209,7 @@ def fold(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fold_census_options(p: argparse.ArgumentParser) -> None:
+def _fold_census_options(p: Parser) -> None:
     p.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 27 cells)")
     p.add_argument("--csv", metavar="FILE", required=True, help="write one row per solution end")
     p.add_argument("--workers", type=workers_type, metavar="N", help="processes (default: all)")
@@ -223,7 +222,7 @@ def _fold_census_options(p: argparse.ArgumentParser) -> None:
     help="how every solution of every design of a box folds (docs/fold.md)",
     epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
 )
-def fold_census(args: argparse.Namespace) -> int:
+def fold_census(args: Namespace) -> int:
     from snakecube.fold.census import run
 
     box = Box.parse(args.box)
@@ -247,7 +246,7 @@ def fold_census(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _flat_options(p: argparse.ArgumentParser) -> None:
+def _flat_options(p: Parser) -> None:
     add_snake(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
@@ -260,7 +259,7 @@ def _flat_options(p: argparse.ArgumentParser) -> None:
     help="lay a snake flat on a table: count layouts, most compact",
     epilog="example: snakecube flat standard --out flat.png",
 )
-def flat(args: argparse.Namespace) -> int:
+def flat(args: Namespace) -> int:
     from pathlib import Path
 
     from snakecube.flat import flat

@@ -3,11 +3,11 @@ speaking other programs' languages."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 import warnings
 
 from snakecube import catalog, limits
+from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -63,7 +63,7 @@ def _suggest(text: str, target: Region | None, seconds: float) -> str:
 
 
 # Long by design: a list of solve's options and their help, nothing else.
-def _solve_options(p: argparse.ArgumentParser) -> None:
+def _solve_options(p: Parser) -> None:
     add_snake(p)
     add_target(p)
     many = p.add_mutually_exclusive_group()
@@ -136,7 +136,7 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
 )
 # Long by design: the search, then the forms its answer is printed in (text, JSON, nearby
 # designs, every text form), each a few lines; the library does the work.
-def solve(args: argparse.Namespace) -> int:
+def solve(args: Namespace) -> int:
     from snakecube.explain.text import report
     from snakecube.search import solve
 
@@ -207,7 +207,7 @@ def solve(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
-def _check_options(p: argparse.ArgumentParser) -> None:
+def _check_options(p: Parser) -> None:
     p.add_argument("snake", metavar="SNAKE", help=SNAKE_HELP + " (quoted, as one word)")
     p.add_argument(
         "solution",
@@ -233,7 +233,7 @@ def _check_options(p: argparse.ArgumentParser) -> None:
     help="check a solution from elsewhere: is it one, where it fails, which of ours it is",
     epilog="example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'",
 )
-def check(args: argparse.Namespace) -> int:
+def check(args: Namespace) -> int:
     from snakecube.check import check
 
     if args.file is not None:
@@ -262,7 +262,7 @@ def check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _convert_options(p: argparse.ArgumentParser) -> None:
+def _convert_options(p: Parser) -> None:
     add_snake(p)
     p.add_argument("--to", choices=NOTATIONS, help="only this notation")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -274,7 +274,7 @@ def _convert_options(p: argparse.ArgumentParser) -> None:
     help="write a snake in every notation (or one)",
     epilog="example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
 )
-def convert(args: argparse.Namespace) -> int:
+def convert(args: Namespace) -> int:
     snake = Snake.parse(snake_text(args))
     chosen = [args.to] if args.to else list(NOTATIONS)
     forms = {n: snake.format(n) for n in chosen}
@@ -290,7 +290,7 @@ def convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _catalog_options(p: argparse.ArgumentParser) -> None:
+def _catalog_options(p: Parser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -299,7 +299,7 @@ def _catalog_options(p: argparse.ArgumentParser) -> None:
     _catalog_options,
     help="list the named puzzles with their sequences and sources",
 )
-def catalog_(args: argparse.Namespace) -> int:
+def catalog_(args: Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
         snake = Snake.from_turns(e.turns)
@@ -335,7 +335,7 @@ def catalog_(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export_options(p: argparse.ArgumentParser) -> None:
+def _export_options(p: Parser) -> None:
     add_snake(p)
     add_target(p)
     p.add_argument(
@@ -361,7 +361,7 @@ def _export_options(p: argparse.ArgumentParser) -> None:
     help="write the snake and target as a model for another solver (MiniZinc)",
     epilog="example: snakecube export standard --format minizinc --symmetry-breaking",
 )
-def export(args: argparse.Namespace) -> int:
+def export(args: Namespace) -> int:
     from snakecube.minizinc import model
     from snakecube.search import as_snake, as_target
 
