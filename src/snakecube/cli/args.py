@@ -5,7 +5,9 @@
 ``dest``, ``metavar``, ``help``), and ``add_mutually_exclusive_group`` works as argparse's
 does; options may be shortened to any unambiguous prefix and written ``--opt=value``, and
 ``--`` ends the options. Help and usage errors read as argparse's, and an error is one line
-with exit code 2.
+with exit code 2. Two differences, both on purpose: positional words may also come after
+options (``solve 3 3 --json 3``), and an option's value may start with '-' when it is not an
+option (``--start -1,0,0``).
 
 argparse is not used because it costs every start of the command about 8 ms, more than the
 whole solve of a 3x3x3 puzzle: it imports ``re`` and ``gettext``, looks up a translation

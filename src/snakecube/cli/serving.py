@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_OK,
@@ -52,6 +50,8 @@ def serve(args: Namespace) -> int:
                if importlib.util.find_spec(m) is None]  # fmt: skip
     if missing:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
+    import contextlib
+
     from snakecube.web.server import serve
 
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
