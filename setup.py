@@ -1,4 +1,4 @@
-"""Builds the compiled loops (``snakecube.compiled`` names them); everything else is in pyproject.toml.
+"""Builds the compiled loops (``snakecube.compiled`` names them); the rest is in pyproject.toml.
 
 The extension is optional: where it cannot be built (no C compiler, a broken one, missing
 Python headers), the package still installs and snakecube uses the pure-Python reference

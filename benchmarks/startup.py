@@ -1,7 +1,10 @@
 """How long the command takes to start: whole processes against a bare interpreter start.
 
-    python3 benchmarks/startup.py            # 21 runs each, rewrites benchmarks/results-startup.md
-    python3 benchmarks/startup.py --runs 51 --out -
+    .venv/bin/python benchmarks/startup.py   # 21 runs each, rewrites benchmarks/results-startup.md
+    .venv/bin/python benchmarks/startup.py --runs 51 --out -
+
+Run it with the interpreter snakecube is installed in: the command and the bare start both
+use it.
 
 Each job runs as a whole process, as a person runs it, interleaved with ``python -c pass`` on
 the same interpreter so both see the same load; the table gives medians and the ratio. It also
@@ -62,7 +65,14 @@ def main() -> None:
     rows = []
     for job in JOBS:
         base, mine = [], []
-        _seconds([*tool, *job])  # writes the byte code, as any first run does
+        first = subprocess.run([*tool, *job], capture_output=True, text=True, check=False, env=ENV)
+        if first.returncode != 0:  # timing a failure would give a meaningless table
+            said = first.stderr.strip()[-200:]
+            raise SystemExit(
+                f"snakecube {' '.join(job)} failed under {sys.executable} (exit "
+                f"{first.returncode}): {said}; run this script with the interpreter snakecube "
+                "is installed in"
+            )
         for _ in range(args.runs):  # interleaved: both see the same load
             base.append(_seconds(bare))
             mine.append(_seconds([*tool, *job]))
