@@ -108,6 +108,7 @@ def record(cls: type[T]) -> type[T]:
     return new
 
 
+# Long by design: the source of every method, in one place, so it reads as the class would.
 def _methods(name: str, table: list[Field], post_init: bool) -> dict[str, Any]:
     """The record's methods, compiled from source once per class (as dataclasses does: a
     generated ``__init__`` is as fast as a hand-written one)."""
