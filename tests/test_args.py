@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -60,7 +63,7 @@ def command_lines(draw, name: str):
     words = draw(st.lists(PICK(["standard", "3", "ESCSE", "0,0,0"]), min_size=0, max_size=3))
     for _ in range(draw(st.integers(0, 4))):
         flag = draw(PICK(_options(name)))
-        if draw(st.booleans()):
+        if flag.startswith("--") and draw(st.booleans()):
             flag = flag[: draw(st.integers(3, len(flag)))]  # a prefix, maybe ambiguous
         words.append(flag)
         if draw(st.integers(0, 3)):
@@ -102,6 +105,10 @@ def test_agrees_with_argparse(name, data):
         (["designs"], "one of the arguments --box --region is required"),
         (["web"], "the following arguments are required: --out"),
         (["check", "standard", "--box", "3x3x3", "extra", "-y"], "unrecognized arguments: -y"),
+        (["web", "--out", "-h"], "argument --out: expected one argument"),
+        (["serve", "--h", "0.0.0.0"], "ambiguous option: --h could match --help, --host"),
+        (["solve", "standard", "--help=yes"], "argument -h/--help: ignored explicit argument"),
+        (["--version=1"], "argument --version: ignored explicit argument"),
     ],
 )  # fmt: skip
 def test_usage_errors_are_one_line_exit_2(capsys, words, said):
@@ -123,6 +130,33 @@ def test_values_prefixes_and_separators():
     assert c.snake == "standard" and c.solution == ["0,0,0", "1,0,0"]
     d = parser("designs").parse_args(["designs", "--box", "2x2x2", "--checkpoint", "x"])
     assert d.checkpoint == "x"
+    # A quoted word with a space is a value, even when it starts with '-' (as in argparse).
+    c = parser("check").parse_args(["check", "standard", "-x +y +x"])
+    assert c.solution == ["-x +y +x"]
+    assert parser("solve").parse_args(["solve", "x", "--region", "-"]).region == "-"
+
+
+def test_help_by_prefix_and_into_a_closed_pipe(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parser("solve").parse_args(["solve", "--h"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("usage: snakecube solve")
+    for words in (["solve", "-h"], ["--version"]):
+        proc = subprocess.run([sys.executable, "-m", "snakecube", *words], capture_output=True,
+                              text=True, env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+        assert proc.returncode == 0 and proc.stderr == ""
+    closed = subprocess.run(f"{sys.executable} -m snakecube solve -h | (exec 0<&-; true)",
+                            shell=True, capture_output=True, text=True)  # fmt: skip
+    assert closed.returncode == 0 and closed.stderr == ""
+
+
+def test_help_fits_the_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = parser("solve").commands["solve"].format_help()
+    monkeypatch.setenv("COLUMNS", "60")
+    narrow = parser("solve").commands["solve"].format_help()
+    assert max(map(len, wide.splitlines())) > 100 and len(narrow.splitlines()) > len(
+        wide.splitlines()
+    )
 
 
 def test_help_lists_every_option_but_hidden_ones(capsys):

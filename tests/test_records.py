@@ -92,7 +92,19 @@ class Stored:  # at module level, so pickle can find it
     note: str = records.field(default="", compare=False)
 
 
+@records.record
+class Counted:  # __post_init__ runs once per record made, not again by pickle or copy
+    x: int
+    runs: list[int] = records.field(default_factory=list, compare=False)
+
+    def __post_init__(self) -> None:
+        self.runs.append(1)
+
+
 def test_pickle_copy_and_replace():
+    c = Counted(1)
+    for again in (pickle.loads(pickle.dumps(c)), copy.copy(c), copy.deepcopy(c)):
+        assert again == c and again.runs == [1]
     m = Stored(3, 1.0, "kept")
     for again in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
         assert again == m and again.note == "kept"
@@ -124,3 +136,28 @@ def test_own_methods_win_and_order_is_checked():
 
     with pytest.raises(ValueError, match="not both"):
         records.field(default=1, default_factory=list)
+    with pytest.raises(ValueError, match="mutable default"):
+
+        @records.record
+        class Shared:
+            items: list[int] = []  # noqa: RUF012 - the mistake under test
+
+    with pytest.raises(TypeError, match="cannot extend"):
+
+        @records.record
+        class More(Stored):
+            z: int = 0
+
+    with pytest.raises(TypeError, match="not a record"):
+        records.fields(object())
+
+
+def test_a_class_that_defines_eq_still_hashes_by_fields():
+    @records.record
+    class Loose:
+        x: int
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Loose) and self.x % 2 == other.x % 2
+
+    assert Loose(1) == Loose(3) and hash(Loose(1)) == hash(Loose(1))

@@ -72,7 +72,10 @@ def field(
 
 def fields(item: Any) -> tuple[Field, ...]:
     """The fields of a record (or of its class), in order."""
-    return item.__record_fields__
+    try:
+        return item.__record_fields__
+    except AttributeError:
+        raise TypeError(f"{item!r} is not a record") from None
 
 
 def replace(item: T, **changes: Any) -> T:
@@ -89,23 +92,37 @@ def record(cls: type[T]) -> type[T]:
     """Make ``cls`` a record: a new class with slots, one per annotated field (a ``ClassVar``
     annotation is not a field). Methods the class defines itself are kept."""
     own = cls.__dict__
+    if any(hasattr(base, "__record_fields__") for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__name__}: a record cannot extend another record")
     table = []
     for name, annotation in own.get("__annotations__", {}).items():
         if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
             continue
         value = own.get(name, _MISSING)
         one = value if isinstance(value, Field) else Field(value, None, True, True)
+        if isinstance(one.default, list | dict | set):
+            raise ValueError(f"{cls.__name__}.{name}: a mutable default; use default_factory")
         one.name = name
         table.append(one)
     names = tuple(f.name for f in table)
     namespace = {k: v for k, v in own.items() if k not in (*names, "__dict__", "__weakref__")}
     namespace |= {"__slots__": names, "__match_args__": names, "__record_fields__": tuple(table)}
     for name, method in _methods(cls.__qualname__, table, "__post_init__" in own).items():
-        namespace.setdefault(name, method)
+        if namespace.get(name) is None:  # a class's own method wins (a __hash__ of None is
+            namespace[name] = method  # Python's mark of a class that defines only __eq__)
     meta: Any = type(cls)
     new = meta(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
     return new
+
+
+def _rebuild(cls: type[T], values: tuple[Any, ...]) -> T:
+    """A record from pickle or copy: its fields set as they were, without running
+    ``__init__`` or ``__post_init__`` again (as for a dataclass)."""
+    item = object.__new__(cls)
+    for f, value in zip(fields(cls), values, strict=True):
+        object.__setattr__(item, f.name, value)
+    return item
 
 
 # Long by design: the source of every method, in one place, so it reads as the class would.
@@ -113,7 +130,8 @@ def _methods(name: str, table: list[Field], post_init: bool) -> dict[str, Any]:
     """The record's methods, compiled from source once per class (as dataclasses does: a
     generated ``__init__`` is as fast as a hand-written one)."""
     scope: dict[str, Any] = {"_MISSING": _MISSING, "_set": object.__setattr__,
-                             "_Frozen": FrozenRecordError, "_replace": replace}  # fmt: skip
+                             "_Frozen": FrozenRecordError, "_replace": replace,
+                             "_rebuild": _rebuild}  # fmt: skip
     params, body, defaults = [], [], False
     for f in table:
         value = f.name
@@ -156,7 +174,7 @@ def _methods(name: str, table: list[Field], post_init: bool) -> dict[str, Any]:
         "def __replace__(self, **changes):",
         "    return _replace(self, **changes)",
         "def __reduce__(self):",
-        f"    return (self.__class__, {values([f.name for f in table])})",
+        f"    return (_rebuild, (self.__class__, {values([f.name for f in table])}))",
     ]
     exec("\n".join(lines), scope)
     names = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__",

@@ -139,6 +139,7 @@ class Parser:
         self.commands: dict[str, Parser] = {}
         self.command_dest = "command"
         self.command_metavar = "COMMAND"
+        self.add_argument("-h", "--help", action="help", help=_HELP)
 
     # -- declaring ---------------------------------------------------------------------------
 
@@ -147,7 +148,7 @@ class Parser:
 
     def _add(self, flags: tuple[str, ...], how: dict[str, Any]) -> _Argument:
         one = _Argument(flags, **how)
-        if one.action not in ("store", "store_true", "version"):
+        if one.action not in ("store", "store_true", "version", "help"):
             raise TypeError(f"add_argument: unknown action {one.action!r}")
         self.arguments.append(one)
         return one
@@ -181,7 +182,8 @@ class Parser:
     # positional word, then the checks on what was seen, in argparse's order.
     def _parse(self, words: list[str], values: Namespace) -> None:
         for a in self.arguments:
-            setattr(values, a.dest, a.default)
+            if a.action in ("store", "store_true"):
+                setattr(values, a.dest, a.default)
         if self.commands:
             setattr(values, self.command_dest, None)
         seen: dict[_Group, _Argument] = {}
@@ -191,7 +193,7 @@ class Parser:
         while i < len(words):
             word = words[i]
             i += 1
-            if only_positional or word == "-" or not word.startswith("-") or _negative(word):
+            if only_positional or not word.startswith("-") or _value_like(word, self, alone=True):
                 if self.commands and not positional:
                     self._run_command(word, words[i:], values)
                     return
@@ -201,21 +203,21 @@ class Parser:
                 only_positional = True
                 continue
             flag, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-            if _asks_help(flag, self):
-                self.print_help()
-                raise SystemExit(0)
             one = self._option(flag)
+            if one.action in ("help", "version", "store_true") and eq:
+                self.error(f"argument {one.name()}: ignored explicit argument {attached!r}")
+            if one.action == "help":
+                _out(self.format_help())
+                raise SystemExit(0)
             if one.group is not None:
                 other = seen.setdefault(one.group, one)
                 if other is not one:
                     self.error(f"argument {one.name()}: not allowed with argument {other.name()}")
             given.add(one)
             if one.action == "version":
-                print(one.version)
+                _out(f"{one.version}\n")
                 raise SystemExit(0)
             if one.action == "store_true":
-                if eq:
-                    self.error(f"argument {one.name()}: ignored explicit argument {attached!r}")
                 setattr(values, one.dest, True)
                 continue
             if eq:
@@ -315,7 +317,7 @@ class Parser:
         raise SystemExit(2)
 
     def print_help(self) -> None:
-        sys.stdout.write(self.format_help())
+        _out(self.format_help())
 
     def format_help(self) -> str:
         """Usage, description, the arguments and their help, then the epilog."""
@@ -336,7 +338,7 @@ class Parser:
             out += [*_table([(a.value_name(), a.help or "") for a in shown if a.positional],
                             width), ""]  # fmt: skip
         out.append("options:")
-        rows = [("-h, --help", _HELP)]
+        rows = []
         for a in shown:
             if not a.positional:
                 show = a.usage() if a.takes_value else ", ".join(a.flags)
@@ -347,7 +349,7 @@ class Parser:
         return "\n".join(out)
 
     def _usage_parts(self, shown: list[_Argument]) -> list[str]:
-        parts, done = ["[-h]"], set[_Group]()
+        parts, done = [], set[_Group]()
         for a in shown:
             if a.positional:
                 continue
@@ -363,35 +365,42 @@ class Parser:
         return parts
 
 
-def _asks_help(flag: str, parser: Parser) -> bool:
-    """-h, --help, or a prefix of --help (from --he) that names no other option."""
-    return flag in ("-h", "--help") or (
-        len(flag) > 3 and "--help".startswith(flag) and parser._option(flag, quiet=True) is None
-    )
-
-
 def _negative(word: str) -> bool:
     """A negative number (-3, -0.5), which is a value, not an option."""
     body = word[1:]
     return body.replace(".", "", 1).isdigit() and body.isascii()
 
 
-def _value_like(word: str, parser: Parser) -> bool:
-    """A word that starts with '-' but is a value (-1,0,0 or -3), not one of the options."""
-    return _negative(word) or (
-        word not in ("-", "--")
-        and not word.startswith("--")
-        and parser._option(word.partition("=")[0], quiet=True) is None
-    )
+def _value_like(word: str, parser: Parser, alone: bool = False) -> bool:
+    """Is a word that starts with '-' a value, not an option? A negative number, '-', or
+    (as argparse has it) a word with a space that names no option; also, after an option
+    that takes a value, any single-dash word that is not an option (-1,0,0)."""
+    if _negative(word) or word == "-":
+        return True
+    if word == "--" or parser._option(word.partition("=")[0], quiet=True) is not None:
+        return False
+    return " " in word or (not alone and not word.startswith("--"))
+
+
+def _out(text: str) -> None:
+    """Help or the version on standard output; a reader that went away (| head) is fine."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _width() -> int:
     """The terminal's width, read without importing shutil."""
     try:
-        columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size().columns
-    except (ValueError, OSError):
-        columns = 80
-    return max(40, columns - 2)
+        return max(40, int(os.environ["COLUMNS"]) - 2)
+    except (KeyError, ValueError):
+        pass
+    try:
+        return max(40, os.get_terminal_size().columns - 2)
+    except OSError:  # not a terminal
+        return 78
 
 
 def _usage(lead: str, parts: list[str], width: int) -> list[str]:
