@@ -261,6 +261,28 @@ def test_one_camera_and_second_views_only_where_needed(name):
         assert panel.single.camera == scene.CAMERA
 
 
+@pytest.mark.parametrize(("name", "held"), [("standard", "first"), ("seed-green", "first"),
+                                          ("seed-blue", "last"), ("king", "first")])  # fmt: skip
+def test_the_cube_to_turn_is_numbered_in_every_plan_picture(name, held):
+    from snakecube import fold
+
+    plan = fold.plan(next(sc.solutions(name)), held)
+    panels = scene.fold_panels(plan)
+    second = 0
+    for panel in panels[1:]:
+        pivot = panel.step.pivot
+        assert any(pivot in view.labels for view in panel.views), (name, panel.step.number)
+        for view in panel.views:
+            solid = {panel.cells[i] for i in view.solid}
+            for i, point in view.labels.items():
+                assert _really_visible(point, view.camera.eye, solid), (panel.step.number, i)
+        if len(panel.views) > 1:  # a second view only where the main one hides the cube
+            assert pivot not in panel.views[0].labels and pivot in panel.views[1].labels
+            second += 1
+        assert panel.single.camera == scene.CAMERA
+    assert second < len(panels) / 2
+
+
 def test_the_centre_cube_of_the_standard_is_shown(standard):
     shown = scene.display(standard)
     centre = shown.cells.index((1, 1, 1))

@@ -350,6 +350,13 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         view = make_view(ABOVE if k == 0 else CAMERA, cells, solid, numbered)
         if k:
             view = apart(view, numbered)
+        views: tuple[View, ...] = (view,)
+        if k and pivot not in view.labels:  # the cube to turn is hidden: a second view shows it
+            for cam in SECOND_VIEWS:
+                second = apart(make_view(cam, cells, solid, numbered), numbered)
+                if pivot in second.labels:
+                    views = (view, second)
+                    break
         arrow = None
         if swung:
             i = swung[0] if held == "first" else swung[-1]
@@ -365,7 +372,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             Panel(
                 step,
                 title,
-                (view,),
+                views,
                 view,
                 faint,
                 arrow,
