@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -103,3 +104,39 @@ def test_the_first_failing_cube():
 def test_unreadable_solutions(text, message):
     with pytest.raises(InputError, match=message):
         check("standard", text)
+
+
+def test_a_box_typed_in_another_orientation_is_turned_not_mirrored():
+    # A 2x3x4 solution written as a 4x3x2 solid: turned by a rotation it is the same solid,
+    # by an axis swap (a mirror) it is the mirror image; check must tell which.
+    snake = "ECCCCSCCCSCCCCCSCCCCCSCE"  # a 2x3x4 design with 4 distinct solutions
+    r = solve(snake, "2x3x4")
+    assert r.distinct > 0
+    sol = r.solutions[0]
+    cells = sol.cells
+    rng = random.Random(7)
+    forms = {
+        "turned": ([(z, y, 1 - x) for x, y, z in cells], True),  # a quarter turn about y
+        "mirrored": ([(z, y, x) for x, y, z in cells], False),  # x and z swapped
+    }
+    for name, (solid, rotation) in forms.items():
+        shift = rng.randint(0, 5)
+        text = " ".join(f"{x + shift},{y},{z}" for x, y, z in solid)
+        v = check(snake, text, "2x3x4")
+        assert v.valid, (name, v.reading)
+        assert "only turned" in v.reading and v.match is not None
+        assert v.match["solution"] == 1 and v.match["rotation"] == rotation, (name, v.match)
+        steps = list(v.cells)  # the same solid from its directions, no start given
+        dirs = " ".join(
+            WORDS_SIGNS[(b[0] - a[0], b[1] - a[1], b[2] - a[2])]
+            for a, b in itertools.pairwise(solid)
+        )
+        w = check(snake, dirs, "2x3x4")
+        assert w.valid and w.match["rotation"] == rotation and list(w.cells) == list(steps)
+    # Cells that fill no turn of the target are still refused, cube by cube.
+    bad = check(snake, " ".join(f"{x},{y},{z}" for x, y, z in cells), "2x2x6")
+    assert not bad.valid and "only turned" not in bad.reading
+
+
+WORDS_SIGNS = {(1, 0, 0): "+x", (-1, 0, 0): "-x", (0, 1, 0): "+y", (0, -1, 0): "-y",
+               (0, 0, 1): "+z", (0, 0, -1): "-z"}  # fmt: skip

@@ -74,22 +74,55 @@ def _walk(start: Coord, dirs: Sequence[int]) -> list[Coord]:
 
 
 def _place(cells: list[Coord], region: Region, start_given: bool) -> tuple[list[Coord], str]:
-    """The cells as given, or shifted from 1-based, or (no start given) moved to the origin."""
+    """The cells as given, or shifted from 1-based, or (no start given) moved to the origin;
+    and where they fit the target only when turned (a 2x3x4 box typed as 4x3x2), turned."""
+    inside = region.cellset
     if not start_given:
         lo = [min(c[a] for c in cells) for a in range(3)]
         moved = [(x - lo[0], y - lo[1], z - lo[2]) for x, y, z in cells]
-        return (
-            moved,
-            "no start given: placed with its lowest corner at (0, 0, 0), so cube 1 is at "
-            f"{list(moved[0])}",
-        )
-    inside = region.cellset
+        if all(c in inside for c in moved) or (turned := _turned(moved, region)) is None:
+            return (
+                moved,
+                "no start given: placed with its lowest corner at (0, 0, 0), so cube 1 is at "
+                f"{list(moved[0])}",
+            )
+        return turned
     if all(c in inside for c in cells):
         return cells, ""
     shifted = [(x - 1, y - 1, z - 1) for x, y, z in cells]
     if all(min(c) >= 1 for c in cells) and all(c in inside for c in shifted):
         return shifted, "coordinates read as 1-based (they fit the target only so)"
-    return cells, ""
+    return _turned(cells, region) or (cells, "")
+
+
+def _turned(cells: list[Coord], region: Region) -> tuple[list[Coord], str] | None:
+    """The cells turned by a rotation (so the same solid in the hands, not its mirror image)
+    and moved to fill the target, when they fill it no other way; None if no turn does."""
+    from snakecube.symmetry import Transform
+
+    inside = region.cellset
+    target_lo = [min(c[a] for c in region.cells) for a in range(3)]
+    for axes in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            turn = Transform(axes, signs)  # type: ignore[arg-type]
+            if not turn.is_rotation or (axes == (0, 1, 2) and signs == (1, 1, 1)):
+                continue
+            image = [tuple(signs[a] * c[axes[a]] for a in range(3)) for c in cells]
+            lo = [min(c[a] for c in image) for a in range(3)]
+            moved = [
+                (
+                    c[0] - lo[0] + target_lo[0],
+                    c[1] - lo[1] + target_lo[1],
+                    c[2] - lo[2] + target_lo[2],
+                )
+                for c in image
+            ]
+            if all(c in inside for c in moved):
+                return moved, (
+                    f"they fill the {region.describe()} only turned: read after "
+                    f"{turn.describe()}, so cube 1 is at {list(moved[0])}"
+                )
+    return None
 
 
 def _sizes(text: str, what: str) -> None:
