@@ -560,3 +560,23 @@ def test_a_sheet_reader_on_random_designs():
         box = sc.Box(*dims)
         path = random_path(box, rng, moves=200)
         _read_sheet(sc.Solution(design_of([box.cells[c] for c in path]), box, tuple(path)))
+
+
+@pytest.mark.parametrize("name", ["standard", "king", "king-a"])
+def test_cover_colours_differ_wherever_segments_touch(name):
+    # 16 colours for 46 segments (the king): in turn, a colour would repeat beside itself.
+    shown = scene.display(next(sc.solutions(name)))
+    cells = shown.cells
+    colours = scene.cover(shown).colours
+    assert set(colours) == set(range(len(cells)))
+    segment = {}
+    for k, s in enumerate(scene.steps(shown)):
+        for i in range(s.first, s.last + 1):
+            segment.setdefault(i, k)  # a corner cube belongs to the segment it ends
+    where = {c: i for i, c in enumerate(cells)}
+    for i, c in enumerate(cells):
+        for v in VECTORS:
+            j = where.get((c[0] + v[0], c[1] + v[1], c[2] + v[2]))
+            if j is not None and segment[j] != segment[i]:
+                assert colours[i] != colours[j], (name, i + 1, j + 1)
+    assert len({colours[i] for i in range(len(cells))}) == min(16, len(set(segment.values())))

@@ -42,7 +42,7 @@ from snakecube.frame import (
     steps,
 )
 from snakecube.records import field, record
-from snakecube.shape import Coord
+from snakecube.shape import VECTORS, Coord
 from snakecube.solution import Solution
 
 ABOVE = Camera(89.0, -90.0, "seen from above")  # the flat start: a map, x right, y up
@@ -59,6 +59,7 @@ __all__ = [
     "View",
     "blocker",
     "cover",
+    "cover_colours",
     "cube_colour",
     "display",
     "dot",
@@ -74,7 +75,6 @@ __all__ = [
     "make_view",
     "oriented",
     "panels",
-    "segment_colour",
     "steps",
 ]
 
@@ -95,7 +95,7 @@ def cube_colour(i: int) -> str:
     return DARK if i % 2 == 0 else LIGHT
 
 
-# The cover's colours, one per segment in turn: distinct neighbours, readable numbers on each.
+# The cover's colours, one per segment (see cover_colours), readable numbers on each.
 SEGMENT_COLOURS = (
     "#e6194b",
     "#3cb44b",
@@ -116,9 +116,30 @@ SEGMENT_COLOURS = (
 )
 
 
-def segment_colour(k: int) -> str:
-    """Segment k's colour on the cover (0-based)."""
-    return SEGMENT_COLOURS[k % len(SEGMENT_COLOURS)]
+def cover_colours(solution: Solution) -> dict[int, str]:
+    """A colour per cube, one per segment, such that segments that touch in the finished
+    shape differ (with 16 colours and 46 segments, the king's, a colour per segment in turn
+    would repeat beside itself). Each segment takes, from its turn's colour on, the first
+    colour no touching segment before it has."""
+    cells = solution.cells
+    where = {c: i for i, c in enumerate(cells)}
+    owner: dict[int, int] = {}
+    chosen: list[int] = []
+    for k, s in enumerate(steps(solution)):
+        mine = range(max(s.first, s.pivot + 1 if s.pivot >= 0 else 0), s.last + 1)
+        touching = {
+            chosen[owner[j]]
+            for i in mine
+            for v in VECTORS
+            if (j := where.get((cells[i][0] + v[0], cells[i][1] + v[1], cells[i][2] + v[2])))
+            is not None
+            and j in owner
+        }
+        count = len(SEGMENT_COLOURS)
+        free = [c % count for c in range(k, k + count) if c % count not in touching]
+        chosen.append(free[0] if free else k % count)
+        owner |= dict.fromkeys(mine, k)
+    return {i: SEGMENT_COLOURS[chosen[k]] for i, k in owner.items()}
 
 
 @record
@@ -142,10 +163,7 @@ def cover(solution: Solution, typed: str | None = None) -> Cover:
     from snakecube.explain.words import checkpoints, layer_blocks, start_words
 
     cells = solution.cells
-    colours = {}
-    for s in steps(solution):
-        for i in range(max(s.first, s.pivot + 1 if s.pivot >= 0 else 0), s.last + 1):
-            colours[i] = segment_colour(s.number - 1)
+    colours = cover_colours(solution)
     n = len(cells)
     view = make_view(CAMERA, cells, range(n), range(n))
     return Cover(
