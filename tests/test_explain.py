@@ -315,6 +315,33 @@ Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
 
 
 @pytest.mark.pictures
+@pytest.mark.pictures
+@pytest.mark.parametrize("name", ["standard", "king"])
+def test_a_plan_page_has_one_zoom_round_its_own_pictures(name):
+    from snakecube import fold
+
+    plan = fold.plan(next(sc.solutions(name)))
+    figs = pictures.plan_figures(plan)
+    spans = []
+    for fig in figs:
+        limits = {
+            (ax.get_xlim(), ax.get_ylim(), ax.get_zlim())
+            for ax in fig.axes
+            if hasattr(ax, "get_zlim") and ax.get_title() != "seen from above"
+        }
+        if not limits:
+            continue
+        assert len(limits) == 1  # the pictures of a page side by side are at one scale
+        (xs, ys, zs) = limits.pop()
+        side = {round(b - a, 6) for a, b in (xs, ys, zs)}
+        assert len(side) == 1  # a cube, which ZOOM fits to the panel (no cube cut off)
+        spans.append(side.pop())
+    cells = [c for frame in plan.frames[1:] for c in frame]
+    whole = max(max(c[a] for c in cells) - min(c[a] for c in cells) + 1 for a in range(3))
+    if name == "king":  # a zoom per page, not one for the plan: the compact pages get larger
+        assert max(spans) < whole
+
+
 @pytest.mark.parametrize(
     ("name", "paper", "points"), [("standard", "a4", (595, 842)), ("king", "letter", (612, 792))]
 )

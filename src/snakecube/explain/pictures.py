@@ -454,6 +454,14 @@ def _block_width(block: str) -> float:
     return max(chars, 18) * TEXT_PT * 0.62 / 72 + 0.35
 
 
+def _cube_round(lo: Coord, hi: Coord) -> tuple[Coord, Coord]:
+    """A cube of whole cells, one wider than the box lo..hi, with the box at its centre (a
+    drawing of the box alone, at ZOOM, would touch its panel's edges)."""
+    side = max(hi[a] - lo[a] for a in range(3)) + 1
+    low = _xyz(lo[a] - (side - (hi[a] - lo[a])) // 2 for a in range(3))
+    return low, _xyz(low[a] + side for a in range(3))
+
+
 def _xyz(values: Any) -> Coord:
     x, y, z = values
     return (x, y, z)
@@ -474,20 +482,27 @@ def _pages(
     Instructions (with a ``cover``) start with the cover and put two panels across and three
     down; fold plans one panel across and two down, every panel at one zoom."""
     size = PAPERS[paper]
+    panels = list(panels)  # zoomed below, the caller's list unchanged
     plan = bool(panels) and panels[0].colours is not None
-    zoomed = panels[1:] if plan and len(panels) > 1 else panels  # a plan's start: from above
-    lo = _xyz(min(p.bounds[0][a] for p in zoomed) for a in range(3))
-    hi = _xyz(max(p.bounds[1][a] for p in zoomed) for a in range(3))
-    box = None if plan else ((0, 0, 0), solution.region.dims)
-    # one zoom for every panel of a sheet; the plan's start (seen from above) keeps its own
-    panels = [
-        p if plan and p.step.pivot < 0 else replace(p, bounds=(lo, hi), box=box) for p in panels
-    ]
     grid = (1, 2) if plan else (COLUMNS, ROWS)
-    first_rows = grid[1] if cover is not None else grid[1] - 1
-    if plan:
-        first_rows = grid[1]
+    first_rows = grid[1] if cover is not None or plan else grid[1] - 1
     layout = _place(panels, grid[0], grid[1], first_rows)
+    # One zoom for the panels drawn together: the whole sheet of instructions (the box stays
+    # put), each page of a plan (the snake spreads differently at every quarter turn, and a
+    # zoom for the whole plan drew the king's cubes at a third of the size); a plan's start,
+    # seen from above, keeps its own.
+    groups = [[k for k, *_ in slots] for slots in layout] if plan else [list(range(len(panels)))]
+    box = None if plan else ((0, 0, 0), solution.region.dims)
+    for group in groups:
+        zoomed = [k for k in group if not (plan and panels[k].step.pivot < 0)]
+        if not zoomed:
+            continue
+        lo = _xyz(min(panels[k].bounds[0][a] for k in zoomed) for a in range(3))
+        hi = _xyz(max(panels[k].bounds[1][a] for k in zoomed) for a in range(3))
+        if plan:  # as a cube round the snake: ZOOM fits a cube's drawing to its panel
+            lo, hi = _cube_round(lo, hi)
+        for k in zoomed:
+            panels[k] = replace(panels[k], bounds=(lo, hi), box=box)
     shown = cover.typed if cover is not None else (typed or solution.snake.turns())
     title = _title(shown, solution)
     covers = 1 if cover is not None else 0
