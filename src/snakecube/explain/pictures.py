@@ -480,7 +480,7 @@ def _pages(
 ) -> list[Any]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all.
     Instructions (with a ``cover``) start with the cover and put two panels across and three
-    down; fold plans one panel across and two down, every panel at one zoom."""
+    down, at one zoom; fold plans one panel across and two down, at one zoom a page."""
     size = PAPERS[paper]
     panels = list(panels)  # zoomed below, the caller's list unchanged
     plan = bool(panels) and panels[0].colours is not None
