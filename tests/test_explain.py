@@ -336,6 +336,7 @@ def test_a_plan_page_has_one_zoom_round_its_own_pictures(name):
         side = {round(b - a, 6) for a, b in (xs, ys, zs)}
         assert len(side) == 1  # a cube, which ZOOM fits to the panel (no cube cut off)
         spans.append(side.pop())
+        pictures.plt.close(fig)
     cells = [c for frame in plan.frames[1:] for c in frame]
     whole = max(max(c[a] for c in cells) - min(c[a] for c in cells) + 1 for a in range(3))
     if name == "king":  # a zoom per page, not one for the plan: the compact pages get larger
