@@ -329,6 +329,7 @@ def test_a_plan_page_has_one_zoom_round_its_own_pictures(name):
             for ax in fig.axes
             if hasattr(ax, "get_zlim") and ax.get_title() != "seen from above"
         }
+        pictures.plt.close(fig)
         if not limits:
             continue
         assert len(limits) == 1  # the pictures of a page side by side are at one scale
@@ -336,7 +337,6 @@ def test_a_plan_page_has_one_zoom_round_its_own_pictures(name):
         side = {round(b - a, 6) for a, b in (xs, ys, zs)}
         assert len(side) == 1  # a cube, which ZOOM fits to the panel (no cube cut off)
         spans.append(side.pop())
-        pictures.plt.close(fig)
     cells = [c for frame in plan.frames[1:] for c in frame]
     whole = max(max(c[a] for c in cells) - min(c[a] for c in cells) + 1 for a in range(3))
     if name == "king":  # a zoom per page, not one for the plan: the compact pages get larger
