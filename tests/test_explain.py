@@ -431,6 +431,23 @@ def test_viewer_opens_at_step_1_with_every_cube_numbered(which, request, tmp_pat
     assert "<script src" not in page and len(page) < 300_000  # offline, no plotly.js
 
 
+def test_plan_viewer_numbers_the_cube_to_turn_in_every_frame():
+    # Where the first view hides it, its number is drawn with it, under the nearer cubes, and
+    # shows when the person turns the view.
+    from snakecube import fold
+
+    for name in ("standard", "seed-green", "king"):
+        plan = fold.plan(next(sc.solutions(name)))
+        data = viewer.plan_frames(plan)
+        panels = scene.fold_panels(plan)
+        for frame, panel in zip(data["frames"][1:], panels[1:], strict=True):
+            pivot = panel.step.pivot
+            numbers = {n[0]: n[1:4] for n in frame["numbers"]}
+            assert pivot in numbers, (name, panel.step.number)
+            cell = panel.cells[pivot]
+            assert all(cell[a] <= numbers[pivot][a] <= cell[a] + 1 for a in range(3))
+
+
 @pytest.mark.pictures
 def test_boxes_regions_and_5x5x5(tmp_path):
     flat = next(sc.solutions("lengths:3,3,3,2,2", sc.Box(3, 1, 3)))

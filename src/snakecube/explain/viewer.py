@@ -105,6 +105,10 @@ def plan_frames(plan: FoldPlan) -> dict[str, Any]:
         cells = list(p.cells or ())
         view = p.views[0]
         colours = p.colours or {}
+        labels: dict[int, Any] = dict(view.labels)
+        pivot = p.step.pivot
+        if pivot >= 0 and pivot not in labels:  # hidden at first; a turn of the view shows
+            labels[pivot] = [v + 0.5 for v in cells[pivot]]  # it (nearer cubes cover it)
         out.append(
             _state(
                 cells,
@@ -112,7 +116,7 @@ def plan_frames(plan: FoldPlan) -> dict[str, Any]:
                 (),
                 p.tail,
                 colours,
-                view.labels,
+                labels,
                 p.step.pivot,
                 set(),
                 p.arrow,
