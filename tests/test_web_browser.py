@@ -297,5 +297,38 @@ def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> 
         page.click("#dl-html")  # type: ignore[attr-defined]
     viewer = Path(got.value.path()).read_text(encoding="utf-8")
     assert viewer.lstrip().lower().startswith("<!doctype html") and "<canvas" in viewer
+    # Instead of the PDF sheet: the steps and the fold plan printed by the browser.
+    _prints_the_steps(page, 17)
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
+
+
+def _prints_the_steps(page: object, steps: int) -> None:
+    """'Print the steps' lays out every step, then every state of the fold plan, each a
+    drawing with its words, and the browser prints them as pages (here: to a PDF)."""
+    page.wait_for_selector("#plan svg", timeout=60_000)  # type: ignore[attr-defined]
+    states = int(
+        page.evaluate("document.getElementById('plan-count').textContent.split(' of ')[1]")
+    )  # type: ignore[attr-defined]
+    page.evaluate("window.print = () => { window.printed = true; }")  # type: ignore[attr-defined]
+    page.click("#print")  # type: ignore[attr-defined]
+    assert page.evaluate("window.printed === true")  # type: ignore[attr-defined]
+    figures = page.evaluate(  # type: ignore[attr-defined]
+        """[...document.querySelectorAll('#print-sheet figure')].map((f) => [
+             f.querySelector('figcaption').textContent,
+             f.querySelectorAll('svg polygon').length,
+             [...f.querySelectorAll('svg text')].map((t) => t.textContent)])"""
+    )
+    assert len(figures) == steps + states + 1, len(figures)  # the plan's start, then each turn
+    for k, (words, polygons, numbers) in enumerate(figures[:steps], 1):
+        assert words.startswith(f"Step {k} of {steps}:") and polygons > 0 and "1" in numbers
+    assert all(f[1] > 0 and "1" in f[2] for f in figures[steps:])
+    assert "quarter turn" in " ".join(f[0] for f in figures[steps:])
+    assert page.is_hidden("#print-sheet")  # type: ignore[attr-defined]  # on screen: hidden
+    page.emulate_media(media="print")  # type: ignore[attr-defined]
+    assert page.is_visible("#print-sheet") and page.is_hidden("#ask")  # type: ignore[attr-defined]
+    pdf = page.pdf(format="A4")  # type: ignore[attr-defined]
+    (SHOTS / "web-static-print.pdf").write_bytes(pdf)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert pdf.startswith(b"%PDF-") and pages >= 5, pages
+    page.emulate_media(media="screen")  # type: ignore[attr-defined]

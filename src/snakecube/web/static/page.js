@@ -460,10 +460,9 @@
     box.addEventListener("dblclick", () => { box.turn = [0, 0]; redraw(); });
   }
 
-  function go(k) {
-    if (!scene) return;
-    step = Math.max(0, Math.min(scene.steps.length - 1, k));
-    const s = scene.steps[step];
+  // Step k's cubes and numbers: the new cubes numbered, and cube 1.
+  function stepDrawing(k) {
+    const s = scene.steps[k];
     const cutSet = new Set(s.cut);
     const cubes = [];
     for (let i = 0; i <= s.last; i++) {
@@ -473,6 +472,14 @@
     const labels = [];
     for (let i = s.first; i <= s.last; i++) labels.push([scene.cells[i], String(i + 1)]);
     if (s.first > 0) labels.push([scene.cells[0], "1"]);
+    return { cubes, labels };
+  }
+
+  function go(k) {
+    if (!scene) return;
+    step = Math.max(0, Math.min(scene.steps.length - 1, k));
+    const s = scene.steps[step];
+    const { cubes, labels } = stepDrawing(step);
     drawCubes($("viewer"), cubes, scene.eye, labels, [0, 0, 0], scene.dims);
     $("step-title").textContent = s.title;
     $("slider").value = String(step);
@@ -524,14 +531,19 @@
     }
   }
 
+  // The plan's state k: every cube in its colour, the two ends numbered.
+  function planDrawing(k) {
+    const cells = plan.states[k];
+    const cubes = cells.map((c, i) => ({ cell: c, colour: scene ? scene.colours[i] : "#7a4a22", cut: false }));
+    const labels = [[cells[0], "1"], [cells[cells.length - 1], String(cells.length)]];
+    return { cubes, labels };
+  }
+
   function planGo(k) {
     if (!plan) return;
     planStep = Math.max(0, Math.min(plan.states.length - 1, k));
-    const cells = plan.states[planStep];
-    const eye = scene ? scene.eye : [1, -1, 1];
-    const cubes = cells.map((c, i) => ({ cell: c, colour: scene ? scene.colours[i] : "#7a4a22", cut: false }));
-    const labels = [[cells[0], "1"], [cells[cells.length - 1], String(cells.length)]];
-    drawCubes($("plan"), cubes, eye, labels, plan.lo, plan.hi);
+    const { cubes, labels } = planDrawing(planStep);
+    drawCubes($("plan"), cubes, scene ? scene.eye : [1, -1, 1], labels, plan.lo, plan.hi);
     $("plan-words").textContent = plan.words[planStep] || "";
     $("plan-count").textContent = `${planStep} of ${plan.states.length - 1}`;
   }
@@ -544,6 +556,39 @@
       if (!plan || planStep >= plan.states.length - 1) { clearInterval(planTimer); planTimer = null; $("plan-play").textContent = "Play"; return; }
       planGo(planStep + 1);
     }, 1200);
+  }
+
+  // A sheet to print (or to save as PDF from the print dialog): every step as a picture with
+  // its words, then the fold plan if it is worked out. It works in the static site too, where
+  // matplotlib's PDF sheet cannot be made.
+  function printSteps() {
+    if (!scene) return;
+    const sheet = $("print-sheet");
+    sheet.replaceChildren();
+    const head = document.createElement("h1");
+    head.textContent = `${$("snake").value.trim() || "snake"}: ${answer ? answer.target.description : ""}`;
+    sheet.appendChild(head);
+    const lines = document.createElement("pre");
+    lines.textContent = $("words").textContent;
+    sheet.appendChild(lines);
+    const figure = (title, drawing, lo, hi) => {
+      const fig = document.createElement("figure");
+      const cap = document.createElement("figcaption");
+      cap.textContent = title;
+      const box = document.createElement("div");
+      box.className = "print-cubes";
+      fig.append(cap, box);
+      sheet.appendChild(fig);
+      drawCubes(box, drawing.cubes, scene.eye, drawing.labels, lo, hi);
+    };
+    scene.steps.forEach((s, k) => figure(s.title, stepDrawing(k), [0, 0, 0], scene.dims));
+    if (plan) {
+      const h = document.createElement("h2");
+      h.textContent = `Fold it from a flat snake: ${plan.quarter_turns} quarter turns, holding the ${plan.held} end`;
+      sheet.appendChild(h);
+      plan.states.forEach((_, k) => figure(plan.words[k] || "", planDrawing(k), plan.lo, plan.hi));
+    }
+    window.print();
   }
 
   async function download(form) {
@@ -578,6 +623,7 @@
   $("plan-next").addEventListener("click", () => planGo(planStep + 1));
   $("plan-play").addEventListener("click", planPlay);
   for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).addEventListener("click", () => download(form));
+  $("print").addEventListener("click", printSteps);
   $("region-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
