@@ -109,6 +109,9 @@ def test_agrees_with_argparse(name, data):
         (["serve", "--h", "0.0.0.0"], "ambiguous option: --h could match --help, --host"),
         (["solve", "standard", "--help=yes"], "argument -h/--help: ignored explicit argument"),
         (["--version=1"], "argument --version: ignored explicit argument"),
+        (["solv", "standard"], "invalid choice: 'solv' (did you mean 'solve'?)"),
+        (["solve", "standard", "--secnds", "4"], "--secnds (did you mean '--seconds'?)"),
+        (["solve", "standard", "--end", "lst"], "invalid choice: 'lst' (did you mean 'last'?)"),
     ],
 )  # fmt: skip
 def test_usage_errors_are_one_line_exit_2(capsys, words, said):

@@ -24,7 +24,7 @@ from snakecube.limits import one_line
 
 TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any, NoReturn
 
 __all__ = ["SUPPRESS", "ArgumentTypeError", "Namespace", "Parser"]
@@ -243,8 +243,8 @@ class Parser:
         one = self.commands.get(name)
         if one is None:
             choices = ", ".join(map(repr, self.commands))
-            self.error(f"argument {self.command_metavar}: invalid choice: {name!r} "
-                       f"(choose from {choices})")  # fmt: skip
+            self.error(f"argument {self.command_metavar}: invalid choice: {name!r}"
+                       f"{_near(name, self.commands)} (choose from {choices})")  # fmt: skip
         setattr(values, self.command_dest, name)
         one._parse(rest, values)
 
@@ -263,7 +263,8 @@ class Parser:
                 self.error(f"ambiguous option: {flag} could match {could}")
         if quiet:
             return None
-        self.error(f"unrecognized arguments: {flag}")
+        flags = [f for a in options for f in a.flags if a.help != SUPPRESS]
+        self.error(f"unrecognized arguments: {flag}{_near(flag, flags)}")
 
     def _convert(self, one: _Argument, text: str) -> Any:
         value: Any = text
@@ -277,7 +278,9 @@ class Parser:
                 self.error(f"argument {one.name()}: invalid {kind} value: {text!r}")
         if one.choices is not None and value not in one.choices:
             choices = ", ".join(map(repr, one.choices))
-            self.error(f"argument {one.name()}: invalid choice: {value!r} (choose from {choices})")
+            near = _near(str(value), one.choices)
+            self.error(f"argument {one.name()}: invalid choice: {value!r}{near} "
+                       f"(choose from {choices})")  # fmt: skip
         return value
 
     def _positionals(self, words: list[str], values: Namespace, given: set[_Argument]) -> None:
@@ -363,6 +366,14 @@ class Parser:
         if self.commands:
             parts.append(f"{self.command_metavar} ...")
         return parts
+
+
+def _near(word: str, names: Iterable[str]) -> str:
+    """' (did you mean 'solve'?)' for a near miss, else ''."""
+    import difflib  # only for a mistake
+
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _negative(word: str) -> bool:
