@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,6 @@ import snakecube.census
 import snakecube.search
 from snakecube.errors import InputError
 from snakecube.fold import census as fold_census
-from snakecube.records import replace
 from snakecube.shape import Box
 
 TOTALS = {"2x3x3": 1085, "2x2x4": 267}

@@ -1,22 +1,21 @@
-"""The entry point of the ``snakecube`` command and of ``python -m snakecube``.
+"""The entry point of the ``snakecube`` command (``[project.scripts]``) and of
+``python -m snakecube``.
 
-It does as little as it can before the stop signals are handled (``snakecube.stop``): the
-package's ``__init__`` imports nothing heavy, and the command-line layer is imported only
-after the handlers are in place, so Ctrl-C at any moment exits with 130 and no traceback.
+The stop signals are taken first (``snakecube.stop``), and the command line is imported only
+then, so Ctrl-C at any moment from here on exits with 130 and no traceback.
 """
 
-from snakecube import stop
+import sys
 
-stop.starting()
+from snakecube import stop
 
 
 def run() -> None:
     """Run the tool with the process's arguments and exit with its code."""
-    import sys
-
+    stop.starting()
     code = stop.EXIT_INTERRUPTED
     try:
-        from snakecube.cli import main
+        from snakecube.cli import main  # after the handlers: its imports can be interrupted
 
         stop.working()
         code = main(started=stop.STARTED)

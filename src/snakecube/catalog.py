@@ -6,10 +6,10 @@ tests compare the computed answers with the published ones in ``tests/data/known
 
 from __future__ import annotations
 
-from snakecube.records import record
+from dataclasses import dataclass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One published puzzle."""
 

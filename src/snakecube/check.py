@@ -23,11 +23,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from snakecube import limits
 from snakecube.errors import InputError
-from snakecube.records import record
 from snakecube.shape import VECTORS, Coord, Region
 from snakecube.snake import Snake
 from snakecube.verify import violations
@@ -47,7 +47,7 @@ _NUMBER = r"[+-]?[0-9]+"
 _COORD = re.compile(rf"[\[(]?\s*({_NUMBER})\s*[,\s]\s*({_NUMBER})\s*[,\s]\s*({_NUMBER})\s*[\])]?")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Reading:
     """A solution as cells, and how the text was read (one line for people)."""
 
@@ -409,7 +409,7 @@ def first_failure(
     return None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The answer of :func:`check`."""
 

@@ -11,11 +11,11 @@ import itertools
 import math
 import random
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from snakecube import limits
 from snakecube.errors import InputError
-from snakecube.records import record
 from snakecube.search.engine import Engine
 from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
@@ -111,7 +111,7 @@ def design_of(coords: Sequence[Coord]) -> Snake:
 # -- difficulty --------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rating:
     """How hard a design is to fold (see :func:`rate`). When the search was stopped
     (``complete`` is False), ``difficulty`` is None and the counts are lower bounds."""
@@ -198,7 +198,7 @@ def rate(
 # -- generating new designs ------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Generated:
     """A new design, the path it was made from (a solution, so it needs no search to prove
     it folds), and its rating."""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from snakecube import limits
-from snakecube.records import record
 from snakecube.snake import Snake
 
 Point = tuple[int, int]
@@ -15,7 +15,7 @@ _SQUARE = (  # the 8 symmetries of the square, as maps of (x, y)
 )  # fmt: skip
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Flat:
     """The layouts of a snake on an unbounded table, first cube fixed at (0, 0)."""
 

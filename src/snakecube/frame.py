@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from snakecube.records import record
 from snakecube.shape import Coord
 from snakecube.solution import Solution
 
@@ -59,7 +59,7 @@ def corners(cell: Coord) -> list[Coord]:
     return [(x + (i & 1), y + (i >> 1 & 1), z + (i >> 2 & 1)) for i in range(8)]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Camera:
     """An orthographic view: elevation and azimuth in degrees (matplotlib's convention),
     and a name for people ("" for the main view)."""
@@ -191,7 +191,7 @@ def in_the_way(cell: Coord, eye: Sequence[float], filled: set[Coord]) -> set[Coo
 
 
 # -- steps -----------------------------------------------------------------------------------
-@record
+@dataclass(frozen=True, slots=True)
 class Step:
     """One step: segment ``number - 1`` placed. Cubes are 0-based, in snake order."""
 

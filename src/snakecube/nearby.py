@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from snakecube.records import record
 from snakecube.shape import Region
 from snakecube.snake import Snake
 
@@ -32,7 +32,7 @@ FIRST_NODES = 300_000  # nodes to decide whether a candidate folds
 COUNT_NODES = 5_000_000  # nodes to count the solutions of one that does
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Nearby:
     """A design one typo away that folds, and how many distinct solutions it has."""
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 class _Bar:

@@ -15,13 +15,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property, lru_cache
+from pathlib import Path
 
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from pathlib import Path
 
 Coord = tuple[int, int, int]
 _BOX_SPACES = str.maketrans(dict.fromkeys("x×*,", " "))  # what separates a box's sides

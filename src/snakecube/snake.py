@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.limits import shorten
-from snakecube.records import field, record
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
 # A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
@@ -64,7 +64,7 @@ READINGS = {
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Snake:
     """A snake, stored as the lengths of its straight segments (each at least 2).
 

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
-from snakecube.records import field, record
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.symmetry import Counts, rotation_counts, rotations
 from snakecube.verify import verify as _verify
 
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
 
-
-@record
+@dataclass(frozen=True, slots=True)
 class Solution:
     """A snake folded into a region: ``path[i]`` is the cell of cube i (0-based, snake order)."""
 
@@ -82,7 +79,7 @@ class Solution:
         return f"<Solution {self.snake.turns()} in {self.region.describe()}: {dirs}>"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StartClassCount:
     """How many solutions start in one orbit of start cells."""
 
@@ -93,7 +90,7 @@ class StartClassCount:
     placements: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Result:
     """The answer to one solve.
 

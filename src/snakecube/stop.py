@@ -3,10 +3,10 @@ its last.
 
 The tool passes through three phases, each with its own handler for the three signals:
 
-1. **starting** (:func:`starting`, the first thing the entry point does, before any heavy
-   import): nothing has been found, so a signal prints ``snakecube: interrupted`` and ends the
-   process at once with exit code 130. No traceback can be printed, because no Python code
-   is left to run.
+1. **starting** (:func:`starting`, the first thing the entry point does, before the command
+   line is imported): nothing has been found, so a signal prints ``snakecube: interrupted``
+   and ends the process at once with exit code 130. No traceback can be printed, because no
+   Python code is left to run.
 2. **working** (:func:`working`): a signal raises ``KeyboardInterrupt`` in the main thread,
    as Ctrl-C does by default, so every search stops, keeps what it found, and the command
    prints it marked incomplete. Inside :func:`deferred` (writing an answer that must be
@@ -18,21 +18,23 @@ The tool passes through three phases, each with its own handler for the three si
 SIGTERM and SIGHUP (what ``timeout``, batch schedulers and a closed terminal send) are treated
 exactly as Ctrl-C, and also give exit code 130: "stopped, answer incomplete". Nothing here is
 installed by the library: only :func:`snakecube.__main__.run` calls these, so a program that
-imports snakecube keeps its own signal handling.
+imports snakecube keeps its own signal handling. A signal that arrives while the interpreter
+itself is still starting, before the entry point runs, gets Python's own handling.
+
+For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append ``working`` to PATH once the
+working phase's handlers are in place, so a test can signal a process it knows is running
+instead of after a fixed delay.
 """
 
 from __future__ import annotations
 
-# The C module under ``signal``: the same functions, without the 4 ms of importing ``enum``
-# that ``signal`` costs before the first handler is in place.
-import _signal as signal  # type: ignore[import-not-found]
+import contextlib
 import os
+import signal
 import sys
 import time
-
-TYPE_CHECKING = False  # typing's, without importing typing: this module loads first
-if TYPE_CHECKING:
-    from types import FrameType, TracebackType
+from collections.abc import Callable, Iterator
+from types import FrameType
 
 EXIT_INTERRUPTED = 130
 STARTED = time.monotonic()  # as near to the process's start as the entry point can take it
@@ -76,7 +78,7 @@ def _raise(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _install(handler: object) -> None:
+def _install(handler: Callable[[int, FrameType | None], None]) -> None:
     for sig in SIGNALS:
         signal.signal(sig, handler)
 
@@ -89,6 +91,15 @@ def starting() -> None:
 def working() -> None:
     """Phase 2: a signal raises KeyboardInterrupt (deferred inside :func:`deferred`)."""
     _install(_raise)
+    mark("working")
+
+
+def mark(what: str) -> None:
+    """Append ``what`` to the file named by ``SNAKECUBE_READY_FILE``, if set (for tests)."""
+    path = os.environ.get("SNAKECUBE_READY_FILE")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(what + "\n")
 
 
 def ending() -> None:
@@ -105,26 +116,22 @@ def worker() -> None:
             signal.signal(sig, signal.SIG_DFL)
 
 
-class deferred:  # lower case: it reads as a function, ``with stop.deferred():``
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
     """Hold a first stop signal until the block ends, then raise KeyboardInterrupt; a second
     signal raises at once. Outside the tool's ``working`` phase this changes nothing."""
-
-    def __enter__(self) -> None:
-        global _deferring, _pending
-        self.outer = _deferring
-        if not self.outer:
-            _deferring, _pending = True, None
-
-    def __exit__(
-        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        global _deferring, _pending
-        if self.outer:
-            return
+    global _deferring, _pending
+    if _deferring:  # an outer block holds the signal
+        yield
+        return
+    _deferring, _pending = True, None
+    try:
+        yield
+    finally:
         _deferring = False
-        pending, _pending = _pending, None
-        if pending is not None and kind is None:
-            raise KeyboardInterrupt
+    pending, _pending = _pending, None
+    if pending is not None:
+        raise KeyboardInterrupt
 
 
 def exit(code: int) -> None:  # stop.exit, in the place of sys.exit

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from snakecube.records import record
 from snakecube.shape import CellIndex, Coord, Permutation, Region, signed_axis_images
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Transform:
     """A rotation or reflection: coordinate a of the image is ``signs[a] * p[axes[a]]``."""
 
@@ -128,7 +128,7 @@ def group_used(region: Region, first: Sequence[CellIndex], multiplier: int) -> l
     return [group[0]]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Counts:
     """Classes of placements under the two conventions that only rotate."""
 

@@ -6,11 +6,8 @@ and checks the physical rules directly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
-
-TYPE_CHECKING = False  # typing's, without importing typing: the package loads this at once
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
 
 
 class InvalidSolution(Exception):

@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from snakecube.census.reduce import TOP, empty_partition, reduce_partition
 from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import path_units, tally_unit
 from snakecube.errors import InputError
-from snakecube.records import field, record
 from snakecube.shape import Region
 from snakecube.snake import Snake
 
@@ -34,7 +34,7 @@ __all__ = ["Census", "DesignCount", "census", "path_units"]
 Progress = Callable[[int, int, int], None]  # (steps done, steps in all, path classes so far)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DesignCount:
     """One design of a census: the snake, its distinct solutions (up to the region's
     symmetries and reversal), and whether it reads the same from both ends."""
@@ -55,7 +55,7 @@ def _turns_order(key: int, cells: int) -> int:
     return int(f"{key:0{max(cells - 2, 1)}b}"[::-1], 2) if cells > 2 else 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Census:
     """Every snake design that folds into a region, with its number of solutions.
 

@@ -37,12 +37,12 @@ import json
 import os
 import re
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from snakecube.census.units import UnitTally
 from snakecube.errors import InputError
-from snakecube.records import record
 from snakecube.shape import Region
 
 FORMAT, VERSION = "snakecube-census", 2
@@ -74,7 +74,7 @@ def _digest(data: bytes | memoryview) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class UnitInfo:
     """A finished unit's header: enough to total paths without reading its data."""
 
@@ -84,7 +84,7 @@ class UnitInfo:
     records: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PartInfo:
     """A reduced partition's header: its designs' statistics."""
 

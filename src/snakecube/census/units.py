@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from snakecube.records import record
 from snakecube.shape import CellIndex, Region
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
         depth += 1
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class UnitTally:
     """What one unit found: path classes, nodes, and per canonical design key the number
     of classes (``counts``) and of self-reverse classes (``fixed``, sparse)."""

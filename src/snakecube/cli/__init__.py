@@ -14,14 +14,17 @@ command, and turns what went wrong into one line and an exit code.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
 import warnings
+from argparse import Namespace
 from collections.abc import Sequence
+from typing import Any
 
+from snakecube import __version__, stop
 from snakecube.cli import designing, serving, showing, solving
-from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     COMMANDS,
     EXIT_BUG,
@@ -29,46 +32,54 @@ from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Command,
+    Parser,
+    did_you_mean,
     print_json,
     say,
 )
 from snakecube.errors import InputError
 
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
-
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "main", "parser"]
 # The order of `snakecube --help`: solving first, then showing, designing, the web page.
 ORDER = ("solve", "show", "fold", "fold-census", "designs", "generate", "rate", "flat",
          "catalog", "convert", "check", "export", "serve", "web")  # fmt: skip
 _MODULES = (solving, showing, designing, serving)  # imported for their commands
 
 
-def parser(wanted: str | None = None) -> Parser:
-    """The whole command line: every registered subcommand, with the options of ``wanted``
-    only (or of all of them, by default). Building a subcommand's options costs time at every
-    start, and a run needs one command's."""
-    from snakecube import __version__
-
-    p = Parser(
+def parser() -> tuple[Parser, dict[str, Parser]]:
+    """The whole command line: the top-level parser, and each subcommand's own parser."""
+    top = Parser(
         prog="snakecube",
         description="Fold snake-cube puzzles: solve, count, explain.",
         epilog="Example: snakecube solve standard    (see snakecube COMMAND --help)",
     )
-    p.add_argument(
-        "--version",
-        action="version",
-        version=f"snakecube {__version__}",
-        help="show the version and exit",
-    )
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    top.add_argument("--version", action="version", version=f"snakecube {__version__}")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    commands = {}
     for name in ORDER:
-        c: Command = COMMANDS[name]
-        one = sub.add_parser(name, help=c.help, epilog=c.epilog)
-        if wanted is None or wanted == name:
-            c.options(one)
-    return p
+        c = COMMANDS[name]
+        commands[name] = sub.add_parser(name, help=c.help, epilog=c.epilog)
+        c.options(commands[name])
+    return top, commands
+
+
+def parse(words: Sequence[str]) -> Namespace:
+    """Read a command line. The subcommand's own words are read with argparse's
+    ``parse_intermixed_args``, so the snake's words may come before or after options
+    (``solve 3 3 --json 3``); argparse reads a top level with subcommands only in order."""
+    top, commands = parser()
+    at = next((i for i, w in enumerate(words) if not w.startswith("-")), len(words))
+    args = top.parse_args(words[:at])  # --help, --version, or nothing but options
+    if at == len(words):
+        return args
+    name = words[at]
+    if name not in commands:
+        top.error(f"argument COMMAND: invalid choice: {name!r}{did_you_mean(name, ORDER)}")
+    rest, one = words[at + 1 :], commands[name]
+    # parse_intermixed_args loses the words after "--" before Python 3.12.8 (gh-125355).
+    args = (one.parse_args if "--" in rest else one.parse_intermixed_args)(rest, namespace=args)
+    args.command = name
+    return args
 
 
 _WARNED: set[str] = set()
@@ -88,14 +99,16 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     ``time.monotonic()``; by default, now)."""
     began = time.monotonic() if started is None else started
     words = sys.argv[1:] if argv is None else list(argv)
-    wanted = next((w for w in words if not w.startswith("-")), None)
     try:
-        args = parser(wanted if wanted in COMMANDS else None).parse_args(words)
+        args = parse(words)
     except SystemExit as exit_:  # --help, --version, or a usage error already printed
         return exit_.code if isinstance(exit_.code, int) else EXIT_INPUT
+    except BrokenPipeError:  # help printed into a pipe that was closed (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     args.started, args.json_printed = began, False
     if args.command is None:
-        parser().print_help()
+        parser()[0].print_help()
         return EXIT_OK
     with warnings.catch_warnings():
         warnings.simplefilter("always")
@@ -110,8 +123,6 @@ def _run(command: Command, args: Namespace) -> int:
     except KeyboardInterrupt:
         return _interrupted(args)
     except Exception as err:
-        from snakecube import stop
-
         if stop.signalled:  # whatever a stop signal broke (an import, a read) is a stop
             return _interrupted(args)
         return _failed(err)
@@ -120,10 +131,8 @@ def _run(command: Command, args: Namespace) -> int:
 def _interrupted(args: Namespace) -> int:
     """Say the command was stopped; with --json, the output is still one JSON document."""
     if getattr(args, "json", False) and not args.json_printed:
-        try:  # noqa: SIM105 - contextlib would cost every start 1 ms to import
+        with contextlib.suppress(KeyboardInterrupt):
             print_json(args, {"complete": False, "stop_reason": "interrupted"})
-        except KeyboardInterrupt:
-            pass
     say("snakecube: interrupted")
     return EXIT_INTERRUPTED
 

@@ -6,19 +6,20 @@ adds them) beside its handler; ``snakecube.cli`` builds the parser from the regi
 
 from __future__ import annotations
 
+import argparse
+import difflib
+import json
+import re
 import sys
-from collections.abc import Callable
+from argparse import ArgumentTypeError, Namespace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import NoReturn
 
 from snakecube import limits, stop
-from snakecube.cli.args import ArgumentTypeError, Namespace, Parser
 from snakecube.errors import InputError
 from snakecube.limits import one_line
-from snakecube.records import record
 from snakecube.shape import Box, Coord, Region
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    pass
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
 SNAKE_HELP = (
@@ -28,7 +29,33 @@ SNAKE_HELP = (
 )
 
 
-@record
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, with each usage error on one line (exit code 2) naming the near
+    miss: ``solv`` (did you mean 'solve'?), ``--secnds``, ``--end lst``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, one_line(f"{self.prog}: error: {message}{self._near_miss(message)} "
+                              f"(see {self.prog} --help)") + "\n")  # fmt: skip
+
+    def _near_miss(self, message: str) -> str:
+        """' (did you mean 'solve'?)' when the message names a word close to a valid one."""
+        if found := re.match(r"unrecognized arguments: (-\S+)", message):
+            word = found[1].partition("=")[0]
+            names: Iterable[str] = (s for a in self._actions for s in a.option_strings)
+        elif found := re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message):
+            word, names = found[1], (c.strip(" '") for c in found[2].split(","))
+        else:
+            return ""
+        return did_you_mean(word, names)
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """' (did you mean 'solve'?)' for a near miss among ``names``, else ''."""
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True, slots=True)
 class Command:
     """A subcommand: its name, the function that adds its options, its handler and help."""
 
@@ -133,8 +160,6 @@ def seconds_left(args: Namespace) -> float | None:
 
 def print_json(args: Namespace, data: object, indent: int | None = None) -> None:
     """Print one JSON document whole: a stop signal during the write waits for its end."""
-    import json  # only now: json loads re (4 ms), which a run without --json never needs
-
     text = json.dumps(data, indent=indent) + "\n"
     with stop.deferred():
         sys.stdout.write(text)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from argparse import SUPPRESS, Namespace
+from typing import Any
+
 from snakecube import limits
-from snakecube.cli.args import SUPPRESS, Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    Parser,
     add_seconds,
     add_snake,
     add_target,
@@ -23,10 +26,6 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def _print_census(result: Any, args: Namespace) -> None:

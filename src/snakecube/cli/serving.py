@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from snakecube.cli.args import Namespace, Parser
+from argparse import Namespace
+
 from snakecube.cli.base import (
     EXIT_OK,
+    Parser,
     command,
     say,
     seconds_type,

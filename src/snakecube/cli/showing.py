@@ -3,11 +3,14 @@ hand."""
 
 from __future__ import annotations
 
+from argparse import Namespace
+from typing import Any
+
 from snakecube import limits
-from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    Parser,
     add_seconds,
     add_snake,
     add_target,
@@ -24,10 +27,6 @@ from snakecube.errors import InputError
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
 
 EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
     "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import sys
 import warnings
+from argparse import Namespace
+from typing import Any
 
 from snakecube import catalog, limits
-from snakecube.cli.args import Namespace, Parser
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     SNAKE_HELP,
+    Parser,
     add_seconds,
     add_snake,
     add_target,
@@ -29,10 +31,6 @@ from snakecube.errors import CubeCountError, InputError, SlowWarning
 from snakecube.progress import progress_bar
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
-
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:
-    from typing import Any
 
 # The nearby designs named when a snake's cube count does not fit the target: looked for
 # within this time, and only in targets of up to HINT_CELLS cells (a bigger target's setup
@@ -167,7 +165,7 @@ def solve(args: Namespace) -> int:
             bar.close()
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)
     if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
-        from snakecube.records import replace
+        from dataclasses import replace
 
         result = replace(result, snake=typed)
     style = "letters" if args.letters else "signs"

@@ -7,15 +7,14 @@ imported only when a picture is asked for.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from snakecube.errors import InputError
 from snakecube.solution import Solution
 
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
-if TYPE_CHECKING:  # the renderers import these lazily: plain text needs neither
-    from collections.abc import Callable
-    from pathlib import Path
-
+if TYPE_CHECKING:
     from snakecube.explain.scene import Tails
     from snakecube.fold import FoldPlan
 

@@ -14,12 +14,11 @@ import io
 import math
 import textwrap
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import matplotlib
-
-from snakecube.records import replace
 
 matplotlib.use("Agg")  # files only; no screen needed
 

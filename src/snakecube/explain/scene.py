@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from snakecube.fold import FoldPlan, steps_in_words
 from snakecube.frame import (
@@ -41,7 +42,6 @@ from snakecube.frame import (
     oriented,
     steps,
 )
-from snakecube.records import field, record
 from snakecube.shape import VECTORS, Coord
 from snakecube.solution import Solution
 
@@ -142,7 +142,7 @@ def cover_colours(solution: Solution) -> dict[int, str]:
     return {i: SEGMENT_COLOURS[chosen[k]] for i, k in owner.items()}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Cover:
     """A sheet's cover: the snake as the person typed it, the finished shape coloured by
     segment (a colour per cube, numbers where visible), the start in words, the layer map
@@ -178,7 +178,7 @@ def cover(solution: Solution, typed: str | None = None) -> Cover:
 
 
 # -- panels ----------------------------------------------------------------------------------
-@record
+@dataclass(frozen=True, slots=True)
 class View:
     """One drawing of a panel: a camera, the cubes drawn whole and as edges only, and where
     each number goes (cube index -> point)."""
@@ -189,7 +189,7 @@ class View:
     labels: dict[int, tuple[float, float, float]]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Panel:
     """Everything one step's picture shows. ``views`` are the drawings of a sheet's panel (the
     main view, and a labelled second view only where the main one hides a new cube);

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from snakecube.errors import InputError
 from snakecube.fold.model import (
@@ -26,7 +27,6 @@ from snakecube.fold.model import (
 )
 from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, states_of
 from snakecube.frame import TABLE, display, oriented
-from snakecube.records import record
 from snakecube.solution import Solution
 
 ENDS = ("best", "first", "last")
@@ -36,7 +36,7 @@ ENDS = ("best", "first", "last")
 RETRY = 8
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FoldPlan:
     """A plan in the model's terms: ``moves`` are (joint, quarter_turns), turning cubes
     joint+1..n about the line through cubes joint and joint+1 (1-based)."""

@@ -29,13 +29,13 @@ import json
 import os
 import stat
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.fold.planner import Budget, Folder
-from snakecube.records import record
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 
@@ -48,7 +48,7 @@ FIELDS = (
 )  # fmt: skip
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndResult:
     """How one solution folds from one end (None: not found within the budget)."""
 

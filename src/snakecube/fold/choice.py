@@ -9,9 +9,10 @@ Ctrl-C is passed on as KeyboardInterrupt.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from snakecube.errors import InputError
 from snakecube.fold import EASIEST_RULE, FoldPlan, easiest, plan
-from snakecube.records import record
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake
 from snakecube.solution import Solution
@@ -23,7 +24,7 @@ EASIEST_HELP = (
 )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Choice:
     """The solution picked (None when the time limit ran out first), its 0-based number among
     ``found`` solutions, its plan (None when a number was asked for), and how the search

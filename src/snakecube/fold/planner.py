@@ -29,6 +29,7 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from snakecube.fold.model import (
     Vec,
@@ -39,7 +40,6 @@ from snakecube.fold.model import (
     directions_of,
     swing_is_clear,
 )
-from snakecube.records import record
 
 NODES = 300_000  # moves tried per search, before it gives up
 
@@ -48,7 +48,7 @@ class Budget(Exception):
     """The search used its node budget."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RawPlan:
     """A plan in the frame it was searched in: the start's dihedrals and the moves, each a
     (corner number s >= 1, quarter turns +1 or -1), in the order they are made."""

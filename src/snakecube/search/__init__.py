@@ -9,9 +9,9 @@ over the plan's units (``exhaustive``) or the first-solution members (``first``)
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from snakecube import limits
-from snakecube.records import replace
 from snakecube.search.budget import Budget, Progress
 from snakecube.search.ends import AUTO_END_NODES, AUTO_END_RATIO, last_end_pays
 from snakecube.search.engine import Engine

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from snakecube import limits
-from snakecube.records import field, record
 
 Progress = Callable[[int, int, int], None]  # (units done, units in all, solutions found)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Budget:
     """Limits of one search; None means no limit. ``began`` is when its clock started."""
 

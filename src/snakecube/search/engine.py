@@ -30,6 +30,7 @@ Pruning (each piece is exact: it only cuts subtrees that hold no solution), as b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
 
 from snakecube.search.flags import (
     ALL_PRUNE,
@@ -41,10 +42,7 @@ from snakecube.search.flags import (
     TAIL,
 )
 
-TYPE_CHECKING = False  # typing's, without importing typing (it loads re: 7 ms)
 if TYPE_CHECKING:
-    from typing import ClassVar
-
     from snakecube.search.plan import Unit
     from snakecube.search.problem import Problem
 

@@ -7,10 +7,10 @@ compiled ``Problem`` (and ``Problem.reversed()`` for the other end), never the t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from snakecube import limits
 from snakecube.errors import InputError
-from snakecube.records import record
 from snakecube.search.plan import Plan, make_plan, prefix_from_path
 from snakecube.search.problem import Problem
 from snakecube.shape import Box, Coord, Region
@@ -47,7 +47,7 @@ def as_snake(snake: Snake | str, region: Region | None = None) -> Snake:
     raise TypeError(f"the snake must be a Snake or text (str), not {type(snake).__name__}")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Inputs:
     """Parsed and compiled inputs: the problem, and the fixed start and prefix, if any."""
 

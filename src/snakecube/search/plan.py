@@ -19,16 +19,16 @@ placements that begin with P.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
 from snakecube.errors import InputError
-from snakecube.records import record
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex, Coord, Direction, Permutation, Region
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Unit:
     """A subtree of the search: a start cell and the directions of the first segments."""
 
@@ -37,7 +37,7 @@ class Unit:
     start_class: int  # index into Plan.start_classes
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StartClass:
     """An orbit of start cells under the region's symmetries."""
 
@@ -46,7 +46,7 @@ class StartClass:
     size: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Plan:
     """Work units in a fixed order, and how to turn what they find into counts."""
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from snakecube.errors import CubeCountError
-from snakecube.records import record
 from snakecube.shape import CellIndex, Direction, Region
 from snakecube.snake import Snake
 
 Ray = tuple[int, CellIndex]  # (mask of the cells a segment adds, the cell where it ends)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Everything a search needs, as plain ints.
 

@@ -6,7 +6,8 @@ the search) accepts it; an invalid one is an engine bug, never bad input.
 
 from __future__ import annotations
 
-from snakecube.records import replace
+from dataclasses import replace
+
 from snakecube.search.budget import Budget
 from snakecube.search.plan import Plan
 from snakecube.search.problem import Problem

@@ -30,10 +30,10 @@ built.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from snakecube.records import record
 from snakecube.search.plan import can_start, colour
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
@@ -141,7 +141,7 @@ def _swaps_colours(problem: Problem) -> bool:
     return any(colour(region, p[0]) != colour(region, 0) for p in region.symmetries)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Slice:
     """What one slice of the SAT search did: ``cells`` if it found a placement; ``decided``
     if the search is over (a placement, or a proof that there is none)."""

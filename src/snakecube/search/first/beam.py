@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from snakecube import compiled
-from snakecube.records import record
 from snakecube.search.first.member import Run, Setting
 from snakecube.search.first.restarts import _loop_arrays, _starts
 from snakecube.search.problem import Problem
@@ -22,7 +22,7 @@ from snakecube.shape import CellIndex
 _beam = compiled.extension("beam")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Beamed:
     """What one beam search of the beam member did: ``cells`` (snake order) if it found a
     solution; ``decided`` if that settles the question (a solution, or a beam that never

@@ -4,9 +4,9 @@ estimated smaller, in slices, beside the other first-solution members."""
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from itertools import chain
 
-from snakecube.records import record
 from snakecube.search.engine import Engine, Stats
 from snakecube.search.first.member import Run, Setting
 from snakecube.search.flags import DEFAULT_PRUNE
@@ -15,7 +15,7 @@ from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Depth:
     """What one slice of the depth-first member did: ``cells`` (snake order) if it found a
     solution; ``decided`` if its search is over (a solution, or the whole tree searched: then

@@ -12,9 +12,9 @@ can do any of them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from snakecube.records import record
 from snakecube.shape import CellIndex
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class Member(Protocol):
         """Release what the member holds (a SAT solver, an open search)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Setting:
     """What members are made with, beside the problem: decided once for the whole lineup."""
 

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from snakecube import compiled
-from snakecube.records import record
 from snakecube.search.first.member import Run, Setting
 from snakecube.search.flags import (
     FIRST_BLOCKS,
@@ -99,7 +99,7 @@ def luby(i: int) -> int:
 Sweep = tuple[int, int]  # (direction, width) of a restart that fills the target as a sweep
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Restart:
     """What one restart did: ``cells`` (snake order) if it found a solution."""
 
