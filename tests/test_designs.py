@@ -86,7 +86,7 @@ def test_rate_never_scores_a_partial_search(monkeypatch):
 
         return solve(*args, **kwargs, progress=stop)
 
-    monkeypatch.setattr("snakecube.search.solve", interrupted)
+    monkeypatch.setattr("snakecube.designs.solve", interrupted)
     r = designs.rate("seed-blue")
     assert not r.complete and r.stop_reason == "interrupted" and r.difficulty is None
 

@@ -267,7 +267,7 @@ def _search_stops(monkeypatch, reason: str, at: int) -> None:
             return found
         return replace(found, solutions=found.solutions[:-1], complete=False, stop_reason=reason)
 
-    monkeypatch.setattr(snakecube.search, "solve", solve)
+    monkeypatch.setattr(fold_census, "solve", solve)
 
 
 def test_ctrl_c_in_a_search_is_an_interrupt_not_fewer_solutions(tmp_path, monkeypatch, clean):
@@ -297,7 +297,7 @@ def test_ctrl_c_in_the_census_of_designs_is_an_interrupt(tmp_path, monkeypatch):
     def press_ctrl_c(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(snakecube.census, "census", lambda box: real(box, progress=press_ctrl_c))
+    monkeypatch.setattr(fold_census, "census", lambda box: real(box, progress=press_ctrl_c))
     with pytest.raises(KeyboardInterrupt):
         fold_census.run(Box.parse("2x2x3"), tmp_path / "m.csv", workers=1)
     assert not (tmp_path / "m.csv").exists()

@@ -187,15 +187,26 @@ def _in_a_fresh_process(code: str, **env: str) -> str:
     return done.stdout.strip()
 
 
-def test_one_process_search_imports_only_what_it_uses():
+HEAVY = ("numpy", "matplotlib", "plotly", "dask", "distributed", "multiprocessing",
+         "starlette", "uvicorn")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["solve", "standard"], ["solve", "seed-blue", "--first"], ["convert", "standard"],
+     ["catalog"], ["check", "standard", "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y"]],
+    ids=["solve", "solve-first", "convert", "catalog", "check"],
+)  # fmt: skip
+def test_everyday_commands_import_nothing_heavy(words):
+    """The commands a person runs most start without the heavy libraries (issue 41)."""
     code = (
-        "import sys, snakecube; snakecube.solve('standard'); "
-        "snakecube.solve('seed-blue', limit=1); "
-        "print([m for m in ('numpy', 'multiprocessing', 'threading', 'snakecube.pool', "
-        "'snakecube.search.parallel', 'snakecube.search.first', 'dask', 'matplotlib', "
-        "'plotly') if m in sys.modules])"
+        "import contextlib, io, sys\n"
+        "from snakecube.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main({words!r})\n"
+        f"print(code, [m for m in {HEAVY!r} if m in sys.modules])"
     )
-    assert _in_a_fresh_process(code) == "[]"
+    assert _in_a_fresh_process(code) == "0 []"
 
 
 def test_one_switch_hides_every_compiled_loop():

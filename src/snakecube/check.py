@@ -28,8 +28,10 @@ from typing import Any
 
 from snakecube import limits
 from snakecube.errors import InputError
+from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import VECTORS, Coord, Region
 from snakecube.snake import Snake
+from snakecube.symmetry import Transform, transform_of
 from snakecube.verify import violations
 
 _SIGNED = {"+x": 0, "-x": 1, "+y": 2, "-y": 3, "+z": 4, "-z": 5}
@@ -98,7 +100,6 @@ def _place(cells: list[Coord], region: Region, start_given: bool) -> tuple[list[
 def _turned(cells: list[Coord], region: Region) -> tuple[list[Coord], str] | None:
     """The cells turned by a rotation (so the same solid in the hands, not its mirror image)
     and moved to fill the target, when they fill it no other way; None if no turn does."""
-    from snakecube.symmetry import Transform
 
     inside = region.cellset
     target_lo = [min(c[a] for c in region.cells) for a in range(3)]
@@ -476,7 +477,6 @@ def check(
 ) -> Verdict:
     """Is ``solution`` (text, see :func:`read_solution`) a solution of ``snake`` in ``target``
     (default: the snake's cube)? If so, which of snakecube's distinct solutions is it?"""
-    from snakecube.search import as_snake, as_target
 
     region = None if target is None else as_target(target)
     parsed = as_snake(snake, region)
@@ -504,8 +504,6 @@ def _identify(
 ) -> dict[str, Any]:
     """Which of snakecube's distinct solutions (solve's numbering) the valid ``cells`` are,
     and the symmetry that carries that one onto them."""
-    from snakecube.search import solve
-    from snakecube.symmetry import transform_of
 
     result = solve(snake, region, seconds=seconds, reverse=False)
     path = tuple(region.index[c] for c in cells)

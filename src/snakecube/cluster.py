@@ -10,17 +10,30 @@ dies loses nothing finished: the same command with the same store resumes from i
 A ``solve`` unit (one part of the plan's search tree) returns its placements and nodes; the
 caller sorts them by unit, so the answer is the same as in one process.
 
-``distributed`` is imported only here, and only when a scheduler address is given, so one
-machine needs no Dask (install ``snakecube[cluster]`` to use it).
+``distributed`` is imported only here, and this module only when a scheduler address is
+given, so one machine needs no Dask (install ``snakecube[cluster]`` to use it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from snakecube import limits
 from snakecube.errors import InputError
+
+try:
+    from distributed import Client, as_completed
+    from distributed.comm import connect as open_comm
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+    from distributed.core import send_recv
+except ImportError:
+    raise InputError(
+        "--scheduler needs dask.distributed: pip install 'snakecube[cluster]'"
+    ) from None
 
 CONNECT_SECONDS = 3  # to reach the scheduler and hear it answer; a live one answers in ms
 RETRIES = 3  # reruns of a task whose worker died, on top of Dask's own
@@ -36,12 +49,6 @@ def connect(address: str) -> Any:
     a ``Client`` that fails to start waits twice its timeout when it is closed (or
     collected), and one that reaches something other than a scheduler may wait for ever.
     No LocalCluster is ever started: an address is required."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError(
-            "--scheduler needs dask.distributed: pip install 'snakecube[cluster]'"
-        ) from None
     address = check_address(address)
     problem = _probe(address, CONNECT_SECONDS)
     if problem is not None:
@@ -58,8 +65,6 @@ def connect(address: str) -> Any:
 def check_address(address: str) -> str:
     """``address`` without surrounding blanks, if it is a scheduler address Dask can use
     here (SCHEME://HOST:PORT, or HOST:PORT for tcp); else InputError saying what is wrong."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import get_backend
 
     if not isinstance(address, str) or not address.strip():
         raise InputError(f"scheduler: give an address such as {EXAMPLE}")
@@ -97,14 +102,10 @@ def check_address(address: str) -> str:
 def _probe(address: str, seconds: float) -> str | None:
     """Why no Dask scheduler answers at ``address`` within ``seconds``, or None if one
     does. Runs its own event loop in a thread, so it works under a running loop too."""
-    import asyncio
-    import threading
 
     outcome: list[str | None] = []
 
     async def ask() -> str | None:
-        from distributed.comm import connect as open_comm
-        from distributed.core import send_recv
 
         comm = await open_comm(address, timeout=seconds)
         try:
@@ -138,7 +139,6 @@ def map_tasks(
 ) -> Iterator[Any]:
     """Run ``job(i)`` for each ``i`` of ``todo`` as Dask tasks; yield their values as the
     tasks finish. Ctrl-C cancels the tasks still waiting (finished ones stay in the store)."""
-    from distributed import as_completed
 
     if not todo:
         return

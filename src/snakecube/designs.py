@@ -10,13 +10,16 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from snakecube import limits
+from snakecube import limits, pool
 from snakecube.errors import InputError
+from snakecube.search import as_snake, as_target, kernel, solve
 from snakecube.search.engine import Engine
+from snakecube.search.reference import Reference
 from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
@@ -142,8 +145,6 @@ class Rating:
 def rating_engine() -> Engine:
     """The engine every score is measured with: dead-end and parity pruning, compiled where
     possible. The pure-Python engine visits the same nodes, so scores never depend on it."""
-    from snakecube.search import kernel
-    from snakecube.search.reference import Reference
 
     prune = kernel.DEAD_END | kernel.PARITY
     return kernel.Kernel(prune) if kernel.AVAILABLE else Reference(prune)
@@ -163,10 +164,6 @@ def rate(
     on every machine. Ctrl-C, or ``seconds`` running out, stops it: the rating is then
     incomplete and has no score.
     """
-    import time
-
-    from snakecube import limits
-    from snakecube.search import as_snake, as_target, solve
 
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
 
@@ -229,7 +226,6 @@ def _check_candidate(
     job: tuple[Box, Snake, tuple[CellIndex, ...], bool, int],
 ) -> Iterator[Generated]:
     """One candidate, checked in a worker: yields the design if it qualifies."""
-    from snakecube.search import solve
 
     box, snake, path, unique, max_nodes = job
     if unique:
@@ -273,7 +269,6 @@ def generate(
     long straight runs (see :func:`backbite`): their designs are more often unique, and
     quicker to prove so.
     """
-    from snakecube import pool
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip

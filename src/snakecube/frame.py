@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from snakecube.shape import Coord
+from snakecube.shape import Box, Coord, Region
 from snakecube.solution import Solution
 
 TABLE: dict[Coord, str] = {
@@ -232,7 +232,6 @@ def hidden_steps(solution: Solution, camera: Camera = CAMERA) -> list[int]:
 def lay_flat(solution: Solution) -> Solution:
     """A one-layer solution turned (a rotation: the axes taken in cyclic order, never a
     mirror) so that its layer is horizontal, its longer side along x."""
-    from snakecube.shape import Box, Region
 
     dims = solution.region.dims
     if 1 not in dims or (dims[2] == 1 and dims[0] >= dims[1]):

@@ -25,7 +25,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from snakecube.shape import Region
+from snakecube import limits
+from snakecube.search import as_snake, as_target, solve
+from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 
 FIRST_NODES = 300_000  # nodes to decide whether a candidate folds
@@ -128,9 +130,6 @@ def nearby(
     """Up to ``limit`` designs one typo away from ``snake`` that fold into ``target``
     (default: the cube whose volume is nearest the snake's cube count), found within
     ``seconds`` if given."""
-    from snakecube import limits
-    from snakecube.search import as_snake, as_target, solve
-    from snakecube.shape import Box
 
     limit = limits.whole(limit, "limit", 1, 100)
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)

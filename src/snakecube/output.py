@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from snakecube import stop
 from snakecube.errors import InputError
 
 CHUNK = 1 << 16  # bytes written to a device at a time, cut after a newline where there is one
@@ -145,7 +146,6 @@ def _under_proc(path: Path) -> bool:
 
 def _write_in_place(path: Path, name: str, suffix: str, write: Callable[[Path], object]) -> Path:
     """Make the content in a temporary file, then write it into the device named ``path``."""
-    from snakecube import stop
 
     with tempfile.TemporaryDirectory(prefix="snakecube-") as folder:
         tmp = Path(folder) / f"out{suffix}"

@@ -121,7 +121,7 @@ def _follow_parent(parent: int) -> None:
     """End this worker when the process ``parent`` ends, however it ends."""
     done = False
     if _PRCTL:
-        import ctypes
+        import ctypes  # in workers only: the page's Python (Pyodide) has no _ctypes to load
 
         try:
             libc = ctypes.CDLL(None, use_errno=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import Any
@@ -31,8 +32,6 @@ class _Bar:
         if now - self._began < self._delay or now - self._drawn < self._interval:
             return
         if self._bar is None:
-            import shutil
-
             from tqdm import tqdm  # imported only when a search runs long enough to show it
 
             size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0

@@ -228,7 +228,6 @@ class Region:
     @classmethod
     def from_file(cls, path: str | Path) -> Region:
         """Read a region file (see :meth:`parse`)."""
-        from pathlib import Path
 
         name = repr(str(path))
         try:

@@ -41,11 +41,13 @@ cube's side) and another one can. :attr:`Snake.reading` says which was used; a p
 
 from __future__ import annotations
 
+import difflib
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from snakecube import limits
+from snakecube import catalog, limits
 from snakecube.errors import InputError
 from snakecube.limits import shorten
 
@@ -263,12 +265,10 @@ class Snake:
                 return cls._parse_elbows(body, cubes)
             numbers = _numbers(kind, body)
             return cls.from_steps(numbers) if kind == "steps" else cls.from_lengths(numbers)
-        from snakecube import catalog  # data only; imported here to keep snake.py first
 
         entry = catalog.find(raw)
         if entry is not None:
             return cls.from_turns(entry.turns)
-        import re  # only now: a catalog name needs no regular expression (re loads in 4 ms)
 
         plain = raw.translate(_DASHES)
         if re.fullmatch(r"[oO\s-]+", plain) and len("".join(plain.split())) >= 2:
@@ -301,7 +301,6 @@ class Snake:
         mostly_turns = sum(ch in "SCEsce" for ch in letters) >= 0.75 * len(letters)
         if re.fullmatch(r"[SCEsce\s]+", raw) or (len(letters) >= 4 and mostly_turns):
             return cls.from_turns(raw)
-        import difflib
 
         close = difflib.get_close_matches(raw.lower(), catalog.names(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -472,7 +471,6 @@ def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:
     >>> _numbers("lengths", "[3-3–3, 2 / 2]")
     [3, 3, 3, 2, 2]
     """
-    import re  # only for numbers: a catalog name needs none (re loads in 4 ms)
 
     items = [t for t in re.split(_SEPARATORS, body.translate(_DASHES)) if t]
     if not items and not allow_empty:

@@ -54,14 +54,16 @@ class Solution:
         """Check the solution with the independent verifier; raise InvalidSolution if broken."""
         _verify(self.snake.lengths, self.region.cellset, self.cells)
 
+    # The notebook hooks import the renderers, which sit above this module, when called (as
+    # python-chess's ``_repr_svg_`` does).
     def _repr_png_(self) -> bytes:
-        """A picture in notebooks (matplotlib, imported only now)."""
+        """A picture in notebooks (matplotlib)."""
         from snakecube.explain import pictures
 
         return pictures.png_bytes(self)
 
     def _repr_html_(self) -> str:
-        """The interactive viewer in notebooks (plotly, imported only now)."""
+        """The interactive viewer in notebooks (a canvas script)."""
         from snakecube.explain import viewer
 
         return viewer.html(self, full=False)

@@ -21,11 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from snakecube import limits
+import numpy as np
+
+from snakecube import limits, pool
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
 from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import path_units, tally_unit
+from snakecube.designs import rate
 from snakecube.errors import InputError
+from snakecube.output import write_file
 from snakecube.shape import Region
 from snakecube.snake import Snake
 
@@ -96,7 +100,6 @@ class Census:
     def sample(self, size: int, seed: int = 0) -> list[DesignCount]:
         """About ``size`` designs drawn uniformly at random (each kept with probability
         size / designs), partition by partition in key order; the same for the same seed."""
-        import numpy as np
 
         if not self.complete:
             raise InputError("the census is incomplete: rerun it with the same store to finish")
@@ -123,8 +126,6 @@ class Census:
     def write_csv(self, path: str | Path, difficulty: bool = False) -> None:
         """Write one row per design (turns, segment lengths, solutions, palindrome, and with
         ``difficulty`` each design's score) to ``path``, atomically."""
-        from snakecube.designs import rate
-        from snakecube.output import write_file
 
         def write(tmp: Path) -> None:
             with tmp.open("w", newline="", encoding="utf-8") as f:
@@ -236,7 +237,6 @@ def _checked(
         raise InputError("a census needs at least 2 cells")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
-    from snakecube import pool
 
     if workers is not None:
         workers = limits.workers(workers)
@@ -287,7 +287,7 @@ def census(
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
-            from snakecube.cluster import connect
+            from snakecube.cluster import connect  # the cluster extra, only with --scheduler
 
             client = connect(scheduler)
         st = Store.open(root, region, units, p)
@@ -377,7 +377,7 @@ class _Runner:
         self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
     ) -> Iterator[Any]:
         if self.client is not None:
-            from snakecube.cluster import map_tasks
+            from snakecube.cluster import map_tasks  # the cluster extra
 
             yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
             return
@@ -385,7 +385,6 @@ class _Runner:
             for i in todo:
                 yield from job(i)
             return
-        from snakecube import pool
 
         for event in pool.run(job, todo, min(self.workers, len(todo)), lookahead=self.workers):
             if event is not None and not event.done:

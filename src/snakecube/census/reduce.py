@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from snakecube.census.store import PartInfo, Store, partition_of
 from snakecube.census.units import sum_by_key
 
@@ -20,7 +22,6 @@ TOP = 20  # designs with the most solutions kept per partition (and in the summa
 
 def reverse_keys(keys: Any, bits: int) -> Any:
     """Each key with its lowest ``bits`` bits in reverse order (numpy, vectorised)."""
-    import numpy as np
 
     table = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint64)
     out = np.zeros(len(keys), np.uint64)
@@ -38,7 +39,6 @@ def empty_partition(p: int) -> PartInfo:
 
 def reduce_partition(store: Store, p: int, units: list[int]) -> PartInfo:
     """Merge partition ``p`` of ``units`` into its designs; write and describe it."""
-    import numpy as np
 
     parts = [store.read_unit_partition(u, p) for u in units]
     keys, counts = sum_by_key(

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from snakecube.census.units import UnitTally
 from snakecube.errors import InputError
 from snakecube.shape import Region
@@ -55,7 +57,6 @@ MAX_HEADER = 1 << 20
 
 def partition_of(keys: Any, bits: int) -> Any:
     """The partition (0 .. 2**bits - 1) of each canonical key (a numpy uint64 array)."""
-    import numpy as np
 
     if bits == 0:
         return np.zeros(len(keys), np.uint64)
@@ -180,7 +181,6 @@ class Store:
 
     def write_unit(self, tally: UnitTally) -> UnitInfo:
         """Write a unit's tally, split into partitions, atomically."""
-        import numpy as np
 
         part = partition_of(tally.keys, self.bits)
         order = np.lexsort((tally.keys, part))
@@ -512,13 +512,11 @@ def _pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
 
 
 def _le(array: Any) -> Any:
-    import numpy as np
 
     return np.ascontiguousarray(array, dtype="<u8")
 
 
 def _arrays(block: bytes, n: int) -> tuple[Any, Any]:
-    import numpy as np
 
     data = np.frombuffer(block, dtype="<u8")
     return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)

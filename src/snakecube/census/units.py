@@ -16,12 +16,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import numpy as np
+
+from snakecube import compiled
+from snakecube.search.plan import can_start
 from snakecube.shape import CellIndex, Region
-
-if TYPE_CHECKING:
-    import numpy as np
 
 Prefix = tuple[CellIndex, ...]
 SLICE_NODES = 1_000_000  # nodes per call of the compiled loop: well under 0.1 s
@@ -35,7 +36,6 @@ def path_units(region: Region, min_units: int = 1) -> list[Prefix]:
     prefixes are all extended to one depth (once no symmetry is left), the least at which
     every start orbit has its share of that many, for splitting the work. The split depends
     on the region only."""
-    from snakecube.search.plan import can_start
 
     nb = region.neighbours
     units: list[Prefix] = []
@@ -86,7 +86,6 @@ class UnitTally:
 
 def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
     """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design."""
-    import numpy as np
 
     chunks: list[np.ndarray] = []
     buffered = classes = nodes = 0
@@ -114,7 +113,6 @@ def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
 
 def _merge(keys: np.ndarray, counts: np.ndarray, chunks: list[np.ndarray]) -> tuple[Any, Any]:
     """The tally (keys, counts) with every key of ``chunks`` added once."""
-    import numpy as np
 
     if not chunks:
         return keys, counts
@@ -126,7 +124,6 @@ def _merge(keys: np.ndarray, counts: np.ndarray, chunks: list[np.ndarray]) -> tu
 
 def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
     """Distinct keys (sorted) with the sum of their counts; exact integer arithmetic."""
-    import numpy as np
 
     if not len(keys):
         return keys.astype(np.uint64), counts.astype(np.uint64)
@@ -139,7 +136,6 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
 def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
     where built (``snakecube.compiled``), else in Python."""
-    from snakecube import compiled
 
     loop = compiled.extension("paths")
     if loop is not None:
@@ -157,7 +153,6 @@ def _tables(region: Region) -> tuple[list[int], list[int], list[int]]:
 
 def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, Any, int]]:
     """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
-    import numpy as np
 
     n = region.volume
     nb, nbmask, syms = (
@@ -181,7 +176,6 @@ def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, 
 
 
 def _whole_path(region: Region, path: Prefix) -> tuple[Any, Any, int]:
-    import numpy as np
 
     key, fixed = design_key(region, path)
     return np.array([key], np.uint64), np.array([fixed], np.uint8), 0
@@ -210,7 +204,6 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
 def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
-    import numpy as np
 
     n = region.volume
     nb = region.neighbours

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from argparse import SUPPRESS, Namespace
 from typing import Any
 
@@ -23,7 +24,9 @@ from snakecube.cli.base import (
     whole,
     workers_type,
 )
+from snakecube.designs import generate, rate
 from snakecube.errors import InputError
+from snakecube.explain.words import instructions
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 
@@ -65,7 +68,6 @@ def _store(args: Namespace) -> str | None:
         return args.store
     if args.store is not None:
         raise InputError("--checkpoint is the old name of --store: give one of them")
-    import warnings
 
     warnings.warn("--checkpoint is now --store; the old name will go", DeprecationWarning,
                   stacklevel=1)  # fmt: skip
@@ -120,8 +122,8 @@ def _designs_options(p: Parser) -> None:
     help="every design that folds into a box, with its solutions",
     epilog="example: snakecube designs --box 3x3x3 --csv designs.csv",
 )
-def designs(args: Namespace) -> int:
-    from snakecube.census import census
+def designs_command(args: Namespace) -> int:
+    from snakecube.census import census  # numpy: loaded by the commands that count designs
 
     target = target_of(args)
     if target is None:
@@ -194,9 +196,7 @@ def _generate_options(p: Parser) -> None:
     help="invent new designs from random Hamiltonian paths",
     epilog="example: snakecube generate --box 4x4x4 --unique --count 3",
 )
-def generate(args: Namespace) -> int:
-    from snakecube.designs import generate
-    from snakecube.explain.words import instructions
+def generate_command(args: Namespace) -> int:
 
     rows: list[dict[str, Any]] = []
     interrupted = False
@@ -248,8 +248,7 @@ def _rate_options(p: Parser) -> None:
     help="how hard a design is to fold (higher is harder)",
     epilog="example: snakecube rate seed-red",
 )
-def rate(args: Namespace) -> int:
-    from snakecube.designs import rate
+def rate_command(args: Namespace) -> int:
 
     result = rate(snake_text(args), target_of(args), seconds=seconds_left(args))
     data = result.to_dict()

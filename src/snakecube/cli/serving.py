@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 from argparse import Namespace
 
 from snakecube.cli.base import (
@@ -14,6 +16,7 @@ from snakecube.cli.base import (
     workers_type,
 )
 from snakecube.errors import InputError
+from snakecube.web.site import build
 
 
 def _serve_options(p: Parser) -> None:
@@ -45,16 +48,13 @@ def _serve_options(p: Parser) -> None:
     help="the web page as a local app: type the snake, see it fold (snakecube[web])",
     epilog="example: snakecube serve --open",
 )
-def serve(args: Namespace) -> int:
-    import importlib.util
-
+def serve_command(args: Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn", "sse_starlette", "plotly")
                if importlib.util.find_spec(m) is None]  # fmt: skip
     if missing:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
-    import contextlib
 
-    from snakecube.web.server import serve
+    from snakecube.web.server import serve  # starlette and uvicorn: the web extra
 
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
     with contextlib.suppress(KeyboardInterrupt):
@@ -72,8 +72,7 @@ def _web_options(p: Parser) -> None:
     help="write the web page as a static site that solves in the browser (Pyodide)",
     epilog="example: snakecube web --out site && python -m http.server -d site",
 )
-def web(args: Namespace) -> int:
-    from snakecube.web.site import build
+def web_command(args: Namespace) -> int:
 
     out = build(args.out)
     say(f"snakecube: wrote the static site to {str(out)!r}; try: python -m http.server -d {out}")

@@ -4,9 +4,10 @@ hand."""
 from __future__ import annotations
 
 from argparse import Namespace
+from pathlib import Path
 from typing import Any
 
-from snakecube import limits
+from snakecube import catalog, explain, fold, limits
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -24,6 +25,11 @@ from snakecube.cli.base import (
     workers_type,
 )
 from snakecube.errors import InputError
+from snakecube.explain import need_pictures
+from snakecube.explain.words import show
+from snakecube.flat import flat
+from snakecube.fold.choice import choose
+from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
@@ -79,8 +85,7 @@ def _show_options(p: Parser) -> None:
     help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html",
     epilog="example: snakecube show standard --out sheet.pdf",
 )
-def show(args: Namespace) -> int:
-    from snakecube import explain
+def show_command(args: Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
@@ -89,8 +94,6 @@ def show(args: Namespace) -> int:
         return EXIT_OK
     style = "letters" if args.letters else "signs"
     if args.out is None:
-        from snakecube.explain.words import show
-
         if args.reverse:
             print("(--reverse: cube 1 is the last cube of the snake as typed)")
         print(show(found, style, args.words))
@@ -114,8 +117,6 @@ def show(args: Namespace) -> int:
 def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
-    from snakecube import catalog
-    from snakecube.fold.choice import choose
 
     said = catalog.recognized(Snake.parse(snake_text(args)).turns(), snake_text(args))
     if said and not getattr(args, "json", False):
@@ -174,8 +175,7 @@ def _fold_options(p: Parser) -> None:
     help="a fold plan: quarter turns from the snake lying flat to a solution",
     epilog="example: snakecube fold standard --out plan.pdf",
 )
-def fold(args: Namespace) -> int:
-    from snakecube import explain, fold
+def fold_command(args: Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
@@ -221,8 +221,8 @@ def _fold_census_options(p: Parser) -> None:
     help="how every solution of every design of a box folds (docs/fold.md)",
     epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
 )
-def fold_census(args: Namespace) -> int:
-    from snakecube.fold.census import run
+def fold_census_command(args: Namespace) -> int:
+    from snakecube.fold.census import run, summarize  # numpy, through the census
 
     box = Box.parse(args.box)
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
@@ -239,7 +239,6 @@ def fold_census(args: Namespace) -> int:
         if bar is not None:
             bar.close()
     say(f"snakecube: wrote {args.csv!r}: {n} solutions, each from both ends")
-    from snakecube.fold.census import summarize
 
     print(summarize(args.csv))
     return EXIT_OK
@@ -258,21 +257,15 @@ def _flat_options(p: Parser) -> None:
     help="lay a snake flat on a table: count layouts, most compact",
     epilog="example: snakecube flat standard --out flat.png",
 )
-def flat(args: Namespace) -> int:
-    from pathlib import Path
-
-    from snakecube.flat import flat
+def flat_command(args: Namespace) -> int:
 
     if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
-        from snakecube.explain import need_pictures
-
         need_pictures()
     result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args))
     if args.out is not None and result.examples:
-        from snakecube.explain import pictures
-        from snakecube.output import write_file
+        from snakecube.explain import pictures  # matplotlib: the show extra
 
         write_file(args.out, lambda p: pictures.flat_sheet(result, p))
         say(f"snakecube: wrote {args.out!r}")

@@ -6,9 +6,12 @@ from __future__ import annotations
 import sys
 import warnings
 from argparse import Namespace
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from snakecube import catalog, limits
+from snakecube.check import check
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -28,7 +31,13 @@ from snakecube.cli.base import (
     workers_type,
 )
 from snakecube.errors import CubeCountError, InputError, SlowWarning
+from snakecube.explain.text import report
+from snakecube.explain.words import show
+from snakecube.minizinc import model
+from snakecube.nearby import nearby
+from snakecube.output import write_file
 from snakecube.progress import progress_bar
+from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
 
@@ -42,7 +51,6 @@ NEARBY_SECONDS = 5.0  # the nearby designs listed when a snake does not fold
 def _suggest(text: str, target: Region | None, seconds: float) -> str:
     """'; nearby designs that fold: lengths:... (edit)', or '' if none does (or none is
     found within ``seconds``)."""
-    from snakecube.nearby import nearby
 
     try:
         snake = Snake.parse(text, None if target is None else target.volume)
@@ -134,9 +142,7 @@ def _solve_options(p: Parser) -> None:
 )
 # Long by design: the search, then the forms its answer is printed in (text, JSON, nearby
 # designs, every text form), each a few lines; the library does the work.
-def solve(args: Namespace) -> int:
-    from snakecube.explain.text import report
-    from snakecube.search import solve
+def solve_command(args: Namespace) -> int:
 
     target = target_of(args)
     start = None if args.start is None else coord(args.start, "--start")
@@ -165,15 +171,11 @@ def solve(args: Namespace) -> int:
             bar.close()
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)
     if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
-        from dataclasses import replace
-
         result = replace(result, snake=typed)
     style = "letters" if args.letters else "signs"
     unsolvable = result.complete and not result.solutions and start is None and path is None
     near = []
     if unsolvable:
-        from snakecube.nearby import nearby
-
         left = seconds_left(args)
         budget = NEARBY_SECONDS if left is None else min(left, NEARBY_SECONDS)
         near = nearby(result.snake, result.region, seconds=budget)
@@ -198,8 +200,6 @@ def solve(args: Namespace) -> int:
     elif unsolvable:
         print("no design one typo away folds either")
     if args.show:
-        from snakecube.explain.words import show
-
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
@@ -231,13 +231,11 @@ def _check_options(p: Parser) -> None:
     help="check a solution from elsewhere: is it one, where it fails, which of ours it is",
     epilog="example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'",
 )
-def check(args: Namespace) -> int:
-    from snakecube.check import check
+def check_command(args: Namespace) -> int:
 
     if args.file is not None:
         if args.solution:
             raise InputError("give the solution as words or with --file, not both")
-        from pathlib import Path
 
         try:
             with Path(args.file).open("rb") as f:
@@ -272,7 +270,7 @@ def _convert_options(p: Parser) -> None:
     help="write a snake in every notation (or one)",
     epilog="example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
 )
-def convert(args: Namespace) -> int:
+def convert_command(args: Namespace) -> int:
     snake = Snake.parse(snake_text(args))
     chosen = [args.to] if args.to else list(NOTATIONS)
     forms = {n: snake.format(n) for n in chosen}
@@ -297,7 +295,7 @@ def _catalog_options(p: Parser) -> None:
     _catalog_options,
     help="list the named puzzles with their sequences and sources",
 )
-def catalog_(args: Namespace) -> int:
+def catalog_command(args: Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
         snake = Snake.from_turns(e.turns)
@@ -359,9 +357,7 @@ def _export_options(p: Parser) -> None:
     help="write the snake and target as a model for another solver (MiniZinc)",
     epilog="example: snakecube export standard --format minizinc --symmetry-breaking",
 )
-def export(args: Namespace) -> int:
-    from snakecube.minizinc import model
-    from snakecube.search import as_snake, as_target
+def export_command(args: Namespace) -> int:
 
     target = target_of(args)
     snake = as_snake(snake_text(args), target)
@@ -371,7 +367,6 @@ def export(args: Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return EXIT_OK
-    from snakecube.output import write_file
 
     write_file(args.out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return EXIT_OK

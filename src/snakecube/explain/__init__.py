@@ -6,12 +6,19 @@ imported only when a picture is asked for.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from snakecube import fold
 from snakecube.errors import InputError
+from snakecube.explain import viewer
+from snakecube.explain.words import show
+from snakecube.fold import FoldPlan, steps_in_words
+from snakecube.frame import display
+from snakecube.output import write_file
 from snakecube.solution import Solution
 
 if TYPE_CHECKING:
@@ -26,7 +33,6 @@ FORMS = TEXT_FORMS + PICTURE_FORMS + VIEWER_FORMS
 
 def _write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """``output.write_file``, imported when a file is written (not for text on the screen)."""
-    from snakecube.output import write_file
 
     return write_file(path, write)
 
@@ -43,7 +49,6 @@ def form_of(path: str | Path) -> str:
 
 def need_pictures() -> None:
     """An InputError naming what to install when matplotlib or plotly is missing."""
-    import importlib.util
 
     missing = [m for m in ("matplotlib", "plotly") if importlib.util.find_spec(m) is None]
     if missing:
@@ -76,17 +81,14 @@ def save(
     if paper not in PAPERS:
         raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
     if form in TEXT_FORMS:
-        from snakecube.explain.words import show
-
         text = show(solution, style, words) + "\n"
         return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
-        from snakecube.explain import viewer
-
         return _write(path, lambda p: viewer.save(solution, p, tails))
     need_pictures()
-    from snakecube.explain import pictures
+    from snakecube.explain import pictures  # matplotlib: the show extra
 
+    #
     return _write(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
 
@@ -94,8 +96,6 @@ def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
     """The solution as the pictures show it, and where the rest of the snake hangs at each
     step (from a fold plan held at the first end); None tails when no plan is found. This
     runs the fold planner."""
-    from snakecube import fold
-    from snakecube.frame import display
 
     shown = display(solution)
     try:
@@ -112,7 +112,6 @@ def save_plan(
 ) -> Path:
     """Write a fold plan (``snakecube.fold.FoldPlan``): its steps in words (.txt), its sheet
     (.pdf, .png, .svg), its animation (.gif) or its viewer (.html), chosen by the extension."""
-    from snakecube.fold import FoldPlan, steps_in_words
 
     if not isinstance(plan, FoldPlan):
         raise TypeError(f"save_plan() needs a FoldPlan, not {type(plan).__name__}")
@@ -123,11 +122,10 @@ def save_plan(
         text = "\n".join(steps_in_words(plan)) + "\n"
         return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:
-        from snakecube.explain import viewer
-
         page = viewer.plan_html(plan)
         return _write(path, lambda p: p.write_text(page, encoding="utf-8"))
     need_pictures()
-    from snakecube.explain import pictures
+    from snakecube.explain import pictures  # matplotlib: the show extra
 
+    #
     return _write(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))

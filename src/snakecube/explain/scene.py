@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
 from snakecube.fold import FoldPlan, steps_in_words
 from snakecube.frame import (
     CAMERA,
@@ -160,7 +161,6 @@ class Cover:
 def cover(solution: Solution, typed: str | None = None) -> Cover:
     """The cover of ``solution``'s sheet (in display orientation, see :func:`display`):
     ``typed`` is the snake as the person typed it (the turn string if not given)."""
-    from snakecube.explain.words import checkpoints, layer_blocks, start_words
 
     cells = solution.cells
     colours = cover_colours(solution)
@@ -243,7 +243,6 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     ``tails`` gives, per step, where the rest of the snake hangs (from a fold plan); without
     it the next segment is drawn at its place.
     """
-    from snakecube.explain.words import checkpoints, step_words
 
     cells = solution.cells
     checks = checkpoints(solution)

@@ -16,7 +16,9 @@ Every function here takes the solution in the orientation it is to be read in: u
 
 from __future__ import annotations
 
-from snakecube.frame import TABLE
+from snakecube.errors import InputError
+from snakecube.explain.text import directions
+from snakecube.frame import TABLE, display
 from snakecube.shape import VECTORS, Coord
 from snakecube.solution import Solution
 
@@ -258,7 +260,6 @@ def instructions(solution: Solution, words: str = "table") -> str:
         return pilot_instructions(solution)
     if words == "table":
         return table_instructions(solution)
-    from snakecube.errors import InputError
 
     raise InputError(f"unknown words {words!r}; use one of {', '.join(WORDS)}")
 
@@ -290,8 +291,6 @@ def show(solution: Solution, style: str = "signs", words: str = "table") -> str:
     """Every text form of one solution, in the orientation the pictures show (turned by a
     symmetry of the target if that shows more): steps in words, layers from above, and
     each segment's direction."""
-    from snakecube.explain.text import directions
-    from snakecube.frame import display
 
     shown = display(solution)
     return "\n".join(

@@ -33,9 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from snakecube import limits
+from snakecube import __version__, compiled, limits, pool
+from snakecube.census import census
 from snakecube.errors import InputError
 from snakecube.fold.planner import Budget, Folder
+from snakecube.output import write_file
+from snakecube.search import solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 
@@ -68,7 +71,6 @@ def _try(run: Callable[[], object]) -> tuple[object, bool]:
 def _twin() -> Any:
     """The compiled twin's ``TurnSearch``, or None where it is not built or not wanted
     (``snakecube.compiled``)."""
-    from snakecube import compiled
 
     loop = compiled.extension("turns")
     return None if loop is None else loop.TurnSearch
@@ -109,7 +111,6 @@ def solutions_of(snake: Snake, box: Region) -> list[tuple[tuple[int, int, int], 
     Raises KeyboardInterrupt if the search was interrupted, and RuntimeError if it stopped
     early for any other reason: a partial list is never returned.
     """
-    from snakecube.search import solve
 
     found = solve(snake, box, workers=1)
     if not found.complete:
@@ -172,7 +173,6 @@ def identity(box: Box, designs: dict[str, int]) -> dict[str, object]:
 
     ``designs`` maps each design (turn string) to its number of distinct solutions.
     """
-    from snakecube import __version__
 
     listed = "".join(f"{d} {n}\n" for d, n in sorted(designs.items()))
     return {
@@ -283,7 +283,6 @@ def run(box: Box, out: str | Path, workers: int | None = None,
     a damaged one, raises InputError before anything is done, as does a file that cannot
     be written. Ctrl-C raises KeyboardInterrupt, the journal keeping what finished.
     """
-    from snakecube import pool
 
     designs, solutions = _designs_of(box)
     n = limits.cores() if workers is None else limits.workers(workers)
@@ -332,7 +331,6 @@ def run(box: Box, out: str | Path, workers: int | None = None,
 def _designs_of(box: Box) -> tuple[list[Snake], dict[str, int]]:
     """The box's designs in turn-string order, and each one's distinct solutions, from a
     complete census (Ctrl-C in it raises KeyboardInterrupt)."""
-    from snakecube.census import census
 
     with census(box) as c:
         if not c.complete:
@@ -366,7 +364,6 @@ def _write_csv(
     out: str | Path, designs: list[Snake], rows: dict[str, list[dict[str, object]]]
 ) -> None:
     """The CSV, whole, once every design has its rows."""
-    from snakecube.output import write_file
 
     missing = [d.turns() for d in designs if d.turns() not in rows]
     if missing:

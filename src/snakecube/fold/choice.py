@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from snakecube.errors import InputError
 from snakecube.fold import EASIEST_RULE, FoldPlan, easiest, plan
+from snakecube.search import solve
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake
 from snakecube.solution import Solution
@@ -62,7 +63,6 @@ def choose(
 ) -> Choice:
     """The solution to show or fold (see the module's docstring). ``verb`` names the job in
     the InputError raised when there is nothing to pick."""
-    from snakecube.search import solve
 
     result = solve(snake, target, reverse=reverse, seconds=seconds, strategy="depth-first",
                    limit=EASIEST_OF if solution is None else solution)  # fmt: skip

@@ -9,6 +9,7 @@ own end (``first.depth``) from the same estimates.
 
 from __future__ import annotations
 
+from snakecube.search.estimate import tree_size
 from snakecube.search.inputs import Inputs
 from snakecube.search.strategy import SMALL
 
@@ -23,7 +24,6 @@ def last_end_pays(inputs: Inputs) -> bool:
         return False
     if problem.ncells <= SMALL:  # small trees: the estimate would cost more than it saves
         return False
-    from snakecube.search.estimate import tree_size
 
     forwards = tree_size(problem)
     if forwards < AUTO_END_NODES:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
+from snakecube.search import parallel
 from snakecube.search.budget import Budget
 from snakecube.search.engine import Engine, Placement, Stats
 from snakecube.search.inputs import Inputs
@@ -46,8 +47,6 @@ def depth_first(
     if workers > 1 or scheduler is not None:
         engine.warm(problem)  # build tables once, before the workers fork
     if scheduler is not None or (workers > 1 and len(plan.units) > 1):
-        from snakecube.search import parallel  # only now: one process needs no pool
-
         if scheduler is not None:
             events = parallel.run_on_cluster(problem, plan, engine, scheduler)
         else:

@@ -55,7 +55,7 @@ def run_on_cluster(
 ) -> Generator[Event | None, None, None]:
     """The same events, from the units run as tasks on the Dask cluster at ``address``
     (``snakecube.cluster``): each unit's placements arrive when its task ends."""
-    from snakecube.cluster import connect, map_tasks
+    from snakecube.cluster import connect, map_tasks  # the cluster extra
 
     def unit_job(i: int) -> Iterator[tuple[int, list[Placement], int]]:
         stats = Stats()

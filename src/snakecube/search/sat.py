@@ -167,7 +167,7 @@ class SatSearch:
     same problem and slices give the same answer)."""
 
     def __init__(self, problem: Problem) -> None:
-        from pysat.solvers import Solver
+        from pysat.solvers import Solver  # the sat extra
 
         self.encoding = Encoding(problem)
         self.solver: Any = Solver(name=SOLVER, bootstrap_with=self.encoding.clauses)

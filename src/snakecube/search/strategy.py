@@ -11,6 +11,7 @@ import warnings
 
 from snakecube import limits
 from snakecube.errors import InputError, SlowWarning
+from snakecube.search import first, kernel
 from snakecube.search.engine import Engine
 from snakecube.search.inputs import Inputs
 from snakecube.search.problem import Problem
@@ -55,7 +56,6 @@ def choose_engine(problem: Problem | None, requested: str | Engine | None = None
         )
     if name == "reference":
         return Reference()
-    from snakecube.search import kernel
 
     if kernel.AVAILABLE:
         return kernel.Kernel()
@@ -104,7 +104,6 @@ def choose_members(
             raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
-    from snakecube.search import first  # only now: a count never loads it
 
     missing = {name: first.why_not(name, inputs.problem) for name in first.MEMBERS}
     if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT

@@ -15,8 +15,15 @@ from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
 
 __all__ = ["InputError", "catalog", "cells", "check", "details", "plan_answer", "solve_answer"]
+from snakecube import catalog as cat
+from snakecube import fold
+from snakecube.explain import scene, viewer, words
+from snakecube.nearby import nearby
+from snakecube.search import as_target, solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
+from snakecube.solution import Solution
+from snakecube.verify import InvalidSolution
 
 Progress = Callable[[int, int, int], None]
 MAX_SOLUTIONS = 200  # solutions sent to the page (the counts are always whole)
@@ -62,7 +69,6 @@ def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | No
     """For a snake whose cube count does not fit the target: the one-line error and the
     nearby designs that fold (a bounded look-up); None when it fits. Bad input raises
     InputError as :func:`check` does."""
-    from snakecube.search import as_target
 
     parsed, where = check(snake, box, region)
     if where is not None and parsed.cubes == where.volume:
@@ -97,7 +103,6 @@ def solve_answer(
     """What the page shows after a solve: the CLI's JSON (solutions cut to MAX_SOLUTIONS),
     plus ``nearby`` designs when the snake does not fold, or ``error`` and ``nearby`` when
     its cube count does not fit the target."""
-    from snakecube.search import solve
 
     parsed, where = check(snake, box, region)
     try:
@@ -117,7 +122,6 @@ def solve_answer(
 
 
 def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
-    from snakecube.nearby import nearby
 
     cells = snake.cubes if where is None else where.volume
     if cells > NEARBY_CELLS:
@@ -128,9 +132,6 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
 
 def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     """The Solution the page picked, rebuilt from its cells and checked by the verifier."""
-    from snakecube.search import as_target
-    from snakecube.solution import Solution
-    from snakecube.verify import InvalidSolution
 
     parsed, where = check(snake, box, region)
     full = as_target(where, parsed)
@@ -153,7 +154,6 @@ def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
 def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """What the page draws for one solution: the step viewer's scene (the same steps,
     orientation, colours and cut-aways as ``show --out x.html``) and the words."""
-    from snakecube.explain import scene, words
 
     shown = scene.display(solution(snake, box, region, cells))
     return {"viewer": viewer_scene(shown), "words": words.instructions(shown)}
@@ -162,7 +162,6 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
 def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The offline viewer of one solution (``show --out x.html``), as the file's text: it
     needs no plotting library, so the static site can offer it too."""
-    from snakecube.explain import viewer
 
     return {"html": viewer.html(solution(snake, box, region, cells))}
 
@@ -170,7 +169,6 @@ def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake: each state's cells and the steps in words (asked for
     after :func:`details`, since a plan can take seconds), or ``error`` when none is found."""
-    from snakecube import fold
 
     picked = solution(snake, box, region, cells)
     try:
@@ -204,7 +202,6 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
     it: cells in snake order, each cube's colour, and per step its cubes, pivot,
     words and the placed cubes cut away (edges only) because they hide a new cube from the
     camera."""
-    from snakecube.explain import scene, words
 
     cells = list(shown.cells)
     eye = scene.CAMERA.eye
@@ -244,6 +241,5 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
 
 def catalog() -> list[dict[str, str]]:
     """The named puzzles, for the page's list."""
-    from snakecube import catalog as cat
 
     return [{"name": e.name, "box": "x".join(map(str, e.box))} for e in cat.ENTRIES]

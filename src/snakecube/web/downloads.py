@@ -7,15 +7,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from snakecube import explain
 from snakecube.errors import InputError
+from snakecube.web import answers
 
 FORMS = {"pdf": "application/pdf", "gif": "image/gif", "html": "text/html; charset=utf-8"}
 
 
 def render(snake: str, box: str, region: str, cells: list[list[int]], form: str) -> bytes:
     """The bytes of one download for the picked solution."""
-    from snakecube import explain
-    from snakecube.web import answers
 
     if form not in FORMS:
         raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")

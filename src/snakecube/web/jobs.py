@@ -21,6 +21,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from snakecube.errors import InputError
+from snakecube.web import answers, downloads
 
 PROGRESS_EVERY = 0.25  # seconds between progress messages from a worker
 
@@ -34,7 +35,6 @@ class JobError(Exception):
 
 
 def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> Any:
-    from snakecube.web import answers
 
     if kind == "solve":
         last = [0.0]
@@ -52,8 +52,6 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
     if kind == "plan":
         return answers.plan_answer(*args)
     if kind == "download":
-        from snakecube.web import downloads
-
         return downloads.render(*args)
     if kind == "sleep":  # for tests: a job that holds its slot
         time.sleep(float(args[0]))
@@ -64,7 +62,6 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
 def warm() -> None:
     """Solve, explain and plan the standard snake once, so that a worker's first job does
     not pay for imports and first-call set-up (the first click after the page loads)."""
-    from snakecube.web import answers
 
     found = answers.solve_answer("standard")
     cells = found["solutions"][0]["cells"]

@@ -16,12 +16,18 @@ Nothing a request sends names a file: the server reads only its own package data
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import socket
+import sys
+import threading
+import webbrowser
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
+import uvicorn
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -31,6 +37,7 @@ from starlette.routing import Route
 
 from snakecube import limits
 from snakecube.errors import InputError
+from snakecube.search import kernel
 from snakecube.web import answers
 from snakecube.web.downloads import FORMS
 from snakecube.web.jobs import Busy, JobError, Pool
@@ -54,7 +61,6 @@ def static_text(name: str) -> str:
 
 
 def _engine() -> str:
-    from snakecube.search import kernel
 
     return "compiled kernel" if kernel.AVAILABLE else "pure Python (the kernel is not built)"
 
@@ -134,8 +140,6 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
         async def events() -> Any:
             async def progress(p: dict[str, Any]) -> None:
                 await queue_.put({"event": "progress", "data": json.dumps(p)})
-
-            import asyncio
 
             queue_: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
             job = asyncio.ensure_future(
@@ -240,9 +244,6 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
 
 def _listening(host: str, port: int) -> Any:
     """A socket bound to ``host``:``port``, or an InputError saying why it cannot be."""
-    import socket
-
-    from snakecube.errors import InputError
 
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
@@ -268,11 +269,6 @@ def serve(
     max_seconds: float = 60.0,
 ) -> None:
     """Run the app with uvicorn until Ctrl-C (or SIGTERM); say the address first."""
-    import sys
-    import threading
-    import webbrowser
-
-    import uvicorn
 
     sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
     port = sock.getsockname()[1]  # the one chosen, for --port 0

@@ -10,6 +10,7 @@ package index at run time.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -49,7 +50,6 @@ def node_modules(start: Path | None = None) -> Path | None:
 
 def package_zip() -> bytes:
     """snakecube's pure-Python package as a zip (``snakecube/...``), deterministic."""
-    import io
 
     root = Path(__file__).resolve().parents[1]
     buffer = io.BytesIO()

@@ -7,11 +7,14 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from itertools import chain
 
+from snakecube.search import kernel
 from snakecube.search.engine import Engine, Stats
+from snakecube.search.estimate import end_sizes as estimate
 from snakecube.search.first.member import Run, Setting
 from snakecube.search.flags import DEFAULT_PRUNE
 from snakecube.search.plan import Unit, make_plan
 from snakecube.search.problem import Problem
+from snakecube.search.reference import Reference
 from snakecube.shape import CellIndex
 
 
@@ -51,7 +54,6 @@ DEPTH_HOPELESS = 1e12
 
 def end_sizes(problem: Problem) -> tuple[float, float]:
     """Knuth estimates of the depth-first tree from the first end and from the last."""
-    from snakecube.search.estimate import end_sizes as estimate
 
     return estimate(problem, DEPTH_PROBES)
 
@@ -85,8 +87,6 @@ class DepthFirst:
     ) -> None:
         """``sizes``: the ends' estimates (made here if None); ``sharing``: how many numbered
         members (restarts, beams) share the other cores, which its slices' weight divides."""
-        from snakecube.search import kernel
-        from snakecube.search.reference import Reference
 
         self.end = 0
         self.problem = problem

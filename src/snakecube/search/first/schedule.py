@@ -15,6 +15,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from functools import partial
 from itertools import chain, count
 
+from snakecube import pool
 from snakecube.search.first.member import Member, Run
 
 MEMBERS = ("restarts", "sat", "depth-first", "beam")  # the order of acceptance on a tie
@@ -84,7 +85,6 @@ def _in_workers(
     stopped: Callable[[], bool],
 ) -> Generator[Run | None, None, None]:
     """``search`` with worker processes (``snakecube.pool``), accepting in the same order."""
-    from snakecube import pool
 
     job = partial(_job, members)
     persistent: list[Key] = [(i, None) for i, m in enumerate(members) if m.persistent]
