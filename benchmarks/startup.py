@@ -1,14 +1,17 @@
 """How long the command takes to start: whole processes against a bare interpreter start.
 
-    .venv/bin/python benchmarks/startup.py   # 21 runs each, rewrites benchmarks/results-startup.md
+    .venv/bin/python benchmarks/startup.py   # 11 runs each, rewrites benchmarks/results-startup.md
     .venv/bin/python benchmarks/startup.py --runs 51 --out -
+    .venv/bin/python benchmarks/startup.py --before ../old/.venv/bin/python   # two builds
 
 Run it with the interpreter snakecube is installed in: the command and the bare start both
 use it.
 
 Each job runs as a whole process, as a person runs it, interleaved with ``python -c pass`` on
-the same interpreter so both see the same load; the table gives medians and the ratio. It also
-lists the heavy modules each command imports (none should be there for a one-process solve).
+the same interpreter so both see the same load; the table gives medians and the ratio. With
+``--before PYTHON`` the command installed beside another interpreter (an older build) runs in
+the same rounds, so a change is measured before and after in one run. It also lists the heavy
+modules each command imports (none should be there for a one-process solve).
 """
 
 from __future__ import annotations
@@ -27,12 +30,12 @@ RESULTS = ROOT / "benchmarks" / "results-startup.md"
 JOBS = [["solve", "standard"], ["solve", "standard", "--json"], ["convert", "standard"],
         ["catalog"], ["solve", "king"]]  # fmt: skip
 HEAVY = ("numpy", "matplotlib", "plotly", "distributed", "dask", "multiprocessing", "starlette",
-         "tqdm", "pysat")  # fmt: skip
+         "uvicorn", "tqdm", "pysat")  # fmt: skip
 
 
-def _command() -> list[str]:
-    exe = shutil.which("snakecube", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-m", "snakecube"]
+def _command(python: str = sys.executable) -> list[str]:
+    exe = shutil.which("snakecube", path=str(Path(python).parent))
+    return [exe] if exe else [python, "-m", "snakecube"]
 
 
 # As a person's shell runs it: byte code cached (a developer's PYTHONDONTWRITEBYTECODE would
@@ -55,40 +58,54 @@ def _heavy(job: list[str]) -> list[str]:
     return sorted(h for h in HEAVY if h in names)
 
 
+def _check(tool: list[str], job: list[str], name: str) -> None:
+    """Timing a failure would give a meaningless table."""
+    first = subprocess.run([*tool, *job], capture_output=True, text=True, check=False, env=ENV)
+    if first.returncode != 0:
+        said = first.stderr.strip()[-200:]
+        raise SystemExit(
+            f"snakecube {' '.join(job)} ({name}, {tool[0]}) failed (exit {first.returncode}): "
+            f"{said}; run this script with the interpreter snakecube is installed in"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=21, help="runs of each job (default 21)")
+    parser.add_argument("--runs", type=int, default=11, help="runs of each job (default 11)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
+    parser.add_argument("--before", metavar="PYTHON",
+                        help="also time the snakecube beside this interpreter")  # fmt: skip
     args = parser.parse_args()
     bare = [sys.executable, "-c", "pass"]
-    tool = _command()
+    tools = {"this build": _command()}
+    if args.before:
+        tools = {"before": _command(args.before), **tools}
     rows = []
     for job in JOBS:
-        base, mine = [], []
-        first = subprocess.run([*tool, *job], capture_output=True, text=True, check=False, env=ENV)
-        if first.returncode != 0:  # timing a failure would give a meaningless table
-            said = first.stderr.strip()[-200:]
-            raise SystemExit(
-                f"snakecube {' '.join(job)} failed under {sys.executable} (exit "
-                f"{first.returncode}): {said}; run this script with the interpreter snakecube "
-                "is installed in"
-            )
-        for _ in range(args.runs):  # interleaved: both see the same load
+        for name, tool in tools.items():
+            _check(tool, job, name)
+        base: list[float] = []
+        times: dict[str, list[float]] = {name: [] for name in tools}
+        for _ in range(args.runs):  # interleaved: all see the same load
             base.append(_seconds(bare))
-            mine.append(_seconds([*tool, *job]))
-        b, m = statistics.median(base), statistics.median(mine)
+            for name, tool in tools.items():
+                times[name].append(_seconds([*tool, *job]))
+        b = statistics.median(base)
         heavy = ", ".join(_heavy(job)) or "none"
-        rows.append(f"| `snakecube {' '.join(job)}` | {m * 1000:.0f} ms | {b * 1000:.0f} ms "
-                    f"| {m / b:.1f}x | {heavy} |")  # fmt: skip
+        cells = " | ".join(f"{statistics.median(t) * 1000:.0f} ms ({statistics.median(t) / b:.1f}x)"
+                           for t in times.values())  # fmt: skip
+        rows.append(f"| `snakecube {' '.join(job)}` | {cells} | {b * 1000:.0f} ms | {heavy} |")
     load = os.getloadavg()[0]
     lines = [
         "# Start-up: whole processes against `python -c pass`",
         "",
-        f"`python3 benchmarks/startup.py --runs {args.runs}`, {time.strftime('%Y-%m-%d')}, "
+        f"`python3 benchmarks/startup.py --runs {args.runs}"
+        f"{' --before ' + args.before if args.before else ''}`, {time.strftime('%Y-%m-%d')}, "
         f"{os.cpu_count()} cores, load average {load:.1f}; medians, interleaved runs.",
         "",
-        "| job | snakecube | bare interpreter | ratio | heavy modules imported |",
-        "|---|---:|---:|---:|---|",
+        "| job | " + " | ".join(f"{n} (ratio)" for n in tools) + " | bare interpreter "
+        "| heavy modules imported |",
+        "|---|" + "---:|" * len(tools) + "---:|---|",
         *rows,
     ]
     text = "\n".join(lines) + "\n"

@@ -7,10 +7,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
+from conftest import wait_ready
 from corpus import load_known
 from snakecube.cli import main
 
@@ -124,8 +127,10 @@ def test_catalog_and_convert(capsys):
     assert out.strip() == KNOWN["standard"]["turns"]
 
 
-def _cli(*args, stderr_override=None, session=False):
+def _cli(*args, stderr_override=None, session=False, ready=None):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if ready is not None:
+        env["SNAKECUBE_READY_FILE"] = str(ready)
     return subprocess.Popen(
         [sys.executable, "-m", "snakecube", *args],
         stdout=subprocess.PIPE,
@@ -150,8 +155,11 @@ def test_bad_input_from_a_real_process():
 
 
 def _interrupted(*args, after: float) -> dict:
-    """Run the tool, press Ctrl-C after ``after`` seconds; it must exit 130 with its JSON."""
-    proc = _cli(*args, session=True)
+    """Run the tool, press Ctrl-C ``after`` seconds into its work; it must exit 130 with its
+    JSON."""
+    ready = Path(tempfile.mkdtemp()) / "ready"
+    proc = _cli(*args, session=True, ready=ready)
+    wait_ready(ready, proc)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
     try:

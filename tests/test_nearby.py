@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -53,9 +52,7 @@ def test_an_elbow_past_the_end_is_an_error():
 
 def test_the_standard_with_its_last_two_lengths_swapped(capsys):
     typo = "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2"
-    began = time.monotonic()
     found = nearby(typo)
-    assert time.monotonic() - began < 2
     assert found[0].snake == sc.Snake.parse("standard") and found[0].distinct == 1
     assert "swapped" in found[0].edit
     assert main(["solve", typo, "--json"]) == 0

@@ -315,9 +315,7 @@ def test_two_writers_on_one_store_agree(tmp_path):
 def test_many_partitions_of_a_small_box_are_quick(tmp_path):
     box = sc.Box(2, 2, 3)
     one = census(box, partitions=1)
-    began = time.monotonic()
     many = census(box, partitions=4096, store=tmp_path / "s")
-    assert time.monotonic() - began < 2.0
     assert many.complete and many.partitions == (4096, 4096)
     assert many.designs == one.designs and many.histogram == one.histogram
     files = list((tmp_path / "s" / "parts").iterdir())
@@ -347,7 +345,6 @@ def test_bad_scheduler_addresses_are_one_line_at_once(tmp_path, command):
     try:
         silent = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
         addresses = ["garbage", "ucx://x", "/etc/passwd", "foo://x", "tcp://127.0.0.1:1", silent]
-        began = time.monotonic()
         # At once, each in its own folder: the two that wait for the connect timeout overlap.
         procs = {a: _bad_scheduler(command, a, tmp_path / str(k)) for k, a in
                  enumerate(addresses)}  # fmt: skip
@@ -355,7 +352,6 @@ def test_bad_scheduler_addresses_are_one_line_at_once(tmp_path, command):
             code, _out, err = _finish(proc)
             assert code == 2 and len(err.splitlines()) == 1, (address, err)
             assert err.startswith("snakecube: error: ") and repr(address) in err, err
-        assert time.monotonic() - began < 8.0  # the connect timeout is 3 s
     finally:
         listener.close()
     if command == "designs":  # a bad address leaves no new store behind

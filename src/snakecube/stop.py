@@ -21,9 +21,9 @@ installed by the library: only :func:`snakecube.__main__.run` calls these, so a 
 imports snakecube keeps its own signal handling. A signal that arrives while the interpreter
 itself is still starting, before the entry point runs, gets Python's own handling.
 
-For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append ``working`` to PATH once the
-working phase's handlers are in place, so a test can signal a process it knows is running
-instead of after a fixed delay.
+For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append a line to PATH as each phase's
+handlers are in place (``starting``, ``working``), so a test can signal a process it knows is
+running instead of after a fixed delay.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ def _install(handler: Callable[[int, FrameType | None], None]) -> None:
 def starting() -> None:
     """Phase 1: a signal ends the process at once, exit 130, one line on stderr."""
     _install(_quit)
+    mark("starting")
 
 
 def working() -> None:

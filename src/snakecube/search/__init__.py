@@ -16,7 +16,6 @@ from snakecube.search.budget import Budget, Progress
 from snakecube.search.ends import AUTO_END_NODES, AUTO_END_RATIO, last_end_pays
 from snakecube.search.engine import Engine
 from snakecube.search.exhaustive import CLUSTER_UNITS, depth_first, serial
-from snakecube.search.first import first_solution
 from snakecube.search.inputs import Inputs, Target, as_snake, as_target, compile_inputs, prepare
 from snakecube.search.plan import make_plan
 from snakecube.search.results import of_unit, read_forwards
@@ -125,6 +124,8 @@ def solve(
     check_strategy(strategy, scheduler)
     members = () if scheduler is not None else choose_members(strategy, inputs, limit, engine)
     if members:
+        from snakecube.search.first import first_solution  # 15 ms to import; a count needs none
+
         result = first_solution(inputs, members, seed, workers, budget)
     elif reverse is None and limit is None and last_end_pays(inputs):
         searched = inputs.reversed()

@@ -11,7 +11,7 @@ import warnings
 
 from snakecube import limits
 from snakecube.errors import InputError, SlowWarning
-from snakecube.search import first, kernel
+from snakecube.search import kernel
 from snakecube.search.engine import Engine
 from snakecube.search.inputs import Inputs
 from snakecube.search.problem import Problem
@@ -104,6 +104,8 @@ def choose_members(
             raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
+    # The first-solution members cost every start about 15 ms to import; a count never runs them.
+    from snakecube.search import first
 
     missing = {name: first.why_not(name, inputs.problem) for name in first.MEMBERS}
     if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
