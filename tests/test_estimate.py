@@ -9,10 +9,10 @@ import pytest
 import snakecube as sc
 from snakecube import search
 from snakecube.designs import design_of, random_path
-from snakecube.search import compile_inputs, ends
+from snakecube.search import compile_inputs, strategy
 from snakecube.search.engine import Stats
 from snakecube.search.estimate import tree_size
-from snakecube.search.flags import DEFAULT_PRUNE
+from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
@@ -58,11 +58,11 @@ def test_the_estimate_is_deterministic():
 
 def test_the_end_with_the_smaller_tree_is_chosen():
     snake = sc.Snake.parse(DESIGN_445)
-    assert not ends.last_end_pays(compile_inputs(snake, "4x4x5"))
-    assert ends.last_end_pays(compile_inputs(snake.reversed(), "4x4x5"))
+    assert not strategy.last_end_pays(compile_inputs(snake, "4x4x5"))
+    assert strategy.last_end_pays(compile_inputs(snake.reversed(), "4x4x5"))
     # a fixed start, a palindrome or a small target keeps the given end
-    assert not ends.last_end_pays(compile_inputs(snake.reversed(), "4x4x5", start=(0, 0, 0)))
-    assert not ends.last_end_pays(compile_inputs("king", None))
+    assert not strategy.last_end_pays(compile_inputs(snake.reversed(), "4x4x5", start=(0, 0, 0)))
+    assert not strategy.last_end_pays(compile_inputs("king", None))
 
 
 @pytest.mark.parametrize("name", ["seed-orange", "seed-blue", "standard"])

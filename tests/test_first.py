@@ -16,7 +16,8 @@ import snakecube as sc
 from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
-from snakecube.search import estimate, first, flags
+from snakecube.search import estimate, first
+from snakecube.search import options as flags
 from snakecube.search.engine import Stats
 from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem

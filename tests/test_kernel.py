@@ -12,7 +12,7 @@ from corpus import load_known
 from snakecube.designs import design_of, random_path
 from snakecube.search import kernel, make_plan, prepare, reference
 from snakecube.search.engine import Stats
-from snakecube.search.flags import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
+from snakecube.search.options import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
 from snakecube.search.plan import Unit
 
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the kernel extension is not built")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,8 +234,6 @@ def _from_steps(steps: list[int], start: Coord | None, region: Region, how: str)
     return Reading(tuple(cells), f"{how}; {note}" if note else how)
 
 
-# Long by design: the grammar of "START x,y,z MOVES: ..." and the choice of axes for its
-# words, one short block each, in the order they are applied.
 def _moves(
     tokens: list[str],
     snake: Snake,
@@ -244,40 +242,8 @@ def _moves(
     start: Coord | None,
 ) -> Reading:
     """``WORD N`` (or ``N WORD``) pairs, with direction words or +x-style names."""
-    moves: list[tuple[str, int]] = []
-    i = 0
-    while i < len(tokens):
-        a = tokens[i]
-        b = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if re.fullmatch("[0-9]+", a) and b and not re.fullmatch("[0-9]+", b):
-            a, b = b, a
-        if not re.fullmatch("[0-9]+", b, re.ASCII):
-            raise InputError(
-                f"solution: move {len(moves) + 1} {limits.shorten(a, 20)} has no count of steps "
-                "(expected like BACK 2, or +x 2)"
-            )
-        word = _SYNONYMS.get(a.lower(), a.lower())
-        if _direction(word) is None and word not in _OPPOSITE:
-            raise InputError(
-                f"solution: move {len(moves) + 1}: {limits.shorten(a, 20)} is not a direction "
-                f"(+x, XP, or a word: {', '.join(w for p in _PAIRS for w in p)})"
-            )
-        moves.append(
-            (
-                word,
-                limits.parse_whole(
-                    b, f"solution: move {len(moves) + 1}'s count", 1, limits.MAX_CUBES
-                ),
-            )
-        )
-        i += 2
-        if len(moves) > limits.MAX_CUBES:
-            raise InputError(f"solution: more than {limits.MAX_CUBES} moves")
-    counts = [c for _, c in moves]
-    note = ""
-    if sum(counts) != snake.cubes - 1 and counts == list(snake.lengths):
-        counts = [c - 1 for c in counts]
-        note = "; counts read as cubes per segment (corners counted twice), not steps"
+    moves = _read_moves(tokens)
+    counts, note = _step_counts(moves, snake)
     words = sorted({w for w, _ in moves if _direction(w) is None})
     how = f"moves with counts of steps ({len(moves)}){note}"
 
@@ -290,7 +256,6 @@ def _moves(
 
     if not words:
         return _from_steps(_steps_of(walk({})), start, region, how)
-    pairs = sorted({min(w, _OPPOSITE[w], key=lambda x: (x not in _DEFAULT_AXES, x)) for w in words})
     if axes is not None:
         missing = [w for w in words if w not in axes]
         if missing:
@@ -300,10 +265,50 @@ def _moves(
             tuple(cells),
             f"{how}; axes as given ({_axes_text(axes, words)}){'; ' + place if place else ''}",
         )
-    if len(pairs) > 3:
-        raise InputError(
-            f"solution: direction words along {len(pairs)} axes ({', '.join(pairs)}); a cube has 3"
+    return _infer_axes(words, walk, snake, region, start is not None, how)
+
+
+def _read_moves(tokens: list[str]) -> list[tuple[str, int]]:
+    """The (direction word, count) pairs of ``tokens``, each checked."""
+    moves: list[tuple[str, int]] = []
+    for i in range(0, len(tokens), 2):
+        a = tokens[i]
+        b = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if re.fullmatch("[0-9]+", a) and b and not re.fullmatch("[0-9]+", b):
+            a, b = b, a
+        k = len(moves) + 1
+        if not re.fullmatch("[0-9]+", b, re.ASCII):
+            raise InputError(
+                f"solution: move {k} {limits.shorten(a, 20)} has no count of steps "
+                "(expected like BACK 2, or +x 2)"
+            )
+        word = _SYNONYMS.get(a.lower(), a.lower())
+        if _direction(word) is None and word not in _OPPOSITE:
+            raise InputError(
+                f"solution: move {k}: {limits.shorten(a, 20)} is not a direction "
+                f"(+x, XP, or a word: {', '.join(w for p in _PAIRS for w in p)})"
+            )
+        count = limits.parse_whole(b, f"solution: move {k}'s count", 1, limits.MAX_CUBES)
+        moves.append((word, count))
+        if len(moves) > limits.MAX_CUBES:
+            raise InputError(f"solution: more than {limits.MAX_CUBES} moves")
+    return moves
+
+
+def _step_counts(moves: list[tuple[str, int]], snake: Snake) -> tuple[list[int], str]:
+    """The steps of each move, and a note when the counts were read as cubes per segment
+    (corners counted twice) because that is what they add up to."""
+    counts = [c for _, c in moves]
+    if sum(counts) != snake.cubes - 1 and counts == list(snake.lengths):
+        return [c - 1 for c in counts], (
+            "; counts read as cubes per segment (corners counted twice), not steps"
         )
+    return counts, ""
+
+
+def _axis_choices(pairs: list[str]) -> tuple[list[dict[str, int]], bool]:
+    """Every assignment of axes to the direction words' ``pairs`` (one word of each pair of
+    opposites), the default first when there is one; and whether there is."""
     default: dict[str, int] = {}
     for p in pairs:
         d = _DEFAULT_AXES.get(p)
@@ -311,43 +316,52 @@ def _moves(
             default = {}
             break
         default[p] = d
-    choices: list[dict[str, int]] = []
-    if len(default) == len(pairs):
-        choices.append(default)
+    has_default = len(default) == len(pairs)
+    choices = [default] if has_default else []
     for axes_of in itertools.permutations(range(3), len(pairs)):
         for signs in itertools.product((0, 1), repeat=len(pairs)):
             choices.append({p: 2 * a + s for p, a, s in zip(pairs, axes_of, signs, strict=True)})
-    lengths, target = snake.lengths, region.cellset
-    first = None
-    valid = 0
-    for choice in choices:
-        assign = {**choice, **{_OPPOSITE[p]: d ^ 1 for p, d in choice.items()}}
-        cells, place = _place(walk(assign), region, start is not None)
-        if first is None:
-            first = (assign, cells, place)
-        if not violations(lengths, target, cells):
-            if valid == 0:
-                chosen = (assign, cells, place, choice is choices[0] and len(default) == len(pairs))
-            valid += 1
-    if not valid:
-        assert first is not None
-        assign, cells, place = first
-        kind = "the default" if len(default) == len(pairs) else "the first assignment tried"
-        return Reading(
-            tuple(cells),
-            f"{how}; axes {kind} ({_axes_text(assign, words)}): no assignment of axes "
-            f"makes a solution{'; ' + place if place else ''}",
+    return choices, has_default
+
+
+def _infer_axes(
+    words: list[str],
+    walk: Callable[[dict[str, int]], list[Coord]],
+    snake: Snake,
+    region: Region,
+    fixed_start: bool,
+    how: str,
+) -> Reading:
+    """The first assignment of axes to direction words that makes a solution (the default
+    when it does), or the first tried, said to make none."""
+    pairs = sorted({min(w, _OPPOSITE[w], key=lambda x: (x not in _DEFAULT_AXES, x)) for w in words})
+    if len(pairs) > 3:
+        raise InputError(
+            f"solution: direction words along {len(pairs)} axes ({', '.join(pairs)}); a cube has 3"
         )
-    assign, cells, place, is_default = chosen
-    why = (
-        "the default"
-        if is_default
-        else "inferred: the first assignment of axes that makes a solution"
-    )
+    choices, has_default = _axis_choices(pairs)
+    tried = []
+    for k, choice in enumerate(choices):
+        assign = {**choice, **{_OPPOSITE[p]: d ^ 1 for p, d in choice.items()}}
+        cells, place = _place(walk(assign), region, fixed_start)
+        tried.append((assign, cells, place))
+        if not violations(snake.lengths, region.cellset, cells):
+            why = (
+                "the default"
+                if k == 0 and has_default
+                else "inferred: the first assignment of axes that makes a solution"
+            )
+            return Reading(
+                tuple(cells),
+                f"{how}; axes {why} ({_axes_text(assign, words)}; --axes sets them)"
+                f"{'; ' + place if place else ''}",
+            )
+    assign, cells, place = tried[0]
+    kind = "the default" if has_default else "the first assignment tried"
     return Reading(
         tuple(cells),
-        f"{how}; axes {why} ({_axes_text(assign, words)}; --axes sets them)"
-        f"{'; ' + place if place else ''}",
+        f"{how}; axes {kind} ({_axes_text(assign, words)}): no assignment of axes "
+        f"makes a solution{'; ' + place if place else ''}",
     )
 
 

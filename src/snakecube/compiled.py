@@ -25,7 +25,7 @@ EXTENSIONS = {
     "first": "snakecube.search._first",  # the restarts (search.first.restarts)
     "beam": "snakecube.search._beam",  # the beam member (search.first.beam)
     "paths": "snakecube.census._paths",  # the census's Hamiltonian path loop (census.units)
-    "turns": "snakecube.fold._turns",  # the fewest-turns search (fold.census)
+    "turns": "snakecube.fold._turns",  # the fewest-turns search (fold.survey)
 }
 _LOADED: dict[str, ModuleType | None] = {}
 

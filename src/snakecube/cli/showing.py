@@ -222,7 +222,7 @@ def _fold_census_options(p: Parser) -> None:
     epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
 )
 def fold_census_command(args: Namespace) -> int:
-    from snakecube.fold.census import run, summarize  # numpy, through the census
+    from snakecube.fold.survey import run, summarize  # numpy, through the census
 
     box = Box.parse(args.box)
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")

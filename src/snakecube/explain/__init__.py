@@ -8,33 +8,22 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from snakecube import fold
 from snakecube.errors import InputError
 from snakecube.explain import viewer
+from snakecube.explain.scene import Tails
 from snakecube.explain.words import show
 from snakecube.fold import FoldPlan, steps_in_words
 from snakecube.frame import display
 from snakecube.output import write_file
 from snakecube.solution import Solution
 
-if TYPE_CHECKING:
-    from snakecube.explain.scene import Tails
-    from snakecube.fold import FoldPlan
-
 TEXT_FORMS = (".txt",)
 PICTURE_FORMS = (".png", ".svg", ".pdf", ".gif")
 VIEWER_FORMS = (".html",)
 FORMS = TEXT_FORMS + PICTURE_FORMS + VIEWER_FORMS
-
-
-def _write(path: str | Path, write: Callable[[Path], object]) -> Path:
-    """``output.write_file``, imported when a file is written (not for text on the screen)."""
-
-    return write_file(path, write)
 
 
 def form_of(path: str | Path) -> str:
@@ -82,14 +71,14 @@ def save(
         raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
     if form in TEXT_FORMS:
         text = show(solution, style, words) + "\n"
-        return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
-        return _write(path, lambda p: viewer.save(solution, p, tails))
+        return write_file(path, lambda p: viewer.save(solution, p, tails))
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
     #
-    return _write(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
+    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
 
 def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
@@ -120,12 +109,12 @@ def save_plan(
         raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
     if form in TEXT_FORMS:
         text = "\n".join(steps_in_words(plan)) + "\n"
-        return _write(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
     if form in VIEWER_FORMS:
         page = viewer.plan_html(plan)
-        return _write(path, lambda p: p.write_text(page, encoding="utf-8"))
+        return write_file(path, lambda p: p.write_text(page, encoding="utf-8"))
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
     #
-    return _write(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))
+    return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))

@@ -235,72 +235,91 @@ def make_view(
     return View(camera, tuple(i for i in shown if i not in cut), tuple(sorted(cut)), labels)
 
 
-# Long by design: the data of each panel, decided step by step (what is placed, hidden,
-# cut away, seen from a second view); the renderers only draw it.
 def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     """One panel per step of a solution in display orientation (see :func:`display`).
 
     ``tails`` gives, per step, where the rest of the snake hangs (from a fold plan); without
     it the next segment is drawn at its place.
     """
-
     cells = solution.cells
     checks = checkpoints(solution)
     words = [
         w + (f". {checks[k]}" if k in checks else "") for k, w in enumerate(step_words(solution), 1)
     ]
-    out = []
     all_steps = steps(solution)
+    out = []
     for s in all_steps:
-        shown = range(s.last + 1)
-        new = list(range(s.first, s.last + 1))
-        numbered = [*new, *([s.pivot] if s.pivot >= 0 else [])]
-        main = make_view(CAMERA, cells, shown, numbered)
-        missing = [i for i in new if i not in main.labels]
-        views: tuple[View, ...] = (main,)
-        single = main
-        notes: tuple[str, ...] = ()
-        if missing:
-            single = make_view(CAMERA, cells, shown, numbered, cut_for=missing)
-            views = (single,)
-            notes = ("dotted edges: cubes cut away so that the new ones show",)
-            for cam in SECOND_VIEWS:
-                second = make_view(cam, cells, shown, new)
-                if len(second.labels) == len(new):
-                    views, notes = (main, second), ()
-                    break
-        if tails is not None:
-            tail = tuple(tails[s.number - 1])
-        elif s.number < len(all_steps):
-            nxt = all_steps[s.number]
-            tail = tuple(cells[nxt.first : nxt.last + 1])
-        else:
-            tail = ()
-        start = cells[s.pivot] if s.pivot >= 0 else cells[0]
-        end = cells[s.last]
-        arrow = (
-            (start[0] + 0.5, start[1] + 0.5, start[2] + 0.5),
-            (end[0] + 0.5, end[1] + 0.5, end[2] + 0.5),
+        views, single, notes = _views_of(cells, s)
+        tail = _tail_of(cells, s, all_steps, tails)
+        out.append(
+            Panel(
+                step=s,
+                title=words[s.number - 1],
+                views=views,
+                single=single,
+                tail=tail,
+                arrow=_arrow(cells, s),
+                bounds=_bounds([*cells, *tail]),
+                notes=notes,
+            )
         )
-        if tails is not None:  # keep the drawing's scale: what hangs far away is not drawn
-            lo_box = [min(c[a] for c in cells) - TAIL_MARGIN for a in range(3)]
-            hi_box = [max(c[a] for c in cells) + TAIL_MARGIN for a in range(3)]
-            tail = tuple(c for c in tail if all(lo_box[a] <= c[a] <= hi_box[a] for a in range(3)))
-        everything = [*cells, *tail]
-        bounds = (
-            (
-                min(c[0] for c in everything),
-                min(c[1] for c in everything),
-                min(c[2] for c in everything),
-            ),
-            (
-                max(c[0] for c in everything) + 1,
-                max(c[1] for c in everything) + 1,
-                max(c[2] for c in everything) + 1,
-            ),
-        )
-        out.append(Panel(s, words[s.number - 1], views, single, tail, arrow, bounds, notes))
     return out
+
+
+def _views_of(cells: Sequence[Coord], s: Step) -> tuple[tuple[View, ...], View, tuple[str, ...]]:
+    """A step's views (the main one, and a second where the main one hides a new cube), the
+    single view that shows every new cube (cut away if need be), and notes for the page."""
+    shown = range(s.last + 1)
+    new = list(range(s.first, s.last + 1))
+    numbered = [*new, *([s.pivot] if s.pivot >= 0 else [])]
+    main = make_view(CAMERA, cells, shown, numbered)
+    if all(i in main.labels for i in new):
+        return (main,), main, ()
+    missing = [i for i in new if i not in main.labels]
+    single = make_view(CAMERA, cells, shown, numbered, cut_for=missing)
+    for cam in SECOND_VIEWS:
+        second = make_view(cam, cells, shown, new)
+        if len(second.labels) == len(new):
+            return (main, second), single, ()
+    return (single,), single, ("dotted edges: cubes cut away so that the new ones show",)
+
+
+def _tail_of(
+    cells: Sequence[Coord], s: Step, all_steps: Sequence[Step], tails: Tails | None
+) -> tuple[Coord, ...]:
+    """Where the rest of the snake is drawn at step ``s``: where it hangs (``tails``, from a
+    fold plan, cut to ``TAIL_MARGIN`` cells round the solution so the drawing keeps its
+    scale), else the next segment at its place."""
+    if tails is None:
+        if s.number < len(all_steps):
+            nxt = all_steps[s.number]
+            return tuple(cells[nxt.first : nxt.last + 1])
+        return ()
+    lo = [min(c[a] for c in cells) - TAIL_MARGIN for a in range(3)]
+    hi = [max(c[a] for c in cells) + TAIL_MARGIN for a in range(3)]
+    return tuple(c for c in tails[s.number - 1] if all(lo[a] <= c[a] <= hi[a] for a in range(3)))
+
+
+def _arrow(
+    cells: Sequence[Coord], s: Step
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """From the pivot cube (or cube 1) to the step's last cube, through their centres."""
+    start = cells[s.pivot] if s.pivot >= 0 else cells[0]
+    end = cells[s.last]
+    return (
+        (start[0] + 0.5, start[1] + 0.5, start[2] + 0.5),
+        (end[0] + 0.5, end[1] + 0.5, end[2] + 0.5),
+    )
+
+
+def _bounds(everything: Sequence[Coord]) -> tuple[Coord, Coord]:
+    """The lowest corner and the highest far corner of the cells' unit cubes."""
+    return (
+        (min(c[0] for c in everything), min(c[1] for c in everything),
+         min(c[2] for c in everything)),
+        (max(c[0] for c in everything) + 1, max(c[1] for c in everything) + 1,
+         max(c[2] for c in everything) + 1),
+    )  # fmt: skip
 
 
 LABEL_GAP = 0.75  # cube widths between two numbers on the page, or the later one is dropped

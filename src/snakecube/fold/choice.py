@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from snakecube.errors import InputError
-from snakecube.fold import EASIEST_RULE, FoldPlan, easiest, plan
+from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest, plan
 from snakecube.search import solve
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake

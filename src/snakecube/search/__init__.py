@@ -12,14 +12,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from snakecube import limits
-from snakecube.search.budget import Budget, Progress
-from snakecube.search.ends import AUTO_END_NODES, AUTO_END_RATIO, last_end_pays
 from snakecube.search.engine import Engine
 from snakecube.search.exhaustive import CLUSTER_UNITS, depth_first, serial
 from snakecube.search.inputs import Inputs, Target, as_snake, as_target, compile_inputs, prepare
+from snakecube.search.options import Budget, Progress
 from snakecube.search.plan import make_plan
 from snakecube.search.results import of_unit, read_forwards
 from snakecube.search.strategy import (
+    AUTO_END_NODES,
+    AUTO_END_RATIO,
     AUTO_MEMBERS,
     ENGINE_ENV,
     ENGINES,
@@ -31,6 +32,7 @@ from snakecube.search.strategy import (
     choose_engine,
     choose_members,
     choose_workers,
+    last_end_pays,
 )
 from snakecube.shape import Coord
 from snakecube.snake import Snake

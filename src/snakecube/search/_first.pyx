@@ -34,7 +34,7 @@ solution), with the free cells F and the head h as a graph:
 arms grow to the snake's two ends, with the dead ends (1) counted for both heads, the fewest
 ways order and the sweep; the other checks assume one head.
 
-The flags are named in ``search.flags``. Values are tried in an order given per level
+The flags are named in ``search.options``. Values are tried in an order given per level
 (shuffled by the caller's seed, or fewest ways on first), so restarts explore different parts
 of the tree. The state lives in the object; ``run(max_nodes)`` searches on until a solution,
 the budget, or the end of the tree.
@@ -42,7 +42,7 @@ the budget, or the end of the tree.
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from snakecube.search import flags as _flags
+from snakecube.search import options as _flags
 
 # The checks' flags, read from the one Python module that defines them.
 cdef int32_t F_BLOCKS = _flags.FIRST_BLOCKS

@@ -20,7 +20,7 @@ from array import array
 
 from libc.stdint cimport int64_t, uint64_t
 
-from snakecube.search import flags as _flags
+from snakecube.search import options as _flags
 
 # The pruning flags, read from the one Python module that defines them.
 cdef int64_t F_DEAD_END = _flags.DEAD_END

@@ -30,9 +30,9 @@ Pruning (each piece is exact: it only cuts subtrees that hold no solution), as b
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from snakecube.search.flags import (
+from snakecube.search.options import (
     ALL_PRUNE,
     CONNECTED,
     DEAD_END,
@@ -41,10 +41,8 @@ from snakecube.search.flags import (
     PARITY,
     TAIL,
 )
-
-if TYPE_CHECKING:
-    from snakecube.search.plan import Unit
-    from snakecube.search.problem import Problem
+from snakecube.search.plan import Unit
+from snakecube.search.problem import Problem
 
 __all__ = [
     "ALL_PRUNE", "CONNECTED", "DEAD_END", "DEFAULT_PRUNE", "MIN_FREE", "PARITY", "TAIL", "Engine",

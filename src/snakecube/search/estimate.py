@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from snakecube.search.flags import DEFAULT_PRUNE
+from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.plan import make_plan, replay
 from snakecube.search.problem import Problem
 from snakecube.search.reference import _CUT, _Pruning

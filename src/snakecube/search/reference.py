@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, TAIL, Engine, Placement, Stats
-from snakecube.search.flags import TAIL_SEGMENTS
+from snakecube.search.options import TAIL_SEGMENTS
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 

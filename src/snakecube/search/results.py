@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from snakecube.search.budget import Budget
+from snakecube.search.options import Budget
 from snakecube.search.plan import Plan
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex

@@ -61,7 +61,6 @@ def static_text(name: str) -> str:
 
 
 def _engine() -> str:
-
     return "compiled kernel" if kernel.AVAILABLE else "pure Python (the kernel is not built)"
 
 
@@ -91,131 +90,156 @@ class _TooBig(Exception):
     pass
 
 
+class _Answered(Exception):
+    """A request answered before any work is reserved for it (``response``)."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
 def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
     return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
 
 
-# Long by design: the routes are closures over one pool and one set of limits; each is a
-# few lines.
-def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 60.0) -> Starlette:
-    """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
-    more requests waiting, and searches bounded by ``max_seconds``."""
-    size = workers or limits.cores()
-    pool = Pool(size, queue)
-    catalog = answers.catalog()
-    engine = _engine()
+class Routes:
+    """The app's routes, over one pool of search processes and one time limit."""
 
-    async def page(request: Request) -> Response:
+    def __init__(self, pool: Pool, max_seconds: float) -> None:
+        self.pool, self.max_seconds = pool, max_seconds
+        self.catalog = answers.catalog()
+        self.engine = _engine()
+
+    async def page(self, request: Request) -> Response:
         return Response(static_text("index.html"), media_type="text/html; charset=utf-8")
 
-    async def asset(request: Request) -> Response:
+    async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
         if name == "config.js":
-            config = {"mode": "served", "engine": engine, "maxSeconds": max_seconds}
+            config = {"mode": "served", "engine": self.engine, "maxSeconds": self.max_seconds}
             text = f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n"
             return Response(text, media_type="text/javascript; charset=utf-8")
         if name not in STATIC:
             return _error(f"no such file: {limits.shorten(name)}", 404)
         return Response(static_text(name), media_type=STATIC[name])
 
-    async def get_catalog(request: Request) -> Response:
-        return JSONResponse(catalog)
+    async def get_catalog(self, request: Request) -> Response:
+        return JSONResponse(self.catalog)
 
-    async def solve(request: Request) -> Response:
-        try:
-            body = await _body(request)
-            snake, box, region = _fields(body)
-            answers.check(snake, box, region)  # limits and syntax, before any work
-            wrong = await run_in_threadpool(answers.mismatch, snake, box, region)
-            if wrong is not None:  # bad input too: 400, with the designs that do fit
-                return JSONResponse(wrong, status_code=400)
-            pool.reserve()
-        except _TooBig:
-            return _error(f"the request is larger than {MAX_BODY} bytes", 413)
-        except InputError as err:
-            return _error(str(err))
-        except Busy as err:
-            return _error(str(err), 503)
+    async def status(self, request: Request) -> Response:
+        pool = self.pool
+        return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
+                             "pids": pool.pids()})  # fmt: skip
 
-        async def events() -> Any:
-            async def progress(p: dict[str, Any]) -> None:
-                await queue_.put({"event": "progress", "data": json.dumps(p)})
-
-            queue_: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-            job = asyncio.ensure_future(
-                pool.run(
-                    "solve",
-                    (snake, box, region, max_seconds),
-                    progress,
-                    max_seconds + EXTRA_SECONDS,
-                )
-            )
-            try:
-                while not job.done() or not queue_.empty():
-                    getter = asyncio.ensure_future(queue_.get())
-                    await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
-                    if getter.done():
-                        yield getter.result()
-                    else:
-                        getter.cancel()
-                try:
-                    result = job.result()
-                except InputError as err:
-                    result = {"error": str(err)}
-                except JobError as err:
-                    result = {"error": f"internal error: {err}"}
-                yield {"event": "result", "data": json.dumps(result)}
-            finally:
-                if not job.done():  # the client went away: end the search now
-                    job.cancel()
-
-        return EventSourceResponse(events(), ping=10)
-
-    async def _job(request: Request, kind: str) -> tuple[Any, Response | None]:
+    async def _admit(self, request: Request, kind: str) -> tuple[Any, ...]:
+        """Step 1 of every job: the request read and checked (limits and syntax before any
+        work), then a place in the pool reserved; else ``_Answered`` with the refusal."""
         try:
             body = await _body(request)
             snake, box, region = _fields(body)
             answers.check(snake, box, region)
-            cells = body.get("cells")
-            if not isinstance(cells, list):
-                raise InputError("cells: give the solution's cells as a list of [x, y, z]")
-            args: tuple[Any, ...] = (snake, box, region, cells)
+            if kind == "solve":
+                wrong = await run_in_threadpool(answers.mismatch, snake, box, region)
+                if wrong is not None:  # bad input too: 400, with the designs that do fit
+                    raise _Answered(JSONResponse(wrong, status_code=400))
+                args: tuple[Any, ...] = (snake, box, region, self.max_seconds)
+            else:
+                args = (snake, box, region, _cells(body))
             if kind == "download":
-                form = str(body.get("form", ""))
-                if form not in FORMS:
-                    raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
-                args = (*args, form)
-            pool.reserve()
+                args = (*args, _form(body))
+            self.pool.reserve()
         except _TooBig:
-            return None, _error(f"the request is larger than {MAX_BODY} bytes", 413)
+            raise _Answered(_error(f"the request is larger than {MAX_BODY} bytes", 413)) from None
         except InputError as err:
-            return None, _error(str(err))
+            raise _Answered(_error(str(err))) from None
         except Busy as err:
-            return None, _error(str(err), 503)
+            raise _Answered(_error(str(err), 503)) from None
+        return args
+
+    async def _run(self, request: Request, kind: str) -> Any:
+        """A job that answers at once (details, plan, download): admitted, then run."""
+        args = await self._admit(request, kind)
         try:
-            return await pool.run(kind, args, None, max_seconds + EXTRA_SECONDS), None
+            return await self.pool.run(kind, args, None, self.max_seconds + EXTRA_SECONDS)
         except InputError as err:
-            return None, _error(str(err))
+            raise _Answered(_error(str(err))) from None
         except JobError as err:
-            return None, _error(f"internal error: {err}", 500)
+            raise _Answered(_error(f"internal error: {err}", 500)) from None
 
-    async def details(request: Request) -> Response:
-        out, failed = await _job(request, "details")
-        return failed or JSONResponse(out)
+    async def solve(self, request: Request) -> Response:
+        """Server-sent events: ``progress`` while the search runs, then one ``result``."""
+        try:
+            args = await self._admit(request, "solve")
+        except _Answered as answered:
+            return answered.response
+        return EventSourceResponse(self._events(args), ping=10)
 
-    async def plan(request: Request) -> Response:
-        out, failed = await _job(request, "plan")
-        return failed or JSONResponse(out)
+    async def _events(self, args: tuple[Any, ...]) -> AsyncIterator[dict[str, str]]:
+        queue: asyncio.Queue[dict[str, str]] = asyncio.Queue()
 
-    async def download(request: Request) -> Response:
-        out, failed = await _job(request, "download")
-        if failed is not None:
-            return failed
-        return Response(out, media_type="application/octet-stream")
+        async def progress(p: dict[str, Any]) -> None:
+            await queue.put({"event": "progress", "data": json.dumps(p)})
 
-    async def status(request: Request) -> Response:
-        return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
-                             "pids": pool.pids()})  # fmt: skip
+        job = asyncio.ensure_future(
+            self.pool.run("solve", args, progress, self.max_seconds + EXTRA_SECONDS)
+        )
+        try:
+            while not job.done() or not queue.empty():
+                getter = asyncio.ensure_future(queue.get())
+                await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield getter.result()
+                else:
+                    getter.cancel()
+            try:
+                result = job.result()
+            except InputError as err:
+                result = {"error": str(err)}
+            except JobError as err:
+                result = {"error": f"internal error: {err}"}
+            yield {"event": "result", "data": json.dumps(result)}
+        finally:
+            if not job.done():  # the client went away: end the search now
+                job.cancel()
+
+    async def details(self, request: Request) -> Response:
+        try:
+            return JSONResponse(await self._run(request, "details"))
+        except _Answered as answered:
+            return answered.response
+
+    async def plan(self, request: Request) -> Response:
+        try:
+            return JSONResponse(await self._run(request, "plan"))
+        except _Answered as answered:
+            return answered.response
+
+    async def download(self, request: Request) -> Response:
+        try:
+            data = await self._run(request, "download")
+        except _Answered as answered:
+            return answered.response
+        return Response(data, media_type="application/octet-stream")
+
+
+def _cells(body: dict[str, Any]) -> Any:
+    cells = body.get("cells")
+    if not isinstance(cells, list):
+        raise InputError("cells: give the solution's cells as a list of [x, y, z]")
+    return cells
+
+
+def _form(body: dict[str, Any]) -> str:
+    form = str(body.get("form", ""))
+    if form not in FORMS:
+        raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
+    return form
+
+
+def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 60.0) -> Starlette:
+    """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
+    more requests waiting, and searches bounded by ``max_seconds``."""
+    pool = Pool(workers or limits.cores(), queue)
+    routes = Routes(pool, max_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -227,14 +251,14 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
 
     app = Starlette(
         routes=[
-            Route("/", page),
-            Route("/api/catalog", get_catalog),
-            Route("/api/status", status),
-            Route("/api/solve", solve, methods=["POST"]),
-            Route("/api/details", details, methods=["POST"]),
-            Route("/api/plan", plan, methods=["POST"]),
-            Route("/api/download", download, methods=["POST"]),
-            Route("/{name:str}", asset),
+            Route("/", routes.page),
+            Route("/api/catalog", routes.get_catalog),
+            Route("/api/status", routes.status),
+            Route("/api/solve", routes.solve, methods=["POST"]),
+            Route("/api/details", routes.details, methods=["POST"]),
+            Route("/api/plan", routes.plan, methods=["POST"]),
+            Route("/api/download", routes.download, methods=["POST"]),
+            Route("/{name:str}", routes.asset),
         ],
         lifespan=lifespan,
     )
@@ -244,7 +268,6 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
 
 def _listening(host: str, port: int) -> Any:
     """A socket bound to ``host``:``port``, or an InputError saying why it cannot be."""
-
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as err:
@@ -269,7 +292,6 @@ def serve(
     max_seconds: float = 60.0,
 ) -> None:
     """Run the app with uvicorn until Ctrl-C (or SIGTERM); say the address first."""
-
     sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
     port = sock.getsockname()[1]  # the one chosen, for --port 0
     app = create_app(workers, queue, max_seconds)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from snakecube import limits
 from snakecube.search import sat
-from snakecube.search.budget import Budget
 from snakecube.search.first import beam, depth, restarts
 from snakecube.search.first.beam import (
     BEAM_BASE,
@@ -58,6 +57,7 @@ from snakecube.search.first.restarts import (
 )
 from snakecube.search.first.schedule import MEMBERS, search
 from snakecube.search.inputs import Inputs
+from snakecube.search.options import Budget
 from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.results import build, of_cells, orbit_of

@@ -11,7 +11,7 @@ from snakecube.search import kernel
 from snakecube.search.engine import Engine, Stats
 from snakecube.search.estimate import end_sizes as estimate
 from snakecube.search.first.member import Run, Setting
-from snakecube.search.flags import DEFAULT_PRUNE
+from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.plan import Unit, make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference

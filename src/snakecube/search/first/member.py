@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
-
-if TYPE_CHECKING:
-    from snakecube.search.problem import Problem
 
 
 class Run(Protocol):

@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from snakecube import compiled
 from snakecube.search.first.member import Run, Setting
-from snakecube.search.flags import (
+from snakecube.search.options import (
     FIRST_BLOCKS,
     FIRST_FEWEST_WAYS,
     FIRST_FORCED,

@@ -25,7 +25,7 @@ import pytest
 import snakecube.census
 import snakecube.search
 from snakecube.errors import InputError
-from snakecube.fold import census as fold_census
+from snakecube.fold import survey
 from snakecube.shape import Box
 
 TOTALS = {"2x3x3": 1085, "2x2x4": 267}
@@ -51,7 +51,7 @@ def _stopped(box: str, out: Path, designs: int) -> Path:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        fold_census.run(Box.parse(box), out, workers=1, progress=stop)
+        survey.run(Box.parse(box), out, workers=1, progress=stop)
     assert not out.exists()
     return Path(f"{out}.journal")
 
@@ -64,7 +64,7 @@ def clean(tmp_path_factory) -> Callable[[str], bytes]:
     @functools.cache
     def csv(box: str) -> bytes:
         out = root / f"{box}.csv"
-        assert fold_census.run(Box.parse(box), out, workers=1) == TOTALS[box]
+        assert survey.run(Box.parse(box), out, workers=1) == TOTALS[box]
         return out.read_bytes()
 
     return csv
@@ -123,9 +123,9 @@ def test_the_journal_of_another_box_is_refused(tmp_path):
 def test_the_journal_of_other_options_is_refused(tmp_path, monkeypatch):
     csv = tmp_path / "m.csv"
     _stopped("2x2x3", csv, 3)
-    monkeypatch.setattr(fold_census, "NODES", fold_census.NODES // 2)
+    monkeypatch.setattr(survey, "NODES", survey.NODES // 2)
     with pytest.raises(InputError, match=r"another fold census \(nodes"):
-        fold_census.run(Box.parse("2x2x3"), csv, workers=1)
+        survey.run(Box.parse("2x2x3"), csv, workers=1)
 
 
 @pytest.mark.slow
@@ -210,7 +210,7 @@ def test_a_damaged_journal_is_refused(tmp_path, damage):
     spoil(journal)
     before = journal.read_bytes()
     with pytest.raises(InputError, match="cannot resume from") as err:
-        fold_census.run(Box.parse("2x2x4"), csv, workers=1)
+        survey.run(Box.parse("2x2x4"), csv, workers=1)
     assert message in str(err.value) and "\n" not in str(err.value)
     assert journal.read_bytes() == before and not csv.exists()
 
@@ -229,7 +229,7 @@ def test_a_journal_that_is_not_a_file_is_refused(tmp_path):
     csv = tmp_path / "m.csv"
     os.mkfifo(f"{csv}.journal")  # reading it would wait for a writer for ever
     with pytest.raises(InputError, match="not a regular file"):
-        fold_census.run(Box.parse("2x2x3"), csv, workers=1)
+        survey.run(Box.parse("2x2x3"), csv, workers=1)
 
 
 @pytest.mark.slow
@@ -248,7 +248,7 @@ def test_a_torn_header_is_a_journal_with_nothing_in_it(tmp_path, clean):
     csv = tmp_path / "m.csv"
     journal = _stopped("2x2x4", csv, 1)
     journal.write_bytes(journal.read_bytes()[:50])
-    assert fold_census.run(Box.parse("2x2x4"), csv, workers=1) == TOTALS["2x2x4"]
+    assert survey.run(Box.parse("2x2x4"), csv, workers=1) == TOTALS["2x2x4"]
     assert csv.read_bytes() == clean("2x2x4")
 
 
@@ -267,7 +267,7 @@ def _search_stops(monkeypatch, reason: str, at: int) -> None:
             return found
         return replace(found, solutions=found.solutions[:-1], complete=False, stop_reason=reason)
 
-    monkeypatch.setattr(fold_census, "solve", solve)
+    monkeypatch.setattr(survey, "solve", solve)
 
 
 def test_ctrl_c_in_a_search_is_an_interrupt_not_fewer_solutions(tmp_path, monkeypatch, clean):
@@ -275,11 +275,11 @@ def test_ctrl_c_in_a_search_is_an_interrupt_not_fewer_solutions(tmp_path, monkey
     csv = tmp_path / "m.csv"
     _search_stops(monkeypatch, "interrupted", 7)
     with pytest.raises(KeyboardInterrupt):
-        fold_census.run(Box.parse("2x2x4"), csv, workers=1)
+        survey.run(Box.parse("2x2x4"), csv, workers=1)
     assert not csv.exists()
     assert len(_lines(Path(f"{csv}.journal"))) == 7  # the header and the 6 designs finished
     monkeypatch.undo()
-    assert fold_census.run(Box.parse("2x2x4"), csv, workers=1) == TOTALS["2x2x4"]
+    assert survey.run(Box.parse("2x2x4"), csv, workers=1) == TOTALS["2x2x4"]
     assert csv.read_bytes() == clean("2x2x4")
 
 
@@ -287,7 +287,7 @@ def test_a_search_stopped_by_a_limit_is_not_counted(tmp_path, monkeypatch):
     csv = tmp_path / "m.csv"
     _search_stops(monkeypatch, "nodes", 2)
     with pytest.raises(RuntimeError, match="stopped early"):
-        fold_census.run(Box.parse("2x2x3"), csv, workers=1)
+        survey.run(Box.parse("2x2x3"), csv, workers=1)
     assert not csv.exists() and len(_lines(Path(f"{csv}.journal"))) == 2
 
 
@@ -297,9 +297,9 @@ def test_ctrl_c_in_the_census_of_designs_is_an_interrupt(tmp_path, monkeypatch):
     def press_ctrl_c(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fold_census, "census", lambda box: real(box, progress=press_ctrl_c))
+    monkeypatch.setattr(survey, "census", lambda box: real(box, progress=press_ctrl_c))
     with pytest.raises(KeyboardInterrupt):
-        fold_census.run(Box.parse("2x2x3"), tmp_path / "m.csv", workers=1)
+        survey.run(Box.parse("2x2x3"), tmp_path / "m.csv", workers=1)
     assert not (tmp_path / "m.csv").exists()
 
 
@@ -415,5 +415,5 @@ def test_a_journal_that_cannot_be_written_is_an_input_error(tmp_path, monkeypatc
     monkeypatch.setattr(Path, "open", open_)
     csv = tmp_path / "m.csv"
     with pytest.raises(InputError, match=r"cannot write .*m\.csv\.journal': No space left"):
-        fold_census.run(Box.parse("2x2x3"), csv, workers=1)
+        survey.run(Box.parse("2x2x3"), csv, workers=1)
     assert not csv.exists()

@@ -12,7 +12,7 @@ import pytest
 
 import foldsim
 from snakecube.census import census
-from snakecube.fold import census as fold_census
+from snakecube.fold import survey
 from snakecube.fold.planner import Folder
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
@@ -26,7 +26,7 @@ def _solutions(box: str, designs: int, seed: int):
         snakes = sorted((d.snake for d in c.rows()), key=lambda s: s.turns())
     rng = random.Random(seed)
     for snake in rng.sample(snakes, min(designs, len(snakes))):
-        for cells in fold_census.solutions_of(snake, region):
+        for cells in survey.solutions_of(snake, region):
             cells = list(cells)
             yield snake.lengths, cells
             yield snake.lengths[::-1], cells[::-1]
@@ -40,10 +40,10 @@ def test_compiled_fewest_turns_equal_the_planners(box, designs, seed, extras):
     for lengths, cells in _solutions(box, designs, seed):
         for clear in (False, True):
             folder = Folder(lengths, cells, set(cells))
-            plan = folder.with_extra(10**6, clear_only=clear, extra=fold_census.EXTRA)
+            plan = folder.with_extra(10**6, clear_only=clear, extra=survey.EXTRA)
             want = None if plan is None else len(plan.moves)
             search = turns.TurnSearch(lengths, cells, folder.goal)
-            got = search.min_turns(clear, fold_census.EXTRA, 10**8)
+            got = search.min_turns(clear, survey.EXTRA, 10**8)
             assert got == want, (lengths, clear)
             if plan is not None:  # the planner's plan itself is valid, and as clear as said
                 lower = sum(v % 2 for v in folder.goal[1:])
@@ -70,7 +70,7 @@ def test_a_budget_cut_is_reported_not_guessed():
 
 def test_study_from_the_planner_and_from_the_compiled_search_agree():
     for lengths, cells in list(_solutions("2x3x3", 6, 4))[:20]:
-        assert fold_census.study(lengths, cells, compiled=True) == fold_census.study(
+        assert survey.study(lengths, cells, compiled=True) == survey.study(
             lengths, cells, compiled=False
         )
 
@@ -78,7 +78,7 @@ def test_study_from_the_planner_and_from_the_compiled_search_agree():
 def test_a_stopped_census_resumes_from_its_journal(tmp_path):
     box = Box.parse("2x2x3")
     whole = tmp_path / "whole.csv"
-    fold_census.run(box, whole, workers=1)
+    survey.run(box, whole, workers=1)
     rows = list(csv.DictReader(whole.open()))
     assert rows and not (tmp_path / "whole.csv.journal").exists()
     # An earlier run finished the first design (its record marked: the clear-swing facts made
@@ -91,7 +91,7 @@ def test_a_stopped_census_resumes_from_its_journal(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        fold_census.run(box, out, workers=1, progress=stop)
+        survey.run(box, out, workers=1, progress=stop)
     header, record = journal.read_bytes().splitlines()
     entry = json.loads(record)
     first = entry["design"]
@@ -99,9 +99,9 @@ def test_a_stopped_census_resumes_from_its_journal(tmp_path):
     for r in entry["rows"]:
         r["clear_turns"] = r["clear_extra"] = ""
     del entry["sha"]
-    entry["sha"] = fold_census._checksum(entry)
+    entry["sha"] = survey._checksum(entry)
     journal.write_bytes(header + b"\n" + json.dumps(entry).encode() + b'\n{"design": "')
-    n = fold_census.run(box, out, workers=2)
+    n = survey.run(box, out, workers=2)
     again = list(csv.DictReader(out.open()))
     assert n == len(rows) // 2 and not journal.exists()
     assert all(r["clear_turns"] == "" for r in again if r["design"] == first)

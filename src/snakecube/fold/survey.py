@@ -1,4 +1,5 @@
-"""The fold census: for every design of a box and every one of its solutions, how it folds.
+"""The fold census (``snakecube fold-census``): for every design of a box and every one of
+its solutions, how it folds.
 
 For each solution (distinct up to the box's symmetries and reversal) and each end it can be
 held by, it records, in the model of ``fold.model``:

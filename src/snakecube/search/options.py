@@ -1,8 +1,11 @@
-"""Budget: what a search may spend, and who hears how it goes, as one value.
+"""What a search may do and spend: the pruning flags its engines apply, and its budget.
 
-Like python-chess's ``chess.engine.Limit(time=..., nodes=...)``: the solution limit, the
-seconds, the nodes, the progress callback and the moment the search began travel together
-from ``solve`` down to every runner, instead of as five parameters of every function.
+The flags are shared by the Python engines and the compiled loops (``_kernel.pyx`` and
+``_first.pyx`` read these names at import, so the numbers are written in one place only).
+
+The budget is like python-chess's ``chess.engine.Limit(time=..., nodes=...)``: the solution
+limit, the seconds, the nodes, the progress callback and the moment the search began travel
+together from ``solve`` down to every runner, instead of as five parameters of every function.
 """
 
 from __future__ import annotations
@@ -13,6 +16,28 @@ from dataclasses import dataclass, field
 
 from snakecube import limits
 
+# -- pruning flags of the counting engines (``search.engine``) --------------------------------
+DEAD_END = 1
+CONNECTED = 2
+PARITY = 4
+TAIL = 8  # the last segments fit backwards from the last cube, once a cell must hold it
+TAIL_SEGMENTS = 4  # how many of them (``TAIL``; the first-solution search's ``FIRST_TAIL`` too)
+ALL_PRUNE = DEAD_END | CONNECTED | PARITY | TAIL
+DEFAULT_PRUNE = DEAD_END | PARITY | TAIL
+MIN_FREE = 40  # connectivity is checked only while at least this many cells are free (measured)
+
+# -- the first-solution search's checks (``_first.pyx``, ``search.first``): a flag space of its
+# own.
+# Dead ends and the end's colour are always checked there.
+FIRST_BLOCKS = 1  # Tarjan blocks of the free cells, with the colour balance before a cut cell
+FIRST_FORCED = 2  # forced passages through cells with two ways on
+FIRST_FEWEST_WAYS = 4  # value order: fewest ways on first (Warnsdorff), random ties
+FIRST_RUNS = 8  # the long segments to come fit the straight free runs
+FIRST_TAIL = 16  # the last segments fit backwards from a known end
+FIRST_SWEEP = 32  # a restriction, not a check: the sweep window (``FirstSearch.set_window``)
+
+
+# -- the budget --------------------------------------------------------------------------------
 Progress = Callable[[int, int, int], None]  # (units done, units in all, solutions found)
 
 

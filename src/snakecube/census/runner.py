@@ -1,0 +1,279 @@
+"""Running a census: the units and the partitions' reduces on local processes or a Dask
+cluster, resumed from the store, stopped and cleaned up (see ``snakecube.census``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from snakecube import limits, pool
+from snakecube.census.reduce import TOP, empty_partition, reduce_partition
+from snakecube.census.result import Census, DesignCount, Progress, snake_of_key, turns_order
+from snakecube.census.store import PartInfo, Store, UnitInfo
+from snakecube.census.units import path_units, tally_unit
+from snakecube.errors import InputError
+from snakecube.shape import Region
+
+
+def default_partitions(cells: int) -> int:
+    """Partitions for a region: one for small censuses, more as the design count grows."""
+    return 1 if cells <= 20 else 16 if cells <= 32 else 256
+
+
+def default_units(cells: int) -> int:
+    """At least this many work units: enough to share out and to stop and resume."""
+    return 64 if cells >= 24 else 1
+
+
+TEMP_PREFIX = "snakecube-census-"
+
+
+def _remove_orphans(folder: Path) -> None:
+    """Remove the temporary stores of snakecube processes that no longer run (killed with
+    SIGKILL, or by the OOM killer, before they could clean up)."""
+    try:
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(TEMP_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still running (or another process has the pid now): left alone
+        except ProcessLookupError:
+            pass
+        except OSError:  # not ours to signal: alive
+            continue
+        shutil.rmtree(folder / name, ignore_errors=True)
+
+
+def _checked(
+    region: Region,
+    progress: Progress | None,
+    workers: int | None,
+    store: str | Path | None,
+    partitions: int | None,
+    scheduler: str | None,
+) -> tuple[int, int]:
+    """Check census()'s options (TypeError, InputError); the workers and the partitions."""
+    if not isinstance(region, Region):
+        raise TypeError(f"census() needs a Region or Box, not {type(region).__name__}")
+    n = region.volume
+    limits.cell_count(n, f"the {region.describe()}", limits.MAX_CENSUS_CELLS, "a census")
+    if n < 2:
+        raise InputError("a census needs at least 2 cells")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+
+    if workers is not None:
+        workers = limits.workers(workers)
+    n_workers = workers or (limits.cores() if n > pool.SMALL_JOB_CELLS else 1)
+    p = (
+        default_partitions(n)
+        if partitions is None
+        else limits.whole(partitions, "partitions", 1, 4096)
+    )
+    if p & (p - 1):
+        raise InputError(f"partitions must be a power of two, not {p}")
+    if scheduler is not None and store is None:
+        raise InputError("a census on a cluster needs a store every worker can reach (--store)")
+    return n_workers, p
+
+
+def census(
+    region: Region,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    store: str | Path | None = None,
+    partitions: int | None = None,
+    scheduler: str | None = None,
+) -> Census:
+    """Every design that folds into ``region`` (at most 64 cells), with its solutions.
+
+    ``workers`` processes run the units (default: all cores for regions of more than 27
+    cells). ``store`` keeps the work in
+    that directory: Ctrl-C loses only the units in progress, and a rerun with the same
+    store finishes the census. Without it a temporary directory is used.
+
+    ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
+    that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
+    and must be a directory every worker can reach.
+    """
+    n_workers, p = _checked(region, progress, workers, store, partitions, scheduler)
+    n = region.volume
+    units = path_units(region, min_units=default_units(n))
+    # Without a store, a temporary directory, removed with the Census (or at once on error);
+    # its name holds this process's pid, so one a killed process left is removed next time.
+    temp = None
+    if store is None:
+        _remove_orphans(Path(tempfile.gettempdir()))
+        temp = tempfile.TemporaryDirectory(
+            prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
+        )
+    root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
+    client = None
+    try:
+        if scheduler is not None:  # first: a bad address leaves no new store behind
+            from snakecube.cluster import connect  # the cluster extra, only with --scheduler
+
+            client = connect(scheduler)
+        st = Store.open(root, region, units, p)
+        result = _Runner(st, region, units, progress, n_workers, client).run()
+    except BaseException:
+        if temp is not None:
+            temp.cleanup()
+        raise
+    finally:
+        if client is not None:
+            client.close()
+    return Census(
+        **result, region=region, store=None if store is None else root, _store=st, _cleanup=temp
+    )
+
+
+class _Runner:
+    """Runs the units, then the reduce, locally or on a cluster; stops cleanly on Ctrl-C."""
+
+    def __init__(
+        self,
+        st: Store,
+        region: Region,
+        units: list[tuple[int, ...]],
+        progress: Progress | None,
+        workers: int,
+        client: Any = None,
+    ) -> None:
+        self.st, self.region, self.units = st, region, units
+        self.progress, self.workers, self.client = progress, workers, client
+        self.steps = len(units) + st.partitions
+
+    def _tick(self, done: int, found: int) -> None:
+        if self.progress is not None:
+            self.progress(done, self.steps, found)
+
+    def run(self) -> dict[str, Any]:
+        st = self.st
+        done_units = st.finished_units()
+        todo = [i for i in range(len(self.units)) if i not in done_units]
+        stop = None
+        try:
+            for info in self._map_units(todo):
+                done_units[info.unit] = info
+                self._tick(len(done_units), sum(u.classes for u in done_units.values()))
+        except KeyboardInterrupt:
+            stop = "interrupted"
+        group = len(self.region.symmetries)
+        paths = sum(u.classes for u in done_units.values()) * group
+        if stop or len(done_units) < len(self.units):
+            return _partial(
+                paths, (len(done_units), len(self.units)), (0, st.partitions), stop or "interrupted"
+            )
+        parts = st.finished_parts()
+        filled = st.filled_parts()
+        parts.update((p, empty_partition(p)) for p in set(range(st.partitions)) - set(filled))
+        todo_parts = [p for p in filled if p not in parts]
+        found = paths // group
+        try:
+            for part in self._map_parts(todo_parts):
+                parts[part.partition] = part
+                self._tick(len(self.units) + len(parts), found)
+        except KeyboardInterrupt:
+            stop = "interrupted"
+        return _summary(
+            self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
+        )
+
+    def _map_units(self, todo: list[int]) -> Iterator[UnitInfo]:
+        st, region, units = self.st, self.region, self.units
+
+        def job(i: int) -> Iterator[UnitInfo]:
+            yield st.write_unit(tally_unit(region, i, units[i]))
+
+        yield from self._map(job, todo, "unit")
+
+    def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
+        st = self.st
+        everyone = list(range(len(self.units)))
+
+        def job(p: int) -> Iterator[PartInfo]:
+            yield reduce_partition(st, p, everyone)
+
+        yield from self._map(job, todo, "partition")
+
+    def _map(
+        self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
+    ) -> Iterator[Any]:
+        if self.client is not None:
+            from snakecube.cluster import map_tasks  # the cluster extra
+
+            yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
+            return
+        if self.workers <= 1 or len(todo) <= 1:
+            for i in todo:
+                yield from job(i)
+            return
+
+        for event in pool.run(job, todo, min(self.workers, len(todo)), lookahead=self.workers):
+            if event is not None and not event.done:
+                yield event.value
+
+
+def _partial(
+    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: str
+) -> dict[str, Any]:
+    return {
+        "paths": paths,
+        "design_count": None,
+        "solution_count": None,
+        "unique": None,
+        "max_solutions": None,
+        "palindromes": None,
+        "histogram": {},
+        "top": (),
+        "complete": False,
+        "stop_reason": stop,
+        "units": units,
+        "partitions": parts,
+    }
+
+
+def _summary(
+    region: Region,
+    paths: int,
+    parts: list[PartInfo],
+    units: int,
+    partitions: int,
+    stop: str | None,
+) -> dict[str, Any]:
+    n = region.volume
+    histogram: dict[int, int] = {}
+    for info in parts:
+        for k, v in info.histogram.items():
+            histogram[k] = histogram.get(k, 0) + v
+    best = sorted(
+        (t for info in parts for t in info.top), key=lambda t: (-t[1], -turns_order(t[0], n))
+    )[:TOP]
+    top = tuple(
+        DesignCount(snake_of_key(k, n), s, snake_of_key(k, n).is_palindrome) for k, s in best
+    )
+    complete = stop is None and len(parts) == partitions
+    return {
+        "paths": paths,
+        "design_count": sum(i.designs for i in parts),
+        "solution_count": sum(i.solutions for i in parts),
+        "unique": sum(i.unique for i in parts),
+        "max_solutions": max(histogram, default=0),
+        "palindromes": sum(i.palindromes for i in parts),
+        "histogram": dict(sorted(histogram.items())),
+        "top": top,
+        "complete": complete,
+        "stop_reason": None if complete else (stop or "interrupted"),
+        "units": (units, units),
+        "partitions": (len(parts), partitions),
+    }

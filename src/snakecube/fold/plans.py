@@ -1,0 +1,368 @@
+"""Making fold plans: the search for the quarter turns that fold a solution from the snake
+lying flat (``fold.planner``), run from each end, and the choice of the plan and of the
+solution easiest to fold.
+
+The solution is first turned (by a symmetry of its target) so that its first two segments
+lie on the table when it can: the flat start then lies on the table too, and the words and
+pictures use the instructions' table frame (x right, y away from you, z up).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from snakecube.errors import InputError
+from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
+from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, states_of
+from snakecube.frame import display, oriented
+from snakecube.solution import Solution
+
+ENDS = ("best", "first", "last")
+# A plan not found within the budget is searched once more with this many times the nodes: a
+# few solutions need corners turned out of the way and back past the first budget (a 2x3x4
+# design of 16 segments: 262,000 nodes for its 12 quarter turns; the hypothesis test found it).
+RETRY = 8
+
+
+@dataclass(frozen=True, slots=True)
+class FoldPlan:
+    """A plan in the model's terms: ``moves`` are (joint, quarter_turns), turning cubes
+    joint+1..n about the line through cubes joint and joint+1 (1-based)."""
+
+    solution: Solution  # the solution folded into (``end`` is its cells)
+    start: tuple[Vec, ...]
+    moves: tuple[tuple[int, int], ...]
+    held: str  # "first" or "last": the end the person holds while folding
+    in_order: bool  # segments placed one by one from the held end
+    lower_bound: int
+    clear: tuple[bool, ...]  # per move: does its swing pass clear?
+    frames: tuple[tuple[Vec, ...], ...] = ()  # the states with the held end kept still
+    found: bool = True
+    complete: bool = True  # False when the search gave up (its node budget) without a plan
+    reason: str = ""  # why there is no plan, when ``found`` is False
+    # the fewest quarter turns found for a plan that keeps every cube on or above the table
+    # (None: none was found, or the start cannot lie on the table under the held end)
+    table_turns: int | None = None
+
+    @property
+    def end(self) -> tuple[Vec, ...]:
+        return tuple(self.solution.cells)
+
+    @property
+    def quarter_turns(self) -> int:
+        return sum(abs(q) for _, q in self.moves)
+
+    @property
+    def sweep_clear(self) -> int:
+        """How many moves swing clear of the cubes that stay."""
+        return sum(self.clear)
+
+    def states(self) -> list[list[Vec]]:
+        """The start, then the configuration after each move."""
+        return states_of(self.solution.snake.lengths, self.start, self.moves)
+
+    def to_dict(self) -> dict[str, object]:
+        """The plan as JSON: start, moves, end, quarter_turns, lower_bound, sweep_clear."""
+        return {
+            "snake": self.solution.snake.turns(),
+            "target": self.solution.region.describe(),
+            "found": self.found,
+            "complete": self.complete,
+            "reason": self.reason or None,
+            "held": self.held,
+            "in_order": self.in_order,
+            "start": [list(c) for c in self.start],
+            "moves": [
+                {"joint": j, "quarter_turns": q, "sweep_clear": c}
+                for (j, q), c in zip(self.moves, self.clear, strict=True)
+            ],
+            "end": [list(c) for c in self.end],
+            "quarter_turns": self.quarter_turns,
+            "lower_bound": self.lower_bound,
+            "sweep_clear": self.sweep_clear,
+            "lift_before_step": below_table(self) if self.found else None,  # 0: on the table
+            "table_turns": self.table_turns,
+        }
+
+
+def orientation(solution: Solution, held: str = "first") -> Solution:
+    """The solution turned (by a symmetry of its target) so that the two segments at the
+    held end lie on the table (z constant, low) when possible: the flat start then lies on
+    the table; otherwise as the instructions show it."""
+    shown = display(solution)
+    if len(shown.snake.lengths) < 2:
+        return shown
+    best: tuple[tuple[int, ...], Solution] | None = None
+    for perm in solution.region.symmetries:
+        turned = oriented(solution, perm)
+        cells = list(turned.cells)
+        lengths = list(solution.snake.lengths)
+        if held == "last":
+            cells, lengths = cells[::-1], lengths[::-1]
+        corner = lengths[0] - 1
+        plane = len({cells[0][2], cells[corner][2], cells[corner + 1][2]}) == 1
+        key = (not plane, cells[0][2], turned.path != shown.path)
+        if best is None or key < best[0]:
+            best = (key, turned)
+    assert best is not None
+    return best[1]
+
+
+FLOOR_SHARE = 4  # the search that keeps the snake on the table gets 1/4 of the nodes
+
+
+def table_floor(lengths: Sequence[int], end: Sequence[Vec]) -> int | None:
+    """The table top's height when the snake, held at ``end[0]``, starts flat on the table:
+    the held cube's z, when the first two segments are horizontal there and no cube of the
+    solution is lower; else None (the start cannot lie on the table)."""
+    if len(lengths) < 2:
+        return None
+    corner = lengths[0] - 1
+    z = end[0][2]
+    if end[corner][2] != z or end[corner + 1][2] != z or min(c[2] for c in end) < z:
+        return None
+    return z
+
+
+@functools.lru_cache(maxsize=16)
+def _free(
+    lengths: tuple[int, ...], end: tuple[Vec, ...], target: frozenset[Vec], nodes: int
+) -> tuple[RawPlan | None, bool]:
+    """The free search's plan (no floor) and whether it finished; kept for the process, so
+    that :func:`easiest` does not search again for the solution it picks."""
+    try:
+        return best_plan(lengths, end, set(target), nodes), True
+    except Budget:
+        return None, False
+
+
+def _raw(
+    lengths: Sequence[int],
+    end: Sequence[Vec],
+    target: set[Vec],
+    nodes: int,
+    table: bool = True,
+) -> tuple[RawPlan | None, bool, int | None]:
+    """The best plan for one end, whether the searches finished within their budgets, and
+    the quarter turns of the best plan found that stays on the table (None if none).
+
+    Step: the free search first; if its plan stays on the table, that is the plan. Else a
+    search that keeps every cube on or above the table (a share of the nodes), and its plan
+    wins a tie in quarter turns."""
+    floor = table_floor(lengths, end) if table else None
+    free, done = _free(tuple(lengths), tuple(end), frozenset(target), nodes)
+    if floor is None:
+        return free, done, None
+    if free is not None and _stays(lengths, end, free, floor):
+        return free, True, len(free.moves)
+    try:
+        low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
+    except Budget:
+        low = None
+    if low is not None and (free is None or len(low.moves) <= len(free.moves)):
+        return low, True, len(low.moves)
+    return free, done, None if low is None else len(low.moves)
+
+
+def _stays(lengths: Sequence[int], end: Sequence[Vec], raw: RawPlan, floor: int) -> bool:
+    """True when no state of ``raw`` (held at ``end[0]``) has a cube below ``floor``."""
+    folder = Folder(lengths, end, set())
+    moves = [(folder.corners[s], q) for s, q in raw.moves]
+    return all(
+        c[2] >= floor for state in states_of(lengths, folder.cells(raw.start), moves) for c in state
+    )
+
+
+def _typed(solution: Solution, raw: RawPlan, held: str, table_turns: int | None = None) -> FoldPlan:
+    """The raw plan written as model moves on the snake as typed, with its start."""
+    lengths = solution.snake.lengths
+    end = list(solution.cells)
+    n = len(end)
+    if held == "first":
+        folder = Folder(lengths, end, set(end))
+        moves = [(folder.corners[s], q) for s, q in raw.moves]
+        start = folder.cells(raw.start)
+        frames = states_of(lengths, start, moves)
+    else:
+        back = Folder(lengths[::-1], end[::-1], set(end))
+        # joint j of the reversed snake is joint n - j as typed, with the same quarter turns
+        moves = [(n - back.corners[s], q) for s, q in raw.moves]
+        start = list(end)
+        for joint, q in reversed(moves):  # undo the moves from the solution
+            start = apply_move(start, joint, -q)
+        back_moves = [(back.corners[s], q) for s, q in raw.moves]
+        frames = [f[::-1] for f in states_of(lengths[::-1], back.cells(raw.start), back_moves)]
+    states = states_of(lengths, start, moves)
+    clear = tuple(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
+    # the fewest quarter turns from the best flat start: one per corner out of the plane
+    bound = sum(v % 2 for v in Folder(lengths, end, set()).goal[1:])
+    return FoldPlan(
+        solution=solution,
+        start=tuple(start),
+        moves=tuple(moves),
+        held=held,
+        in_order=raw.in_order,
+        lower_bound=bound,
+        clear=clear,
+        frames=tuple(tuple(f) for f in frames),
+        table_turns=table_turns,
+    )
+
+
+def plan(
+    solution: Solution,
+    end: str = "best",
+    nodes: int = 200_000,
+    orient: bool = True,
+    table: bool = True,
+) -> FoldPlan:
+    """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
+    or ``last`` end, or the ``best`` (fewest quarter turns, then staying on the table, then
+    in order, then most clear swings; the first end on a tie). For each end, among plans of
+    equal quarter turns, one that keeps every cube on or above the table is preferred.
+
+    Each search has a budget of ``nodes`` per end; when nothing is found and some search was
+    cut short, every end is searched once more with ``RETRY`` times as many. When still
+    nothing is found, the answer is a plan with ``found`` False, no moves, and its
+    ``reason`` ("no plan found within N nodes per search", with ``complete`` False; or
+    "there is no plan", when every search finished). ``orient=False`` keeps the solution
+    as it is (its cells are then the plan's end); ``table=False`` skips the search for a
+    plan that stays on the table. Raises InputError only for an unknown ``end``."""
+    if not isinstance(solution, Solution):
+        raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
+    if end not in ENDS:
+        raise InputError(f"unknown end {end!r}; use one of {', '.join(ENDS)}")
+    found: list[FoldPlan] = []
+    finished = True
+    ends = [
+        (held, orientation(solution, held) if orient else solution)
+        for held in (("first", "last") if end == "best" else (end,))
+    ]
+    for budget in (nodes, nodes * RETRY):  # Step: a deeper search only where one was cut short
+        finished = True
+        for held, turned in ends:
+            lengths = turned.snake.lengths
+            cells = list(turned.cells)
+            ls = lengths if held == "first" else lengths[::-1]
+            ce = cells if held == "first" else cells[::-1]
+            raw, done, on_table = _raw(ls, ce, set(cells), budget, table)
+            finished &= done
+            if raw is not None:
+                found.append(_typed(turned, raw, held, on_table))
+        if found or finished:
+            break
+    if not found:
+        turned = ends[0][1]
+        why = (
+            "there is no plan for this solution (every search finished)"
+            if finished
+            else f"no plan found within {budget:,} nodes per search"
+        )
+        return FoldPlan(
+            solution=turned,
+            start=(),
+            moves=(),
+            held=ends[0][0],
+            in_order=False,
+            lower_bound=0,
+            clear=(),
+            found=False,
+            complete=finished,
+            reason=why,
+        )
+    return min(
+        found,
+        key=lambda p: (
+            p.quarter_turns,
+            below_table(p) != 0,  # on a tie, a plan that never lifts the snake off the table
+            not p.in_order,
+            -p.sweep_clear,
+            p.held != "first",
+        ),
+    )
+
+
+EASIEST_RULE = (
+    "the easiest to fold: the fewest quarter turns in its fold plan, then the most swings "
+    "that pass clear of the cubes in place, then the earliest"
+)
+
+
+def ease(p: FoldPlan) -> tuple[bool, int, int]:
+    """How hard a plan is to fold, smaller is easier (see ``EASIEST_RULE``)."""
+    return (not p.found, p.quarter_turns, -p.sweep_clear)
+
+
+def easiest(
+    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000
+) -> tuple[int, FoldPlan]:
+    """Which of ``solutions`` is easiest to fold by hand (``EASIEST_RULE``), 0-based, and
+    its plan."""
+    if not solutions:
+        raise InputError("there is no solution to fold")
+    # Step: a plan needs at least its lower bound (cheap: the corners out of the plane), so
+    # solutions are planned fewest bound first, and one whose bound exceeds the fewest
+    # quarter turns found so far cannot win (a tie in turns could, on clear swings).
+    bounds = [lower_bound(sol) for sol in solutions]
+    plans: dict[int, FoldPlan] = {}
+    for i in sorted(range(len(solutions)), key=lambda i: (bounds[i], i)):
+        done = [p for p in plans.values() if p.found]
+        if done and bounds[i] > min(p.quarter_turns for p in done):
+            break
+        plans[i] = plan(solutions[i], end, nodes, table=False)
+    k = min(plans, key=lambda i: (*ease(plans[i]), i))
+    # Step: only the one picked is planned again to stay on the table (same quarter turns;
+    # its free search is remembered by ``_free``)
+    return k, plan(solutions[k], end, nodes)
+
+
+def lower_bound(solution: Solution) -> int:
+    """The fewest quarter turns any fold plan of ``solution`` needs: one per corner whose
+    dihedral in the solution is odd (out of the plane); the same from either end."""
+    return sum(v % 2 for v in Folder(solution.snake.lengths, list(solution.cells), set()).goal[1:])
+
+
+def check(p: FoldPlan) -> list[str]:
+    """What is wrong with a plan, by replaying it (an internal check; the tests replay plans
+    with their own, independent simulator)."""
+    if not p.found:
+        return []
+    problems = []
+    states = p.states()
+    if not is_flat(states[0]):
+        problems.append("the start is not flat")
+    for k, state in enumerate(states):
+        if not is_valid(state):
+            problems.append(f"state {k} has two cubes in one cell")
+    if [tuple(c) for c in states[-1]] != list(p.end):
+        problems.append("the last state is not the solution")
+    return problems
+
+
+def below_table(p: FoldPlan) -> int:
+    """The first step after which a cube is lower than the table top (the start's layer,
+    the held end kept still), or 0 when none is."""
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    floor = min(c[2] for c in frames[0])
+    for k, cells in enumerate(frames):
+        if any(c[2] < floor for c in cells):
+            return k
+    return 0
+
+
+def hanging_tails(p: FoldPlan) -> list[tuple[Vec, ...]]:
+    """For each instruction step (segment k placed, from the first end), where the rest of
+    the snake hangs: the first state of the plan (held at its first end) in which cubes
+    1..(the step's last cube) are in place."""
+    if p.held != "first":
+        raise InputError("hanging tails need a plan held at the first end")
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    end = p.end
+    out, last = [], 0
+    for k, n in enumerate(p.solution.snake.lengths):
+        last = n - 1 if k == 0 else last + n - 1
+        frame = next(f for f in frames if list(f[: last + 1]) == list(end[: last + 1]))
+        out.append(tuple(frame[last + 1 :]))
+    return out
