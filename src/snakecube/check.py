@@ -151,8 +151,6 @@ def parse_axes(text: str) -> dict[str, int]:
     return out
 
 
-# Long by design: one reader per form of a pasted solution (cells, directions, moves),
-# tried in order: the order is the rule, and it reads top to bottom.
 def read_solution(
     text: str,
     snake: Snake,

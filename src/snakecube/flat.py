@@ -42,8 +42,8 @@ class Flat:
         }
 
 
-# Long by design: one loop with an explicit stack (no recursion limit for long snakes);
-# its state (cells, directions, next tries) would otherwise travel between functions.
+# One loop with an explicit stack (no recursion limit for long snakes); its state (cells,
+# directions, next tries) would otherwise travel between functions.
 def flat(snake: Snake, seconds: float | None = None) -> Flat:
     """Count the snake's flat layouts (seeds/004's ``flat``) and find the most compact.
 

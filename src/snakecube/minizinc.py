@@ -38,8 +38,8 @@ def is_cube(region: Region) -> bool:
     return a == b == c >= 2 and region.volume == a * b * c
 
 
-# Long by design: the MiniZinc model is text written in order: data, variables,
-# constraints, symmetry breaking, output, as the model reads.
+# The MiniZinc model is text written in order: data, variables, constraints, symmetry breaking,
+# output, as the model reads.
 def model(snake: Snake, region: Region, symmetry: str = "none") -> str:
     """A complete MiniZinc model (data included) whose solutions are the snake's placements
     in the region; ``symmetry`` picks the symmetry breaking (see the module's text)."""

@@ -53,8 +53,6 @@ class Nearby:
         }
 
 
-# Long by design: the kinds of typo, one short loop each, in the order they are tried;
-# one generator keeps that order (most likely first) visible in one place.
 def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
     """Candidate designs, most likely typo first, each once, with ``cubes`` cubes and no
     segment longer than ``longest``."""

@@ -163,8 +163,8 @@ def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any, parent:
         results.put((i, None, True))
 
 
-# Long by design: one generator owns the workers, their queues and the redo bookkeeping,
-# so that closing it (or an exception in the caller) always ends every worker (its finally).
+# One generator owns the workers, their queues and the redo bookkeeping, so that closing it (or an
+# exception in the caller) always ends every worker (its finally).
 def run(
     job: Callable[[T], Iterator[R]],
     items: Iterable[T],

@@ -232,8 +232,8 @@ class Snake:
         return cls(tuple(lengths))
 
     # -- parse / format -------------------------------------------------------------------
-    # Long by design: every notation is tried in a fixed order, one short block each; the
-    # order is the rule that decides between readings.
+    # Every notation is tried in a fixed order, one short block each; the order is the rule that
+    # decides between readings.
     @classmethod
     def parse(cls, text: str, cubes: int | None = None) -> Snake:
         """Read a snake in any notation, or by catalog name.

@@ -14,8 +14,6 @@ class InvalidSolution(Exception):
     """A proposed solution breaks a rule; the message says which and where."""
 
 
-# Long by design: the checker reads the rules top to bottom, one short block each, and
-# shares nothing with the search; splitting it would hide the list of rules.
 def violations(
     lengths: Sequence[int], target: Iterable[Sequence[int]], cells: Sequence[Sequence[int]]
 ) -> list[str]:

@@ -303,8 +303,6 @@ class Store:
         return _arrays(block, d)
 
     # -- headers ---------------------------------------------------------------------------
-    # Long by design: each check of a stored header is one short step, in the order a reader
-    # trusts them (size, magic, length, JSON, checksum); split, the order would be lost.
     def _header(self, path: Path, magic: bytes) -> tuple[dict[str, Any], int]:
         """A file's JSON header (checked), and where its data starts."""
         name = repr(str(path))

@@ -199,8 +199,6 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
-# Long by design: the pure-Python twin of census/_paths.pyx, step for step: it keeps the
-# compiled loop's shape so the two can be read side by side.
 def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.

@@ -68,7 +68,6 @@ def _suggest(text: str, target: Region | None, seconds: float) -> str:
     )
 
 
-# Long by design: a list of solve's options and their help, nothing else.
 def _solve_options(p: Parser) -> None:
     add_snake(p)
     add_target(p)
@@ -140,8 +139,6 @@ def _solve_options(p: Parser) -> None:
     help="fold a snake into a cube, box or region; count solutions",
     epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
 )
-# Long by design: the search, then the forms its answer is printed in (text, JSON, nearby
-# designs, every text form), each a few lines; the library does the work.
 def solve_command(args: Namespace) -> int:
 
     target = target_of(args)

@@ -65,8 +65,8 @@ def _edges(cell: Coord) -> list[list[tuple[int, int, int]]]:
     return [[c[a], c[b]] for a, b in frame.CUBE_EDGES]
 
 
-# Long by design: the drawing of one view, layer by layer (box, rest of the snake, cubes,
-# numbers, arrow): matplotlib calls in the order they are painted.
+# The drawing of one view, layer by layer (box, rest of the snake, cubes, numbers, arrow):
+# matplotlib calls in the order they are painted.
 def _draw_view(
     ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any, zoom: float = 0.0
 ) -> None:
@@ -361,7 +361,6 @@ def _draw_page(
         draw_panel(fig, rect, solution, panels[k])
 
 
-# Long by design: the cover page's parts in the order they stand on the page.
 def _draw_cover(
     fig: Any, top: float, page_h: float, shown: Solution, cover: scene.Cover, key: str
 ) -> None:
@@ -466,8 +465,6 @@ def _xyz(values: Any) -> Coord:
     return (x, y, z)
 
 
-# Long by design: the page layout (zoom, grid, header, cover), one decision a block, for
-# both kinds of sheet.
 def _pages(
     solution: Solution,
     panels: list[Panel],

@@ -345,7 +345,6 @@ def _corner(values: Iterable[int]) -> Coord:
     return (x, y, z)
 
 
-# Long by design: the same for a fold plan's panels, move by move.
 def fold_panels(plan: FoldPlan) -> list[Panel]:
     """One panel per state of a fold plan (``snakecube.fold.FoldPlan``): the flat start,
     then the snake after each quarter turn, the held end still. Cubes already where they

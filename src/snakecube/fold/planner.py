@@ -354,8 +354,6 @@ def disorder(raw: RawPlan) -> int:
     return count
 
 
-# Long by design: the members of the planner tried in order (in order, with dives, best
-# first, with the floor), each a few lines, with why each comes when it does.
 def best_plan(
     lengths: Sequence[int],
     end: Sequence[Vec],

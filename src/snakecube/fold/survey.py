@@ -215,8 +215,6 @@ def _check_rows(design: str, rows: object, solutions: int) -> str | None:
     return None
 
 
-# Long by design: every check of a journal's lines, in the order they are read; a
-# journal that fails any of them is refused whole.
 def _journal(
     path: Path, ident: dict[str, object], designs: dict[str, int]
 ) -> tuple[dict[str, list[dict[str, object]]], int]:
@@ -272,8 +270,6 @@ def _journal(
     return done, len(whole)
 
 
-# Long by design: its docstring is a third of it; the loop over finished designs keeps the
-# journal and the progress together.
 def run(box: Box, out: str | Path, workers: int | None = None,
         progress: Callable[[int, int, int], None] | None = None) -> int:  # fmt: skip
     """Study every solution of every design of ``box``; write the rows to ``out`` (CSV);

@@ -69,7 +69,6 @@ def solutions(
                 yield of_unit(inputs.problem, plan, event[0], dirs)
 
 
-# Long by design: two thirds of it is the docstring: the contract of the search.
 def solve(
     snake: Snake | str,
     target: Target = None,

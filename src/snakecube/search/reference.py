@@ -30,8 +30,8 @@ class Reference(Engine):
     name = NAME
     default_prune = 0
 
-    # Long by design: the reference search is the definition of correct: one explicit-stack
-    # loop, read top to bottom.
+    # The reference search is the definition of correct: one explicit-stack loop, read top to
+    # bottom.
     def search(
         self, problem: Problem, unit: Unit, stats: Stats | None = None
     ) -> Iterator[Placement | None]:

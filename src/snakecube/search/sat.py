@@ -56,8 +56,6 @@ def available() -> bool:
 class Encoding:
     """The clauses of one problem, and how to read a placement back from a model."""
 
-    # Long by design: the CNF encoding, one family of clauses a block, in the order of the
-    # model it encodes.
     def __init__(self, problem: Problem, fix_colour: bool = True) -> None:
         # Longer than a screen on purpose: the variables, then each family of clauses in the
         # order of the module's docstring, so the encoding reads against its description.
