@@ -180,17 +180,14 @@ def target_of(args: Namespace) -> Region | None:
     return None
 
 
+_CELL = re.compile(r"\s*(-?[0-9]{1,9})\s+(-?[0-9]{1,9})\s+(-?[0-9]{1,9})\s*")
+
+
 def coord(text: str, what: str) -> Coord:
-    parts = text.translate(_COORD_SPACES).split()
-    if len(parts) != 3 or not all(_small_int(t) for t in parts):
+    found = _CELL.fullmatch(text.translate(_COORD_SPACES))
+    if found is None:
         raise InputError(f"{what}: {limits.shorten(text)} is not x,y,z (three whole numbers)")
-    return int(parts[0]), int(parts[1]), int(parts[2])
-
-
-def _small_int(text: str) -> bool:
-    """-?[0-9]{1,9} in ASCII."""
-    digits = text.removeprefix("-")
-    return 0 < len(digits) <= 9 and digits.isascii() and digits.isdigit()
+    return int(found[1]), int(found[2]), int(found[3])
 
 
 def cells(text: str) -> list[Coord]:
