@@ -124,6 +124,58 @@ def test_no_circle_even_through_lazy_imports():
     assert cycles(module_imports(lazy=True)) == []
 
 
+DESIGN = SRC.parent.parent / "docs" / "design.md"
+
+
+def code_map() -> tuple[dict[str, set[str]], dict[str, str]]:
+    """docs/design.md's map: each layer with the layers it may import, and each module's
+    layer (module names in full: ``snakecube.search.plan``)."""
+    text = DESIGN.read_text(encoding="utf-8")
+    section = text.split("## Map of the code", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| ")
+        and not line.startswith("| layer |")
+        and not line.startswith("| module |")
+    ]
+    layers = {r[0]: r[2] for r in rows if not r[0].startswith("`")}
+    allowed = {
+        name: set(layers) if may == "every layer" else {x.strip() for x in may.split(",")}
+        for name, may in layers.items()
+    }
+    modules = {}
+    for r in rows:
+        if r[0].startswith("`"):
+            name = r[0].split("`")[1]
+            modules["snakecube" if name == "snakecube" else f"snakecube.{name}"] = r[1]
+    return allowed, modules
+
+
+def test_the_map_names_every_module_with_a_layer():
+    allowed, modules = code_map()
+    assert set(modules) == set(module_imports()), "docs/design.md's map and src/ differ"
+    assert set(modules.values()) <= set(allowed)
+
+
+def test_every_import_follows_the_map():
+    """Data flows one way: each module imports only from the layers its layer may import
+    (docs/design.md, "Map of the code"), imports inside functions included."""
+    allowed, modules = code_map()
+    wrong = [
+        f"{m} ({modules[m]}) imports {x} ({modules[x]})"
+        for m, targets in module_imports(lazy=True).items()
+        for x in targets
+        if modules[x] not in allowed[modules[m]] | {modules[m]}
+    ]
+    assert wrong == []
+
+
+def test_the_map_check_finds_an_upward_import():
+    allowed, modules = code_map()
+    assert modules["snakecube.search.plan"] == "search" and "explain" not in allowed["search"]
+
+
 def test_fold_never_reaches_up_into_explain():
     for path in (SRC / "fold").glob("*.py"):
         assert "snakecube.explain" not in path.read_text(encoding="utf-8"), path
