@@ -53,33 +53,27 @@ def _popcount_flags() -> list[str]:
 
 FLAGS = ["-O3", *_popcount_flags()]
 
+CSRC = "src/snakecube/csrc"  # the loops in C, shared with the WebAssembly module (web.site)
+
+
+def _extension(name: str, pyx: str, c_files: tuple[str, ...] = ()) -> Extension:
+    """One compiled loop: its Cython wrapper and the C sources it wraps."""
+    return Extension(
+        name,
+        [pyx, *(f"{CSRC}/{c}" for c in c_files)],
+        include_dirs=[CSRC],
+        depends=[f"{CSRC}/{h}" for h in ("sc.h", "segment.h", "segment_mask.h", "first.h", "beam.h")],
+        extra_compile_args=FLAGS,
+    )
+
+
 extensions = cythonize(
     [
-        Extension(
-            "snakecube.search._kernel",
-            ["src/snakecube/search/_kernel.pyx"],
-            extra_compile_args=FLAGS,
-        ),
-        Extension(
-            "snakecube.search._first",
-            ["src/snakecube/search/_first.pyx"],
-            extra_compile_args=FLAGS,
-        ),
-        Extension(
-            "snakecube.search._beam",
-            ["src/snakecube/search/_beam.pyx"],
-            extra_compile_args=FLAGS,
-        ),
-        Extension(
-            "snakecube.census._paths",
-            ["src/snakecube/census/_paths.pyx"],
-            extra_compile_args=FLAGS,
-        ),
-        Extension(
-            "snakecube.fold._turns",
-            ["src/snakecube/fold/_turns.pyx"],
-            extra_compile_args=FLAGS,
-        ),
+        _extension("snakecube.search._kernel", "src/snakecube/search/_kernel.pyx", ("segment.c",)),
+        _extension("snakecube.search._first", "src/snakecube/search/_first.pyx", ("first.c",)),
+        _extension("snakecube.search._beam", "src/snakecube/search/_beam.pyx", ("beam.c",)),
+        _extension("snakecube.census._paths", "src/snakecube/census/_paths.pyx"),
+        _extension("snakecube.fold._turns", "src/snakecube/fold/_turns.pyx"),
     ],
     language_level=3,
 )

@@ -7,6 +7,11 @@ hides every one of them, as if none had been built, so the whole suite can run o
 pure-Python paths. The environment is read once, at the first import of this module.
 Modules load on first use, so a search that needs one loop pays for that one only.
 
+Where a Cython module is not there but a WebAssembly runtime is (``snakecube.wasm``: in the
+static site, the worker's ``kernel.wasm``), the loops compiled from the same C source into
+that module stand in for it: ``search.loops`` has the same classes as ``_kernel``, ``_first``
+and ``_beam``.
+
 >>> sorted(EXTENSIONS)
 ['beam', 'first', 'kernel', 'paths', 'turns']
 """
@@ -16,6 +21,8 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
+
+from snakecube import wasm
 
 PURE_ENV = "SNAKECUBE_PUREPYTHON"
 PURE = os.environ.get(PURE_ENV, "").strip() not in ("", "0")  # every extension hidden
@@ -27,6 +34,12 @@ EXTENSIONS = {
     "paths": "snakecube.census._paths",  # the census's Hamiltonian path loop (census.units)
     "turns": "snakecube.fold._turns",  # the fewest-turns search (fold.survey)
 }
+# The loops the WebAssembly module has, and the module with their classes.
+IN_WASM = {
+    "kernel": "snakecube.search.loops",
+    "first": "snakecube.search.loops",
+    "beam": "snakecube.search.loops",
+}
 _LOADED: dict[str, ModuleType | None] = {}
 
 
@@ -37,8 +50,9 @@ def extension(name: str) -> ModuleType | None:
         if not PURE:
             try:
                 module = importlib.import_module(EXTENSIONS[name])
-            except ImportError:  # not built here: the pure-Python path is used
-                module = None
+            except ImportError:  # not built here: WebAssembly, or the pure-Python path
+                if name in IN_WASM and wasm.runtime() is not None:
+                    module = importlib.import_module(IN_WASM[name])
         _LOADED[name] = module
     return _LOADED[name]
 

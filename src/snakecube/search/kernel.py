@@ -41,6 +41,7 @@ AVAILABLE = _kernel is not None
 
 NAME = "kernel"
 SLICE = 2_000_000  # nodes per call of the loop: about 0.1-0.25 s on the king
+BATCH = 64  # placements a call of the loop returns at most
 _WORD = (1 << 64) - 1
 
 
@@ -110,8 +111,6 @@ class Tables:
                 array("q", [next(iter(o)) if o else 0 for o in offsets]),
                 array("Q", [w for m in has for w in _split(m, words)]),
             )
-        batch = 64  # solutions returned per call of the loop
-        self.out = (batch, array("q", [0] * (batch * len(problem.lengths))))
 
 
 def _split(mask: int, words: int) -> list[int]:
@@ -152,12 +151,11 @@ def search(
         yield tuple(unit.prefix)
         return
     t = tables_for(problem)
-    batch, out = t.out
     walk = _kernel.SegmentSearch(
         t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after, t.colours, t.words,
         array("q", [*unit.prefix, *([0] * (k_all - k0))]), head,
         array("Q", _split(occ_int, t.words)), k0, flags, min_free,
-        end_colour(problem.region, unit.start), out, batch, multiword,
+        end_colour(problem.region, unit.start), BATCH, multiword,
     )  # fmt: skip
     if t.shifts is not None and shifted:
         walk.set_shifts(*t.shifts)
@@ -165,8 +163,7 @@ def search(
         n_out, nodes = walk.run(max_nodes)
         if stats is not None:
             stats.nodes += nodes
-        found = [tuple(out[i * k_all : (i + 1) * k_all]) for i in range(n_out)]
-        yield from found  # copied first: the buffer is shared by searches of this problem
+        yield from walk.placements(n_out)
         if walk.finished:
             return
         yield None

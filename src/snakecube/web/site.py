@@ -3,23 +3,30 @@
 The folder holds the page (``index.html``, ``page.js``, ``page.css``; it draws the cubes
 as SVG itself), ``config.js`` (static mode), the Web Worker ``pyworker.js``, Pyodide's
 runtime and standard library (``pyodide/``), copied from the pinned npm package in
-``node_modules`` (``npm ci`` fetches it), and ``snakecube.zip``: snakecube's pure-Python
-modules, which Pyodide unpacks into its file system. Nothing is loaded from a CDN or a
-package index at run time.
+``node_modules`` (``npm ci`` fetches it), ``snakecube.zip``: snakecube's pure-Python
+modules, which Pyodide unpacks into its file system, and ``kernel.wasm``: the compiled loops
+(``csrc/``, the C the native package's Cython extensions wrap), compiled here by Debian's
+clang and wasm-ld into a WebAssembly module with no C library. ``kernel.json`` says whether
+the module is there (and why not), and the hash of the C sources it was built from. Where
+clang or wasm-ld is missing, the site is written without the module and solves in pure
+Python, and says so. Nothing is loaded from a CDN or a package index at run time.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
 import shutil
+import subprocess
 import tempfile
+import warnings
 import zipfile
 from importlib import resources
 from pathlib import Path
 
-from snakecube.errors import InputError
+from snakecube.errors import InputError, SlowWarning
 
 PAGE_FILES = ("index.html", "page.js", "page.css", "pyworker.js")
 PYODIDE_FILES = (
@@ -32,8 +39,47 @@ PYODIDE_FILES = (
 )
 # What the browser needs of snakecube: the solver, the words, the scene, the fold planner.
 # Compiled modules, the census, the cluster and the pictures stay out.
-SKIP_DIRS = ("census", "__pycache__")
+SKIP_DIRS = ("census", "csrc", "__pycache__")
 SKIP_SUFFIXES = (".so", ".c", ".pyx", ".pyd")
+
+
+CSRC = Path(__file__).resolve().parents[1] / "csrc"  # the loops in C
+# What the module is compiled from: the loops the page needs and the module's own support
+# (memory, the compiler's helpers); every header in csrc/ is part of its source too.
+KERNEL_SOURCES = ("segment.c", "first.c", "beam.c", "wasm.c")
+KERNEL = "kernel.wasm"
+CLANG_FLAGS = (
+    "--target=wasm32", "-O3", "-nostdlib", "-ffreestanding", "-Wall", "-Werror",
+    "-Wl,--no-entry", "-Wl,--export-dynamic", "-Wl,-z,stack-size=1048576",
+)  # fmt: skip
+NO_KERNEL = "clang and wasm-ld (Debian: apt-get install clang lld)"
+COMPILE_SECONDS = 120  # a hang, not a slow compile (about a second)
+
+
+def source_hash() -> str:
+    """The SHA-256 of the C sources (names and contents of csrc's .c and .h files)."""
+    digest = hashlib.sha256()
+    for path in sorted(CSRC.glob("*.[ch]")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def compile_kernel(out: Path) -> str | None:
+    """Compile the loops into the WebAssembly module ``out``, which records the sources' hash
+    (``sc_source_hash``); None when done, else why it could not be (one line)."""
+    clang, linker = shutil.which("clang"), shutil.which("wasm-ld")
+    if clang is None or linker is None:
+        return f"{'clang' if clang is None else 'wasm-ld'} was not found; it needs {NO_KERNEL}"
+    argv = [clang, *CLANG_FLAGS, f"-DSC_SOURCE_HASH=\"{source_hash()}\"", f"-I{CSRC}",
+            "-o", str(out), *(str(CSRC / name) for name in KERNEL_SOURCES)]  # fmt: skip
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=COMPILE_SECONDS)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"clang could not compile the loops: {err}"
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["no message"])[0]
+        return f"clang could not compile the loops: {first}"
+    return None
 
 
 def node_modules(start: Path | None = None) -> Path | None:
@@ -80,6 +126,16 @@ def _write_site(folder: Path, nm: Path) -> None:
         if source.is_file():
             shutil.copyfile(source, runtime / name)
     (folder / "snakecube.zip").write_bytes(package_zip())
+    why_not = compile_kernel(folder / KERNEL)
+    manifest = {"module": KERNEL if why_not is None else None, "source_hash": source_hash(),
+                "why_not": why_not}  # fmt: skip
+    (folder / "kernel.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    if why_not is not None:
+        warnings.warn(
+            f"the static site solves in pure Python, 30-100 times slower: {why_not}",
+            SlowWarning,
+            stacklevel=3,
+        )
 
 
 def build(out: str | Path, modules: Path | None = None) -> Path:

@@ -174,9 +174,9 @@
   function warnSlow(cells, mine) {
     // Said by the static solver before it searches: warn before a slow count starts.
     if (mine !== run) return;
-    $("warning").textContent = `Counting every solution of a ${cells}-cell target runs in pure ` +
-      "Python in your browser and may take a minute; the first solution is shown first, " +
-      "progress below, and Stop ends it.";
+    $("warning").textContent = `Counting every solution of a ${cells}-cell target runs in your ` +
+      "browser and may take a while; the first solution is shown first, progress below, and " +
+      "Stop ends it.";
     $("warning").hidden = false;
   }
 

@@ -1,12 +1,26 @@
 // The static site's solver: Pyodide in a Web Worker, so the page stays responsive. The
-// runtime comes from ./pyodide/ (copied from the npm package at build time) and snakecube's
-// pure-Python package from ./snakecube.zip (unpacked into Pyodide's file system): nothing
-// is fetched from a CDN or a package index.
+// runtime comes from ./pyodide/ (copied from the npm package at build time), snakecube's
+// pure-Python package from ./snakecube.zip (unpacked into Pyodide's file system) and the
+// compiled loops from ./kernel.wasm (built by `snakecube web` from the C sources the native
+// package wraps; kernel.json says whether the site has it): nothing is fetched from a CDN or
+// a package index. Python calls the module's functions through Pyodide's bridge
+// (snakecube.wasm, snakecube.search.loops); without it, everything runs in pure Python.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+async function loadKernel() {
+  try {
+    const manifest = await (await fetch("kernel.json")).json();
+    if (!manifest.module) return { why: manifest.why_not };
+    const bytes = await (await fetch(manifest.module)).arrayBuffer();
+    const { instance } = await WebAssembly.instantiate(bytes, {});
+    return { instance };
+  } catch (err) {
+    return { why: `the compiled kernel could not be loaded: ${err.message}` };
+  }
+}
 
 const BOOT = `
 import json, os, sys, time, warnings
-os.environ["SNAKECUBE_PUREPYTHON"] = "1"
 sys.path.insert(0, "/home/pyodide/site")
 warnings.simplefilter("ignore")
 import js
@@ -33,8 +47,7 @@ def snakecube_call(ident, kind, args_json):
                     last[0] = now
                     js.postMessage(json.dumps({"type": "progress", "id": ident, "done": done,
                                                "total": total, "found": found}))
-            out = answers.solve_answer(*fields, limit=limit, progress=progress,
-                                       strategy="depth-first")
+            out = answers.solve_answer(*fields, limit=limit, progress=progress)
         elif kind == "details":
             out = answers.details(*fields, args["cells"])
         elif kind == "plan":
@@ -52,6 +65,10 @@ def snakecube_call(ident, kind, args_json):
         return json.dumps({"type": "error", "id": ident,
                            "error": f"internal error: {type(err).__name__}: {err}"})
 
+def snakecube_compiled():
+    from snakecube import wasm
+    return wasm.runtime() is not None
+
 def snakecube_warm():
     # What the first solve would import (and compile) otherwise: done while the person types.
     import snakecube.search, snakecube.fold, snakecube.explain.scene, snakecube.explain.words
@@ -62,14 +79,22 @@ const t0 = performance.now();
 const booted = (async () => {
   try {
     const zip = fetch("snakecube.zip").then((r) => r.arrayBuffer());
+    const kernel = loadKernel();
     pyodide = await loadPyodide({ indexURL: "pyodide/" });
     const t1 = performance.now();
     pyodide.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/site" });
+    const { instance, why } = await kernel;
+    if (instance) {
+      pyodide.registerJsModule("snakecube_wasm", { exports: instance.exports, memory: instance.exports.memory });
+    }
     pyodide.runPython(BOOT);
     const version = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
+    const compiled = pyodide.runPython("snakecube_compiled()");
     const t2 = performance.now();
-    postMessage({ type: "ready", engine: `pure Python in your browser (Pyodide ${pyodide.version}, Python ${version})`,
-      times: { pyodide: t1 - t0, snakecube: t2 - t1 } });
+    const runtime = `Pyodide ${pyodide.version}, Python ${version}`;
+    const engine = compiled ? `compiled kernel in your browser (WebAssembly; ${runtime})`
+      : `pure Python in your browser (${runtime}); no compiled kernel: ${why || "it did not load"}`;
+    postMessage({ type: "ready", engine, times: { pyodide: t1 - t0, snakecube: t2 - t1 } });
     pyodide.runPython("snakecube_warm()");
     postMessage({ type: "warm", times: { warm: performance.now() - t2 } });
   } catch (err) {
