@@ -168,6 +168,9 @@ def first_solution(
 
     def out_of_budget(nodes: int) -> bool:
         nonlocal stop
+        # Asked between runs and between a long run's chunks (a wide beam's): progress then,
+        # so that it never stops for long (the static page's worker reports nothing else).
+        budget.report(runs_done, 0, 0)
         if budget.out_of_nodes(nodes):
             stop = "nodes"
         elif budget.out_of_time():
