@@ -21,6 +21,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("sse_starlette", reason="the web extra is not installed")
 Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
 
+from snakecube.errors import SlowWarning  # noqa: E402
 from snakecube.web import site  # noqa: E402
 
 pytestmark = [
@@ -262,19 +263,30 @@ def _progress_advances(page: object, seconds: float = 20) -> None:
     assert seen == sorted(seen), seen
 
 
-def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> None:
-    """The king in the browser: warned as slow before the search, its first solution drawn
-    while the count goes on with progress that advances; Stop ends it and a fresh solver
-    starts, which then solves the standard snake."""
+def test_static_kernel_warning_progress_and_stop(static: str, browser: object) -> None:
+    """The static site solves with the compiled kernel (WebAssembly), the network off: the
+    king counted on the kernel engine; a long 4x4x4 count warned as slow before the search,
+    its first solution drawn while the count goes on with progress that advances; Stop ends
+    it and a fresh solver starts, which then solves the standard snake."""
     page = _page(browser, static)
     _ready(page, static, 90_000)
-    page.fill("#snake", "king")  # type: ignore[attr-defined]
+    engine = page.inner_text("#engine")  # type: ignore[attr-defined]
+    assert "compiled kernel" in engine and "WebAssembly" in engine, engine
+    _solve(page, "king", 90_000)
+    counts = page.inner_text("#counts")  # type: ignore[attr-defined]
+    assert "4 distinct solutions" in counts and "· complete" in counts, counts
+    assert "on the kernel engine" in page.inner_text("#search")  # type: ignore[attr-defined]
+    page.fill("#snake", LONG_4)  # type: ignore[attr-defined]
     page.click("#solve")  # type: ignore[attr-defined]
     page.wait_for_selector("#warning", state="visible", timeout=30_000)  # type: ignore[attr-defined]
     warning = page.inner_text("#warning")  # type: ignore[attr-defined]
     assert "64-cell" in warning and "Stop" in warning, warning
-    page.wait_for_selector("#viewer svg", timeout=30_000)  # type: ignore[attr-defined]
-    assert "incomplete" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.getElementById('counts').textContent.includes('incomplete')"
+        " && !document.getElementById('answer').hidden",
+        timeout=30_000,
+    )
+    page.wait_for_selector("#viewer svg", state="visible", timeout=30_000)  # type: ignore[attr-defined]
     assert page.is_visible("#warning")  # type: ignore[attr-defined]
     _progress_advances(page)
     assert page.evaluate("document.body.dataset.state") == "solving"  # type: ignore[attr-defined]
@@ -298,6 +310,34 @@ def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> 
     _prints_the_steps(page, 17)
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
+
+
+def test_static_site_without_the_kernel_solves_in_pure_python(
+    tmp_path: Path, browser: object
+) -> None:
+    """Where clang and wasm-ld are missing, the site is written without the module (saying
+    so), and the page solves in pure Python and says why on its engine line."""
+    if site.node_modules() is None:
+        pytest.skip("npm packages missing: run 'npm ci' (needs npm; .ci/run does)")
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    with pytest.MonkeyPatch.context() as m, pytest.warns(SlowWarning, match="pure Python"):
+        m.setenv("PATH", str(empty))  # no clang, no wasm-ld
+        out = site.build(tmp_path / "site")
+    assert not (out / site.KERNEL).exists()
+    port = free_port()
+    argv = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)]
+    with listening(argv, port):
+        base = f"http://127.0.0.1:{port}/"
+        page = _page(browser, base)
+        _ready(page, base, 90_000)
+        engine = page.inner_text("#engine")  # type: ignore[attr-defined]
+        assert "pure Python" in engine and "clang" in engine and "\n" not in engine, engine
+        _solve(page, "standard", 90_000)
+        assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+        assert "reference engine" in page.inner_text("#search")  # type: ignore[attr-defined]
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.context.close()  # type: ignore[attr-defined]
 
 
 def _prints_the_steps(page: object, steps: int) -> None:
