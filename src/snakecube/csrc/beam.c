@@ -97,9 +97,9 @@ sc_beam *sc_beam_init(void *block, int32_t n, const int32_t *nb, const int32_t *
     s->all_cells = 0;
     s->even = 0;
     for (c = 0; c < n; c++) {
-        s->all_cells |= (sc_u128)1 << c;
+        s->all_cells |= sc_bit(c);
         if (colour[c] == 0)
-            s->even |= (sc_u128)1 << c;
+            s->even |= sc_bit(c);
     }
     for (d = 0; d < 6; d++) {
         s->off[d] = offsets[d];
@@ -117,8 +117,8 @@ sc_beam *sc_beam_init(void *block, int32_t n, const int32_t *nb, const int32_t *
 static inline sc_u128 near(const sc_beam *s, sc_u128 m, int d) {
     int64_t o = s->off[d];
     if (o > 0)
-        return (m >> o) & s->has[d];
-    return (m << (-o)) & s->has[d];
+        return sc_shr(m, (int)o) & s->has[d];
+    return sc_shl(m, (int)-o) & s->has[d];
 }
 
 /* ``reach`` grown a ring at a time through the cells ``within``, until it holds ``goal`` or
@@ -144,7 +144,7 @@ static int connected(const sc_beam *s, sc_u128 occ, int32_t head) {
     for (d = 0; d < 6; d++) {
         hd = s->nb[head * 6 + d];
         if (hd >= 0)
-            reach |= (sc_u128)1 << hd;
+            reach |= sc_bit(hd);
     }
     return (grow(s, reach & fr, fr, fr) & fr) == fr;
 }
@@ -155,13 +155,13 @@ static int connected(const sc_beam *s, sc_u128 occ, int32_t head) {
  * near them (any path through them goes round). If that local test fails, the whole free
  * part is grown (``connected``). */
 static int connected_child(const sc_beam *s, const sc_beam_child *k) {
-    sc_u128 head = (sc_u128)1 << k->head, gone, avail, near1, local, front;
+    sc_u128 head = sc_bit(k->head), gone, avail, near1, local, front;
     const sc_beam_state *p;
     int d;
     if (s->level < 0)
         return connected(s, k->occ, k->head);
     p = &s->cur[k->parent];
-    gone = ((k->occ & ~p->occ) | ((sc_u128)1 << p->head)) & ~head;
+    gone = ((k->occ & ~p->occ) | sc_bit(p->head)) & ~head;
     avail = (s->all_cells & ~k->occ) | head;
     /* Step: the cells next to those gone, and the cells at most two steps from them. */
     near1 = gone;
@@ -187,14 +187,14 @@ static int64_t score(const sc_beam *s, sc_u128 occ, int32_t head) {
         return 0;
     /* Step 2: colours. The cell after the head has the other colour; the rest alternate. */
     even_free = pc(fr & s->even);
-    want = ((s->even >> head) & 1) ? left / 2 : (left + 1) / 2;
+    want = (s->even & sc_bit(head)) ? left / 2 : (left + 1) / 2;
     if (even_free != want)
         return -1;
     /* Step 1: dead ends, counting free neighbours on shifted masks (a: >= 1, b: >= 2). */
     for (d = 0; d < 6; d++) {
         hd = s->nb[head * 6 + d];
         if (hd >= 0)
-            near_head |= (sc_u128)1 << hd;
+            near_head |= sc_bit(hd);
         m = near(s, fr, d);
         b |= a & m;
         a |= m;
@@ -246,12 +246,12 @@ static int64_t first_level(sc_beam *s) {
         for (d = 0; d < 6; d++) {
             /* Step: the first segment from start cell c, going d, if it stays inside. */
             h = c;
-            occ = (sc_u128)1 << c;
+            occ = sc_bit(c);
             for (j = 1; j < s->lengths[0]; j++) {
                 h = s->nb[h * 6 + d];
                 if (h < 0)
                     break;
-                occ |= (sc_u128)1 << h;
+                occ |= sc_bit(h);
             }
             if (h < 0)
                 continue;
@@ -279,7 +279,7 @@ static int64_t expand(sc_beam *s) {
                 h = s->nb[h * 6 + d];
                 if (h < 0)
                     break;
-                one = (sc_u128)1 << h;
+                one = sc_bit(h);
                 if (occ & one) {
                     h = -1;
                     break;

@@ -36,6 +36,44 @@
  * pair of registers. */
 typedef unsigned __int128 sc_u128;
 
+/* Shifts of a 128-bit mask by a variable number of bits (0..127), and the mask of one bit.
+ * GCC and clang inline them on 64-bit machines; clang for wasm32 calls a library function for
+ * each (``__ashlti3``, ``__lshrti3``; the beam ran 3-4 times slower than native with them),
+ * so there they are written on the two 64-bit halves. */
+#if defined(__wasm__)
+static inline sc_u128 sc_join(uint64_t high, uint64_t low) {
+    return ((sc_u128)high << 64) | low;
+}
+
+static inline sc_u128 sc_shr(sc_u128 m, int s) {
+    uint64_t low = (uint64_t)m, high = (uint64_t)(m >> 64);
+    if (s >= 64)
+        return sc_join(0, high >> (s - 64));
+    if (s == 0)
+        return m;
+    return sc_join(high >> s, (low >> s) | (high << (64 - s)));
+}
+
+static inline sc_u128 sc_shl(sc_u128 m, int s) {
+    uint64_t low = (uint64_t)m, high = (uint64_t)(m >> 64);
+    if (s >= 64)
+        return sc_join(low << (s - 64), 0);
+    if (s == 0)
+        return m;
+    return sc_join((high << s) | (low >> (64 - s)), low << s);
+}
+
+static inline sc_u128 sc_bit(int i) {
+    return i >= 64 ? sc_join((uint64_t)1 << (i - 64), 0) : sc_join(0, (uint64_t)1 << i);
+}
+#else
+static inline sc_u128 sc_shr(sc_u128 m, int s) { return m >> s; }
+
+static inline sc_u128 sc_shl(sc_u128 m, int s) { return m << s; }
+
+static inline sc_u128 sc_bit(int i) { return (sc_u128)1 << i; }
+#endif
+
 /* A block's parts are laid out at multiples of 16 bytes (the 128-bit masks' alignment). */
 #define SC_ALIGN(n) (((size_t)(n) + 15) & ~(size_t)15)
 

@@ -24,9 +24,23 @@ static inline int64_t MASK(low_bit)(M m) {
     return 64 + __builtin_ctzll((uint64_t)(m >> 32 >> 32));
 }
 
+/* ``m`` shifted right or left by ``s`` (0 .. bits - 1), and the mask of bit ``i``: for 128
+ * bits through sc.h's helpers (inline in WebAssembly too). */
+static inline M MASK(shr)(M m, int64_t s) {
+    return sizeof(M) == 8 ? m >> s : (M)sc_shr((sc_u128)m, (int)s);
+}
+
+static inline M MASK(shl)(M m, int64_t s) {
+    return sizeof(M) == 8 ? m << s : (M)sc_shl((sc_u128)m, (int)s);
+}
+
+static inline M MASK(bit)(int64_t i) {
+    return sizeof(M) == 8 ? (M)1 << i : (M)sc_bit((int)i);
+}
+
 /* Bit c of the result is bit c + s of ``m`` (zero where that is out of the mask). */
 static inline M MASK(shift)(M m, int64_t s) {
-    return s >= 0 ? m >> s : m << (-s);
+    return s >= 0 ? MASK(shr)(m, s) : MASK(shl)(m, -s);
 }
 
 /* Can segments j, j-1, ... (down to ``stop``, at most SC_TAIL_SEGMENTS of them) lie backwards
@@ -68,7 +82,7 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
     const M one = 1;
     const M colour = MASK(load)(s->colours, 0);
     const int parity = (flags & SC_PARITY) != 0;
-    const M cells_mask = n_cells < (int64_t)(8 * sizeof(M)) ? (one << n_cells) - one : ~(M)0;
+    const M cells_mask = n_cells < (int64_t)(8 * sizeof(M)) ? MASK(bit)(n_cells) - one : ~(M)0;
     const int shifted = s->shifted;
     M occ = MASK(load)(s->occ, 0);
     int64_t level = s->level, base = s->base;
@@ -123,7 +137,7 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
             if ((flags & SC_DEAD_END) && more && shifted) {
                 /* Step 3 in a box: every cell's free neighbours counted up to two at once
                  * (a1: at least one, a2: at least two), six shifts of the free mask. */
-                free_ = ~occ | (one << e);
+                free_ = ~occ | MASK(bit)(e);
                 cand = MASK(load)(rhalo, r) & ~occ;
                 a1 = a2 = 0;
                 for (j = 0; j < 6; j++) {
@@ -137,16 +151,16 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
                         ok = 0; /* a cell with no way in, or two with one each */
                     } else {
                         x = MASK(low_bit)(m);
-                        if (last >= 0 && last != x && !((occ >> last) & one))
+                        if (last >= 0 && last != x && !(occ & MASK(bit)(last)))
                             ok = 0;
-                        else if (parity && (int64_t)((colour >> x) & one) != end_colour)
+                        else if (parity && (int64_t)((colour & MASK(bit)(x)) != 0) != end_colour)
                             ok = 0; /* the last cube's colour is fixed by parity */
                         else
                             last = x;
                     }
                 }
             } else if ((flags & SC_DEAD_END) && more) {
-                free_ = ~occ | (one << e);
+                free_ = ~occ | MASK(bit)(e);
                 cand = MASK(load)(rhalo, r) & ~occ;
                 while (cand) {
                     x = MASK(low_bit)(cand);
@@ -157,11 +171,11 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
                         break;
                     }
                     if ((m & (m - one)) == 0) {
-                        if (last >= 0 && last != x && !((occ >> last) & one)) {
+                        if (last >= 0 && last != x && !(occ & MASK(bit)(last))) {
                             ok = 0;
                             break;
                         }
-                        if (parity && (int64_t)((colour >> x) & one) != end_colour) {
+                        if (parity && (int64_t)((colour & MASK(bit)(x)) != 0) != end_colour) {
                             ok = 0; /* the last cube's colour is fixed by parity */
                             break;
                         }
@@ -173,12 +187,12 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
              * of the fit found at the node above (its witness) are reused while the last cube
              * stays and the new segment misses them: the same answer, cheaper. */
             fit = 0;
-            if (ok && (flags & SC_TAIL) && last >= 0 && k + 2 < n_seg && !((occ >> last) & one)) {
+            if (ok && (flags & SC_TAIL) && last >= 0 && k + 2 < n_seg && !(occ & MASK(bit)(last))) {
                 fit = MASK(load)(witness, k);
                 if (!fit || last != endc[k] || (fit & ray)) {
                     fit = 0;
-                    ok = MASK(tail_fits)(s, occ | (one << last), last, n_seg - 1, -1, k + 2, &fit);
-                    fit &= ~(occ | (one << last));
+                    ok = MASK(tail_fits)(s, (occ | MASK(bit)(last)), last, n_seg - 1, -1, k + 2, &fit);
+                    fit &= ~((occ | MASK(bit)(last)));
                 }
             }
             /* Step 4: the free cells stay connected to the head (flood fill), while at least

@@ -1,7 +1,8 @@
 /* What the WebAssembly module needs beside the loops, with no C library: a memory allocator
- * for the blocks Python asks for (``sc_alloc``, ``sc_free``), the functions clang may call
- * (memset, memcpy, the 128-bit shifts) and the hash of the sources the module was built
- * from. Only ``web/site.py`` compiles this file. */
+ * for the blocks Python asks for (``sc_alloc``, ``sc_free``), the two functions clang may call
+ * (memset, memcpy) and the hash of the sources the module was built from. Only
+ * ``web/site.py`` compiles this file. The loops shift 128-bit masks through sc.h's helpers,
+ * so that no call to a 128-bit shift (``__ashlti3``) is made: one would fail to link here. */
 #include "sc.h"
 
 /* -- memory ---------------------------------------------------------------------------------
@@ -96,43 +97,6 @@ void *memcpy(void *to, const void *from, size_t n) {
     while (n--)
         *t++ = *f++;
     return to;
-}
-
-typedef union {
-    sc_u128 all;
-    struct {
-        uint64_t low, high; /* little-endian */
-    } half;
-} u128_halves;
-
-sc_u128 __ashlti3(sc_u128 a, int b) {
-    u128_halves in, out;
-    in.all = a;
-    if (b == 0)
-        return a;
-    if (b >= 64) {
-        out.half.low = 0;
-        out.half.high = in.half.low << (b - 64);
-    } else {
-        out.half.low = in.half.low << b;
-        out.half.high = (in.half.high << b) | (in.half.low >> (64 - b));
-    }
-    return out.all;
-}
-
-sc_u128 __lshrti3(sc_u128 a, int b) {
-    u128_halves in, out;
-    in.all = a;
-    if (b == 0)
-        return a;
-    if (b >= 64) {
-        out.half.high = 0;
-        out.half.low = in.half.high >> (b - 64);
-    } else {
-        out.half.high = in.half.high >> b;
-        out.half.low = (in.half.low >> b) | (in.half.high << (64 - b));
-    }
-    return out.all;
 }
 
 /* -- the sources ------------------------------------------------------------------------------
