@@ -21,6 +21,7 @@ Deterministic: the walks use their own seeded generator.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.plan import make_plan, replay
@@ -73,10 +74,15 @@ def tree_size(problem: Problem, probes: int = PROBES, seed: int = 0) -> float:
     return total / probes
 
 
-def end_sizes(problem: Problem, probes: int = PROBES) -> tuple[float, float]:
+def end_sizes(
+    problem: Problem, probes: int = PROBES, between: Callable[[], None] | None = None
+) -> tuple[float, float]:
     """Estimates of the nodes a complete count visits from the snake's first end and from
-    its last (the same twice for a palindrome)."""
+    its last (the same twice for a palindrome); ``between()`` is called between the two (a
+    caller's progress)."""
     first_end = tree_size(problem, probes)
     if problem.snake.is_palindrome:
         return first_end, first_end
+    if between is not None:
+        between()
     return first_end, tree_size(problem.reversed(), probes)

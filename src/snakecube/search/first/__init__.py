@@ -22,6 +22,8 @@ any other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from snakecube import limits
 from snakecube.search import sat
 from snakecube.search.first import beam, depth, restarts
@@ -127,25 +129,32 @@ def why_not(name: str, problem: Problem) -> str | None:
 
 
 def who_runs(
-    problem: Problem, names: tuple[str, ...]
+    problem: Problem, names: tuple[str, ...], between: Callable[[], None] | None = None
 ) -> tuple[tuple[str, ...], tuple[float, float] | None]:
     """The members that run, and the ends' estimates if depth first was asked beside others:
-    it sits out when even its better end's tree is past ``depth.DEPTH_HOPELESS`` nodes."""
+    it sits out when even its better end's tree is past ``depth.DEPTH_HOPELESS`` nodes.
+    ``between()`` is called between the two ends' estimates (a caller's progress)."""
     if "depth-first" not in names or len(names) == 1:
         return names, None
-    sizes = end_sizes(problem)
+    sizes = end_sizes(problem, between)
     if min(sizes) > depth.DEPTH_HOPELESS:
         return tuple(m for m in names if m != "depth-first"), sizes
     return names, sizes
 
 
-def lineup(problem: Problem, names: tuple[str, ...], seed: int = 0) -> list[Member]:
+def lineup(
+    problem: Problem,
+    names: tuple[str, ...],
+    seed: int = 0,
+    between: Callable[[], None] | None = None,
+) -> list[Member]:
     """The members called ``names`` (less depth first where it is hopeless: ``who_runs``),
-    made for ``problem``, in the order asked; the ends' estimates are made once, here."""
+    made for ``problem``, in the order asked; the ends' estimates are made once, here
+    (``between()`` is called between them)."""
     unknown = set(names) - set(MEMBERS)
     if unknown or not names:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
-    running, sizes = who_runs(problem, names)
+    running, sizes = who_runs(problem, names, between)
     # Restarts and beams without depth first (it sat out as hopeless): beams weigh less.
     hopeless = {"restarts", "beam"} <= set(running) and "depth-first" not in running
     setting = Setting(
@@ -177,7 +186,8 @@ def first_solution(
             stop = "seconds"
         return stop is not None
 
-    members = lineup(problem, names, seed)
+    budget.report(0, 0, 0)  # the ends' estimates take a while in Pyodide: progress around them
+    members = lineup(problem, names, seed, lambda: budget.report(0, 0, 0))
     engine = "+".join(m.name for m in members)
     found: list[Solution] = []
     per_class = [0] * len(plan.start_classes)

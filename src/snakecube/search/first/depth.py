@@ -52,10 +52,11 @@ DEPTH_PROBES = 1024
 DEPTH_HOPELESS = 1e12
 
 
-def end_sizes(problem: Problem) -> tuple[float, float]:
-    """Knuth estimates of the depth-first tree from the first end and from the last."""
+def end_sizes(problem: Problem, between: Callable[[], None] | None = None) -> tuple[float, float]:
+    """Knuth estimates of the depth-first tree from the first end and from the last
+    (``between()`` is called between the two)."""
 
-    return estimate(problem, DEPTH_PROBES)
+    return estimate(problem, DEPTH_PROBES, between)
 
 
 def who_runs(
