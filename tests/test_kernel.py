@@ -10,7 +10,7 @@ import pytest
 import snakecube as sc
 from corpus import load_known
 from snakecube.designs import design_of, random_path
-from snakecube.search import kernel, make_plan, prepare, reference
+from snakecube.search import first, kernel, make_plan, options, prepare, reference
 from snakecube.search.engine import Stats
 from snakecube.search.options import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
 from snakecube.search.plan import Unit
@@ -188,3 +188,10 @@ def test_plan_splits_for_workers():
     plan = make_plan(problem, min_units=32)
     assert len(plan.units) >= 32
     assert len({(u.start, u.prefix) for u in plan.units}) == len(plan.units)
+
+
+def test_the_c_loops_flags_are_the_options():
+    # The C header (csrc/sc.h) repeats search.options' numbers; the wrappers export its values.
+    c_flags = {**kernel._kernel.FLAGS, **first._first.FLAGS}  # type: ignore[union-attr]
+    assert c_flags == {name: getattr(options, name) for name in c_flags}
+    assert len(c_flags) == 11

@@ -4,8 +4,8 @@
 
 Each search keeps its state in one block (as msgpack's ``Unpacker`` keeps its own), so a
 caller makes it once and calls ``run(max_nodes)`` in slices, checking time, progress and
-Ctrl-C in between; ``placements(n)`` reads the placements a run found. ``snakecube.wasm``
-has the same class for the WebAssembly module.
+Ctrl-C in between; ``placements(n)`` reads the placements a run found.
+``snakecube.search.loops`` has the same class for the WebAssembly module.
 """
 
 from libc.stdint cimport INT32_MAX, int32_t, int64_t, uint32_t, uint64_t

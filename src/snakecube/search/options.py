@@ -1,7 +1,8 @@
 """What a search may do and spend: the pruning flags its engines apply, and its budget.
 
-The flags are shared by the Python engines and the compiled loops (``_kernel.pyx`` and
-``_first.pyx`` read these names at import, so the numbers are written in one place only).
+The flags are shared by the Python engines and the compiled loops, whose C header
+(``csrc/sc.h``) repeats the numbers; the wrappers export the header's values (``FLAGS``) and
+the tests check that they are these.
 
 The budget is like python-chess's ``chess.engine.Limit(time=..., nodes=...)``: the solution
 limit, the seconds, the nodes, the progress callback and the moment the search began travel
