@@ -6,12 +6,15 @@ kernel as WebAssembly where clang and wasm-ld are installed) and served by ``htt
 Besides the catalog and the king, a static visit plans King B (the page's "Work out a fold
 plan" button) and finds a first solution of ``run.py``'s fully mixed random 5x5x5 design.
 
-    .venv/bin/python benchmarks/web.py [RUNS]   (needs chromium; `npm ci` for the static part;
-                                                 RUNS visits each way, default 3)
+    .venv/bin/python benchmarks/web.py [RUNS] [--before PYTHON]
+        (needs chromium; `npm ci` for the static part; RUNS visits each way, default 3;
+        --before: also the static site of the snakecube installed beside PYTHON, an older
+        build, its visits interleaved with this one's: a change measured in one run)
 """
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures
 import os
 import socket
@@ -64,11 +67,11 @@ def done(page, timeout: float) -> None:
     page.wait_for_function("document.body.dataset.state === 'done'", timeout=timeout * 1000)
 
 
-def measure(browser, base: str, static: bool) -> dict[str, float]:
+def measure(browser, base: str, static: bool, extras: bool = True) -> dict[str, float]:
     """One person's visit in a fresh browser context (nothing cached): open the page, solve
     every 3x3x3 catalog puzzle (the first click comes as soon as the page is ready), then
     the king; in the static site also King B and its fold plan, and a 5x5x5 design's first
-    solution. Times are Playwright's wall clock, from the click to the drawing."""
+    solution (``extras``). Times are Playwright's wall clock, from the click to the drawing."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     t = time.monotonic()
@@ -93,7 +96,7 @@ def measure(browser, base: str, static: bool) -> dict[str, float]:
     out["king_first"] = time.monotonic() - t
     done(page, 180)
     out["king"] = time.monotonic() - t
-    if static:
+    if static and extras:
         # King B, then its fold plan, which the static page works out on request.
         page.fill("#snake", "king-b")
         page.click("#solve")
@@ -182,32 +185,58 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(v):.2f} ({v[0]:.2f}-{v[-1]:.2f})"
 
 
+def serve_folder(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """An ``http.server`` for ``folder`` on a free port: the process and its address."""
+    q = port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(q), "-b", "127.0.0.1", "-d", folder],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait(f"http://127.0.0.1:{q}/")
+    return proc, f"http://127.0.0.1:{q}/"
+
+
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="?", type=int, default=3, help="visits each way")
+    parser.add_argument("--before", metavar="PYTHON", help="an older build's interpreter")
+    args = parser.parse_args()
+    runs = args.runs
     rows = []
     p = port()
     served = f"http://127.0.0.1:{p}/"
     proc = subprocess.Popen([sys.executable, "-m", "snakecube", "serve", "--port", str(p)])
     wait(served + "api/status")
-    static_proc = None
+    sites: list[subprocess.Popen[bytes]] = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path="/usr/bin/chromium", headless=True, args=ARGS
             )
             got = [measure(browser, served, False) for _ in range(runs)]
-            rows += [(w, spread([g[k] for g in got]), goal) for k, w, goal in ROWS["served"]]
+            rows += [(w, spread([g[k] for g in got]), "", goal) for k, w, goal in ROWS["served"]]
             if site.node_modules() is not None:
-                folder = site.build(Path(tempfile.mkdtemp()) / "site")
-                q = port()
-                static_proc = subprocess.Popen(
-                    [sys.executable, "-m", "http.server", str(q), "-b", "127.0.0.1", "-d", folder],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                wait(f"http://127.0.0.1:{q}/")
-                got = [measure(browser, f"http://127.0.0.1:{q}/", True) for _ in range(runs)]
-                rows += [(w, spread([g[k] for g in got]), goal) for k, w, goal in ROWS["static"]]
+                temp = Path(tempfile.mkdtemp())
+                server, base = serve_folder(site.build(temp / "site"))
+                sites.append(server)
+                old_base = None
+                if args.before:  # the older build writes its own site (the README's command)
+                    subprocess.run(
+                        [args.before, "-m", "snakecube", "web", "--out", str(temp / "old")],
+                        check=True,
+                        stdout=subprocess.DEVNULL,
+                    )
+                    server, old_base = serve_folder(temp / "old")
+                    sites.append(server)
+                got, old = [], []
+                for _ in range(runs):  # interleaved: both see the same load
+                    got.append(measure(browser, base, True))
+                    if old_base is not None:
+                        old.append(measure(browser, old_base, True, extras=False))
+                for k, w, goal in ROWS["static"]:
+                    was = spread([g[k] for g in old]) if old and k in old[0] else ""
+                    rows.append((w, spread([g[k] for g in got]), was, goal))
             browser.close()
         before = rss_kb(proc.pid)
         lt = load_test(served)
@@ -215,13 +244,13 @@ def main() -> None:
         up = httpx.get(served + "api/status").status_code == 200
         rows.append((f"load: 50 concurrent king solves: {lt['answered']:.0f} answered, "
                      f"{lt['busy']:.0f} busy, {lt['other']:.0f} other; server up: {up}; "
-                     f"RSS {before // 1024} -> {after // 1024} MB", f"{lt['seconds']:.2f}",
+                     f"RSS {before // 1024} -> {after // 1024} MB", f"{lt['seconds']:.2f}", "",
                      "all answered or busy"))  # fmt: skip
     finally:
         proc.terminate()
         proc.wait(10)
-        if static_proc is not None:
-            static_proc.terminate()
+        for server in sites:
+            server.terminate()
     load = os.getloadavg()[0]
     lines = [
         "# Web page benchmark (benchmarks/web.py)",
@@ -230,12 +259,18 @@ def main() -> None:
         f"cores (load average {load:.1f} at the end); each browser row is the median (min-max) "
         f"of {runs} visits, each in a fresh browser context (nothing cached), the first click "
         "as soon as the page says it is ready. Click to drawn is Playwright's wall clock from "
-        "the click to the page's own 'drawn' mark.",
+        "the click to the page's own 'drawn' mark."
+        + (
+            f" The before column is the static site of an older build ({args.before}), its "
+            "visits interleaved with this build's."
+            if args.before
+            else ""
+        ),
         "",
-        "| what | seconds | goal |",
-        "|---|---|---|",
+        "| what | seconds | before | goal |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {w} | {v} | {g} |" for w, v, g in rows]
+    lines += [f"| {w} | {v} | {b} | {g} |" for w, v, b, g in rows]
     OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
