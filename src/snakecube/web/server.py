@@ -77,9 +77,12 @@ DEBUG_ENV = "SNAKECUBE_DEBUG"  # set to 1: an internal error logs its traceback
 log = logging.getLogger("uvicorn.error")
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
+def _error(message: str, status: int = 400, close: bool = False) -> JSONResponse:
+    """The one-line answer; ``close``: the connection ends after it (its body was not read
+    whole, so it cannot carry another request)."""
     return JSONResponse({"error": limits.shorten(message, 400)[1:-1] if "\n" in message
-                         else message}, status_code=status)  # fmt: skip
+                         else message}, status_code=status,
+                        headers={"Connection": "close"} if close else None)  # fmt: skip
 
 
 def static_text(name: str) -> str:
@@ -135,7 +138,7 @@ async def _body(request: Request) -> dict[str, Any]:
     it is read whole, and past BODY_SECONDS; a client that leaves mid-body raises _Gone."""
     _same_site(request)
     size = request.headers.get("content-length")
-    too_big = _Answered(_error(f"the request is larger than {MAX_BODY} bytes", 413))
+    too_big = _Answered(_error(f"the request is larger than {MAX_BODY} bytes", 413, True))
     if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
         raise too_big
     data = b""
@@ -147,7 +150,7 @@ async def _body(request: Request) -> dict[str, Any]:
                     raise too_big
     except TimeoutError:
         late = f"the request took over {BODY_SECONDS:g} s to arrive"
-        raise _Answered(_error(late, 408)) from None
+        raise _Answered(_error(late, 408, True)) from None
     except ClientDisconnect:
         raise _Gone from None
     deep = InputError(f"the request nests lists or objects more than {MAX_NESTING} deep")
