@@ -182,3 +182,18 @@ def test_site_build(tmp_path):
     text = "".join((Path(out) / n).read_text() for n in ("index.html", "page.js", "pyworker.js"))
     urls = set(re.findall(r"https?://[^\s\"'`]*", text))
     assert urls <= {"http://www.w3.org/2000/svg"}, urls  # the SVG namespace is not fetched
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_the_site_is_readable_as_the_umask_says(tmp_path, umask):
+    """The folder was made by mkdtemp (0700) and moved into place, whatever the umask."""
+    modules = tmp_path / "node_modules"  # the smallest pyodide package the builder accepts
+    (modules / "pyodide").mkdir(parents=True)
+    (modules / "pyodide" / "pyodide.js").write_text("// pyodide")
+    old = os.umask(umask)
+    try:
+        out = site.build(tmp_path / "site", modules)
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask
+    assert (out / "index.html").stat().st_mode & 0o777 == 0o666 & ~umask
