@@ -58,7 +58,7 @@ def test_box_region_limits_and_letters(capsys, tmp_path):
     region = tmp_path / "plus.txt"
     region.write_text(".#.\n###\n.#.\n")
     code, out, err = run(capsys, "solve", "EE", "--region", str(region), "--json")
-    assert code == 2 and "2 cubes but the region of 5 cells" in err
+    assert code == 2 and "2 cubes but the region has 5 cells" in err
     code, out, _ = run(capsys, "solve", "lengths:2,3,2", "--region", str(region), "--json")
     assert code == 0 and json.loads(out)["placements"] == 0
     code, out, _ = run(capsys, "solve", "seed-blue", "--first", "--json")
@@ -244,6 +244,47 @@ def test_peer_notations_solve_and_say_their_reading(capsys):
     for notation in ("dashes", "bitlist", "steplist"):
         code, again, _ = run(capsys, "convert", "--to", "turns", "--", forms[notation])
         assert again.strip() == forms["turns"]
+
+
+def test_a_cube_count_that_does_not_fit_is_said_plainly(capsys, tmp_path):
+    """The snake's cubes against the target's cells, for a region as for a box (it once said
+    'the region of 17 cells (within 3x3x2) has 17 cells')."""
+    region = tmp_path / "region.txt"
+    region.write_text("###\n###\n###\n\n###\n##.\n###\n")  # 17 cells within 3x3x2
+    ten = "lengths:2,2,2,2,2,2,2,2,2"
+    code, _, err = run(capsys, "solve", ten, "--region", str(region))
+    assert code == 2 and err == (
+        "snakecube: error: the snake has 10 cubes but the region has 17 cells (within 3x3x2); "
+        "a snake needs one cube for each cell\n"
+    )
+    code, _, err = run(capsys, "solve", ten, "--box", "3x3x2")
+    assert code == 2 and err == (
+        "snakecube: error: the snake has 10 cubes but the 3x3x2 box has 18 cells; "
+        "a snake needs one cube for each cell\n"
+    )
+    for command in (["check", "standard", "+x +y"], ["export", "standard", "--format", "minizinc"]):
+        code, _, err = run(capsys, *command, "--region", str(region))
+        assert code == 2 and "27 cubes but the region has 17 cells (within 3x3x2);" in err
+    # a region that fits says its cells once
+    code, out, _ = run(capsys, "solve", "lengths:3,3,3,3,3,3,3,3", "--region", str(region))
+    assert code == 0 and "target                   region of 17 cells (within 3x3x2), 2 " in out
+
+
+def test_the_read_as_line_says_what_was_read(capsys):
+    """Lengths with dashes, the way most people type a snake, read as segment lengths: the
+    steps reading (44 cubes) could not fit, so it is not named."""
+    code, out, _ = run(capsys, "solve", "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3")
+    assert code == 0 and "\nread as                  segment lengths\n" in out
+    # A close call: both ways round fill the 3x2x1 box, so the line says how to read the other.
+    code, out, _ = run(capsys, "solve", "--box", "3x2x1", "--", "--o-o-")
+    assert (
+        code == 0
+        and (
+            "read as                  o/- per cube, o = corner; o/- per cube, - = corner would fit "
+            "too: put dashes-inverted: in front to read it that way\n"
+        )
+        in out
+    )
 
 
 def test_king_b_conventions(capsys):

@@ -10,7 +10,7 @@ import pytest
 
 from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from corpus import load_known
-from snakecube import Snake
+from snakecube import Snake, catalog
 from snakecube.search import solve
 from snakecube.shape import Box
 
@@ -100,6 +100,13 @@ def test_symmetric_palindromes_are_counted_exactly():
 def test_king_b_and_the_catalog():
     r = solve(KING_B)
     assert (r.placements, r.distinct_up_to_rotations, r.distinct) == (192, 8, 4)
+    # the catalog's king-b is the 39-segment King Snake of tests/data/known.json's facts
+    king_b = solve("king-b")
+    assert king_b.snake == Snake.parse(KING_B) and king_b.snake.segments == 39
+    assert (king_b.placements, king_b.distinct_up_to_rotations, king_b.distinct) == (192, 8, 4)
+    fact = next(f["value"] for f in load_known()["facts"] if "'King Snake'" in f["fact"])
+    assert "39-segment one (lengths 3,4,4,4,2,4," in fact and KING_B.startswith("3,4,4,4,2,4,")
+    assert catalog.find("king-b").box == (4, 4, 4) and catalog.same_design() == {}
     for p in load_known()["puzzles"]:
         if p["box"] != [3, 3, 3]:
             continue

@@ -310,7 +310,8 @@ def test_reverse_says_which_end_is_cube_1(capsys):
 
 # -- files -------------------------------------------------------------------------------------
 pictures = pytest.importorskip("snakecube.explain.pictures", reason="matplotlib not installed")
-viewer = pytest.importorskip("snakecube.explain.viewer", reason="plotly not installed")
+from snakecube.explain import viewer  # noqa: E402
+
 Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
 
 

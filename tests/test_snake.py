@@ -10,6 +10,7 @@ from snakecube import InputError, Snake
 from snakecube.snake import NOTATIONS
 
 STANDARD = "ESCSCSCSCCCCSCSCCCSCCSCCCSE"
+STANDARD_LENGTHS = (3, 3, 3, 3, 2, 2, 2, 3, 3, 2, 2, 3, 2, 3, 2, 2, 3)
 
 snakes = st.lists(st.integers(2, 6), min_size=1, max_size=40).map(lambda ls: Snake(tuple(ls)))
 
@@ -116,13 +117,13 @@ def test_repr_is_eval_able():
     ("text", "cubes", "lengths", "reading"),
     [
         ("--o-o-o-o-oooo-o-ooo-oo-ooo--", None, None, "o = corner"),
-        ("oo-o-o-o-o----o-o---o--o---oo", None, None, "- = corner"),  # o = corner cannot fold
+        ("oo-o-o-o----o-o---o--o---oo", None, STANDARD_LENGTHS, "- = corner"),  # o: a run of 5
         ("dashes:oo-o-o-o-o----o-o---o--o---oo", None, None, ""),
         ("[0,0,1,0,1,0,1,0,1,1,1,1,0,1,0,1,1,1,0,1,1,0,1,1,1,0,0]", None, None, "1 = corner"),
         (
             "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
             None,
-            (3, 3, 3, 3, 2, 2, 2, 3, 3, 2, 2, 3, 2, 3, 2, 2, 3),
+            STANDARD_LENGTHS,
             "segment lengths",
         ),
         ("2,2,2,2,2,2,2,2,2,2,2,2,2", None, (3,) * 13, "steps"),  # as lengths: 14 cubes
@@ -135,8 +136,25 @@ def test_ambiguous_text_is_read_by_the_rules(text, cubes, lengths, reading):
     assert reading in s.reading
     if lengths is not None:
         assert s.lengths == lengths
-    if reading:
-        assert "to force" in s.reading
+    if reading:  # the other readings cannot fit: not a close call, so not named
+        assert s.reading == f"read as {reading}" or ";" not in s.reading
+
+
+def test_a_reading_says_what_was_read_and_names_another_only_in_a_close_call():
+    # The way most people type a snake: lengths; as steps it would be 44 cubes, no question.
+    assert Snake.parse("3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3").reading == "read as segment lengths"
+    assert Snake.parse("--o-o-o-oooo-o-ooo-oo-ooo--").reading == "read as o/- per cube, o = corner"
+    # Both ways round fill 6 cells: a close call, and the line says how to read it the other way.
+    close = Snake.parse("--o-o-", 6)
+    assert close.lengths == (3, 3, 2) and close.reading == (
+        "read as o/- per cube, o = corner; o/- per cube, - = corner would fit too: "
+        "put dashes-inverted: in front to read it that way"
+    )
+    assert Snake.parse("dashes-inverted:--o-o-") != close
+    # The usual reading cannot fit and another can: that one is read, and only named.
+    assert Snake.parse("2,2,2,2,2,2,2,2,2,2,2,2,2").reading == (
+        "read as steps (segment lengths minus one)"
+    )
 
 
 def test_forcing_prefixes():

@@ -72,7 +72,9 @@ def test_bad_input_is_one_line(client):
 
 def test_a_cube_count_that_does_not_fit_is_bad_input_with_the_designs_that_do(client):
     line = _one_line(client.post("/api/solve", json={"snake": "standard", "box": "2x2x2"}), 400)
-    assert line == "the snake has 27 cubes but the 2x2x2 box has 8 cells; they must be equal"
+    assert line == (
+        "the snake has 27 cubes but the 2x2x2 box has 8 cells; a snake needs one cube for each cell"
+    )
     typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
     assert typo.status_code == 400 and "26 cubes" in typo.json()["error"]
     assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in [n["text"] for n in typo.json()["nearby"]]

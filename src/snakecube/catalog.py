@@ -72,6 +72,13 @@ ENTRIES: tuple[Entry, ...] = (
         "the 4x4x4 'king snake': seeds/003 (brown), seeds/004 (king, 46 sections)",
         ("seed-brown", "king-a"),
     ),
+    Entry(
+        "king-b",
+        "ESCSSCSSCSSCCSSCCSSCCCCCCCCCCSCCSSCSCSCCSSCCSCCCCCCSCCCCCSSCCSSE",
+        (4, 4, 4),
+        "King B, a second 64-cube 'King Snake' (39 segments; not the design of `king`): "
+        "the GitHub solvers lk16/cube-puzzle and Adrian-Micu/Snake-cube-puzzle",
+    ),
 )
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.search import as_snake, as_target, solve
-from snakecube.shape import VECTORS, Coord, Region
+from snakecube.shape import VECTORS, Coord, Region, wrong_count
 from snakecube.snake import Snake
 from snakecube.symmetry import Transform, transform_of
 from snakecube.verify import violations
@@ -495,10 +495,7 @@ def check(
     region = as_target(target, parsed) if region is None else region
     limits.cell_count(region.volume, f"the {region.describe()}")
     if parsed.cubes != region.volume:
-        raise InputError(
-            f"the snake has {parsed.cubes} cubes but the {region.describe()} has "
-            f"{region.volume} cells"
-        )
+        raise InputError(wrong_count(parsed.cubes, region))
     if isinstance(axes, str):
         axes = parse_axes(axes)
     read = read_solution(solution, parsed, region, axes, start)

@@ -26,7 +26,7 @@ With it, ``--all-solutions`` lists one placement per distinct solution (snakecub
 from __future__ import annotations
 
 from snakecube.errors import InputError
-from snakecube.shape import VECTORS, Box, Region
+from snakecube.shape import VECTORS, Box, Region, wrong_count
 from snakecube.snake import Snake
 
 SYMMETRY = ("none", "auto", "directions", "lex")
@@ -48,10 +48,7 @@ def model(snake: Snake, region: Region, symmetry: str = "none") -> str:
             f"unknown symmetry breaking {symmetry!r}; expected one of {', '.join(SYMMETRY)}"
         )
     if snake.cubes != region.volume:
-        raise InputError(
-            f"the snake has {snake.cubes} cubes but the {region.describe()} has "
-            f"{region.volume} cells"
-        )
+        raise InputError(wrong_count(snake.cubes, region))
     if symmetry == "auto":
         symmetry = "directions" if is_cube(region) else "lex"
     if symmetry == "directions" and not is_cube(region):

@@ -313,3 +313,16 @@ class Box(Region):
         live = [a for a in range(3) if self.dims[a] > 1]
         extreme = sum(1 for a in live if coord[a] in (0, self.dims[a] - 1))
         return _BOX_KINDS[len(live)][extreme]
+
+
+def wrong_count(cubes: int, target: Region) -> str:
+    """Why a snake of ``cubes`` cubes cannot fill ``target``, as a person would say it.
+
+    >>> wrong_count(27, Box(2, 2, 2))
+    'the snake has 27 cubes but the 2x2x2 box has 8 cells; a snake needs one cube for each cell'
+    """
+    if isinstance(target, Box):
+        where = f"the {target.describe()} has {target.volume} cells"
+    else:
+        where = "the region has {} cells (within {}x{}x{})".format(target.volume, *target.dims)
+    return f"the snake has {cubes} cubes but {where}; a snake needs one cube for each cell"

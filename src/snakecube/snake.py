@@ -23,7 +23,7 @@ steps      ``steps:2,2,2,2,1,1,1,2,...``         lengths minus one
 elbows     ``elbows:3,5,7,9,10,.../27``          1-based numbers of the corner cubes;
                                                  ``/27`` gives the cube count, else the
                                                  target's volume is used
-dashes     ``--o-o-o-o-o-o-oo-o-oooo-oo-``       a symbol a cube: o corner, - straight
+dashes     ``--o-o-o-oooo-o-ooo-oo-ooo--``       a symbol a cube: o corner, - straight
                                                  or end (the published 3x3x3 analyses)
 bitlist    ``{0,0,1,0,1,...}``                   bits with commas (and brackets or
                                                  braces), as Go and C solvers print them
@@ -79,7 +79,8 @@ class Snake:
 
     lengths: tuple[int, ...]
     # How the text was read when it could mean more than one snake ("" otherwise): one
-    # line for people, naming the reading used and the prefix that forces another.
+    # line for people naming the reading used, and in a close call (another reading would
+    # fit the target too) the prefix that reads it the other way.
     reading: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -454,14 +455,17 @@ def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
     if chosen is None:  # no reading works: the usual one's error
         _read(kinds[0], text)
         raise AssertionError("unreachable")  # pragma: no cover
-    kind, picked, _ = chosen
+    kind, picked, fit = chosen
     assert picked is not None
-    others = [r for r in readings if r[0] != kind]
+    # Another reading is named only in a close call: when it would fit the target too, so the
+    # text may have meant it. One that cannot fit is no question, and saying why is noise.
+    close = [k for k, other, why in readings if k != kind and other is not None and not why]
     note = f"read as {READINGS[kind]}"
-    for k, _, reason in others:
-        note += f"; as {READINGS[k]}: {reason}" if reason else f"; as {READINGS[k]} it fits too"
-    if others:
-        note += f"; write {' or '.join(f'{k}:' for k, _, _ in others)} to force another reading"
+    if close and not fit:
+        note += (
+            f"; {' or '.join(READINGS[k] for k in close)} would fit too: "
+            f"put {' or '.join(f'{k}:' for k in close)} in front to read it that way"
+        )
     return Snake(picked.lengths, note)
 
 

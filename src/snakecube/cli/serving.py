@@ -49,7 +49,7 @@ def _serve_options(p: Parser) -> None:
     epilog="example: snakecube serve --open",
 )
 def serve_command(args: Namespace) -> int:
-    missing = [m for m in ("starlette", "uvicorn", "sse_starlette", "plotly")
+    missing = [m for m in ("starlette", "uvicorn", "sse_starlette")
                if importlib.util.find_spec(m) is None]  # fmt: skip
     if missing:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")

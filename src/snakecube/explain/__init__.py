@@ -37,11 +37,9 @@ def form_of(path: str | Path) -> str:
 
 
 def need_pictures() -> None:
-    """An InputError naming what to install when matplotlib or plotly is missing."""
-
-    missing = [m for m in ("matplotlib", "plotly") if importlib.util.find_spec(m) is None]
-    if missing:
-        raise InputError(f"pictures need {' and '.join(missing)}: pip install 'snakecube[show]'")
+    """An InputError naming what to install when matplotlib is missing."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InputError("pictures need matplotlib: pip install 'snakecube[show]'")
 
 
 PAPERS = ("a4", "letter")

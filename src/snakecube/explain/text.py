@@ -5,6 +5,7 @@ Instructions for people (words to fold by) are in ``explain.words``.
 
 from __future__ import annotations
 
+from snakecube.shape import Box
 from snakecube.solution import Result, Solution
 
 COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
@@ -71,8 +72,9 @@ def summary(result: Result) -> str:
         ),
         (
             "target",
-            f"{region.describe()}, {region.volume} cells, "
-            f"{_plural(result.symmetry_count, 'symmetry', 'symmetries')}",
+            # a region's description already counts its cells
+            f"{region.describe()}{f', {region.volume} cells' if isinstance(region, Box) else ''}"
+            f", {_plural(result.symmetry_count, 'symmetry', 'symmetries')}",
         ),
     ]
     if snake.reading:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from snakecube.errors import CubeCountError
-from snakecube.shape import CellIndex, Direction, Region
+from snakecube.shape import CellIndex, Direction, Region, wrong_count
 from snakecube.snake import Snake
 
 Ray = tuple[int, CellIndex]  # (mask of the cells a segment adds, the cell where it ends)
@@ -43,10 +43,7 @@ class Problem:
     @classmethod
     def _compile(cls, snake: Snake, region: Region) -> Problem:
         if snake.cubes != region.volume:
-            raise CubeCountError(
-                f"the snake has {snake.cubes} cubes but the {region.describe()} has "
-                f"{region.volume} cells; they must be equal"
-            )
+            raise CubeCountError(wrong_count(snake.cubes, region))
         nb = region.neighbours
         rays: dict[int, tuple[Ray | None, ...]] = {}
         for length in sorted(set(snake.lengths)):

@@ -20,7 +20,7 @@ from snakecube import fold
 from snakecube.explain import scene, viewer, words
 from snakecube.nearby import nearby
 from snakecube.search import as_target, solve
-from snakecube.shape import Box, Region
+from snakecube.shape import Box, Region, wrong_count
 from snakecube.snake import Snake
 from snakecube.solution import Solution
 from snakecube.verify import InvalidSolution
@@ -82,9 +82,8 @@ def mismatch(
         return {"error": str(err), "nearby": _nearby(parsed, None) if nearby else []}
     if parsed.cubes == fitted.volume:
         return None
-    error = (f"the snake has {parsed.cubes} cubes but the {fitted.describe()} has "
-             f"{fitted.volume} cells; they must be equal")  # fmt: skip
-    return {"error": error, "nearby": _nearby(parsed, fitted) if nearby else []}
+    return {"error": wrong_count(parsed.cubes, fitted),
+            "nearby": _nearby(parsed, fitted) if nearby else []}  # fmt: skip
 
 
 def cells(snake: str, box: str = "", region: str = "") -> int:
