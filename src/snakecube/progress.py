@@ -1,4 +1,4 @@
-"""A progress bar for long searches: shown on a terminal after about a second, else silent."""
+"""A progress bar for long searches: shown on a terminal within a second, else silent."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ class _Lines:
 
 
 def progress_bar(
-    delay: float = 1.0,
+    delay: float = 0.75,
     stream: Any = None,
     desc: str = "searching",
     unit: str = "unit",
