@@ -154,7 +154,7 @@ def designs_command(args: Namespace) -> int:
             partitions=args.partitions,
             scheduler=args.scheduler,
             seconds=seconds_left(args),
-            on_forecast=None if args.quiet else _say_forecast,
+            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
         )
     finally:
         if bar is not None:

@@ -243,9 +243,11 @@ class Routes:
         self.catalog = answers.catalog()
         self.engine = _engine()
 
+    @_one_line
     async def page(self, request: Request) -> Response:
         return Response(static_text("index.html"), media_type="text/html; charset=utf-8")
 
+    @_one_line
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
         if name == "config.js":
@@ -256,9 +258,11 @@ class Routes:
             return _error(f"no such file: {limits.shorten(name)}", 404)
         return Response(static_text(name), media_type=STATIC[name])
 
+    @_one_line
     async def get_catalog(self, request: Request) -> Response:
         return JSONResponse(self.catalog)
 
+    @_one_line
     async def status(self, request: Request) -> Response:
         pool = self.pool
         return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
