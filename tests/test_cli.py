@@ -367,12 +367,14 @@ def test_every_command_proves_no_solutions_as_solve_does(command):
 
 
 @pytest.mark.slow
-def test_show_rate_and_designs_show_progress_on_a_terminal():
+def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
     shown = _on_a_terminal("show", _hard_design(), "--box", "5x5x5", "--solution", "1000",
                            "--seconds", "2.5")  # fmt: skip
     assert "searching" in shown and "unit" in shown
     shown = _on_a_terminal("rate", _hard_design(), "--box", "5x5x5", "--seconds", "2.5")
     assert "searching" in shown and "unit" in shown
+    shown = _on_a_terminal("flat", "king", "--seconds", "2.5")
+    assert "laying flat" in shown and "found" in shown
     shown = _on_a_terminal("designs", "--box", "4x4x4", "--seconds", "2.5")
     assert "the census will take about" in shown and "years" in shown  # said first
     assert "census" in shown and "step" in shown  # then the bar, though no unit finishes

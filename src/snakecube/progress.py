@@ -87,7 +87,7 @@ class _Lines:
 
 
 def progress_bar(
-    delay: float = 0.75,
+    delay: float = 0.5,
     stream: Any = None,
     desc: str = "searching",
     unit: str = "unit",

@@ -273,7 +273,12 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
-    result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args))
+    bar = progress_bar(desc="laying flat", unit="node", began=args.started)
+    try:
+        result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args), progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.out is not None and result.examples:
         from snakecube.explain import pictures  # matplotlib: the show extra
 

@@ -9,7 +9,8 @@ loop only waits on the slot's pipe, so a compiled search never blocks it.
 * A worker is replaced only when its job was cancelled (Stop, a closed tab, a client that left),
   hung past its time, crashed or ran out of memory: it is killed, which is the only way to stop
   a compiled search from asyncio, and a fresh one starts at once (``Pool.restarts`` counts them
-  by reason).
+  by reason). Ending and starting processes happens in a thread of the pool, so the event
+  loop never waits for it.
 * Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once.
 * :meth:`Pool.stop` (the server stopping) ends every job now with :class:`Stopping`.
 * Workers write temporary files only in the pool's own folder (``snakecube-serve-*``), one
@@ -30,13 +31,16 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from snakecube.errors import InputError
 from snakecube.web import answers, downloads
 
 PROGRESS_EVERY = 0.25  # seconds between progress messages from a worker
+PIPE_BYTES = 1 << 16  # a message this long is written to a worker's pipe without waiting
 STOPPING = "the server is stopping; try again once it is back"
 
 
@@ -205,6 +209,12 @@ class Pool:
         self._stopping = False
         self._folder: str | None = None
         self.restarts: Counter[str] = Counter()  # workers replaced, by reason
+        # Ending a worker (join, its folder) and starting one (a round trip to the
+        # forkserver) block for milliseconds, more on a busy machine: done in this thread,
+        # not in the event loop, which must answer /api/status meanwhile.
+        self._spawner: ThreadPoolExecutor | None = ThreadPoolExecutor(
+            1, thread_name_prefix="snakecube-pool"
+        )
 
     def start(self, seconds: float = 30.0) -> None:
         """Start every worker process now and wait until each is warm (at most ``seconds``),
@@ -224,7 +234,7 @@ class Pool:
 
     def pids(self) -> list[int]:
         """The worker processes' ids, running a job or idle."""
-        return sorted(s.process.pid for s in self._slots if s.process.pid)
+        return sorted(s.process.pid for s in list(self._slots) if s.process.pid)
 
     @property
     def busy(self) -> int:
@@ -284,16 +294,35 @@ class Pool:
             place.release()
 
     def _settle(self, slot: _Slot, reason: str) -> None:
-        """Put the slot back when its job ended well, else replace its worker."""
+        """Put the slot back when its job ended well, else replace its worker: killed now,
+        ended and replaced in the spawner thread; the new one warms while it waits."""
         if not reason and not self._stopping:
             self._idle.put_nowait(slot)
             return
-        slot.kill()
         self._slots.discard(slot)
-        if self._stopping:
+        if self._spawner is None:  # closed: nothing to start again
+            slot.kill()
             return
-        self.restarts[reason] += 1
-        self._idle.put_nowait(self._start_one())  # it warms while it waits for a job
+        with contextlib.suppress(ProcessLookupError, OSError, ValueError):
+            slot.process.kill()
+        if not self._stopping:
+            self.restarts[reason] += 1
+        renewed = asyncio.get_running_loop().run_in_executor(self._spawner, self._renew, slot)
+        renewed.add_done_callback(self._renewed)
+
+    def _renew(self, slot: _Slot) -> _Slot | None:
+        """In the spawner thread: end ``slot``'s worker; a fresh one unless stopping."""
+        slot.kill()
+        if self._stopping or self._folder is None:
+            return None
+        return self._start_one()  # in _slots at once, so close() ends it whatever happens
+
+    def _renewed(self, renewed: asyncio.Future[_Slot | None]) -> None:
+        if renewed.cancelled() or renewed.exception() is not None:
+            return
+        fresh = renewed.result()
+        if fresh is not None and not self._stopping:
+            self._idle.put_nowait(fresh)
 
     async def _talk(
         self,
@@ -304,8 +333,12 @@ class Pool:
         seconds: float | None,
     ) -> Any:
         loop = asyncio.get_running_loop()
+        message = ForkingPickler.dumps((kind, args))
         try:
-            slot.conn.send((kind, args))
+            if len(message) < PIPE_BYTES:  # fits in the pipe: never waits
+                slot.conn.send_bytes(message)
+            else:  # a big region: a worker still warming up reads it only then
+                await loop.run_in_executor(None, slot.conn.send_bytes, message)
         except (OSError, ValueError):
             raise _Replace("crashed", JobError("the search process ended unexpectedly")) from None
         deadline = None if seconds is None else loop.time() + seconds
@@ -353,7 +386,10 @@ class Pool:
     def close(self) -> None:
         """End every worker process and remove the pool's folder (any state: idempotent)."""
         self._stopping = True
-        for slot in self._slots:
+        if self._spawner is not None:
+            self._spawner.shutdown(wait=True)  # a worker being started is in _slots after this
+            self._spawner = None
+        for slot in list(self._slots):
             slot.kill()
         self._slots.clear()
         self._running.clear()
