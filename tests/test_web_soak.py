@@ -253,7 +253,6 @@ def test_slow_and_idle_connections_are_closed(server):
         s = socket.create_connection(("127.0.0.1", server.port))
         s.sendall(b"GET /api/status HTTP/1.1\r\n" + host + b"\r\n")
         idle.append(s)
-    until(lambda: len(list(fds.iterdir())) >= before + 40, "the server holds the 40 connections")
     assert server.status()["busy"] == 0  # the server answers meanwhile
     assert all(read_all(s) == b"" for s in slow_head)
     assert all(b" 408 " in read_all(s).split(b"\r\n")[0] for s in slow_body)

@@ -291,6 +291,7 @@ class Routes:
             await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             await _settle(job, gone)
+            place.release()  # if the job was cancelled before it started (else done already)
         if job.cancelled():
             raise _Gone
         return job.result()
