@@ -14,7 +14,7 @@ reverse. The tally is sorted and summed with numpy, in chunks, so memory stays a
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,8 +84,11 @@ class UnitTally:
     fixed_counts: Any  # np.ndarray[uint64]
 
 
-def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
-    """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design."""
+def tally_unit(
+    region: Region, unit: int, prefix: Prefix, on_slice: Callable[[], None] | None = None
+) -> UnitTally:
+    """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design;
+    ``on_slice()`` is called after every slice of the loop (it may raise to stop)."""
 
     chunks: list[np.ndarray] = []
     buffered = classes = nodes = 0
@@ -93,6 +96,8 @@ def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
     counts = np.empty(0, np.uint64)
     fixed: dict[int, int] = {}
     for batch, flags, visited in _batches(region, prefix):
+        if on_slice is not None:
+            on_slice()
         nodes += visited
         if not len(batch):
             continue

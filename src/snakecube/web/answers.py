@@ -65,9 +65,12 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
     return parsed, where
 
 
-def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | None:
+def mismatch(
+    snake: str, box: str = "", region: str = "", *, nearby: bool = True
+) -> dict[str, Any] | None:
     """For a snake whose cube count does not fit the target: the one-line error and the
-    nearby designs that fold (a bounded look-up); None when it fits. Bad input raises
+    nearby designs that fold (a look-up of at most ``NEARBY_SECONDS``; none with
+    ``nearby=False``, which is only the quick check); None when it fits. Bad input raises
     InputError as :func:`check` does."""
 
     parsed, where = check(snake, box, region)
@@ -76,10 +79,11 @@ def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | No
     try:
         fitted = as_target(None, parsed) if where is None else where
     except CubeCountError as err:  # no target, and not a cube number of cubes
-        return {"error": str(err), "nearby": _nearby(parsed, None)}
+        return {"error": str(err), "nearby": _nearby(parsed, None) if nearby else []}
     if parsed.cubes == fitted.volume:
         return None
-    return {"error": wrong_count(parsed.cubes, fitted), "nearby": _nearby(parsed, fitted)}
+    return {"error": wrong_count(parsed.cubes, fitted),
+            "nearby": _nearby(parsed, fitted) if nearby else []}  # fmt: skip
 
 
 def cells(snake: str, box: str = "", region: str = "") -> int:
