@@ -296,10 +296,13 @@ class Folder:
         out.sort()
         return out
 
-    def _natural(self, clear_only: bool) -> Iterator[tuple[int, int]]:
-        """Valid backward moves (corner, q) in the order of ``_moves``, each made only when
-        asked for: a search that takes the first move or two of a state measures one or two
-        swings, not all of them. The live state must be as it was at each step."""
+    def _natural(
+        self, clear_only: bool, keep: Callable[[int, int], bool]
+    ) -> Iterator[tuple[int, int]]:
+        """The valid backward moves (corner, q) that ``keep`` keeps, in the order of
+        ``_moves``, each made only when asked for: a search that takes the first move or two
+        of a state measures one or two swings, not all of them, and measures none of a move
+        it would not keep. The live state must be as it was at each step."""
         state, corners, live, target = self.state, self.corners, self.live, self.target
         for worse in (False, True):  # corners laid flat first, then turned out of the plane
             unclear = []
@@ -312,7 +315,7 @@ class Folder:
                     if self.nodes > self.budget:
                         raise Budget
                     moved = self._turned(s, d)
-                    if moved is not None:
+                    if moved is not None and keep(s, d):
                         here.append((sum(1 for p in moved if p in target), d, moved))
                 here.sort(key=lambda m: m[:2])  # as ``_moves``: fewer tail cubes inside, then q
                 for _tail, d, moved in here:
@@ -427,14 +430,18 @@ class Folder:
             if self._h() == 0:
                 return True
             hint = self._near.get(tuple(self.state))
-            for s, d in self._natural(clear_only):
+
+            def keep(s: int, d: int) -> bool:
                 key = self._after(s, d)
                 if seen.get(key, 1 << 30) <= g + 1:
-                    continue
+                    return False
                 if not self._reachable(key, bound - g - 1, hint):
                     self.bounded = True  # a move the bound ruled out
-                    continue
-                seen[key] = g + 1
+                    return False
+                return True
+
+            for s, d in self._natural(clear_only, keep):
+                seen[self._after(s, d)] = g + 1
                 self._turn(s, d)
                 path.append((s, -d))
                 if dfs(g + 1, bound):
@@ -458,30 +465,29 @@ class Folder:
         self, rng: random.Random, turns: int, clear_only: bool = False, budget: int = NODES
     ) -> RawPlan | None:
         """One descent, no backtracking, to a plan of at most ``turns`` quarter turns: at each
-        step the valid moves are taken in the natural order (clear swings, higher corners
-        first), each passed over with probability ``SKIP``; the first not passed over after
-        which a flat state is in reach is made (else the first passed over that is). None
-        when it gets stuck."""
+        step, of the valid moves after which a flat state is still in reach, taken in the
+        natural order (clear swings, higher corners first), each is passed over with
+        probability ``SKIP``; the first not passed over is made (the first of all when every
+        one is). None when it gets stuck."""
         self.budget = budget
         self._reset()
         path: list[tuple[int, int]] = []
         while self._h():
             left = turns - len(path) - 1
             hint = self._near.get(tuple(self.state))
-            passed: list[tuple[int, int]] = []
-            move = None
-            for s, d in self._natural(clear_only):
-                if rng.random() < SKIP:
-                    passed.append((s, d))
-                elif self._reachable(self._after(s, d), left, hint):
-                    move = (s, d)
+
+            def keep(s: int, d: int, left: int = left, hint: tuple[int, ...] | None = hint) -> bool:
+                return self._reachable(self._after(s, d), left, hint)
+
+            first = move = None
+            for m in self._natural(clear_only, keep):
+                first = first or m
+                if rng.random() >= SKIP:
+                    move = m
                     break
+            move = move or first
             if move is None:
-                move = next(
-                    (m for m in passed if self._reachable(self._after(*m), left, hint)), None
-                )
-                if move is None:
-                    return None
+                return None
             self._turn(*move)
             path.append((move[0], -move[1]))
         return self._plan(path)
