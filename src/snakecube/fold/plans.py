@@ -20,9 +20,8 @@ from snakecube.frame import display, oriented
 from snakecube.solution import Solution
 
 ENDS = ("best", "first", "last")
-# A plan not found within the budget is searched once more with this many times the nodes: a
-# few solutions need corners turned out of the way and back past the first budget (a 2x3x4
-# design of 16 segments: 262,000 nodes for its 12 quarter turns; the hypothesis test found it).
+# A plan not found within the budget is searched once more with this many times the nodes,
+# instead of giving up (the guided search needs a few thousand nodes for a 4x4x4 solution).
 RETRY = 8
 
 
