@@ -12,7 +12,9 @@ shell runs it: ``python -m snakecube fold NAME --json`` for a catalog puzzle, an
 ``python -m snakecube fold TURNS --box 4x4x4 --json`` for a random design (the design of a
 random Hamiltonian path, ``designs.random_path`` seeded; the command solves it, takes the
 easiest of its first 8 solutions and plans it: what a person waits for). The table's seeds
-are 0, 1, ...; the fresh ones are drawn for the run (``--fresh-seeds`` repeats a run). With
+are 0, 1, ...; the fresh ones are drawn for the run (``--fresh-seeds`` repeats a run). For a
+random design the planner alone is timed too: ``fold.plan`` of the path's own solution in a
+process of its own (``--plan-seed``), timed inside it, as the old table did. With
 ``--before PYTHON``, the snakecube installed beside that interpreter runs every job too,
 right before this build's (the two see the same load). Every plan, before and after, is
 replayed by the tests' independent simulator (``tests/foldsim.py``).
@@ -126,10 +128,44 @@ def row(label: str, after: dict, prior: dict | None) -> str:
     return f"| {label} | {after['seconds']:.1f} | {plan_words(after)} |{then}"
 
 
-def random_design(seed: int) -> str:
+def random_solution(seed: int) -> sc.Solution:
+    """The solution a random Hamiltonian path of the 4x4x4 box is (its design's)."""
     box = sc.Box(4, 4, 4)
     path = random_path(box, random.Random(seed))
-    return design_of([box.cells[c] for c in path]).turns()
+    return sc.Solution(design_of([box.cells[c] for c in path]), box, tuple(path))
+
+
+def plan_seed(seed: int) -> None:
+    """``--plan-seed``: time ``fold.plan`` of one random design's own solution (in whichever
+    build runs this file) and print the seconds and the plan as one JSON line."""
+    from snakecube import fold  # here: the parent never needs it
+
+    sol = random_solution(seed)
+    t = time.perf_counter()
+    p = fold.plan(sol)
+    print(json.dumps({"seconds": time.perf_counter() - t, "data": p.to_dict()}))
+
+
+def run_plan(python: str, seed: int) -> dict:
+    """One ``--plan-seed`` process: the planner's own seconds and its plan."""
+    out = subprocess.run([python, __file__, "--plan-seed", str(seed)], capture_output=True,
+                         text=True, check=True, env=ENV, timeout=TIMEOUT)  # fmt: skip
+    got = json.loads(out.stdout.splitlines()[-1])
+    return {"seconds": got["seconds"], "exit": 0, "data": got["data"]}
+
+
+def both_plans(seed: int, before: str | None, k: int) -> tuple:
+    """``fold.plan`` of the design's own solution in this build and the older one."""
+    runs: dict[str, dict] = {}
+    box = sc.Box(4, 4, 4)
+    for which in ["after", "before"] if k % 2 else ["before", "after"]:
+        if which == "before" and before is None:
+            continue
+        runs[which] = judged(run_plan(before if which == "before" else sys.executable, seed),
+                             str(seed), box)  # fmt: skip
+        print(f"  plan {seed:<15} {which:6} {runs[which]['seconds']:6.1f} s  "
+              f"{plan_words(runs[which])}", file=sys.stderr, flush=True)  # fmt: skip
+    return runs["after"], runs.get("before")
 
 
 def package_zip(python: str) -> bytes:
@@ -158,7 +194,11 @@ def main() -> None:
     ap.add_argument("--fresh-seeds", type=int, nargs="*", help="the fresh designs' seeds")
     ap.add_argument("--no-pyodide", action="store_true", help="skip the Pyodide part")
     ap.add_argument("--out", help="write the results here (default: only a full run writes)")
+    ap.add_argument("--plan-seed", type=int, help=argparse.SUPPRESS)  # one child's job
     args = ap.parse_args()
+    if args.plan_seed is not None:
+        plan_seed(args.plan_seed)
+        return
     before = args.before
     fresh = args.fresh_seeds or [random.SystemRandom().randrange(10**9) for _ in range(args.fresh)]
     for python in filter(None, (before, sys.executable)):  # byte code compiled and cached
@@ -182,7 +222,8 @@ def main() -> None:
         head.format("puzzle"),
         "|---|---:|---|" + bar,
     ]  # fmt: skip
-    results: dict[str, list] = {"catalog": [], "random": [], "fresh": []}
+    results: dict[str, list] = {k: [] for k in ("catalog", "random", "fresh",
+                                                "random plan", "fresh plan")}  # fmt: skip
     for k, e in enumerate(catalog.ENTRIES):
         box = sc.Box(*e.box)
         after, prior = both([e.name], e.name, box, before, k)
@@ -194,13 +235,25 @@ def main() -> None:
     ):
         if not seeds:
             continue
-        lines += ["", f"{title} (`fold TURNS --box 4x4x4`):", "", head.format("seed"),
-                  "|---:|---:|---|" + bar]  # fmt: skip
+        lines += ["", f"{title}: the whole `fold TURNS --box 4x4x4` (it solves the design, "
+                  "takes the easiest of its first 8 solutions and plans it), and `fold.plan` "
+                  "of the path's own solution alone:", "",
+                  "| seed | seconds | `fold.plan` (s) | plan: quarter turns (lower bound; "
+                  "fewest bound) | `fold.plan`'s plan |"
+                  + (" before (s) | before's `fold.plan` (s) | before's plan | before's "
+                     "`fold.plan` plan |" if before else ""),
+                  "|---:|---:|---:|---|---|" + ("---:|---:|---|---|" * bool(before))]  # fmt: skip
         for k, seed in enumerate(seeds):
-            text = random_design(seed)
+            text = random_solution(seed).snake.turns()
             after, prior = both([text, "--box", "4x4x4"], text, sc.Box(4, 4, 4), before, k)
+            alone, alone_prior = both_plans(seed, before, k)
             results[key].append((seed, after, prior))
-            lines.append(row(str(seed), after, prior))
+            results[key + " plan"].append((seed, alone, alone_prior))
+            then = ("" if prior is None or alone_prior is None else
+                    f" {prior['seconds']:.1f} | {alone_prior['seconds']:.1f} | "
+                    f"{plan_words(prior)} | {plan_words(alone_prior)} |")  # fmt: skip
+            lines.append(f"| {seed} | {after['seconds']:.1f} | {alone['seconds']:.1f} | "
+                         f"{plan_words(after)} | {plan_words(alone)} |{then}")  # fmt: skip
     if not args.no_pyodide:
         then_head = " before (s) | before's turns |" if before else ""
         lines += ["", "King B's plan in the static page's Pyodide (node), for each solution "
@@ -231,7 +284,12 @@ def summary(results: dict, before: bool) -> list[str]:
     king_b = next((a for name, a, _ in results["catalog"] if name == "king-b"), None)
     if king_b is not None:
         out.append(f"King B, whole process: {king_b['seconds']:.1f} s.")
-    for key, title in (("random", "the table's seeds"), ("fresh", "fresh seeds")):
+    for key, title in (
+        ("random", "the table's seeds, whole `fold`"),
+        ("random plan", "the table's seeds, `fold.plan` alone"),
+        ("fresh", "fresh seeds, whole `fold`"),
+        ("fresh plan", "fresh seeds, `fold.plan` alone"),
+    ):
         rows = results[key]
         if not rows:
             continue
@@ -248,8 +306,8 @@ def summary(results: dict, before: bool) -> list[str]:
         out.append(f"King B in Pyodide: every solution's plan within {worst:.1f} s.")
     if before:
         changed = [
-            f"{label}: {plan_words(p)} -> {plan_words(a)}"
-            for key in ("catalog", "random", "fresh")
+            f"{key} {label}: {plan_words(p)} -> {plan_words(a)}"
+            for key in ("catalog", "random", "random plan", "fresh", "fresh plan")
             for label, a, p in results[key]
             if p is not None and quality(a) != quality(p)
         ]
