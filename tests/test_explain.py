@@ -3,6 +3,7 @@ numbers only on visible cubes, one camera, one step numbering, printable pages."
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -32,6 +33,15 @@ CATALOG_3 = [
     "mean-green",
     "cubra-orange",
 ]
+
+
+@functools.cache
+def _plan(name: str, held: str = "first"):
+    """A catalog puzzle's first solution's plan, once for the module (the king's takes
+    seconds)."""
+    from snakecube import fold
+
+    return fold.plan(next(sc.solutions(name)), held)
 
 
 @pytest.fixture(scope="module")
@@ -264,9 +274,8 @@ def test_one_camera_and_second_views_only_where_needed(name):
 @pytest.mark.parametrize(("name", "held"), [("standard", "first"), ("seed-green", "first"),
                                           ("seed-blue", "last"), ("king", "first")])  # fmt: skip
 def test_both_joint_cubes_are_numbered_before_and_after_every_turn(name, held):
-    from snakecube import fold
 
-    plan = fold.plan(next(sc.solutions(name)), held)
+    plan = _plan(name, held)
     panels = scene.fold_panels(plan)
     assert len(panels) == len(plan.moves) + 1
     cameras = set()
@@ -326,10 +335,9 @@ Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
 def test_a_turn_is_framed_on_its_joint_with_cubes_large_on_a_phone():
     """Every step's window holds the joint, is at most PLAN_MAX cube widths (a phone's 374 px
     then gives a cube over 24 px), and shows every cube drawn whole."""
-    from snakecube import fold
     from snakecube.explain import drawing
 
-    plan = fold.plan(next(sc.solutions("king")))
+    plan = _plan("king", "first")
     for panel in scene.fold_panels(plan)[1:]:
         for view in panel.views:
             x0, y0, x1, y1 = view.window
@@ -347,11 +355,15 @@ def test_a_turn_is_framed_on_its_joint_with_cubes_large_on_a_phone():
         assert panel.colours[panel.hold] == scene.HOLD
         assert panel.colours[panel.step.pivot] == scene.PIVOT
         assert all(panel.colours[i] == scene.NEW for i in panel.moving[1:])
-        assert all(panel.colours[i] == scene.pale(scene.cube_colour(i)) for i in held - {panel.hold})
+        assert all(
+            panel.colours[i] == scene.pale(scene.cube_colour(i)) for i in held - {panel.hold}
+        )
 
 
 @pytest.mark.parametrize(
-    ("name", "paper", "points"), [("standard", "a4", (595, 842)), ("king", "letter", (612, 792))]
+    ("name", "paper", "points"),
+    [("standard", "a4", (595, 842)), ("seed-orange", "letter", (612, 792))],  # the king: in
+    # tests/test_pictures.py, every page checked
 )
 def test_printable_pdf_pages(name, paper, points, tmp_path):
     sol = next(sc.solutions(name))
@@ -392,7 +404,7 @@ def test_png_and_svg_sheets(standard, tmp_path):
 
 
 @pytest.mark.pictures
-@pytest.mark.parametrize("which", ["standard", "king"])
+@pytest.mark.parametrize("which", ["standard"])  # the king's frames: tests/test_pictures.py
 def test_gif_one_frame_per_step_fixed_camera(which, request, tmp_path):
     sol = request.getfixturevalue(which)
     if which == "standard":  # encoding the king's GIF would only take longer
@@ -441,10 +453,9 @@ def test_viewer_opens_at_step_1_with_every_cube_numbered(which, request, tmp_pat
 
 def test_plan_viewer_numbers_both_joint_cubes_on_faces_they_show():
     # The start, each turn before it is made (its own view, framed on the joint), the end.
-    from snakecube import fold
 
     for name in ("standard", "seed-green", "king"):
-        plan = fold.plan(next(sc.solutions(name)))
+        plan = _plan(name, "first" if name != "seed-blue" else "last")
         data = viewer.plan_frames(plan)
         panels = scene.fold_panels(plan)
         assert len(data["frames"]) == len(panels) + 1

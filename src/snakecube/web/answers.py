@@ -309,7 +309,9 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
         key = scene.key_cubes(s)
         plain = scene.make_view(scene.CAMERA, cells, placed, key)
         hidden = [i for i in key if i not in plain.labels]
-        view = scene.make_view(scene.CAMERA, cells, placed, [*key, 0], cut_for=hidden)
+        view = scene.make_view(scene.CAMERA, cells, placed, key, cut_for=hidden)
+        one = scene.make_view(scene.CAMERA, cells, view.solid, [0])  # cube 1, where it shows
+        labels = {**one.labels, **view.labels}
         title = titles[s.number - 1] if s.number - 1 < len(titles) else f"Step {s.number}"
         out.append(
             {
@@ -321,7 +323,7 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
                     f"Step {s.number}:", f"Step {s.number} of {len(all_steps)}:", 1
                 ),
                 "cut": list(view.cutaway),
-                "labels": [[i, *(round(v, 4) for v in q)] for i, q in view.labels.items()],
+                "labels": [[i, *(round(v, 4) for v in q)] for i, q in labels.items()],
             }
         )
     return {

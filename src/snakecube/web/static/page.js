@@ -75,7 +75,10 @@
       },
       // The plan being worked out is not wanted any more: drop its request (the server
       // ends the job when the connection closes).
-      cancelPlan() { if (planController) planController.abort(); planController = null; },
+      cancelPlan() {
+        if (planController) { planController.abort(); mark("plan cancelled"); }
+        planController = null;
+      },
       async download(body) { return (await post("api/download", body)).blob(); },
       downloads: ["pdf", "gif", "html"],
     };
@@ -128,7 +131,7 @@
       call(kind, body) { return ask(kind, body); },
       // The plan being worked out holds the one solver: end it so the next answer comes now.
       cancelPlan() {
-        if ([...pending.values()].some((job) => job.kind === "plan")) restart();
+        if ([...pending.values()].some((job) => job.kind === "plan")) { restart(); mark("plan cancelled"); }
       },
       async download(body) {  // the offline viewer is pure Python; the sheet and GIF are not
         const out = await ask("viewer", body);
@@ -537,7 +540,8 @@
     }
   }
 
-  // A picture: {eye, window (left, bottom, right, top) or null, cubes: [{i, cell, colour,
+  // A picture: {eye, window (left, bottom, right, top) or fit (a box's low and high corners
+  // to show whole) or neither (the cubes drawn), cubes: [{i, cell, colour,
   // cut, mark, seam, turn: {o, d, angle} or absent}], labels: [[cube, x, y, z, bold]], arc,
   // seam: [axis, where]}. Cubes turned part of the way (an animation) are drawn turned.
   function drawPicture(box, pic) {
@@ -635,6 +639,11 @@
     if (pic.window && !turned) {  // the frame the scene chose: the same before and after
       const [x0, y0, x1, y1] = pic.window;
       view = [x0, -y1, x1 - x0, y1 - y0];
+    } else if (pic.fit) {  // the whole box, so that it stays put from step to step
+      const [lo, hi] = pic.fit, pts = [];
+      for (const x of [lo[0], hi[0]]) for (const y of [lo[1], hi[1]]) for (const z of [lo[2], hi[2]]) pts.push(P([x, y, z]));
+      const pad = 0.6, x0 = Math.min(...pts.map((q) => q[0])) - pad, y0 = Math.min(...pts.map((q) => q[1])) - pad;
+      view = [x0, y0, Math.max(...pts.map((q) => q[0])) + pad - x0, Math.max(...pts.map((q) => q[1])) + pad - y0];
     } else {
       const pad = 0.3, x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
       view = [x0, y0, Math.max(...xs) + pad - x0, Math.max(...ys) + pad - y0];
@@ -669,7 +678,8 @@
       cubes.push({ i, cell: scene.cells[i], colour, cut: cutSet.has(i) });
     }
     const labels = s.labels.map((l) => [...l, l[0] >= s.first ? 1 : 0]);
-    return { eye: scene.eye, shade: scene.shade, window: null, cubes, labels, arc: null, seam: null };
+    return { eye: scene.eye, shade: scene.shade, window: null, fit: [[0, 0, 0], scene.dims], cubes, labels,
+             arc: null, seam: null };
   }
 
   function go(k) {
@@ -760,7 +770,9 @@
     cancelAnimation();
     planStep = Math.max(0, Math.min(planFrames() - 1, k));
     const pic = framePicture(planStep);
-    drawPicture($("plan"), pic);
+    const svg = drawPicture($("plan"), pic);
+    const turn = planStep >= 1 && planStep <= plan.turns.length ? plan.turns[planStep - 1] : null;
+    if (turn) { svg.dataset.hold = turn.hold; svg.dataset.turn = turn.turn; }
     $("plan-caption").textContent = pic.camera ? `(${pic.camera})` : "";
     $("plan-words").textContent = frameWords(planStep);
     $("plan-count").textContent = planStep === 0 ? "start" :
