@@ -421,6 +421,16 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
         _numbers_on_faces_that_show(page, "#viewer")
     page.evaluate("window.snakecubeGo(11)")  # type: ignore[attr-defined]
     assert "solution=3&step=12" in page.url  # type: ignore[attr-defined]
+    # The words keep the step shown in view; printed before the plan, the sheet says so first.
+    assert page.evaluate(  # type: ignore[attr-defined]
+        """(() => { const b = document.getElementById('words').getBoundingClientRect();
+           const r = document.querySelector('#words li.current').getBoundingClientRect();
+           return r.top >= b.top - 1 && r.bottom <= b.bottom + 1; })()"""
+    )
+    page.evaluate("window.print = () => {}")  # type: ignore[attr-defined]
+    page.click("#print")  # type: ignore[attr-defined]
+    missing = page.inner_text("#print-sheet .missing")  # type: ignore[attr-defined]
+    assert missing.startswith("The fold plan is not in this sheet:"), missing
     # Another solution while the plan is worked out: that plan is cancelled.
     if way == "static":
         page.click("#plan-ask")  # type: ignore[attr-defined]

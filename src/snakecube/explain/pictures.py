@@ -38,6 +38,7 @@ from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
 from snakecube.fold import FoldPlan, order_words
+from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
@@ -563,8 +564,9 @@ PLAN_KEY = (
     "Each step is drawn before and after, framed on the joint to turn. The green cube is the "
     "one you hold at the joint (with every pale cube: the end you hold stays still); the red "
     "cube is the one you turn: it spins in place on the joint, and the blue cubes turn with "
-    "it. The dash-dot line is the turning line through the joint, the red arrow shows the "
-    "quarter turn, and both cubes at the joint carry their numbers."
+    "it. The thick black line is the joint between them, both cubes at the joint carry their "
+    "numbers, and the red arrow shows the quarter turn. On the start, the end you hold is "
+    "outlined in red."
 )
 
 
@@ -700,7 +702,8 @@ def instruction_frames(shown: Solution, tails: Tails | None = None) -> list[Fram
     out = []
     for p in scene.panels(shown, tails):
         one = replace(p, notes=p.notes if p.single.cutaway else ())
-        out.append(Frame(p.title, one, None if flat else p.single))
+        words = p.title if p.step.number > 1 else f"{p.title}. {which_end(shown.snake)}"
+        out.append(Frame(words, one, None if flat else p.single))
     last = out[-1].panel
     done = replace(last, tail=(), arrow=None, notes=())
     words = f"Done: all {len(shown.cells)} cubes placed"

@@ -10,8 +10,13 @@ kilobytes, not megabytes.
 It opens at step 1 with the camera of the sheets (``frame.CAMERA``). Drag to turn, wheel or
 pinch to zoom; step with the slider, the back/next buttons or the arrow keys. The current
 step's cubes are blue and numbered, the cube it turns at is outlined in red, placed cubes
-that would hide the new ones from the starting camera are drawn as dotted edges only, and
-the rest of the snake as dashed outlines.
+that would hide them from the starting camera are drawn as dotted edges only, and the rest
+of the snake as dashed outlines. Each number is drawn right after its own cube, on a face
+the camera sees, so a nearer cube covers it when the view is turned.
+
+A fold plan's viewer shows what its sheet shows: the start from above, each quarter turn
+before it is made (framed on its joint, the step's own camera, the arrow of the turn), then
+the end; each frame brings its camera back.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from snakecube.explain import scene
 from snakecube.explain.drawing import FACE_SHADE
 from snakecube.explain.scene import NEW, PIVOT, Tails, cube_colour
 from snakecube.fold import FoldPlan
+from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
@@ -90,6 +96,8 @@ def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
         view = scene.make_view(scene.CAMERA, cells, cut.solid, cut.solid)
         colours = {i: NEW if i >= s.first else cube_colour(i) for i in placed}
         words = p.title.replace(f"Step {s.number}:", f"Step {s.number} of {n}:", 1)
+        if s.number == 1:  # the first picture says which end is cube 1
+            words += f". {which_end(shown.snake)}"
         state = _state(
             cells,
             cut.solid,

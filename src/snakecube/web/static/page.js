@@ -480,7 +480,7 @@
       if (here) {  // keep it in view inside the list's own box (never scroll the page)
         const box = $("words");
         if (box.scrollHeight > box.clientHeight + 1) {
-          const top = li.offsetTop - box.offsetTop;
+          const top = li.offsetTop;  // #words is positioned: offsets are within it
           if (top < box.scrollTop || top + li.offsetHeight > box.scrollTop + box.clientHeight) {
             box.scrollTop = Math.max(0, top - box.clientHeight / 3);
           }
