@@ -70,3 +70,22 @@ def test_the_plan_answer_is_the_sheets_pictures():
                 assert _on_a_face(state[i], point)
             assert all(c[1:4] == state[c[0]] for c in pic["cubes"])
         assert t["moving"][0] == t["turn"] and t["sign"] in (1, -1)
+
+
+def test_no_command_line_options_in_the_pages_messages():
+    import pytest
+
+    for snake, box in [
+        ("elbows:3,5,7,9,11,13,15,17,19,21,23,24", ""),  # the count unclear: the CLI says --box
+        ("3-3-3", ""),  # 7 cubes, not a cube number
+        ("standard", "2x2x2"),
+        ("3-3-x", ""),
+    ]:
+        try:
+            wrong = answers.mismatch(snake, box)
+            line = wrong["error"] if wrong else answers.solve_answer(snake, box).get("error", "")
+        except answers.InputError as err:
+            line = str(err)
+        assert line and "--" not in line, (snake, line)
+    with pytest.raises(answers.InputError, match="under Target"):
+        answers.check("elbows:3,5,7,9,11,13,15,17,19,21,23,24")

@@ -8,8 +8,9 @@ process (``workers=1``); the server's parallelism is its pool of searches.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
@@ -37,6 +38,39 @@ NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
 SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
 
 
+# The command line's options in a message, and what the page calls them instead.
+PAGE_WORDS = (
+    ("give --box AxBxC or --region FILE", "type a box under Target (like 2x3x4) or give a region"),
+    ("the target (--box)", "a box under Target"),
+    ("(--box)", "(under Target)"),
+)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def page_words(text: str) -> str:
+    """A message in the page's words: its fields, not the command line's options.
+
+    >>> page_words("9 cubes; give --box AxBxC or --region FILE")
+    '9 cubes; type a box under Target (like 2x3x4) or give a region'
+    """
+    for cli, page in PAGE_WORDS:
+        text = text.replace(cli, page)
+    return text
+
+
+def in_page_words(function: F) -> F:
+    """``function`` with the InputError it raises said in the page's words."""
+
+    @functools.wraps(function)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except InputError as err:
+            raise type(err)(page_words(str(err))) from None
+
+    return wrapped  # type: ignore[return-value]
+
+
 def target(box: str = "", region: str = "") -> Region | None:
     """The target the page asks for: a region's text, an ``AxBxC`` box, or None (the cube)."""
     if not isinstance(box, str) or not isinstance(region, str):
@@ -48,6 +82,7 @@ def target(box: str = "", region: str = "") -> Region | None:
     return None
 
 
+@in_page_words
 def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | None]:
     """The snake and target, parsed and size-checked before any work; InputError if bad.
 
@@ -69,6 +104,7 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
     return parsed, where
 
 
+@in_page_words
 def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | None:
     """For a snake whose cube count does not fit the target: the one-line error and the
     nearby designs that fold (a bounded look-up); None when it fits. Bad input raises
@@ -95,6 +131,7 @@ def not_a_cube(cubes: int) -> str:
     )
 
 
+@in_page_words
 def cells(snake: str, box: str = "", region: str = "") -> int:
     """How many cells the search fills: the target's, or the snake's cubes for the cube; 0
     when the snake's cube count does not fit (no search runs: :func:`solve_answer` says why,
@@ -106,6 +143,7 @@ def cells(snake: str, box: str = "", region: str = "") -> int:
     return size
 
 
+@in_page_words
 def solve_answer(
     snake: str,
     box: str = "",
@@ -165,6 +203,7 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
     return out
 
 
+@in_page_words
 def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     """The Solution the page picked, rebuilt from its cells and checked by the verifier."""
 
@@ -186,6 +225,7 @@ def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     return found
 
 
+@in_page_words
 def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """What the page draws for one solution: the step viewer's scene (the same steps,
     orientation, colours and cut-aways as ``show --out x.html``) and the words."""
@@ -194,6 +234,7 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
     return {"viewer": viewer_scene(shown), "words": words.instructions(shown)}
 
 
+@in_page_words
 def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The offline viewer of one solution (``show --out x.html``), as the file's text: it
     needs no plotting library, so the static site can offer it too."""
@@ -201,6 +242,7 @@ def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> di
     return {"html": viewer.html(solution(snake, box, region, cells))}
 
 
+@in_page_words
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake (asked for after :func:`details`, since a plan can take
     seconds), or ``error`` when none is found: each state's cells, the words grouped by
