@@ -128,11 +128,13 @@ def _within(inner, outer, slack: float = 1.0) -> bool:
     )
 
 
-def cut_off(fig) -> list[str]:
-    """What a figure cuts off, as matplotlib drew it: a cube's outline (any point of a
-    collection's paths) outside its axes, an axes outside the figure, a word outside the
-    figure, a number outside its axes."""
-    fig.canvas.draw()
+def cut_off(fig, draw: bool = True) -> list[str]:
+    """What a figure cuts off, as matplotlib drew it (``draw``; else as it placed it, which
+    the axes' fixed limits make the same): a cube's outline (any point of a collection's
+    paths) outside its axes, an axes outside the figure, a word outside the figure, a number
+    outside its axes."""
+    if draw:
+        fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     page = fig.bbox
     out = []
@@ -221,16 +223,37 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
 # -- every form, every puzzle ----------------------------------------------------------------------
 
 
+WRITTEN = ("standard", "king-b")  # every form written; the king's: just above
+
+
 @pytest.mark.pictures
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in CATALOG if n != "king"])  # the king: just above
+@pytest.mark.parametrize("name", [n for n in CATALOG if n != "king"])
 def test_every_form_for_every_catalog_puzzle(name, tmp_path):
-    """What `show NAME --out F` and `fold NAME --out F` write. PNG and SVG stack the pages the
-    PDF has one by one, so they are written for the standard snake and King B only."""
+    """What `show NAME --out F` and `fold NAME --out F` make: every page of both sheets (one
+    by one, for PDF, and stacked, for PNG and SVG) and every GIF frame laid out with nothing
+    cut off, and the viewer; for the standard snake and King B every form written as the
+    commands write it."""
     plan = plan_of(name)
     shown, tails = plan.solution, fold.hanging_tails(plan)
-    forms = FORMS if name in ("standard", "king-b") else (".pdf", ".gif", ".html")
-    for form in forms:
+    figures = [
+        *pictures.sheet_figures(shown, tails=tails, typed=name),
+        pictures.sheet(shown, tails=tails),
+        *pictures.plan_figures(plan, typed=name),
+        *pictures.plan_figures(plan, stacked=True, typed=name),
+    ]
+    for k, fig in enumerate(figures):
+        assert cut_off(fig, draw=False) == [], (name, k)
+        pictures.plt.close(fig)
+    fig = pictures.plt.figure(figsize=pictures.GIF_SIZE, dpi=pictures.GIF_DPI)
+    for frame in (*pictures.instruction_frames(shown, tails), *pictures.plan_frames(plan)):
+        pictures.draw_frame(fig, frame, shown)
+        assert cut_off(fig, draw=False) == [], (name, frame.words[:30])
+    pictures.plt.close(fig)
+    assert explain.viewer.plan_html(plan).startswith("<!DOCTYPE html>")
+    if name not in WRITTEN:
+        return
+    for form in FORMS:
         sheet = explain.save(shown, tmp_path / f"show{form}", tails=tails, typed=name)
         plan_file = explain.save_plan(plan, tmp_path / f"fold{form}", typed=name)
         for path in (sheet, plan_file):
