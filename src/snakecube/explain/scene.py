@@ -635,16 +635,23 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
 
 
 def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tuple[str, ...]]:
-    """A step's two pictures, from the first view in which both joint cubes carry their
-    numbers before and after (see NEAR_VIEWS), and the notes they need."""
+    """A step's two pictures, from a view in which both joint cubes carry their numbers
+    before and after (see NEAR_VIEWS: the table camera unless another of them shows the
+    joint cubes much more, SEEN_MORE times), and the notes they need."""
 
     def numbers_both(pair: tuple[View, View]) -> bool:
         return all(i in v.labels for v in pair for i in (turn.hold, turn.turn))
 
-    for camera in NEAR_VIEWS:
-        pair = _turn_views(turn, camera, numbered)
-        if numbers_both(pair):
-            return pair, ()
+    near = [
+        pair for camera in NEAR_VIEWS if numbers_both(pair := _turn_views(turn, camera, numbered))
+    ]
+    if near:
+        seen = [_joint_seen(turn, pair) for pair in near]
+        first = 0 if near[0][0].camera == CAMERA else None
+        best = max(range(len(near)), key=lambda k: (seen[k], -k))
+        if first is not None and seen[first] * SEEN_MORE >= seen[best]:
+            best = first
+        return near[best], ()
     cut = _turn_views(turn, CAMERA, numbered, cut=True)
     if numbers_both(cut) and max(len(v.cutaway) for v in cut) <= CUT_FEW:
         return cut, (CUT_NOTE,)
@@ -657,6 +664,31 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
         if numbers_both(other):
             return other, (CUT_NOTE,)
     return cut, (CUT_NOTE,)
+
+
+SEEN_MORE = 1.6  # another near view wins over the table camera when it shows this much more
+GRID = (-0.35, 0.0, 0.35)  # sample points on a face, each way
+
+
+def _joint_seen(turn: Turn, pair: tuple[View, View]) -> int:
+    """How much of the two joint cubes a step's pictures show: the sample points on their
+    faces towards the eye that no drawn cube hides, before and after."""
+    count = 0
+    for view in pair:
+        cells = view.cells or turn.before
+        filled = {cells[i] for i in view.solid}
+        eye = view.camera.eye
+        for i in (turn.hold, turn.turn):
+            for axis, sign in facing(eye):
+                for du in GRID:
+                    for dv in GRID:
+                        p = [cells[i][0] + 0.5, cells[i][1] + 0.5, cells[i][2] + 0.5]
+                        p[axis] += 0.5 * sign
+                        u, v = [a for a in range(3) if a != axis]
+                        p[u] += du
+                        p[v] += dv
+                        count += blocker(p, eye, filled) is None
+    return count
 
 
 def _is_corner(cells: Sequence[Coord], i: int) -> bool:
