@@ -26,7 +26,14 @@ from snakecube.fold.plans import (
     orientation,
     plan,
 )
-from snakecube.fold.words import grip, order_words, start_words, steps_in_words, table_words
+from snakecube.fold.words import (
+    grip,
+    order_words,
+    start_words,
+    steps_in_words,
+    table_words,
+    which_end,
+)
 
 __all__ = [
     "EASIEST_RULE",
@@ -46,4 +53,5 @@ __all__ = [
     "start_words",
     "steps_in_words",
     "table_words",
+    "which_end",
 ]
