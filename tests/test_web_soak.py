@@ -37,7 +37,7 @@ pytestmark = pytest.mark.slow
 
 LONG_5 = "-".join(["2"] * 124)  # a 5x5x5 search that runs for minutes
 # 63 cubes: no cube, and none of its one-typo neighbours folds quickly, so the nearby look-up
-# uses its whole budget (answers.NEARBY_SECONDS)
+# searches its one-typo neighbours (answers.NEARBY_NODES)
 NO_CUBE = "-".join(["2"] * 40 + ["3"] * 11)
 LEFTOVERS = ("snakecube-", "pymp-")  # what a server must not leave in its temporary folder
 

@@ -7,7 +7,7 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 * ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
   a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
-  place of the pool, for at most ``answers.NEARBY_SECONDS``);
+  place of the pool, within ``answers.NEARBY_NODES``);
 * ``POST /api/details``, ``/api/plan`` ``{snake, box, region, cells}``: the step viewer's
   scene and words, the fold plan;
 * ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
@@ -64,7 +64,7 @@ STATIC = {
     "page.css": "text/css; charset=utf-8",
 }
 EXTRA_SECONDS = 30  # a job may run this long past the search's own limit before it is killed
-NEARBY_JOB_SECONDS = answers.NEARBY_SECONDS + 10  # the nearby look-up's job, killed past this
+NEARBY_JOB_SECONDS = 20  # the nearby look-up (a node budget, about 0.1-1 s) is killed past this
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # Host names always accepted
 # What a connection may take (uvicorn's own settings, and the protocol below for headers):
 HEADER_SECONDS = 10.0  # from the connection (or the last answer on it) to a request's headers
