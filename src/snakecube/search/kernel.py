@@ -1,13 +1,13 @@
 """The compiled kernel: the reference's contract, compiled from C, with exact pruning.
 
-Same answers, same order, and with the same pruning the same nodes as ``reference.search``
-(see ``engine`` for the contract and the pruning flags). The loop itself is C
-(``csrc/segment.c``), compiled when the package is installed and wrapped by ``_kernel.pyx``;
-in the static site, the same C as WebAssembly (``search.loops``). The search state lives in
-arrays owned by Python, so the loop runs in *slices* of at most ``SLICE`` nodes and resumes
-where it stopped: the caller checks time, progress and Ctrl-C between slices. Occupancy is
-one machine word in a register for regions of up to 64 cells, a 128-bit pair for up to 128 (4x5x5 and 5x5x5
-boxes), and ``ceil(cells / 64)`` words in an array beyond, so any size works.
+Same answers, same order, and with the same pruning the same nodes as ``reference.search`` (see
+``engine`` for the contract and the pruning flags). The loop itself is C (``csrc/segment.c``),
+compiled when the package is installed and wrapped by ``_kernel.pyx``; in the static site, the
+same C as WebAssembly (``search.loops``). The search state lives in arrays owned by Python, so
+the loop runs in *slices* of at most ``SLICE`` nodes and resumes where it stopped: the caller
+checks time, progress and Ctrl-C between slices. Occupancy is one machine word in a register
+for regions of up to 64 cells, a 128-bit pair for up to 128 (4x5x5 and 5x5x5 boxes), and
+``ceil(cells / 64)`` words in an array beyond, so any size works.
 
 ``snakecube.compiled`` says whether the loop is built; ``$SNAKECUBE_PUREPYTHON=1`` hides it, as
 if it had not been built (the way msgpack tests its fallback): everything then runs on the
