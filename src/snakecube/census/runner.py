@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def _remove_orphans(folder: Path) -> None:
         shutil.rmtree(folder / name, ignore_errors=True)
 
 
-def _checked(
+def checked(
     region: Region,
     progress: Progress | None,
     workers: int | None,
@@ -105,26 +106,15 @@ def census(
     that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
     and must be a directory every worker can reach.
     """
-    n_workers, p = _checked(region, progress, workers, store, partitions, scheduler)
-    n = region.volume
-    units = path_units(region, min_units=default_units(n))
-    # Without a store, a temporary directory, removed with the Census (or at once on error);
-    # its name holds this process's pid, so one a killed process left is removed next time.
-    temp = None
-    if store is None:
-        _remove_orphans(Path(tempfile.gettempdir()))
-        temp = tempfile.TemporaryDirectory(
-            prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
-        )
+    n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
+    units = path_units(region, min_units=default_units(region.volume))
+    temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
-            from snakecube.cluster import connect  # the cluster extra, only with --scheduler
-
             client = connect(scheduler)
-        st = Store.open(root, region, units, p)
-        result = _Runner(st, region, units, progress, n_workers, client).run()
+        result = run_census(region, root, units, p, progress, n_workers, client)
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -132,9 +122,39 @@ def census(
     finally:
         if client is not None:
             client.close()
-    return Census(
-        **result, region=region, store=None if store is None else root, _store=st, _cleanup=temp
+    return replace(result, store=None if store is None else root, _cleanup=temp)
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler`` (InputError if none answers)."""
+    from snakecube.cluster import connect  # the cluster extra, only with --scheduler
+
+    return connect(scheduler)
+
+
+def temporary_store() -> tempfile.TemporaryDirectory[str]:
+    """A temporary directory for a census without a store. Its name holds this process's
+    pid, so one a killed process left is removed next time."""
+    _remove_orphans(Path(tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(
+        prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
     )
+
+
+def run_census(
+    region: Region,
+    root: Path,
+    units: list[tuple[int, ...]],
+    partitions: int,
+    progress: Progress | None,
+    workers: int,
+    client: Any = None,
+) -> Census:
+    """The census of ``region`` in the store at ``root``: the units and reduces still to do,
+    run here or on ``client``'s cluster, and the answer read from the store."""
+    st = Store.open(root, region, units, partitions)
+    result = _Runner(st, region, units, progress, workers, client).run()
+    return Census(**result, region=region, store=root, _store=st)
 
 
 class _Runner:
@@ -195,7 +215,7 @@ class _Runner:
         def job(i: int) -> Iterator[UnitInfo]:
             yield st.write_unit(tally_unit(region, i, units[i]))
 
-        yield from self._map(job, todo, "unit")
+        yield from map_jobs(job, todo, f"snakecube-{st.id}-unit", self.workers, self.client)
 
     def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
         st = self.st
@@ -204,24 +224,31 @@ class _Runner:
         def job(p: int) -> Iterator[PartInfo]:
             yield reduce_partition(st, p, everyone)
 
-        yield from self._map(job, todo, "partition")
+        yield from map_jobs(job, todo, f"snakecube-{st.id}-partition", self.workers, self.client)
 
-    def _map(
-        self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
-    ) -> Iterator[Any]:
-        if self.client is not None:
-            from snakecube.cluster import map_tasks  # the cluster extra
 
-            yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
-            return
-        if self.workers <= 1 or len(todo) <= 1:
-            for i in todo:
-                yield from job(i)
-            return
+def map_jobs(
+    job: Callable[[int], Iterator[Any]],
+    todo: list[int],
+    name: str,
+    workers: int,
+    client: Any = None,
+) -> Iterator[Any]:
+    """What ``job(i)`` yields for each ``i`` of ``todo``, as the jobs finish: in this
+    process, in ``workers`` forked processes, or as Dask tasks named ``name-i`` on
+    ``client``'s cluster."""
+    if client is not None:
+        from snakecube.cluster import map_tasks  # the cluster extra
 
-        for event in pool.run(job, todo, min(self.workers, len(todo)), lookahead=self.workers):
-            if event is not None and not event.done:
-                yield event.value
+        yield from map_tasks(client, job, todo, name)
+        return
+    if workers <= 1 or len(todo) <= 1:
+        for i in todo:
+            yield from job(i)
+        return
+    for event in pool.run(job, todo, min(workers, len(todo)), lookahead=workers):
+        if event is not None and not event.done:
+            yield event.value
 
 
 def _partial(

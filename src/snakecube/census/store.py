@@ -111,7 +111,7 @@ class Store:
         self.cells: int = len(manifest["cells"])
         # Checked headers by path, with the (inode, size, mtime) they were read at: a reduce
         # reads every unit's header once per partition.
-        self._headers: dict[Path, tuple[tuple[int, int, int], dict[str, Any], int]] = {}
+        self._headers: Headers = {}
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -305,43 +305,12 @@ class Store:
     # -- headers ---------------------------------------------------------------------------
     def _header(self, path: Path, magic: bytes) -> tuple[dict[str, Any], int]:
         """A file's JSON header (checked), and where its data starts."""
-        name = repr(str(path))
-        try:
-            with path.open("rb") as f:
-                st = os.fstat(f.fileno())
-                seen = (st.st_ino, st.st_size, st.st_mtime_ns)
-                cached = self._headers.get(path)
-                if cached is not None and cached[0] == seen:
-                    return cached[1], cached[2]
-                head = f.read(len(magic) + 4)
-                if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
-                    what = magic[3:7].decode().lower()
-                    raise InputError(f"census store: {name} is not a snakecube {what} file")
-                size = int.from_bytes(head[len(magic) :], "little")
-                if size > MAX_HEADER:
-                    raise InputError(f"census store: {name}: header too large ({size} bytes)")
-                text = f.read(size)
-                digest = f.read(16)
-        except OSError as err:
-            raise InputError(f"census store: cannot read {name}: {err.strerror or err}") from None
-        if len(text) < size or len(digest) < 16:
-            raise InputError(f"census store: {name} is cut short")
-        if hashlib.blake2b(head + text, digest_size=16).digest() != digest:
-            raise InputError(
-                f"census store: {name}: the header does not match its checksum (edited or damaged)"
-            )
-        try:
-            header = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise InputError(f"census store: {name}: the header is not JSON") from None
-        if not isinstance(header, dict) or header.get("census") != self.id:
-            raise InputError(f"census store: {name} belongs to another census")
-        spec: dict[str, type] = _UNIT_HEADER if magic == UNIT_MAGIC else _PART_HEADER
-        for key, kind in spec.items():
-            value = header.get(key)
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise InputError(f"census store: {name}: header field {key!r} is malformed")
-        if magic == UNIT_MAGIC:
+        unit = magic == UNIT_MAGIC
+        spec = _UNIT_HEADER if unit else _PART_HEADER
+        before = self._headers.get(path)
+        header, start = read_header(path, magic, "unit" if unit else "part", self.id, spec,
+                                    self._headers)  # fmt: skip
+        if unit and self._headers.get(path) is not before:  # read afresh: check its offsets
             offsets = header["offsets"]
             if (
                 len(offsets) != self.partitions + 1
@@ -350,10 +319,66 @@ class Store:
                 or offsets[0] != 0
                 or any(b < a for a, b in itertools.pairwise(offsets))
             ):
-                raise InputError(f"census store: {name}: header field 'offsets' is malformed")
-        start = len(head) + size + 16
-        self._headers[path] = (seen, header, start)
+                del self._headers[path]
+                raise InputError(
+                    f"census store: {str(path)!r}: header field 'offsets' is malformed"
+                )
         return header, start
+
+
+Headers = dict[Path, tuple[tuple[int, int, int], dict[str, Any], int]]
+
+
+def read_header(
+    path: Path,
+    magic: bytes,
+    what: str,
+    owner: str,
+    spec: dict[str, type],
+    cache: Headers | None = None,
+) -> tuple[dict[str, Any], int]:
+    """The JSON header of one of a store's binary files, checked: its magic, its digest, that
+    it belongs to the store ``owner`` (an id) and has the fields of ``spec``; and where the
+    file's data starts. One-line errors name the file. ``cache`` keeps checked headers by
+    path with the (inode, size, mtime) they were read at."""
+    name = repr(str(path))
+    try:
+        with path.open("rb") as f:
+            st = os.fstat(f.fileno())
+            seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+            cached = None if cache is None else cache.get(path)
+            if cached is not None and cached[0] == seen:
+                return cached[1], cached[2]
+            head = f.read(len(magic) + 4)
+            if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
+                raise InputError(f"census store: {name} is not a snakecube {what} file")
+            size = int.from_bytes(head[len(magic) :], "little")
+            if size > MAX_HEADER:
+                raise InputError(f"census store: {name}: header too large ({size} bytes)")
+            text = f.read(size)
+            digest = f.read(16)
+    except OSError as err:
+        raise InputError(f"census store: cannot read {name}: {err.strerror or err}") from None
+    if len(text) < size or len(digest) < 16:
+        raise InputError(f"census store: {name} is cut short")
+    if hashlib.blake2b(head + text, digest_size=16).digest() != digest:
+        raise InputError(
+            f"census store: {name}: the header does not match its checksum (edited or damaged)"
+        )
+    try:
+        header = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError(f"census store: {name}: the header is not JSON") from None
+    if not isinstance(header, dict) or header.get("census") != owner:
+        raise InputError(f"census store: {name} belongs to another census")
+    for key, kind in spec.items():
+        value = header.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"census store: {name}: header field {key!r} is malformed")
+    start = len(head) + size + 16
+    if cache is not None:
+        cache[path] = (seen, header, start)
+    return header, start
 
 
 _UNIT_HEADER = {

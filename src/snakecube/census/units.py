@@ -144,20 +144,35 @@ def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
         yield from _python(region, prefix)
 
 
-def _tables(region: Region) -> tuple[list[int], list[int], list[int]]:
+def _tables(region: Region) -> tuple[list[int], list[int], list[int], list[int]]:
     nb = [x for row in region.neighbours for x in row]
     nbmask = [sum(1 << x for x in row if x >= 0) for row in region.neighbours]
     syms = [c for g in region.symmetries for c in g]
-    return nb, nbmask, syms
+    return nb, nbmask, ring_masks(region), syms
+
+
+def ring_masks(region: Region) -> list[int]:
+    """Per cell, the mask of the region's other cells that touch it (at a face, an edge or
+    a corner): where the path loop first looks for a way between the head's neighbours."""
+    out = []
+    for x, y, z in region.cells:
+        near = (
+            region.index.get((x + dx, y + dy, z + dz), -1)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for dz in (-1, 0, 1)
+        )
+        out.append(sum(1 << c for c in near if c >= 0 and region.cells[c] != (x, y, z)))
+    return out
 
 
 def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, Any, int]]:
     """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
 
     n = region.volume
-    nb, nbmask, syms = (
+    nb, nbmask, ring, syms = (
         np.array(t, dtype=dt)
-        for t, dt in zip(_tables(region), (np.int64, np.uint64, np.int64), strict=True)
+        for t, dt in zip(_tables(region), (np.int64, np.uint64, np.uint64, np.int64), strict=True)
     )
     path = np.zeros(n + 1, np.int64)
     path[: len(prefix)] = prefix
@@ -169,7 +184,7 @@ def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, 
     if len(prefix) == n:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    walk = loop.PathKeys(nb, nbmask, syms, path, dirs, len(prefix), keys, flags)
+    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, len(prefix), keys, flags)
     while not walk.finished:
         got, nodes = walk.run(SLICE_NODES)
         yield keys[:got], flags[:got], nodes
@@ -199,6 +214,18 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
+def _flood(nbmask: list[int], reach: int, area: int) -> int:
+    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
+    todo = reach
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        m = nbmask[low.bit_length() - 1] & area & ~reach
+        reach |= m
+        todo |= m
+    return reach
+
+
 def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
@@ -206,6 +233,8 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     n = region.volume
     nb = region.neighbours
     nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    ring = ring_masks(region)
+    full = (1 << n) - 1
     if len(prefix) == n:
         yield _whole_path(region, prefix)
         return
@@ -248,6 +277,12 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
             if dead > 1 and level + 1 < n:
                 occ ^= 1 << x
                 continue
+            cand = nbmask[x] & ~occ  # split: free neighbours of x no free cell joins
+            if level + 2 < n and cand & (cand - 1):
+                reach = _flood(nbmask, cand & -cand, ring[x] & ~occ)
+                if cand & ~reach and _flood(nbmask, reach, ~occ & full) != ~occ & full:
+                    occ ^= 1 << x
+                    continue
             nextd[level] = d
             path.append(x)
             nextd[level + 1] = 0

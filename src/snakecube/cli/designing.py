@@ -14,6 +14,7 @@ from snakecube.cli.base import (
     add_seconds,
     add_snake,
     add_target,
+    add_targets,
     command,
     print_json,
     say,
@@ -21,6 +22,7 @@ from snakecube.cli.base import (
     snake_text,
     straightness_type,
     target_of,
+    targets_of,
     whole,
     workers_type,
 )
@@ -75,7 +77,7 @@ def _store(args: Namespace) -> str | None:
 
 
 def _designs_options(p: Parser) -> None:
-    add_target(p, required=True)
+    add_targets(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", help="write one row per design")
     p.add_argument(
@@ -114,20 +116,39 @@ def _designs_options(p: Parser) -> None:
         action="store_true",
         help="add each design's difficulty to the CSV (one search per design)",
     )
+    p.add_argument(
+        "--fold-into",
+        metavar="AxBxC",
+        help="keep the designs that also fold into this box, decided by a search of each "
+        "(for a box whose own census is out of reach, as 4x4x4 beside --box 8x8x1)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=whole(1),
+        metavar="N",
+        help="with --fold-into: nodes per design and end before it is left open (10000000)",
+    )
+    add_seconds(p)
 
 
 @command(
     "designs",
     _designs_options,
     help="every design that folds into a box, with its solutions",
-    epilog="example: snakecube designs --box 3x3x3 --csv designs.csv",
+    epilog="example: snakecube designs --box 3x3x3 --csv designs.csv; the designs that fold "
+    "into two boxes: snakecube designs --box 2x3x4 --box 4x6x1",
 )
 def designs_command(args: Namespace) -> int:
     from snakecube.census import census  # numpy: loaded by the commands that count designs
 
-    target = target_of(args)
-    if target is None:
+    targets = targets_of(args)
+    if not targets:
         raise InputError("designs needs --box AxBxC or --region FILE")
+    if len(targets) > 1 or args.fold_into is not None:
+        return _designs_of_several(args, targets)
+    if args.nodes is not None or args.seconds is not None:
+        raise InputError("--nodes and --seconds limit the search of --fold-into BOX: give it")
+    target = targets[0]
     bar = None if args.quiet else progress_bar(desc="census", unit="step", lines=60)
     try:
         result = census(
@@ -152,6 +173,131 @@ def designs_command(args: Namespace) -> int:
             say(f"snakecube: wrote {args.csv!r}")
         _print_census(result, args)
     return EXIT_OK if result.complete else EXIT_INTERRUPTED
+
+
+def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
+    """designs with several targets: the designs that fold into every one of them."""
+    from snakecube.census.several import joint_census  # numpy, as for one target
+
+    if args.difficulty:
+        raise InputError("--difficulty rates the designs of one target: give one --box")
+    fold_into = None if args.fold_into is None else Box.parse(args.fold_into, "--fold-into")
+    if fold_into is None and (args.nodes is not None or args.seconds is not None):
+        raise InputError("--nodes and --seconds limit the search of --fold-into BOX: give it")
+    bar = None if args.quiet else progress_bar(desc="census", unit="step", lines=60)
+    try:
+        result = joint_census(
+            targets,
+            progress=bar,
+            workers=args.workers,
+            store=_store(args),
+            partitions=args.partitions,
+            scheduler=args.scheduler,
+            fold_into=fold_into,
+            nodes=args.nodes,
+            seconds=seconds_left(args),
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    with result:
+        listed = result.complete or (
+            result.searched is not None and result.searched.candidates is not None
+        )
+        if args.csv and listed:
+            try:
+                result.write_csv(args.csv)
+            except KeyboardInterrupt:
+                say(f"snakecube: interrupted: {args.csv!r} was not written")
+                _print_joint(result, args)
+                return EXIT_INTERRUPTED
+            say(f"snakecube: wrote {args.csv!r}")
+        _print_joint(result, args)
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+def _print_joint(result: Any, args: Namespace) -> None:
+    """A census of several targets as text: a column per counted target, then what they
+    share, and what the search in one more target found."""
+    summary = result.to_dict(rows=args.top)
+    if args.json:
+        print_json(args, summary, indent=2)
+        return
+    names = result.columns()
+    width = max(12, *(len(n) + 2 for n in names))
+    alone = summary["alone"]
+
+    def row(label: str, values: list[Any]) -> None:
+        cells = "".join(f"{'-' if v is None else v:>{width}}" for v in values)
+        print(f"{label:16}{cells}")
+
+    row("target", names)
+    row("paths", [a["paths"] for a in alone])
+    row("designs alone", [a["designs"] for a in alone])
+    searched = result.searched
+    if summary["designs"] is None:
+        done = sum(1 for a in alone if a["complete"])
+        print(
+            f"complete        no: interrupted with {done} of {len(alone)} targets counted and "
+            f"{result.partitions[0]} of {result.partitions[1]} partitions compared. Rerun "
+            f"with {_where(result)} to resume"
+        )
+        return
+    if searched is not None:
+        _print_searched(searched, names)
+    if len(alone) > 1 or searched is not None:
+        row("solutions", summary["solutions"])
+        row("unique", summary["unique"])
+        row("max_solutions", summary["max_solutions"])
+    every = "fold into every target"
+    if result.exact:
+        shares = ", ".join(
+            f"{100 * summary['designs'] / a['designs']:.3g} % of the {n}'s"
+            for n, a in zip(names, alone, strict=True)
+            if a["designs"]
+        )
+        print(f"{'designs':16}{summary['designs']} {every}" + (f" ({shares})" if shares else ""))
+    else:
+        print(f"{'designs':16}at least {summary['designs']} {every}")
+    if searched is not None and searched.estimate is not None and not result.exact:
+        print(
+            f"{'estimate':16}{searched.estimate:,.0f} +- {searched.error:,.0f} fold into every "
+            f"target (the share of the {searched.decided} decided candidates, a uniform "
+            f"sample, times the {searched.candidates} candidates)"
+        )
+    print(f"{'unique in all':16}{summary['unique_in_all']} (one solution in every counted target)")
+    print(f"{'palindromes':16}{summary['palindromes']}")
+    for n, h in zip(names, summary["histograms"], strict=True):
+        print(f"histogram {n}: " + ", ".join(f"{k}: {v}" for k, v in h.items()))
+    if summary["top"]:
+        print(f"top {len(summary['top'])} by solutions:")
+        print("  " + "".join(f"{n:>{width}}" for n in names) + "  turns")
+        for t in summary["top"]:
+            print("  " + "".join(f"{s:>{width}}" for s in t["solutions"]) + f"  {t['turns']}")
+    if not result.complete:
+        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        print(f"complete        no: {why}; rerun with {_where(result)} to go on")
+
+
+def _print_searched(searched: Any, names: list[str]) -> None:
+    """What the search in the extra target decided."""
+    t = searched.target.describe()
+    print(f"{'searched':16}the {t}: each design of the {' and '.join(names)} with no segment "
+          f"longer than {searched.longest} cubes, by first-solution searches of at most "
+          f"{searched.nodes} nodes from each end")  # fmt: skip
+    if searched.candidates is None:
+        print(f"{'candidates':16}not all listed yet")
+        return
+    share = 100 * searched.decided / searched.candidates if searched.candidates else 100
+    rate = "" if searched.rate is None else f"; {searched.rate:.1f} decided per core-second"
+    print(f"{'candidates':16}{searched.candidates}")
+    print(f"{'decided':16}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
+          f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
+          f"{searched.open} open at the node limit{rate}")  # fmt: skip
+
+
+def _where(result: Any) -> str:
+    return f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
 
 
 def _generate_options(p: Parser) -> None:
