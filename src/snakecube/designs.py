@@ -198,21 +198,37 @@ def rate(
 @dataclass(frozen=True, slots=True)
 class Generated:
     """A new design, the path it was made from (a solution, so it needs no search to prove
-    it folds), and its rating."""
+    it folds), and its rating. Made for several boxes (``also``), ``ratings`` and
+    ``solutions`` hold one per box, the first box's first (``rating``, ``solution``)."""
 
     rating: Rating
     solution: Solution  # the design's own path
+    ratings: tuple[Rating, ...] = ()
+    solutions: tuple[Solution, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """``{"turns", "segment_lengths", "difficulty", "solutions", "cells"}``."""
+        """``{"turns", "segment_lengths", "difficulty", "solutions", "cells"}``, of the first
+        box; for several boxes also ``targets``: per box its ``target``, ``solutions``,
+        ``difficulty`` and a solution's ``cells``."""
         d = self.rating
-        return {
+        out: dict[str, object] = {
             "turns": d.snake.turns(),
             "segment_lengths": list(d.snake.lengths),
             "difficulty": None if d.difficulty is None else round(d.difficulty, 2),
             "solutions": d.distinct,
             "cells": [list(c) for c in self.solution.cells],
         }
+        if len(self.ratings) > 1:
+            out["targets"] = [
+                {
+                    "target": r.region.describe(),
+                    "solutions": r.distinct,
+                    "difficulty": None if r.difficulty is None else round(r.difficulty, 2),
+                    "cells": [list(c) for c in sol.cells],
+                }
+                for r, sol in zip(self.ratings, self.solutions, strict=True)
+            ]
+        return out
 
 
 def _stopped(result: Result) -> bool:
@@ -223,21 +239,36 @@ def _stopped(result: Result) -> bool:
 
 
 def _check_candidate(
-    job: tuple[Box, Snake, tuple[CellIndex, ...], bool, int],
+    job: tuple[tuple[Box, ...], Snake, tuple[CellIndex, ...], tuple[bool, ...], int],
 ) -> Iterator[Generated]:
-    """One candidate, checked in a worker: yields the design if it qualifies."""
+    """One candidate, checked in a worker: yields the design if it qualifies (in every box:
+    it folds, with one solution where ``unique`` says so)."""
 
-    box, snake, path, unique, max_nodes = job
-    if unique:
-        # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
-        limit = 3 if snake.is_palindrome else 2
-        check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
-        if _stopped(check) or check.distinct_up_to_reversal != 1:
-            return
-    rating = rate(snake, box)
-    if not rating.complete:
-        raise KeyboardInterrupt
-    yield Generated(rating, Solution(snake, box, path))
+    boxes, snake, path, unique, max_nodes = job
+    found = [Solution(snake, boxes[0], path)]
+    for i, box in enumerate(boxes):
+        if unique[i]:
+            # Two classes prove "not unique", or three for a palindrome (two may be one
+            # reversed).
+            limit = 3 if snake.is_palindrome else 2
+            check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
+            if _stopped(check) or check.distinct_up_to_reversal != 1:
+                return
+        elif i > 0:  # the first box's is the candidate's own path
+            check = solve(snake, box, limit=1, workers=1, max_nodes=max_nodes)
+            if _stopped(check) or not check.solutions:
+                return
+        if i > 0:
+            found.append(check.solutions[0])
+    ratings = []
+    for box in boxes:
+        rating = rate(snake, box)
+        if not rating.complete:
+            raise KeyboardInterrupt
+        ratings.append(rating)
+    several = len(boxes) > 1
+    yield Generated(ratings[0], found[0], tuple(ratings) if several else (),
+                    tuple(found) if several else ())  # fmt: skip
 
 
 UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design.md: unique 4x4x4 designs come faster
@@ -247,13 +278,14 @@ def generate(
     box: Box,
     count: int = 1,
     seed: int = 0,
-    unique: bool = False,
+    unique: bool | Sequence[int] = False,
     min_straights: int = 0,
     max_segment: int | None = None,
     max_nodes: int = 30_000_000,
     attempts: int | None = None,
     workers: int | None = None,
     straightness: float | None = None,
+    also: Sequence[Box] = (),
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
@@ -268,15 +300,25 @@ def generate(
     (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain towards paths with
     long straight runs (see :func:`backbite`): their designs are more often unique, and
     quicker to prove so.
+
+    ``also`` lists more boxes of the same size: a design must then fold into each of them
+    as well (found by a search with the same node limit), and ``unique`` may be True (one
+    solution in every box), False, or the positions of the boxes where it must be unique
+    (0 for ``box``, 1 for ``also[0]``, ...). Candidates are still drawn from ``box``, with
+    no segment longer than the shortest of the boxes' longest sides.
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip
+    boxes, flags = _checked_boxes(box, also, unique)
     if straightness is None:
-        straightness = UNIQUE_STRAIGHTNESS if unique else 0.0
+        straightness = UNIQUE_STRAIGHTNESS if any(flags) else 0.0
+    if len(boxes) > 1:
+        fits = min(max(b.dims) for b in boxes)
+        max_segment = fits if max_segment is None else min(max_segment, fits)
     rng = random.Random(seed)
     chosen = _candidates(box, rng, attempts, float(straightness), min_straights, max_segment)
-    jobs = ((box, snake, path, unique, max_nodes) for snake, path in chosen)
+    jobs = ((boxes, snake, path, flags, max_nodes) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
         found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
@@ -286,6 +328,33 @@ def generate(
         yield from itertools.islice(found, count)
     finally:
         found.close()  # the workers stop now, not when the generator is collected
+
+
+def _checked_boxes(
+    box: Box, also: Sequence[Box], unique: bool | Sequence[int]
+) -> tuple[tuple[Box, ...], tuple[bool, ...]]:
+    """The boxes (``box`` first) and, for each, whether its solution must be unique."""
+    if isinstance(also, Box) or not isinstance(also, Sequence):
+        raise TypeError("generate(also=...) needs a list of Boxes")
+    boxes = (box, *also)
+    for b in also:
+        if not isinstance(b, Box):
+            raise TypeError(f"generate() needs Boxes, not {type(b).__name__}")
+        if b.volume != box.volume:
+            raise InputError(
+                f"the boxes must have equal size: the {box.describe()} has {box.volume} cells, "
+                f"the {b.describe()} has {b.volume}"
+            )
+    if len({b.cells for b in boxes}) < len(boxes):
+        raise InputError("a box is given twice")
+    if isinstance(unique, bool):
+        return boxes, (unique,) * len(boxes)
+    marked = set()
+    for i in unique:
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(boxes):
+            raise InputError(f"unique: {i!r} is not the position of one of the {len(boxes)} boxes")
+        marked.add(i)
+    return boxes, tuple(i in marked for i in range(len(boxes)))
 
 
 def _checked_options(

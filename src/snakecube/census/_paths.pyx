@@ -28,27 +28,30 @@ cdef class PathKeys:
     second cell with only one; so do free cells split in two pieces by the new head: a flood
     fill in the head's ring (``ring``: the cells that touch it, edges and corners too) joins
     its free neighbours, and only when it cannot does a flood fill of every free cell decide.
+    With ``maxrun`` below n, a path never goes more than ``maxrun`` steps in one direction
+    (the designs with no segment longer than ``maxrun + 1`` cubes); ``run`` holds, per
+    step, how many steps in a row went that way.
     """
 
     cdef const int64_t[::1] nb, syms
     cdef const uint64_t[::1] nbmask, ring
-    cdef int64_t[::1] path, dirs, nextd
+    cdef int64_t[::1] path, dirs, nextd, runs
     cdef public uint64_t[::1] keys
     cdef public unsigned char[::1] fixed
-    cdef int64_t base, level
+    cdef int64_t base, level, maxrun
     cdef uint64_t occ, full
     cdef readonly bint finished
 
     def __init__(
         self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const uint64_t[::1] ring,
-        const int64_t[::1] syms, int64_t[::1] path, int64_t[::1] dirs, int64_t base,
-        uint64_t[::1] keys, unsigned char[::1] fixed,
+        const int64_t[::1] syms, int64_t[::1] path, int64_t[::1] dirs, int64_t[::1] run,
+        int64_t maxrun, int64_t base, uint64_t[::1] keys, unsigned char[::1] fixed,
     ):
         cdef int64_t i
         cdef int64_t n = nbmask.shape[0]
         self.nb, self.nbmask, self.ring, self.syms = nb, nbmask, ring, syms
         self.full = ~(<uint64_t>0) if n == 64 else ((<uint64_t>1) << n) - 1
-        self.path, self.dirs = path, dirs
+        self.path, self.dirs, self.runs, self.maxrun = path, dirs, run, maxrun
         self.nextd = array("q", [0]) * (nbmask.shape[0] + 1)
         self.keys, self.fixed = keys, fixed
         self.base = self.level = base
@@ -67,7 +70,8 @@ cdef class PathKeys:
 
         cdef const int64_t[::1] nb = self.nb, syms = self.syms
         cdef const uint64_t[::1] nbmask = self.nbmask, ring = self.ring
-        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd
+        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd, run = self.runs
+        cdef int64_t maxrun = self.maxrun, r
         cdef uint64_t[::1] keys = self.keys
         cdef unsigned char[::1] fixed = self.fixed
         cdef int64_t n = nbmask.shape[0], base = self.base, max_out = keys.shape[0]
@@ -114,6 +118,9 @@ cdef class PathKeys:
                     d += 1
                     if x < 0 or (occ >> x) & one:
                         continue
+                    r = run[level - 1] + 1 if level > 1 and dirs[level - 1] == d - 1 else 1
+                    if r > maxrun:  # a segment longer than asked for
+                        continue
                     # Step 2: step onto it.
                     occ |= one << x
                     nodes += 1
@@ -156,6 +163,7 @@ cdef class PathKeys:
                                 continue
                     nextd[level] = d
                     dirs[level] = d - 1
+                    run[level] = r
                     path[level] = x
                     level += 1
                     nextd[level] = 0

@@ -94,6 +94,7 @@ def census(
     store: str | Path | None = None,
     partitions: int | None = None,
     scheduler: str | None = None,
+    max_segment: int | None = None,
 ) -> Census:
     """Every design that folds into ``region`` (at most 64 cells), with its solutions.
 
@@ -105,8 +106,13 @@ def census(
     ``scheduler`` (a Dask scheduler's address) runs the units and partitions as tasks on
     that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
     and must be a directory every worker can reach.
+
+    ``max_segment`` counts only the designs with no segment longer than that many cubes
+    (every path with a longer straight run is cut where it starts): far less work when only
+    those are wanted, as the designs of the 8x8 board that might fit the 4x4x4 cube.
     """
     n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
+    max_segment = checked_segment(max_segment)
     units = path_units(region, min_units=default_units(region.volume))
     temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
@@ -114,7 +120,7 @@ def census(
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
             client = connect(scheduler)
-        result = run_census(region, root, units, p, progress, n_workers, client)
+        result = run_census(region, root, units, p, progress, n_workers, client, max_segment)
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -130,6 +136,13 @@ def connect(scheduler: str) -> Any:
     from snakecube.cluster import connect  # the cluster extra, only with --scheduler
 
     return connect(scheduler)
+
+
+def checked_segment(max_segment: int | None) -> int | None:
+    """``max_segment``, checked: None or a whole number of at least 2 cubes."""
+    if max_segment is None:
+        return None
+    return limits.whole(max_segment, "max_segment", 2, limits.MAX_CENSUS_CELLS)
 
 
 def temporary_store() -> tempfile.TemporaryDirectory[str]:
@@ -149,12 +162,13 @@ def run_census(
     progress: Progress | None,
     workers: int,
     client: Any = None,
+    max_segment: int | None = None,
 ) -> Census:
     """The census of ``region`` in the store at ``root``: the units and reduces still to do,
     run here or on ``client``'s cluster, and the answer read from the store."""
-    st = Store.open(root, region, units, partitions)
+    st = Store.open(root, region, units, partitions, max_segment)
     result = _Runner(st, region, units, progress, workers, client).run()
-    return Census(**result, region=region, store=root, _store=st)
+    return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
 
 
 class _Runner:
@@ -213,7 +227,7 @@ class _Runner:
         st, region, units = self.st, self.region, self.units
 
         def job(i: int) -> Iterator[UnitInfo]:
-            yield st.write_unit(tally_unit(region, i, units[i]))
+            yield st.write_unit(tally_unit(region, i, units[i], st.max_segment))
 
         yield from map_jobs(job, todo, f"snakecube-{st.id}-unit", self.workers, self.client)
 

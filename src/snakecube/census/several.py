@@ -29,6 +29,7 @@ from snakecube.census.reduce import TOP
 from snakecube.census.result import Census, Progress, snake_of_key, turns_order
 from snakecube.census.runner import (
     checked,
+    checked_segment,
     connect,
     default_units,
     map_jobs,
@@ -215,6 +216,7 @@ def joint_census(
     fold_into: Region | None = None,
     nodes: int | None = None,
     seconds: float | None = None,
+    max_segment: int | None = None,
 ) -> JointCensus:
     """Every design that folds into every one of ``regions`` (of equal size), with its
     solutions in each: each target's census, then their intersection, partition by
@@ -226,15 +228,17 @@ def joint_census(
     into it, decided one by one by first-solution searches of at most ``nodes`` nodes per
     end (``snakecube.census.decide``); then one counted target is enough, and ``seconds``
     stops the deciding after that long (the answer is then a lower bound, with an estimate
-    of the rest from the decided share, a uniform sample)."""
+    of the rest from the decided share, a uniform sample). ``max_segment`` limits every
+    counted census to the designs with no segment longer than that (as for one target)."""
     regions = _checked_targets(regions, fold_into)
+    max_segment = checked_segment(max_segment)
     checks = [checked(r, progress, workers, store, partitions, scheduler) for r in regions]
     n_workers, p = checks[0]
     budget = None if fold_into is None else _nodes(nodes)
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     n = regions[0].volume
     units = [path_units(r, min_units=default_units(n)) for r in regions]
-    ids = [census_id(r, u, p) for r, u in zip(regions, units, strict=True)]
+    ids = [census_id(r, u, p, max_segment) for r, u in zip(regions, units, strict=True)]
     temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
@@ -242,7 +246,7 @@ def joint_census(
         if scheduler is not None:  # first: a bad address leaves no new store behind
             client = connect(scheduler)
         jst = JointStore.open(root, regions, ids, p, searched_spec(fold_into, budget or 0))
-        run = _Run(jst, regions, units, progress, n_workers, client)
+        run = _Run(jst, regions, units, progress, n_workers, client, max_segment)
         result = run.counted()
         if fold_into is not None and result["complete"]:
             result = run.searched(result, fold_into, budget or 0, deadline)
@@ -300,8 +304,10 @@ class _Run:
         progress: Progress | None,
         workers: int,
         client: Any,
+        max_segment: int | None,
     ) -> None:
         self.jst, self.regions, self.units = jst, regions, units
+        self.max_segment = max_segment
         self.progress, self.workers, self.client = progress, workers, client
         p = jst.partitions
         self.steps = sum(len(u) + p for u in units) + (p if len(regions) > 1 else 0)
@@ -324,9 +330,8 @@ class _Run:
             def tick(done: int, _steps: int, found: int, at: int = offset) -> None:
                 self._tick(at + done, self.steps, found)
 
-            one = run_census(
-                region, jst.target_root(i), self.units[i], p, tick, self.workers, self.client
-            )
+            one = run_census(region, jst.target_root(i), self.units[i], p, tick, self.workers,
+                             self.client, self.max_segment)  # fmt: skip
             self.alone.append(one)
             offset += len(self.units[i]) + p
             if not one.complete:

@@ -63,11 +63,19 @@ def partition_of(keys: Any, bits: int) -> Any:
     return (keys * np.uint64(GOLDEN)) >> np.uint64(64 - bits)
 
 
-def census_id(region: Region, units: list[tuple[int, ...]], partitions: int) -> str:
-    """A fingerprint of what a store holds: the format, target cells, units and partitions."""
-    text = json.dumps(
-        [FORMAT, VERSION, [list(c) for c in region.cells], [list(u) for u in units], partitions]
-    )
+def census_id(
+    region: Region,
+    units: list[tuple[int, ...]],
+    partitions: int,
+    max_segment: int | None = None,
+) -> str:
+    """A fingerprint of what a store holds: the format, target cells, units and partitions,
+    and the longest segment counted if the census is limited to shorter ones."""
+    cells = [list(c) for c in region.cells]
+    fields: list[object] = [FORMAT, VERSION, cells, [list(u) for u in units], partitions]
+    if max_segment is not None:
+        fields.append({"max_segment": max_segment})
+    text = json.dumps(fields)
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -109,6 +117,7 @@ class Store:
         self.partitions: int = manifest["partitions"]
         self.bits = self.partitions.bit_length() - 1
         self.cells: int = len(manifest["cells"])
+        self.max_segment: int | None = manifest.get("max_segment")
         # Checked headers by path, with the (inode, size, mtime) they were read at: a reduce
         # reads every unit's header once per partition.
         self._headers: Headers = {}
@@ -116,20 +125,27 @@ class Store:
     # -- opening -------------------------------------------------------------------------
     @classmethod
     def open(
-        cls, root: str | Path, region: Region, units: list[tuple[int, ...]], partitions: int
+        cls,
+        root: str | Path,
+        region: Region,
+        units: list[tuple[int, ...]],
+        partitions: int,
+        max_segment: int | None = None,
     ) -> Store:
         """Open the store at ``root`` for this census, creating it if it does not exist or
         is an empty directory; refuse a store of another census, or anything else."""
         root = Path(root)
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "target": region.describe(),
             "cells": [list(c) for c in region.cells],
             "units": len(units),
             "partitions": partitions,
-            "id": census_id(region, units, partitions),
+            "id": census_id(region, units, partitions, max_segment),
         }
+        if max_segment is not None:
+            manifest["max_segment"] = max_segment
         name = repr(str(root))
         try:
             if root.exists() and not root.is_dir():

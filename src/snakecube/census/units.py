@@ -84,15 +84,18 @@ class UnitTally:
     fixed_counts: Any  # np.ndarray[uint64]
 
 
-def tally_unit(region: Region, unit: int, prefix: Prefix) -> UnitTally:
-    """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design."""
+def tally_unit(
+    region: Region, unit: int, prefix: Prefix, max_segment: int | None = None
+) -> UnitTally:
+    """Enumerate every Hamiltonian path extending ``prefix`` (with no segment longer than
+    ``max_segment`` cubes, if given) and tally it by design."""
 
     chunks: list[np.ndarray] = []
     buffered = classes = nodes = 0
     keys = np.empty(0, np.uint64)
     counts = np.empty(0, np.uint64)
     fixed: dict[int, int] = {}
-    for batch, flags, visited in _batches(region, prefix):
+    for batch, flags, visited in _batches(region, prefix, max_segment):
         nodes += visited
         if not len(batch):
             continue
@@ -133,15 +136,31 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
     return keys[starts], np.add.reduceat(counts, starts).astype(np.uint64)
 
 
-def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+def _batches(
+    region: Region, prefix: Prefix, max_segment: int | None = None
+) -> Iterator[tuple[Any, Any, int]]:
     """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
     where built (``snakecube.compiled``), else in Python."""
 
+    maxrun = region.volume if max_segment is None else max_segment - 1
+    if _longest_run(region, prefix) > maxrun:
+        return  # the prefix has a segment too long: no path of this unit counts
     loop = compiled.extension("paths")
     if loop is not None:
-        yield from _compiled(region, prefix, loop)
+        yield from _compiled(region, prefix, loop, maxrun)
     else:
-        yield from _python(region, prefix)
+        yield from _python(region, prefix, maxrun)
+
+
+def _longest_run(region: Region, path: Prefix) -> int:
+    """The most steps in a row in one direction along ``path``."""
+    best = run = 0
+    last = -1
+    for a, b in itertools.pairwise(path):
+        d = region.neighbours[a].index(b)
+        run = run + 1 if d == last else 1
+        best, last = max(best, run), d
+    return best
 
 
 def _tables(region: Region) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -166,7 +185,9 @@ def ring_masks(region: Region) -> list[int]:
     return out
 
 
-def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, Any, int]]:
+def _compiled(
+    region: Region, prefix: Prefix, loop: Any, maxrun: int
+) -> Iterator[tuple[Any, Any, int]]:
     """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
 
     n = region.volume
@@ -177,14 +198,16 @@ def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, 
     path = np.zeros(n + 1, np.int64)
     path[: len(prefix)] = prefix
     dirs = np.zeros(n + 1, np.int64)
+    run = np.zeros(n + 1, np.int64)
     for i in range(1, len(prefix)):
         dirs[i] = region.neighbours[prefix[i - 1]].index(prefix[i])
+        run[i] = run[i - 1] + 1 if i > 1 and dirs[i] == dirs[i - 1] else 1
     keys = np.zeros(BATCH, np.uint64)
     flags = np.zeros(BATCH, np.uint8)
     if len(prefix) == n:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, len(prefix), keys, flags)
+    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, run, maxrun, len(prefix), keys, flags)
     while not walk.finished:
         got, nodes = walk.run(SLICE_NODES)
         yield keys[:got], flags[:got], nodes
@@ -226,7 +249,7 @@ def _flood(nbmask: list[int], reach: int, area: int) -> int:
     return reach
 
 
-def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
 
@@ -241,6 +264,10 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
     path = list(prefix)
     occ = sum(1 << c for c in prefix)
     nextd = [0] * (n + 1)
+    dirs, run = [0] * (n + 1), [0] * (n + 1)
+    for i in range(1, len(prefix)):
+        dirs[i] = nb[prefix[i - 1]].index(prefix[i])
+        run[i] = run[i - 1] + 1 if i > 1 and dirs[i] == dirs[i - 1] else 1
     keys: list[int] = []
     flags: list[int] = []
     nodes = 0
@@ -263,6 +290,9 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
             d += 1
             if x < 0 or occ >> x & 1:
                 continue
+            r = run[level - 1] + 1 if level > 1 and dirs[level - 1] == d - 1 else 1
+            if r > maxrun:  # a segment longer than asked for
+                continue
             occ |= 1 << x
             nodes += 1
             dead = 0
@@ -284,6 +314,7 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
                     occ ^= 1 << x
                     continue
             nextd[level] = d
+            dirs[level], run[level] = d - 1, r
             path.append(x)
             nextd[level + 1] = 0
             break

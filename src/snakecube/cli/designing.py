@@ -40,6 +40,7 @@ def _print_census(result: Any, args: Namespace) -> None:
         return
     for key in (
         "target",
+        "max_segment",
         "paths",
         "designs",
         "solutions",
@@ -47,6 +48,8 @@ def _print_census(result: Any, args: Namespace) -> None:
         "max_solutions",
         "palindromes",
     ):
+        if key not in summary:
+            continue  # max_segment: only when the census was limited
         value = summary[key]
         print(f"{key:14} {'(not tallied)' if value is None else value}")
     if result.complete:
@@ -117,6 +120,12 @@ def _designs_options(p: Parser) -> None:
         help="add each design's difficulty to the CSV (one search per design)",
     )
     p.add_argument(
+        "--max-segment",
+        type=whole(2, 64),
+        metavar="L",
+        help="count only the designs with no segment longer than L cubes (far faster)",
+    )
+    p.add_argument(
         "--fold-into",
         metavar="AxBxC",
         help="keep the designs that also fold into this box, decided by a search of each "
@@ -158,6 +167,7 @@ def designs_command(args: Namespace) -> int:
             store=_store(args),
             partitions=args.partitions,
             scheduler=args.scheduler,
+            max_segment=args.max_segment,
         )
     finally:
         if bar is not None:
@@ -196,6 +206,7 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
             fold_into=fold_into,
             nodes=args.nodes,
             seconds=seconds_left(args),
+            max_segment=args.max_segment,
         )
     finally:
         if bar is not None:
@@ -301,8 +312,21 @@ def _where(result: Any) -> str:
 
 
 def _generate_options(p: Parser) -> None:
-    p.add_argument("--box", metavar="AxBxC", default="4x4x4", help="the box (default 4x4x4)")
-    p.add_argument("--unique", action="store_true", help="only designs with one solution")
+    p.add_argument(
+        "--box",
+        metavar="AxBxC",
+        action="append",
+        help="the box (default 4x4x4); repeat it for designs that fold into every box, drawn "
+        "from the first",
+    )
+    p.add_argument(
+        "--unique",
+        nargs="?",
+        const="",
+        metavar="BOX,...",
+        help="only designs with one solution (in every box; or only in the boxes named, as "
+        "given to --box, or their numbers: --unique 8x8x1)",
+    )
     p.add_argument(
         "--count", type=whole(1, 10_000), default=1, metavar="N", help="how many (default 1)"
     )
@@ -340,33 +364,46 @@ def _generate_options(p: Parser) -> None:
     "generate",
     _generate_options,
     help="invent new designs from random Hamiltonian paths",
-    epilog="example: snakecube generate --box 4x4x4 --unique --count 3",
+    epilog="example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: "
+    "snakecube generate --box 4x4x4 --box 8x8x1 --unique",
 )
 def generate_command(args: Namespace) -> int:
 
+    texts = args.box or ["4x4x4"]
+    boxes = [Box.parse(t) for t in texts]
+    unique = _unique_in(args.unique, texts)
     rows: list[dict[str, Any]] = []
     interrupted = False
     try:
         for g in generate(
-            Box.parse(args.box),
+            boxes[0],
             count=args.count,
             seed=args.seed,
-            unique=args.unique,
+            unique=unique,
             min_straights=args.min_straights,
             max_segment=args.max_segment,
             straightness=args.straightness,
             workers=args.workers,
+            also=boxes[1:],
         ):
             rows.append(g.to_dict())
             if not args.json:
                 d = rows[-1]
-                print(
-                    f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
-                    f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
-                )
+                if len(boxes) == 1:
+                    print(
+                        f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
+                        f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
+                    )
+                else:
+                    print(f"{len(rows)}. {d['turns']}")
                 print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
+                for text, t in zip(texts, d.get("targets", []), strict=False):
+                    plural = "s" if t["solutions"] != 1 else ""
+                    print(f"   {text}: {t['solutions']} solution{plural}, "
+                          f"difficulty {t['difficulty']}")  # fmt: skip
                 if args.show:
-                    print(instructions(g.solution))
+                    for sol in g.solutions or (g.solution,):
+                        print(instructions(sol))
     except KeyboardInterrupt:
         interrupted = True
     complete = len(rows) == args.count
@@ -379,6 +416,28 @@ def generate_command(args: Namespace) -> int:
     if not complete:
         say(f"snakecube: found {len(rows)} of {args.count} designs within the attempts")
     return EXIT_OK
+
+
+def _unique_in(value: str | None, texts: list[str]) -> bool | list[int]:
+    """--unique: False without it, True alone, else the positions of the boxes it names
+    (as typed to --box, or 1-based numbers)."""
+    if value is None:
+        return False
+    if not value.strip():
+        return True
+    marked = []
+    for word in value.split(","):
+        word = word.strip()
+        if word.isdigit() and 1 <= int(word) <= len(texts):
+            marked.append(int(word) - 1)
+        elif word in texts:
+            marked.append(texts.index(word))
+        else:
+            raise InputError(
+                f"--unique {limits.shorten(word)} is none of the boxes ({', '.join(texts)}); "
+                "name them as given to --box, or by number"
+            )
+    return marked
 
 
 def _rate_options(p: Parser) -> None:
