@@ -134,10 +134,13 @@ def test_the_text_answer_names_the_targets_and_the_share(cli):
     code, out, _ = cli("designs", "--box", "2x2x4", "--box", "4x4x1", "--quiet", "--top", "3")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["target", "2x2x4", "4x4x1"]
-    assert lines[2].split() == ["designs", "alone", "97", "38"]
-    designs = next(line for line in lines if line.startswith("designs  "))
-    assert designs.startswith("designs         11 fold into every target (11.3 % of the 2x2x4")
+    assert lines[0] == "targets        2x2x4 box, 4x4x1 box"
+    assert lines[1] == (
+        "designs        11 fold into every target (11.3 % of the 2x2x4 box's 97, 28.9 % of "
+        "the 4x4x1 box's 38)"
+    )
+    assert lines[4].split() == ["per", "target", "2x2x4", "4x4x1"]
+    assert lines[6].split() == ["designs", "alone", "97", "38"]
     assert "top 3 by solutions:" in out
 
 

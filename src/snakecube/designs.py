@@ -12,13 +12,15 @@ import math
 import random
 import time
 from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from snakecube import limits, pool
 from snakecube.errors import InputError
 from snakecube.search import as_snake, as_target, kernel, solve
 from snakecube.search.engine import Engine
+from snakecube.search.estimate import end_sizes
+from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
@@ -242,22 +244,23 @@ def _check_candidate(
     job: tuple[tuple[Box, ...], Snake, tuple[CellIndex, ...], tuple[bool, ...], int],
 ) -> Iterator[Generated]:
     """One candidate, checked in a worker: yields the design if it qualifies (in every box:
-    it folds, with one solution where ``unique`` says so)."""
+    it folds, with one solution where ``unique`` says so). The candidate is a path of the
+    first box; the others are searched, from the end whose tree is estimated smaller."""
 
     boxes, snake, path, unique, max_nodes = job
     found = [Solution(snake, boxes[0], path)]
     for i, box in enumerate(boxes):
-        if unique[i]:
-            # Two classes prove "not unique", or three for a palindrome (two may be one
-            # reversed).
-            limit = 3 if snake.is_palindrome else 2
-            check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
-            if _stopped(check) or check.distinct_up_to_reversal != 1:
-                return
-        elif i > 0:  # the first box's is the candidate's own path
-            check = solve(snake, box, limit=1, workers=1, max_nodes=max_nodes)
-            if _stopped(check) or not check.solutions:
-                return
+        if i == 0 and not unique[0]:
+            continue  # the candidate's own path is its solution there
+        # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
+        limit = (3 if snake.is_palindrome else 2) if unique[i] else 1
+        check = _search(snake, box, limit, max_nodes, better_end=i > 0)
+        if check.stop_reason == "interrupted":
+            raise KeyboardInterrupt
+        if not check.solutions or (unique[i] and _stopped(check)):
+            return  # no fold within the node limit; or a second one, or no proof there is none
+        if unique[i] and check.distinct_up_to_reversal != 1:
+            return
         if i > 0:
             found.append(check.solutions[0])
     ratings = []
@@ -269,6 +272,21 @@ def _check_candidate(
     several = len(boxes) > 1
     yield Generated(ratings[0], found[0], tuple(ratings) if several else (),
                     tuple(found) if several else ())  # fmt: skip
+
+
+def _search(snake: Snake, box: Box, limit: int, max_nodes: int, better_end: bool) -> Result:
+    """Up to ``limit`` solutions of ``snake`` in ``box``, within ``max_nodes`` nodes; with
+    ``better_end``, searched from the end with the smaller estimated tree (a search that
+    must finish to prove a count is often far shorter from one end), and read from cube 1."""
+    reverse = False
+    if better_end and not snake.is_palindrome and box.volume > pool.SMALL_JOB_CELLS:
+        first, last = end_sizes(Problem.build(snake, box))
+        reverse = last < first
+    result = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse)
+    if not reverse:
+        return result
+    forwards = tuple(Solution(snake, box, tuple(reversed(s.path))) for s in result.solutions)
+    return replace(result, snake=snake, solutions=forwards, reversed=False)
 
 
 UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design.md: unique 4x4x4 designs come faster
@@ -304,30 +322,52 @@ def generate(
     ``also`` lists more boxes of the same size: a design must then fold into each of them
     as well (found by a search with the same node limit), and ``unique`` may be True (one
     solution in every box), False, or the positions of the boxes where it must be unique
-    (0 for ``box``, 1 for ``also[0]``, ...). Candidates are still drawn from ``box``, with
-    no segment longer than the shortest of the boxes' longest sides.
+    (0 for ``box``, 1 for ``also[0]``, ...). Candidates are then drawn from the box with the
+    fewest pairs of touching cells (the flat one of 4x4x4 and 8x8x1: it has the fewer
+    paths, so its designs fold elsewhere more often), with no segment longer than the
+    shortest of the boxes' longest sides, and uniform paths (straightness 0) by default.
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip
     boxes, flags = _checked_boxes(box, also, unique)
     if straightness is None:
-        straightness = UNIQUE_STRAIGHTNESS if any(flags) else 0.0
+        straightness = (UNIQUE_STRAIGHTNESS if len(boxes) == 1 else 0.0) if any(flags) else 0.0
     if len(boxes) > 1:
         fits = min(max(b.dims) for b in boxes)
         max_segment = fits if max_segment is None else min(max_segment, fits)
+    # Candidates come from the box with the fewest pairs of touching cells (fewest paths).
+    k = min(range(len(boxes)), key=lambda i: (_adjacent_pairs(boxes[i]), i))
+    order = (k, *(i for i in range(len(boxes)) if i != k))
+    drawn = tuple(boxes[i] for i in order)
+    marks = tuple(flags[i] for i in order)
     rng = random.Random(seed)
-    chosen = _candidates(box, rng, attempts, float(straightness), min_straights, max_segment)
-    jobs = ((boxes, snake, path, flags, max_nodes) for snake, path in chosen)
+    chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights, max_segment)
+    jobs = ((drawn, snake, path, marks, max_nodes) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
         found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
     else:
         found = _in_candidate_order(pool.run(_check_candidate, jobs, n))
     try:
-        yield from itertools.islice(found, count)
+        for g in itertools.islice(found, count):
+            yield g if k == 0 else _in_order(g, order)
     finally:
         found.close()  # the workers stop now, not when the generator is collected
+
+
+def _adjacent_pairs(box: Box) -> int:
+    """How many pairs of cells of ``box`` touch: fewer pairs, fewer Hamiltonian paths."""
+    a, b, c = box.dims
+    return (a - 1) * b * c + a * (b - 1) * c + a * b * (c - 1)
+
+
+def _in_order(g: Generated, order: tuple[int, ...]) -> Generated:
+    """``g`` with its ratings and solutions in the boxes' order as given."""
+    back = sorted(range(len(order)), key=lambda j: order[j])
+    ratings = tuple(g.ratings[j] for j in back)
+    solutions = tuple(g.solutions[j] for j in back)
+    return Generated(ratings[0], solutions[0], ratings, solutions)
 
 
 def _checked_boxes(

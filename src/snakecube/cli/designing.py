@@ -228,58 +228,54 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
 
 
 def _print_joint(result: Any, args: Namespace) -> None:
-    """A census of several targets as text: a column per counted target, then what they
-    share, and what the search in one more target found."""
+    """A census of several targets as text: what they share first, then a column per
+    counted target, and what the search in one more target found."""
     summary = result.to_dict(rows=args.top)
     if args.json:
         print_json(args, summary, indent=2)
         return
     names = result.columns()
-    width = max(12, *(len(n) + 2 for n in names))
     alone = summary["alone"]
-
-    def row(label: str, values: list[Any]) -> None:
-        cells = "".join(f"{'-' if v is None else v:>{width}}" for v in values)
-        print(f"{label:16}{cells}")
-
-    row("target", names)
-    row("paths", [a["paths"] for a in alone])
-    row("designs alone", [a["designs"] for a in alone])
     searched = result.searched
+    described = [r.describe() for r in result.regions]
+    also = [] if searched is None else [f"{searched.target.describe()} (by search)"]
+    print(f"{'targets':15}{', '.join(described + also)}")
     if summary["designs"] is None:
         done = sum(1 for a in alone if a["complete"])
         print(
-            f"complete        no: interrupted with {done} of {len(alone)} targets counted and "
+            f"complete       no: interrupted with {done} of {len(alone)} targets counted and "
             f"{result.partitions[0]} of {result.partitions[1]} partitions compared. Rerun "
             f"with {_where(result)} to resume"
         )
         return
-    if searched is not None:
-        _print_searched(searched, names)
-    if len(alone) > 1 or searched is not None:
-        row("solutions", summary["solutions"])
-        row("unique", summary["unique"])
-        row("max_solutions", summary["max_solutions"])
     every = "fold into every target"
     if result.exact:
         shares = ", ".join(
-            f"{100 * summary['designs'] / a['designs']:.3g} % of the {n}'s"
-            for n, a in zip(names, alone, strict=True)
+            f"{100 * summary['designs'] / a['designs']:.3g} % of the {d}'s {a['designs']}"
+            for d, a in zip(described, alone, strict=True)
             if a["designs"]
         )
-        print(f"{'designs':16}{summary['designs']} {every}" + (f" ({shares})" if shares else ""))
+        print(f"{'designs':15}{summary['designs']} {every}" + (f" ({shares})" if shares else ""))
     else:
-        print(f"{'designs':16}at least {summary['designs']} {every}")
-    if searched is not None and searched.estimate is not None and not result.exact:
-        print(
-            f"{'estimate':16}{searched.estimate:,.0f} +- {searched.error:,.0f} fold into every "
-            f"target (the share of the {searched.decided} decided candidates, a uniform "
-            f"sample, times the {searched.candidates} candidates)"
-        )
-    print(f"{'unique in all':16}{summary['unique_in_all']} (one solution in every counted target)")
-    print(f"{'palindromes':16}{summary['palindromes']}")
+        print(f"{'designs':15}at least {summary['designs']} {every}")
+    if searched is not None:
+        _print_searched(searched, described)
+    print(f"{'unique in all':15}{summary['unique_in_all']} (one solution in every "
+          f"{'counted ' if searched is not None else ''}target)")  # fmt: skip
+    print(f"{'palindromes':15}{summary['palindromes']}")
+    width = max(10, *(len(n) + 2 for n in names))
+
+    def row(label: str, values: list[Any]) -> None:
+        print(f"  {label:16}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
+
+    print(f"{'per target':18}" + "".join(f"{n:>{width}}" for n in names))
+    row("paths", [a["paths"] for a in alone])
+    row("designs alone", [a["designs"] for a in alone])
+    row("solutions", summary["solutions"])
+    row("unique", summary["unique"])
+    row("max_solutions", summary["max_solutions"])
     for n, h in zip(names, summary["histograms"], strict=True):
-        print(f"histogram {n}: " + ", ".join(f"{k}: {v}" for k, v in h.items()))
+        print(f"  histogram {n}: " + ", ".join(f"{k}: {v}" for k, v in h.items()))
     if summary["top"]:
         print(f"top {len(summary['top'])} by solutions:")
         print("  " + "".join(f"{n:>{width}}" for n in names) + "  turns")
@@ -287,24 +283,27 @@ def _print_joint(result: Any, args: Namespace) -> None:
             print("  " + "".join(f"{s:>{width}}" for s in t["solutions"]) + f"  {t['turns']}")
     if not result.complete:
         why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
-        print(f"complete        no: {why}; rerun with {_where(result)} to go on")
+        print(f"complete       no: {why}; rerun with {_where(result)} to go on")
 
 
-def _print_searched(searched: Any, names: list[str]) -> None:
-    """What the search in the extra target decided."""
-    t = searched.target.describe()
-    print(f"{'searched':16}the {t}: each design of the {' and '.join(names)} with no segment "
-          f"longer than {searched.longest} cubes, by first-solution searches of at most "
-          f"{searched.nodes} nodes from each end")  # fmt: skip
+def _print_searched(searched: Any, described: list[str]) -> None:
+    """What the search in the extra target decided, and the estimate of the rest."""
+    of = " and the ".join(described)
+    print(f"{'searched':15}each design of the {of} with no segment longer than "
+          f"{searched.longest} cubes, by first-solution searches of at most {searched.nodes} "
+          f"nodes from each end")  # fmt: skip
     if searched.candidates is None:
-        print(f"{'candidates':16}not all listed yet")
+        print(f"{'candidates':15}not all listed yet")
         return
     share = 100 * searched.decided / searched.candidates if searched.candidates else 100
-    rate = "" if searched.rate is None else f"; {searched.rate:.1f} decided per core-second"
-    print(f"{'candidates':16}{searched.candidates}")
-    print(f"{'decided':16}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
+    rate = "" if searched.rate is None else f"; {searched.rate:.1f} per core-second"
+    print(f"{'candidates':15}{searched.candidates}")
+    print(f"{'decided':15}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
           f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
           f"{searched.open} open at the node limit{rate}")  # fmt: skip
+    if searched.estimate is not None and searched.decided < searched.candidates:
+        print(f"{'estimate':15}{searched.estimate:.0f} +- {searched.error:.0f} fold (the share "
+              f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
 
 
 def _where(result: Any) -> str:
