@@ -35,7 +35,15 @@ import numpy as np
 
 from snakecube.census.reduce import design_stats
 from snakecube.census.result import snake_of_key
-from snakecube.census.store import GOLDEN, _digest, _pack, _read, read_header, write_atomic
+from snakecube.census.store import (
+    GOLDEN,
+    checksum,
+    le64,
+    pack,
+    read_block,
+    read_header,
+    write_atomic,
+)
 from snakecube.errors import InputError
 from snakecube.search import solve
 from snakecube.search.estimate import end_sizes
@@ -160,15 +168,15 @@ class Decisions:
         return self.root / "done" / f"p{p:04d}-s{s:04d}.bin"
 
     def write_candidates(self, p: int, keys: Any, table: Any) -> int:
-        block = _le(keys).tobytes() + b"".join(_le(row).tobytes() for row in table)
+        block = le64(keys).tobytes() + b"".join(le64(row).tobytes() for row in table)
         header = {
             "census": self.owner,
             "partition": p,
             "candidates": len(keys),
             "targets": self.targets,
-            "digest": _digest(block),
+            "digest": checksum(block),
         }
-        write_atomic(self.cand_path(p), _pack(CAND_MAGIC, header, [block]))
+        write_atomic(self.cand_path(p), pack(CAND_MAGIC, header, [block]))
         return len(keys)
 
     def candidates(self, p: int) -> int | None:
@@ -183,17 +191,17 @@ class Decisions:
         path = self.cand_path(p)
         header, start = self._header(path, CAND_MAGIC)
         c = header["candidates"]
-        data = _checked(path, header, _read(path, start, 8 * c * (1 + self.targets)))
+        data = _checked(path, header, read_block(path, start, 8 * c * (1 + self.targets)))
         values = np.frombuffer(data, dtype="<u8").astype(np.uint64)
         return values[:c], values[c:].reshape(self.targets, c)
 
     def write_done(self, info: TaskInfo, keys: Any, outcomes: Any) -> None:
-        block = _le(keys).tobytes() + np.ascontiguousarray(outcomes, dtype=np.uint8).tobytes()
+        block = le64(keys).tobytes() + np.ascontiguousarray(outcomes, dtype=np.uint8).tobytes()
         fields = _fields(info)
         fields["histograms"] = [{str(k): v for k, v in h.items()} for h in info.histograms]
         fields["top"] = [[k, t] for k, t in info.top]
-        header = {"census": self.owner, **fields, "digest": _digest(block)}
-        write_atomic(self.done_path(info.partition, info.slice), _pack(DONE_MAGIC, header, [block]))
+        header = {"census": self.owner, **fields, "digest": checksum(block)}
+        write_atomic(self.done_path(info.partition, info.slice), pack(DONE_MAGIC, header, [block]))
 
     def finished(self) -> dict[tuple[int, int], TaskInfo]:
         """The decided slices, from their headers (each checked)."""
@@ -214,7 +222,7 @@ class Decisions:
         path = self.done_path(p, s)
         header, start = self._header(path, DONE_MAGIC)
         m = header["candidates"]
-        data = _checked(path, header, _read(path, start, 9 * m))
+        data = _checked(path, header, read_block(path, start, 9 * m))
         return np.frombuffer(data[: 8 * m], dtype="<u8").astype(np.uint64), np.frombuffer(
             data[8 * m :], dtype=np.uint8
         )
@@ -226,7 +234,7 @@ class Decisions:
 
 
 def _checked(path: Path, header: dict[str, Any], data: bytes) -> bytes:
-    if _digest(data) != header["digest"]:
+    if checksum(data) != header["digest"]:
         raise InputError(
             f"census store: {str(path)!r}: the data does not match its checksum (edited or "
             "damaged); delete the file to redo it"
@@ -236,10 +244,6 @@ def _checked(path: Path, header: dict[str, Any], data: bytes) -> bytes:
 
 def _fields(info: TaskInfo) -> dict[str, Any]:
     return {k: getattr(info, k) for k in TaskInfo.__slots__}
-
-
-def _le(array: Any) -> Any:
-    return np.ascontiguousarray(array, dtype="<u8")
 
 
 def list_candidates(

@@ -39,10 +39,11 @@ from snakecube.census.store import (
     MAX_HEADER,
     Headers,
     Store,
-    _digest,
-    _listing,
-    _pack,
-    _read,
+    checksum,
+    le64,
+    listing,
+    pack,
+    read_block,
     read_header,
     write_atomic,
     write_new,
@@ -184,7 +185,7 @@ class JointStore:
     def finished_parts(self) -> dict[int, JointPart]:
         """The intersected partitions, from their headers (each checked)."""
         out: dict[int, JointPart] = {}
-        for path in _listing(self.root / "parts"):
+        for path in listing(self.root / "parts"):
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 continue  # a temporary file left by a stopped run: ignored, overwritten later
             p = _part_number(path.name)
@@ -206,7 +207,7 @@ class JointStore:
         return out
 
     def write_part(self, info: JointPart, keys: Any, columns: Any) -> None:
-        block = _le(keys).tobytes() + b"".join(_le(c).tobytes() for c in columns)
+        block = le64(keys).tobytes() + b"".join(le64(c).tobytes() for c in columns)
         header = {
             "census": self.id,
             "partition": info.partition,
@@ -217,17 +218,17 @@ class JointStore:
             "palindromes": info.palindromes,
             "histograms": [{str(k): v for k, v in h.items()} for h in info.histograms],
             "top": [[k, s] for k, s in info.top],
-            "digest": _digest(block),
+            "digest": checksum(block),
         }
-        write_atomic(self.part_path(info.partition), _pack(MAGIC, header, [block]))
+        write_atomic(self.part_path(info.partition), pack(MAGIC, header, [block]))
 
     def read_part(self, p: int) -> tuple[Any, Any]:
         """(keys, solutions: one row per target) of partition ``p``'s common designs."""
         path = self.part_path(p)
         header, start = self._header(path)
         d = header["designs"]
-        block = _read(path, start, 8 * d * (1 + self.targets))
-        if _digest(block) != header["digest"]:
+        block = read_block(path, start, 8 * d * (1 + self.targets))
+        if checksum(block) != header["digest"]:
             raise InputError(
                 f"census store: {str(path)!r}: the data does not match its "
                 "checksum (edited or damaged); delete the file to redo it"
@@ -303,10 +304,6 @@ def _read_manifest(root: Path) -> dict[str, Any]:
             f"{name}: format version {manifest['version']}; this snakecube reads {VERSION}"
         )
     return manifest
-
-
-def _le(array: Any) -> Any:
-    return np.ascontiguousarray(array, dtype="<u8")
 
 
 # -- the intersection ---------------------------------------------------------------------

@@ -79,7 +79,7 @@ def census_id(
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _digest(data: bytes | memoryview) -> str:
+def checksum(data: bytes | memoryview) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
@@ -177,7 +177,7 @@ class Store:
     def finished_units(self) -> dict[int, UnitInfo]:
         """The finished units, from their headers (each checked)."""
         out: dict[int, UnitInfo] = {}
-        for path in _listing(self.root / "units"):
+        for path in listing(self.root / "units"):
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 continue  # a temporary file left by a stopped run: ignored, overwritten later
             m = _UNIT_NAME.fullmatch(path.name)
@@ -205,10 +205,10 @@ class Store:
         blocks, digests = [], []
         for p in range(self.partitions):
             a, b = int(bounds[p]), int(bounds[p + 1])
-            block = _le(keys[a:b]).tobytes() + _le(counts[a:b]).tobytes()
+            block = le64(keys[a:b]).tobytes() + le64(counts[a:b]).tobytes()
             blocks.append(block)
-            digests.append(_digest(block))
-        fixed = _le(tally.fixed_keys).tobytes() + _le(tally.fixed_counts).tobytes()
+            digests.append(checksum(block))
+        fixed = le64(tally.fixed_keys).tobytes() + le64(tally.fixed_counts).tobytes()
         header = {
             "census": self.id,
             "unit": tally.unit,
@@ -217,9 +217,9 @@ class Store:
             "offsets": [int(x) for x in bounds],
             "digests": digests,
             "fixed": len(tally.fixed_keys),
-            "fixed_digest": _digest(fixed),
+            "fixed_digest": checksum(fixed),
         }
-        write_atomic(self.unit_path(tally.unit), _pack(UNIT_MAGIC, header, [*blocks, fixed]))
+        write_atomic(self.unit_path(tally.unit), pack(UNIT_MAGIC, header, [*blocks, fixed]))
         return UnitInfo(tally.unit, tally.classes, tally.nodes, int(bounds[-1]))
 
     def read_unit_partition(self, unit: int, p: int) -> tuple[Any, Any]:
@@ -228,8 +228,8 @@ class Store:
         header, start = self._header(path, UNIT_MAGIC)
         offsets = header["offsets"]
         a, b = offsets[p], offsets[p + 1]
-        block = _read(path, start + 16 * a, 16 * (b - a))
-        if _digest(block) != header["digests"][p]:
+        block = read_block(path, start + 16 * a, 16 * (b - a))
+        if checksum(block) != header["digests"][p]:
             raise InputError(
                 f"census store: {str(path)!r}, partition {p}: the data does not "
                 "match its checksum (edited or damaged); delete the file to redo "
@@ -242,8 +242,8 @@ class Store:
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
         f = header["fixed"]
-        block = _read(path, start + 16 * header["offsets"][-1], 16 * f)
-        if _digest(block) != header["fixed_digest"]:
+        block = read_block(path, start + 16 * header["offsets"][-1], 16 * f)
+        if checksum(block) != header["fixed_digest"]:
             raise InputError(
                 f"census store: {str(path)!r}: the palindrome data does not match "
                 "its checksum (edited or damaged); delete the file to redo that "
@@ -267,7 +267,7 @@ class Store:
     def finished_parts(self) -> dict[int, PartInfo]:
         """The reduced partitions, from their headers (each checked)."""
         out: dict[int, PartInfo] = {}
-        for path in _listing(self.root / "parts"):
+        for path in listing(self.root / "parts"):
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 continue
             m = _PART_NAME.fullmatch(path.name)
@@ -291,7 +291,7 @@ class Store:
         return out
 
     def write_part(self, info: PartInfo, keys: Any, solutions: Any) -> None:
-        block = _le(keys).tobytes() + _le(solutions).tobytes()
+        block = le64(keys).tobytes() + le64(solutions).tobytes()
         header = {
             "census": self.id,
             "partition": info.partition,
@@ -301,17 +301,17 @@ class Store:
             "palindromes": info.palindromes,
             "histogram": {str(k): v for k, v in info.histogram.items()},
             "top": [list(t) for t in info.top],
-            "digest": _digest(block),
+            "digest": checksum(block),
         }
-        write_atomic(self.part_path(info.partition), _pack(PART_MAGIC, header, [block]))
+        write_atomic(self.part_path(info.partition), pack(PART_MAGIC, header, [block]))
 
     def read_part(self, p: int) -> tuple[Any, Any]:
         """(keys, solutions) of every design in partition ``p``, checked."""
         path = self.part_path(p)
         header, start = self._header(path, PART_MAGIC)
         d = header["designs"]
-        block = _read(path, start, 16 * d)
-        if _digest(block) != header["digest"]:
+        block = read_block(path, start, 16 * d)
+        if checksum(block) != header["digest"]:
             raise InputError(
                 f"census store: {str(path)!r}: the data does not match its "
                 "checksum (edited or damaged); delete the file to redo it"
@@ -544,14 +544,15 @@ def _fresh(root: Path) -> bool:
     return True
 
 
-def _pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
+def pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
+    """A binary file of the store: magic, header length, JSON header, its digest, data."""
     text = json.dumps(header, separators=(",", ":")).encode()
     head = magic + len(text).to_bytes(4, "little") + text
     return b"".join([head, hashlib.blake2b(head, digest_size=16).digest(), *blocks])
 
 
-def _le(array: Any) -> Any:
-
+def le64(array: Any) -> Any:
+    """``array`` as little-endian unsigned 64-bit integers, contiguous (for the files)."""
     return np.ascontiguousarray(array, dtype="<u8")
 
 
@@ -561,7 +562,7 @@ def _arrays(block: bytes, n: int) -> tuple[Any, Any]:
     return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)
 
 
-def _read(path: Path, offset: int, size: int) -> bytes:
+def read_block(path: Path, offset: int, size: int) -> bytes:
     try:
         with path.open("rb") as f:
             f.seek(offset)
@@ -575,7 +576,7 @@ def _read(path: Path, offset: int, size: int) -> bytes:
     return data
 
 
-def _listing(folder: Path) -> list[Path]:
+def listing(folder: Path) -> list[Path]:
     try:
         return sorted(folder.iterdir())
     except FileNotFoundError:

@@ -258,6 +258,7 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
             "results": [r.to_dict() for r in results],
             "folds_into": folds,
             "complete": len(results) == len(targets) and all(r.complete for r in results),
+            "stop_reason": next((r.stop_reason for r in results if r.stop_reason), None),
         }
         print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if stopped else EXIT_OK
