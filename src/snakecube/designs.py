@@ -290,6 +290,9 @@ def _search(snake: Snake, box: Box, limit: int, max_nodes: int, better_end: bool
 
 
 UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design.md: unique 4x4x4 designs come faster
+# Samples drawn per candidate at most: 8x8 paths with no segment over 4 cubes (to fit the
+# 4x4x4 cube) are about 1 in 37 (docs/design.md).
+DRAWS_PER_ATTEMPT = 100
 
 
 def generate(
@@ -314,7 +317,8 @@ def generate(
     Candidates are drawn in order from the seed and checked on all cores; results keep the
     candidates' order, so the output does not depend on the number of cores. Candidates
     are samples of one backbite chain, ``n**2`` moves apart after ``5 n**2`` moves to mix;
-    at most ``attempts`` are drawn (default ``max(1000, 200 * count)``). ``straightness``
+    at most ``attempts`` with the straights and segment lengths asked for are drawn (default
+    ``max(1000, 200 * count)``). ``straightness``
     (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain towards paths with
     long straight runs (see :func:`backbite`): their designs are more often unique, and
     quicker to prove so.
@@ -442,19 +446,26 @@ def _candidates(
     max_segment: int | None,
 ) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
     """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
-    mix), each design once, that have the straights and segment lengths asked for."""
+    mix), each design once, that have the straights and segment lengths asked for: at most
+    ``attempts`` samples that have them (a design met again counts), out of at most
+    ``DRAWS_PER_ATTEMPT`` times as many samples in all."""
     seen: set[tuple[int, ...]] = set()
     path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
-    for _ in range(attempts):
+    kept = 0
+    for _ in range(attempts * DRAWS_PER_ATTEMPT):
         path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
         snake = design_of([box.cells[c] for c in path])
-        key = min(snake.lengths, snake.lengths[::-1])
-        if key in seen or snake.cubes - 1 - snake.segments < min_straights:
+        if snake.cubes - 1 - snake.segments < min_straights:
             continue
         if max_segment is not None and max(snake.lengths) > max_segment:
             continue
-        seen.add(key)
-        yield snake, tuple(path)
+        kept += 1
+        key = min(snake.lengths, snake.lengths[::-1])
+        if key not in seen:
+            seen.add(key)
+            yield snake, tuple(path)
+        if kept == attempts:
+            return
 
 
 def _in_candidate_order(events: Iterator[Any]) -> Generator[Generated, None, None]:
