@@ -116,8 +116,8 @@ def main() -> None:
     args = ap.parse_args()
     rows = [
         "| boxes | cells | designs of the first | of the second | in both | unique in both "
-        "| censuses | intersection | time from scratch |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| censuses, CPU | intersection, CPU | from scratch, CPU | wall |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for cells in range(2, args.max_cells + 1):
         boxes = boxes_of(cells)
@@ -126,22 +126,26 @@ def main() -> None:
             for b in boxes[i + 1 :]:
                 both = pair(args.store, a, b, args.nice)
                 first, second = singles[a], singles[b]
-                scratch = first["wall"] + second["wall"] + both["wall"]
+                cpu = first["cpu"] + second["cpu"] + both["cpu"]
+                wall = first["wall"] + second["wall"] + both["wall"]
                 rows.append(
                     f"| {name(a)} + {name(b)} | {cells} | {first['designs']:,} | "
                     f"{second['designs']:,} | **{both['designs']:,}** | "
-                    f"{both['unique_in_all']:,} | {seconds(first['wall'])} + "
-                    f"{seconds(second['wall'])} | {seconds(both['wall'])} | {seconds(scratch)} |"
+                    f"{both['unique_in_all']:,} | {seconds(first['cpu'])} + "
+                    f"{seconds(second['cpu'])} | {seconds(both['cpu'])} | {seconds(cpu)} | "
+                    f"{seconds(wall)} |"
                 )
                 print(rows[-1], flush=True)
     head = (
         "# Designs in two boxes at once\n\n"
-        "`python3 benchmarks/census_pairs.py --store DIR` (whole processes at nice 19 on the "
-        "shared 2-core machine, so the times are upper bounds): every pair of boxes of equal "
-        "cells up to "
-        f"{args.max_cells}, lines left out. 'in both': designs (up to reversal) that fold into "
-        "both boxes; 'unique in both': those with one solution in each. Times: each box's "
-        "census, the intersection of the two, and their sum.\n\n"
+        "`python3 benchmarks/census_pairs.py --store DIR`: every pair of boxes of equal cells "
+        f"up to {args.max_cells}, lines left out. 'in both': designs (up to reversal) that "
+        "fold into both boxes; 'unique in both': those with one solution in each. Times are "
+        "CPU seconds (user + system, every process) of whole processes: each box's census, "
+        "the intersection of the two, and their sum; and the wall time of the three. They "
+        f"ran at nice {args.nice} on the shared 2-core machine, so the wall times are upper "
+        "bounds; a census uses both cores, so on a quiet machine its wall time is about half "
+        "its CPU time for the big boxes.\n\n"
     )
     RESULTS.write_text(head + "\n".join(rows) + "\n")
 

@@ -125,13 +125,13 @@ class JointCensus:
 
     def write_csv(self, path: str | Path) -> None:
         """Write one row per common design (turns, segment lengths, solutions in each
-        counted target, palindrome) to ``path``, atomically."""
+        counted target, palindrome) to ``path``, atomically, in the order of :meth:`rows`."""
         names = ",".join(f"solutions_{c}" for c in self.columns())
 
         def write(tmp: Path) -> None:
             with tmp.open("w", newline="", encoding="utf-8") as f:
                 f.write(f"turns,segment_lengths,{names},palindrome\n")
-                for d in sorted(self.rows(), key=lambda d: d.snake.turns()):
+                for d in self.rows():
                     lengths = " ".join(map(str, d.snake.lengths))
                     counts = ",".join(map(str, d.distinct))
                     f.write(f"{d.snake.turns()},{lengths},{counts},{int(d.palindrome)}\n")

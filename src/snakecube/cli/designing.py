@@ -240,6 +240,9 @@ def _print_joint(result: Any, args: Namespace) -> None:
     described = [r.describe() for r in result.regions]
     also = [] if searched is None else [f"{searched.target.describe()} (by search)"]
     print(f"{'targets':15}{', '.join(described + also)}")
+    limited = result.alone[0].max_segment if result.alone else None
+    if limited is not None:
+        print(f"{'max_segment':15}{limited} (only the designs with no longer segment counted)")
     if summary["designs"] is None:
         done = sum(1 for a in alone if a["complete"])
         print(
