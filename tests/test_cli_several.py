@@ -74,12 +74,33 @@ def test_solve_keeps_the_order_of_boxes_and_regions(cli, tmp_path):
     ]
 
 
-def test_solve_stopped_leaves_the_rest_unknown(cli):
-    floppy = "E" + "C" * 62 + "E"  # its count in the 4x4x4 cube takes hours
-    code, out, _ = cli("solve", floppy, "--box", "4x4x4", "--box", "8x8x1", "--seconds", "0.5",
-                       "--quiet", "--workers", "1")  # fmt: skip
-    assert code == 0
-    assert out.splitlines()[-1].endswith("unknown, the search stopped first: the 8x8x1 box)")
+def test_solve_stopped_says_so_and_the_last_line_leaves_the_rest_open(cli):
+    floppy = "E" + "C" * 62 + "E"  # its counts in these boxes take hours
+    code, out, _ = cli("solve", floppy, "--box", "4x4x4", "--box", "2x4x8", "--seconds", "0.5",
+                       "--quiet", "--workers", "1", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is False and data["stop_reason"] == "seconds"
+    assert [r["complete"] for r in data["results"]] == [False, False]
+
+
+def test_the_last_line_names_what_folds_what_does_not_and_what_is_open():
+    from types import SimpleNamespace
+
+    from snakecube.cli.solving import folds_line
+
+    boxes = [sc.Box(4, 4, 4), sc.Box(8, 8, 1), sc.Box(2, 4, 8), sc.Box(1, 8, 8)]
+    results = [
+        SimpleNamespace(region=boxes[0], solutions=(1,), complete=False),  # found, stopped
+        SimpleNamespace(region=boxes[1], solutions=(), complete=True),  # none: proven
+        SimpleNamespace(region=boxes[2], solutions=(), complete=False),  # none before the stop
+    ]
+    assert folds_line(results, boxes) == (
+        "folds into the 4x4x4 box (1 of 4 targets; not into the 8x8x1 box; unknown, the "
+        "search stopped first: the 2x4x8 box and the 1x8x8 box)"
+    )
+    assert folds_line(results[1:2], boxes[1:2]) == (
+        "folds into none of the targets (0 of 1 target; not into the 8x8x1 box)"
+    )
 
 
 def test_solve_refuses_targets_of_another_size(refused):

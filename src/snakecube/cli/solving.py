@@ -286,7 +286,7 @@ def folds_line(results: list[Any], targets: list[Region]) -> str:
     open_ = [r.region.describe() for r in results if not r.complete and not r.solutions]
     open_ += [t.describe() for t in targets[len(results) :]]
     line = "folds into " + (_and(folds) if folds else "none of the targets")
-    line += f" ({len(folds)} of {len(targets)} targets"
+    line += f" ({len(folds)} of {len(targets)} target{'s' if len(targets) != 1 else ''}"
     if no:
         line += f"; not into {_and(no)}"
     if open_:
