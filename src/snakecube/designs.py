@@ -317,11 +317,11 @@ def generate(
     Candidates are drawn in order from the seed and checked on all cores; results keep the
     candidates' order, so the output does not depend on the number of cores. Candidates
     are samples of one backbite chain, ``n**2`` moves apart after ``5 n**2`` moves to mix;
-    at most ``attempts`` with the straights and segment lengths asked for are drawn (default
-    ``max(1000, 200 * count)``). ``straightness``
-    (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain towards paths with
-    long straight runs (see :func:`backbite`): their designs are more often unique, and
-    quicker to prove so.
+    at most ``attempts`` are drawn (default ``max(1000, 200 * count)``; for several boxes,
+    ``attempts`` that fit them all, of at most ``DRAWS_PER_ATTEMPT`` times as many).
+    ``straightness`` (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain
+    towards paths with long straight runs (see :func:`backbite`): their designs are more
+    often unique, and quicker to prove so.
 
     ``also`` lists more boxes of the same size: a design must then fold into each of them
     as well (found by a search with the same node limit), and ``unique`` may be True (one
@@ -346,7 +346,8 @@ def generate(
     drawn = tuple(boxes[i] for i in order)
     marks = tuple(flags[i] for i in order)
     rng = random.Random(seed)
-    chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights, max_segment)
+    chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,
+                         max_segment, DRAWS_PER_ATTEMPT if len(boxes) > 1 else 1)  # fmt: skip
     jobs = ((drawn, snake, path, marks, max_nodes) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
@@ -444,26 +445,26 @@ def _candidates(
     bias: float,
     min_straights: int,
     max_segment: int | None,
+    draws: int = 1,
 ) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
     """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
-    mix), each design once, that have the straights and segment lengths asked for: at most
-    ``attempts`` samples that have them (a design met again counts), out of at most
-    ``DRAWS_PER_ATTEMPT`` times as many samples in all."""
+    mix), each design once, that have the straights and segment lengths asked for. Of
+    ``attempts`` samples; with ``draws`` > 1, of ``attempts`` samples that have them (a
+    design met again counts), out of at most ``draws`` times as many in all."""
     seen: set[tuple[int, ...]] = set()
     path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
     kept = 0
-    for _ in range(attempts * DRAWS_PER_ATTEMPT):
+    for _ in range(attempts * draws):
         path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
         snake = design_of([box.cells[c] for c in path])
-        if snake.cubes - 1 - snake.segments < min_straights:
-            continue
-        if max_segment is not None and max(snake.lengths) > max_segment:
-            continue
-        kept += 1
+        wanted = snake.cubes - 1 - snake.segments >= min_straights and (
+            max_segment is None or max(snake.lengths) <= max_segment
+        )
         key = min(snake.lengths, snake.lengths[::-1])
-        if key not in seen:
+        if wanted and key not in seen:
             seen.add(key)
             yield snake, tuple(path)
+        kept += wanted or draws == 1
         if kept == attempts:
             return
 
