@@ -28,6 +28,8 @@ RESULTS = ROOT / "benchmarks" / "results-responsiveness.md"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 TEN = "lengths:" + ",".join(["10"] * 111)  # 1000 cubes: a 10x10x10, hours of search
 CORNERS = "elbows:" + ",".join(map(str, range(2, 1000))) + "/1000"
+# 9x9x9, a corner at every odd cube to 699: its last straight run (31 cubes) cannot fit
+ELBOWS_729 = "elbows:" + ",".join(map(str, range(3, 700, 2))) + "/729"
 
 
 def _command() -> list[str]:
@@ -59,6 +61,47 @@ def _stopped(args: list[str], ready_when: Callable[[Path], bool], wait: float) -
         return time.perf_counter() - began
 
 
+def _first_bar(args: list[str], word: str) -> float:
+    """Seconds from the start of a command, its stderr a terminal, to its first progress bar
+    (``word`` on the screen)."""
+    import pty  # Unix only, like the terminal it stands for
+
+    master, slave = pty.openpty()
+    began = time.perf_counter()
+    proc = subprocess.Popen([*_command(), *args], env=ENV, stdout=subprocess.DEVNULL,
+                            stderr=slave)  # fmt: skip
+    os.close(slave)
+    seen, shown = None, b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        shown += data
+        if seen is None and word.encode() in shown:
+            seen = time.perf_counter() - began
+    proc.wait(60)
+    os.close(master)
+    return float("inf") if seen is None else seen
+
+
+def _hard() -> str:
+    """A fully mixed random 5x5x5 design (tests/test_cli.py's): its search runs long."""
+    import random
+
+    import snakecube as sc
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(5, 5, 5)
+    path = random_path(box, random.Random(0))
+    return design_of([box.cells[c] for c in path]).format("lengths")
+
+
+HARD = _hard()
+
+
 def _working(folder: Path) -> bool:
     ready = folder / "ready"
     return ready.exists() and "working" in ready.read_text().split()
@@ -84,6 +127,20 @@ JOBS: list[tuple[str, float, Callable[[], float]]] = [
      lambda: _run("fold", CORNERS, "--seconds", "3")),
     ("`rate <999 corners> --seconds 3`, whole run", 5.0,
      lambda: _run("rate", CORNERS, "--seconds", "3")),
+    ("`solve <729-cube elbows>` says no solutions", 2.0,
+     lambda: _run("solve", ELBOWS_729, "--quiet")),
+    ("`show <729-cube elbows>` says no solutions", 2.0, lambda: _run("show", ELBOWS_729)),
+    ("`fold <729-cube elbows>` says no solutions", 2.0, lambda: _run("fold", ELBOWS_729)),
+    ("`rate <729-cube elbows>` says unsolvable", 2.0, lambda: _run("rate", ELBOWS_729)),
+    ("`designs --box 4x4x4` refused with its forecast", 2.0,
+     lambda: _run("designs", "--box", "4x4x4")),
+    ("`designs --box 4x4x4 --estimate`", 2.0,
+     lambda: _run("designs", "--box", "4x4x4", "--estimate")),
+    ("`designs --box 4x4x4 --seconds 3` on a terminal: the first bar drawn", 1.0,
+     lambda: _first_bar(["designs", "--box", "4x4x4", "--seconds", "3"], "census")),
+    ("`show <5x5x5 design> --solution 1000` on a terminal: the first bar drawn", 1.0,
+     lambda: _first_bar(["show", HARD, "--box", "5x5x5", "--solution", "1000", "--seconds",
+                         "3"], "searching")),
     ("Ctrl-C in `solve king --engine reference`, to exit", 1.0,
      lambda: _stopped(["solve", "king", "--engine", "reference"], _working, 1.0)),
     ("Ctrl-C inside a census unit of 3x3x4, to exit", 1.5,

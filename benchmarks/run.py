@@ -2,11 +2,14 @@
 
     python3 benchmarks/run.py            # everything (about 5 minutes, most of it naive.c)
     python3 benchmarks/run.py --quick    # skip naive.c on the slow harder snake
+    python3 benchmarks/run.py --quick --before ../old/.venv/bin/python   # and an older build
 
 Prints three tables (markdown):
 
 1. whole processes: ``snakecube solve NAME --json`` as a person runs it (best of --repeat
    runs; the compiled kernel needs no warm-up), its peak memory, and naive.c on the same input;
+   with ``--before PYTHON``, the snakecube installed beside that interpreter (an older build)
+   runs each job too, interleaved with this one, so a change is measured in one run;
 2. inside Python once imported: ``snakecube.solve(...)`` per 3x3x3 corpus puzzle;
 3. pruning: nodes and seconds for each piece of pruning on the king and the harder snake,
    one process, each row adding one piece to the one before.
@@ -62,11 +65,16 @@ def design_5x5x5(seed: int, moves: int | None) -> sc.Snake:
     return design_of([box.cells[c] for c in path])
 
 
+# As a person's shell runs it: byte code cached (a developer's PYTHONDONTWRITEBYTECODE would
+# make every start compile every module again).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_process(argv: list[str]) -> tuple[float, float, str]:
     """Wall seconds, peak memory (MB, the largest of the process and its workers), stdout."""
     with tempfile.TemporaryFile() as out:
         began = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, env=ENV)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - began
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -81,6 +89,18 @@ def best_of(argv: list[str], repeat: int) -> tuple[float, float, str]:
     runs = [run_process(argv) for _ in range(repeat)]
     wall = min(r[0] for r in runs)
     return wall, max(r[1] for r in runs), runs[-1][2]
+
+
+def best_of_both(
+    argv: list[str], before: list[str], repeat: int
+) -> tuple[tuple[float, float, str], float]:
+    """``best_of`` for this build, and the best wall time of the older build's same job, the
+    two interleaved run by run so that both see the same load."""
+    mine, theirs = [], []
+    for _ in range(repeat):
+        theirs.append(run_process(before)[0])
+        mine.append(run_process(argv))
+    return (min(r[0] for r in mine), max(r[1] for r in mine), mine[-1][2]), min(theirs)
 
 
 def build_naive() -> Path | None:
@@ -133,13 +153,19 @@ def whole_processes(args: argparse.Namespace, naive: Path | None) -> list[str]:
             "",
         ),
     ]
+    old = [args.before, "-m", "snakecube", "solve"] if args.before else None
     rows = [
-        "| job | snakecube (s) | peak MB | answer | naive.c (s) | ratio |",
-        "|---|---:|---:|---|---:|---:|",
+        "| job | snakecube (s) | peak MB | answer | naive.c (s) | ratio |"
+        + (" before (s) | this / before |" if old else ""),
+        "|---|---:|---:|---|---:|---:|" + ("---:|---:|" if old else ""),
     ]
     for title, argv, naive_turns, _ in jobs:
         repeat = args.repeat if "5x5x5 random path (fully" not in title else 1
-        wall, mb, text = best_of([*cli, *argv, "--json", "--quiet"], repeat)
+        words = [*argv, "--json", "--quiet"]
+        if old:
+            (wall, mb, text), then = best_of_both([*cli, *words], [*old, *words], repeat)
+        else:
+            wall, mb, text = best_of([*cli, *words], repeat)
         data = json.loads(text)
         answer = f"{data['placements']} / {data['distinct']}"
         answer += "" if data["complete"] else f" ({data['stop_reason']})"
@@ -147,7 +173,8 @@ def whole_processes(args: argparse.Namespace, naive: Path | None) -> list[str]:
         if naive is not None and naive_turns is not None:
             nwall, _, _ = run_process([str(naive), naive_turns])
             naive_s, ratio = f"{nwall:.3f}", f"{wall / nwall:.3f}"
-        rows.append(f"| {title} | {wall:.3f} | {mb:.0f} | {answer} | {naive_s} | {ratio} |")
+        rows.append(f"| {title} | {wall:.3f} | {mb:.0f} | {answer} | {naive_s} | {ratio} |"
+                    + (f" {then:.3f} | {wall / then:.2f} |" if old else ""))  # fmt: skip
         print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
@@ -214,6 +241,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip naive.c on the harder snake")
     parser.add_argument("--repeat", type=int, default=3, help="runs per whole-process job")
+    parser.add_argument("--before", metavar="PYTHON",
+                        help="also time the snakecube beside this interpreter")  # fmt: skip
     args = parser.parse_args()
     if not kernel.AVAILABLE:
         sys.exit("the compiled kernel is not built; pip install -e . first")

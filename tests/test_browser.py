@@ -84,6 +84,11 @@ def _check_viewer(name, size, tmp_path):
                 assert box["x"] + box["width"] <= width + 1, (selector, box)
                 assert box["y"] + box["height"] <= height + 1, (selector, box)
             _nothing_covers_the_words(page)
+            for k in range(0, n, 3):  # numbers on faces of their own cubes that show
+                page.evaluate(f"window.snakecubeGo({k})")
+                assert _numbers_on_faces_that_show(page) > 0, k
+            page.evaluate(f"window.snakecubeGo({k})")
+            page.wait_for_timeout(300)
             SHOTS.mkdir(parents=True, exist_ok=True)
             shot = SHOTS / f"viewer-{name}-{size}.png"
             page.screenshot(path=str(shot))
@@ -104,6 +109,30 @@ def _check_viewer(name, size, tmp_path):
     if size == "phone":  # the cube fills most of the width
         assert _drawn_width(shot) > 0.6 * width
     assert page_file.stat().st_size < 300_000  # a fraction of plotly.js's 4.8 MB
+
+
+def _inside(polygon, p) -> bool:
+    signs = set()
+    for k in range(len(polygon)):
+        (x0, y0), (x1, y1) = polygon[k], polygon[(k + 1) % len(polygon)]
+        c = (x1 - x0) * (p[1] - y0) - (y1 - y0) * (p[0] - x0)
+        if abs(c) > 1e-6:
+            signs.add(c > 0)
+    return len(signs) <= 1
+
+
+def _numbers_on_faces_that_show(page) -> int:
+    """Every number the canvas drew lies on a face of its own cube painted before it, and
+    under no face of another cube painted after it (the canvas's own order); how many."""
+    drawn = page.evaluate("window.snakecubeDrawn()")
+    faces = drawn["faces"]
+    for n in drawn["numbers"]:
+        own = [f["points"] for f in faces[: n["after"]] if f["cube"] == n["cube"]]
+        assert any(_inside(f, n["at"]) for f in own), n
+        later = [f["cube"] for f in faces[n["after"] :] if f["cube"] != n["cube"]
+                 and _inside(f["points"], n["at"])]  # fmt: skip
+        assert later == [], (n, later)
+    return len(drawn["numbers"])
 
 
 def _drawn_width(shot):
@@ -159,8 +188,16 @@ def test_plan_viewer_on_a_phone(tmp_path):
             assert page.inner_text("#snakecube-words").startswith("Start:")
             page.click("#snakecube-next")
             page.wait_for_timeout(700)
-            assert page.inner_text("#snakecube-words").startswith("Step 1: hold cubes")
+            words = page.inner_text("#snakecube-words")
+            assert words.startswith("Step 1 of ") and "hold cubes" in words, words
             _nothing_covers_the_words(page)
+            frames = int(page.get_attribute("#snakecube-slider", "max")) + 1
+            assert frames == len(plan.moves) + 2  # the start, each turn, the end
+            for k in range(frames):  # the joint's cubes numbered on faces that show
+                page.evaluate(f"window.snakecubeGo({k})")
+                assert _numbers_on_faces_that_show(page) >= (2 if 0 < k < frames - 1 else 0)
+            page.evaluate("window.snakecubeGo(1)")
+            page.wait_for_timeout(300)
             SHOTS.mkdir(parents=True, exist_ok=True)
             shot = SHOTS / "viewer-plan-phone.png"
             page.screenshot(path=str(shot))

@@ -12,7 +12,7 @@ import pytest
 import snakecube as sc
 from bruteforce import solutions_by_design
 from corpus import load_known
-from snakecube.census import census
+from snakecube.census import census, path_units
 from snakecube.cli import main
 
 A193346 = next(f["value"] for f in load_known()["facts"] if "A193346" in f["source"])
@@ -96,21 +96,20 @@ def test_store_resumes_and_skips_finished_units(tmp_path):
     box = sc.Box(2, 2, 4)
     whole = census(box, workers=1)
     store = tmp_path / "store"
-    calls = []
 
-    def stop_after_three(done, total, found):
-        calls.append(done)
-        if len(calls) == 3:
+    def stop_after_three(done, total, found):  # called as units finish, and in between
+        if done == 3:
             raise KeyboardInterrupt  # Ctrl-C in the middle
 
     part = census(box, workers=1, store=store, progress=stop_after_three)
     assert not part.complete and part.stop_reason == "interrupted"
     assert part.paths < whole.paths and part.design_count is None
     assert len(list((store / "units").glob("u*.bin"))) == 3
+    calls: list[int] = []
     resumed = census(box, workers=2, store=store, progress=lambda d, t, f: calls.append(d))
     assert resumed.complete and resumed.designs == whole.designs
     assert resumed.paths == whole.paths
-    assert min(calls[3:]) > 3  # the finished units were not done again
+    assert min(calls) == 3  # the finished units were not done again
     again = census(box, store=store)  # everything is in the store: nothing is redone
     assert again.designs == whole.designs
 
@@ -244,3 +243,43 @@ def test_a_census_of_short_segments_is_the_brute_force_ones(dims, longest):
         mine = {min(d.snake.lengths, d.snake.lengths[::-1]): d.distinct for d in got.designs}
         assert got.complete and got.max_segment == longest
     assert mine == {k: v for k, v in want.items() if max(k) <= longest}
+
+
+# -- issue 43: a census says what it will take, and refuses what it cannot finish --------
+
+
+@pytest.mark.parametrize("dims", [(2, 3, 3), (2, 2, 5), (1, 4, 5)])
+def test_the_forecast_is_near_the_counted_tree(dims):
+    """Knuth's estimate of the path loop's tree against the nodes the loop counts."""
+    from snakecube.census.forecast import forecast
+    from snakecube.census.units import tally_unit
+
+    box = sc.Box(*dims)
+    units = path_units(box)
+    counted = sum(tally_unit(box, i, u).nodes for i, u in enumerate(units))
+    assert 0.8 < forecast(box, units, 1).nodes / counted < 1.25
+
+
+def test_designs_of_4x4x4_are_refused_at_once_with_the_forecast(capsys, tmp_path):
+    store = tmp_path / "store"
+    assert main(["designs", "--box", "4x4x4", "--store", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "years on" in err
+    assert "--seconds" in err and "--estimate" in err and "--scheduler" in err
+    assert not store.exists()  # refused before anything is written
+    assert main(["designs", "--box", "4x4x4", "--estimate", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["refused_without_seconds"] and data["seconds"] > 365 * 86400
+    assert "years on" in data["time"] and data["units"] == len(path_units(sc.Box(4, 4, 4), 64))
+    assert main(["designs", "--box", "2x3x4", "--estimate"]) == 0
+    out = capsys.readouterr().out
+    assert "time           about" in out and "refused" not in out
+
+
+def test_a_census_with_a_time_limit_stops_and_keeps_its_store(tmp_path):
+    box = sc.Box(4, 4, 4)
+    with pytest.raises(sc.InputError, match="years"):
+        census(box, workers=1)
+    part = census(box, workers=1, store=tmp_path / "s", seconds=0.5)
+    assert not part.complete and part.stop_reason == "seconds" and part.design_count is None
+    assert (tmp_path / "s" / "manifest.json").is_file()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import wait_ready
+from conftest import HANG, tool, wait_ready
 from corpus import load_known
 from snakecube.cli import main
 
@@ -321,3 +321,60 @@ def test_a_typed_snake_is_named_from_either_end(capsys):
     assert code == 0 and "catalog's" not in out  # typed by its name: nothing to say
     code, out, _ = run(capsys, "catalog")
     assert out.count("\nseed-green") == 0 and "read from its other end: seed-green" in out
+
+
+# -- issue 43: one search path for every command; work said before it runs ----------------
+
+# 729 cubes for the 9x9x9 box, a corner at every odd cube up to 699: its last straight run is
+# 31 cubes long, so it cannot fold; searched from that end the proof takes no node at all
+ELBOWS_729 = "elbows:" + ",".join(map(str, range(3, 700, 2))) + "/729"
+
+
+def _on_a_terminal(*args: str) -> str:
+    """What a command shows on a terminal (its stderr a pty) until it ends."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = _cli(*args, stderr_override=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=HANG)
+    os.close(master)
+    return b"".join(chunks).decode(errors="replace")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["solve", "show", "fold", "rate"])
+def test_every_command_proves_no_solutions_as_solve_does(command):
+    """show and fold took solution K from a search from the first end, which ran for hours
+    where solve, searching from the end its estimate picks, proved it at once."""
+    code, out, err, _ = tool(command, ELBOWS_729)
+    if command in ("show", "fold"):
+        assert code == 2 and len(err.splitlines()) == 1
+        assert "no solutions" in err and f"nothing to {command}" in err
+    elif command == "rate":
+        assert code == 0 and "unsolvable" in out and "complete    True" in out
+    else:
+        assert code == 0 and "no solutions" in out and "from the last end" in out
+
+
+@pytest.mark.slow
+def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
+    shown = _on_a_terminal("show", _hard_design(), "--box", "5x5x5", "--solution", "1000",
+                           "--seconds", "2.5")  # fmt: skip
+    assert "searching" in shown and "unit" in shown
+    shown = _on_a_terminal("rate", _hard_design(), "--box", "5x5x5", "--seconds", "2.5")
+    assert "searching" in shown and "unit" in shown
+    shown = _on_a_terminal("flat", "king", "--seconds", "2.5")
+    assert "laying flat" in shown and "found" in shown
+    shown = _on_a_terminal("designs", "--box", "4x4x4", "--seconds", "2.5")
+    assert "the census will take about" in shown and "years" in shown  # said first
+    assert "census" in shown and "step" in shown  # then the bar, though no unit finishes

@@ -84,7 +84,7 @@ def test_rate_never_scores_a_partial_search(monkeypatch):
         def stop(done, total, found):
             raise KeyboardInterrupt
 
-        return solve(*args, **kwargs, progress=stop)
+        return solve(*args, **{**kwargs, "progress": stop})
 
     monkeypatch.setattr("snakecube.designs.solve", interrupted)
     r = designs.rate("seed-blue")

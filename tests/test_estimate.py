@@ -86,9 +86,14 @@ def test_a_count_from_the_last_end_reads_the_same_solutions_forwards(name, monke
     assert flipped.to_dict()["searched_from_last"] is True
 
 
-def test_a_limit_or_a_first_solution_keeps_the_given_end(monkeypatch):
+def test_a_limit_takes_the_better_end_too_but_a_probe_or_a_given_end_does_not(monkeypatch):
     monkeypatch.setattr(search, "last_end_pays", lambda inputs: True)
-    assert not sc.solve("seed-orange", limit=3).searched_from_last
+    limited = sc.solve("seed-orange", limit=3)  # what show and fold take solution K from
+    assert limited.searched_from_last and len(limited.solutions) == 3
+    for s in limited.solutions:  # read from cube 1, as typed
+        s.verify()
+        assert s.snake == sc.Snake.parse("seed-orange")
+    assert not sc.solve("seed-orange", limit=3, max_nodes=10**6).searched_from_last
     assert not sc.solve("seed-orange", reverse=False).searched_from_last
     assert sc.solve("seed-orange", reverse=True).reversed
 

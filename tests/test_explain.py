@@ -3,6 +3,7 @@ numbers only on visible cubes, one camera, one step numbering, printable pages."
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -32,6 +33,15 @@ CATALOG_3 = [
     "mean-green",
     "cubra-orange",
 ]
+
+
+@functools.cache
+def _plan(name: str, held: str = "first"):
+    """A catalog puzzle's first solution's plan, once for the module (the king's takes
+    seconds)."""
+    from snakecube import fold
+
+    return fold.plan(next(sc.solutions(name)), held)
 
 
 @pytest.fixture(scope="module")
@@ -247,12 +257,12 @@ def test_one_camera_and_second_views_only_where_needed(name):
     hidden = scene.hidden_steps(shown)
     for panel, h in zip(scene.panels(shown), hidden, strict=True):
         assert panel.views[0].camera == scene.CAMERA
-        new = range(panel.step.first, panel.step.last + 1)
-        plain = scene.make_view(scene.CAMERA, shown.cells, range(panel.step.last + 1), new)
-        unlabelled = [i for i in new if i not in plain.labels]
-        if len(panel.views) > 1:  # only where a new cube has no number in the main view
+        key = scene.key_cubes(panel.step)  # the new cubes and the cube it turns at
+        plain = scene.make_view(scene.CAMERA, shown.cells, range(panel.step.last + 1), key)
+        unlabelled = [i for i in key if i not in plain.labels]
+        if len(panel.views) > 1:  # only where a key cube has no number in the main view
             assert unlabelled and panel.views[1].camera.name.startswith("seen from")
-            assert set(new) <= set(panel.views[1].labels)
+            assert set(key) <= set(panel.views[1].labels)
         elif unlabelled:
             assert panel.views[0].cutaway  # or a cut-away
         else:
@@ -263,24 +273,31 @@ def test_one_camera_and_second_views_only_where_needed(name):
 
 @pytest.mark.parametrize(("name", "held"), [("standard", "first"), ("seed-green", "first"),
                                           ("seed-blue", "last"), ("king", "first")])  # fmt: skip
-def test_the_cube_to_turn_is_numbered_in_every_plan_picture(name, held):
-    from snakecube import fold
+def test_both_joint_cubes_are_numbered_before_and_after_every_turn(name, held):
 
-    plan = fold.plan(next(sc.solutions(name)), held)
+    plan = _plan(name, held)
     panels = scene.fold_panels(plan)
-    second = 0
-    for panel in panels[1:]:
-        pivot = panel.step.pivot
-        assert any(pivot in view.labels for view in panel.views), (name, panel.step.number)
+    assert len(panels) == len(plan.moves) + 1
+    cameras = set()
+    for k, panel in enumerate(panels[1:], 1):
+        turn = scene.turn_of(plan, k)
+        assert (panel.hold, panel.step.pivot) == (turn.hold, turn.turn)
+        before, after = panel.views
+        assert before.cells == tuple(plan.frames[k - 1]) and after.cells == tuple(plan.frames[k])
+        assert before.window == after.window and before.camera == after.camera  # one frame
         for view in panel.views:
-            solid = {panel.cells[i] for i in view.solid}
+            assert {turn.hold, turn.turn} <= set(view.labels), (name, k, view.caption)
+            solid = {view.cells[i] for i in view.solid}
             for i, point in view.labels.items():
-                assert _really_visible(point, view.camera.eye, solid), (panel.step.number, i)
-        if len(panel.views) > 1:  # a second view only where the main one hides the cube
-            assert pivot not in panel.views[0].labels and pivot in panel.views[1].labels
-            second += 1
-        assert panel.single.camera == scene.CAMERA
-    assert second < len(panels) / 2
+                assert _really_visible(point, view.camera.eye, solid), (k, i)
+        cameras.add(before.camera)
+        # the turn: every turning cube lands where the next state has it, the rest stay
+        ends = turn.at(1.0)
+        for i, c in enumerate(plan.frames[k]):
+            assert max(abs(ends[i][a] - c[a] - 0.5) for a in range(3)) < 1e-9
+        assert all(plan.frames[k - 1][i] == plan.frames[k][i] for i in range(len(ends))
+                   if i not in set(turn.moving))  # fmt: skip
+    assert scene.CAMERA in cameras  # the table camera first; others only where it hides
 
 
 def test_the_centre_cube_of_the_standard_is_shown(standard):
@@ -315,37 +332,38 @@ from snakecube.explain import viewer  # noqa: E402
 Image = pytest.importorskip("PIL.Image", reason="pillow not installed")
 
 
-@pytest.mark.pictures
-@pytest.mark.pictures
-@pytest.mark.parametrize("name", ["standard", "king"])
-def test_a_plan_page_has_one_zoom_round_its_own_pictures(name):
-    from snakecube import fold
+def test_a_turn_is_framed_on_its_joint_with_cubes_large_on_a_phone():
+    """Every step's window holds the joint, is at most PLAN_MAX cube widths (a phone's 374 px
+    then gives a cube over 24 px), and shows every cube drawn whole."""
+    from snakecube.explain import drawing
 
-    plan = fold.plan(next(sc.solutions(name)))
-    figs = pictures.plan_figures(plan)
-    spans = []
-    for fig in figs:
-        limits = {
-            (ax.get_xlim(), ax.get_ylim(), ax.get_zlim())
-            for ax in fig.axes
-            if hasattr(ax, "get_zlim") and ax.get_title() != "seen from above"
-        }
-        pictures.plt.close(fig)
-        if not limits:
-            continue
-        assert len(limits) == 1  # the pictures of a page side by side are at one scale
-        (xs, ys, zs) = limits.pop()
-        side = {round(b - a, 6) for a, b in (xs, ys, zs)}
-        assert len(side) == 1  # a cube, which ZOOM fits to the panel (no cube cut off)
-        spans.append(side.pop())
-    cells = [c for frame in plan.frames[1:] for c in frame]
-    whole = max(max(c[a] for c in cells) - min(c[a] for c in cells) + 1 for a in range(3))
-    if name == "king":  # a zoom per page, not one for the plan: the compact pages get larger
-        assert max(spans) < whole
+    plan = _plan("king", "first")
+    for panel in scene.fold_panels(plan)[1:]:
+        for view in panel.views:
+            x0, y0, x1, y1 = view.window
+            assert x1 - x0 <= scene.PLAN_MAX[0] + 1e-9 and y1 - y0 <= scene.PLAN_MAX[1] + 1e-9
+            px = min(374 / (x1 - x0), 330 / (y1 - y0))  # the page's plan picture on a phone
+            for i in (panel.hold, panel.step.pivot):
+                corners = drawing.silhouette(view.cells[i], view.camera)
+                assert drawing.inside(corners, view.window)
+                across = max(c[0] for c in corners) - min(c[0] for c in corners)
+                assert across * px >= 24
+            for i in view.solid:
+                assert drawing.inside(drawing.silhouette(view.cells[i], view.camera), view.window)
+        # the pale cubes are the ones held; the rest turn
+        held = set(range(len(panel.cells))) - set(panel.moving)
+        assert panel.colours[panel.hold] == scene.HOLD
+        assert panel.colours[panel.step.pivot] == scene.PIVOT
+        assert all(panel.colours[i] == scene.NEW for i in panel.moving[1:])
+        assert all(
+            panel.colours[i] == scene.pale(scene.cube_colour(i)) for i in held - {panel.hold}
+        )
 
 
 @pytest.mark.parametrize(
-    ("name", "paper", "points"), [("standard", "a4", (595, 842)), ("king", "letter", (612, 792))]
+    ("name", "paper", "points"),
+    [("standard", "a4", (595, 842)), ("seed-orange", "letter", (612, 792))],  # the king: in
+    # tests/test_pictures.py, every page checked
 )
 def test_printable_pdf_pages(name, paper, points, tmp_path):
     sol = next(sc.solutions(name))
@@ -386,7 +404,7 @@ def test_png_and_svg_sheets(standard, tmp_path):
 
 
 @pytest.mark.pictures
-@pytest.mark.parametrize("which", ["standard", "king"])
+@pytest.mark.parametrize("which", ["standard"])  # the king's frames: tests/test_pictures.py
 def test_gif_one_frame_per_step_fixed_camera(which, request, tmp_path):
     sol = request.getfixturevalue(which)
     if which == "standard":  # encoding the king's GIF would only take longer
@@ -402,13 +420,14 @@ def test_gif_one_frame_per_step_fixed_camera(which, request, tmp_path):
     anim = pictures.animation(sol)
     assert anim.frames_count == sol.snake.segments + 2
     cameras = set()
-    for k in range(anim.frames_count):
+    for k, frame in enumerate(anim.snakecube_frames):
         anim._func(k)
-        ax = next(a for a in anim._fig.axes if hasattr(a, "elev"))
-        cameras.add((ax.elev, ax.azim))
-        numbers = [t.get_text() for t in ax.texts]
-        if k < sol.snake.segments:
-            assert numbers  # the new cubes are numbered
+        (ax,) = anim._fig.axes
+        cameras.add(frame.view.camera)
+        numbers = {t.get_text() for t in ax.texts}
+        if k < sol.snake.segments:  # the new cubes are numbered
+            step = frame.panel.step
+            assert {str(i + 1) for i in range(step.first, step.last + 1)} <= numbers
     assert len(cameras) == 1
     pictures.plt.close(anim._fig)
 
@@ -432,21 +451,23 @@ def test_viewer_opens_at_step_1_with_every_cube_numbered(which, request, tmp_pat
     assert "<script src" not in page and len(page) < 300_000  # offline, no plotly.js
 
 
-def test_plan_viewer_numbers_the_cube_to_turn_in_every_frame():
-    # Where the first view hides it, its number is drawn with it, under the nearer cubes, and
-    # shows when the person turns the view.
-    from snakecube import fold
+def test_plan_viewer_numbers_both_joint_cubes_on_faces_they_show():
+    # The start, each turn before it is made (its own view, framed on the joint), the end.
 
     for name in ("standard", "seed-green", "king"):
-        plan = fold.plan(next(sc.solutions(name)))
+        plan = _plan(name, "first" if name != "seed-blue" else "last")
         data = viewer.plan_frames(plan)
         panels = scene.fold_panels(plan)
-        for frame, panel in zip(data["frames"][1:], panels[1:], strict=True):
-            pivot = panel.step.pivot
+        assert len(data["frames"]) == len(panels) + 1
+        for frame, panel in zip(data["frames"][1:], panels[1:], strict=False):
             numbers = {n[0]: n[1:4] for n in frame["numbers"]}
-            assert pivot in numbers, (name, panel.step.number)
-            cell = panel.cells[pivot]
-            assert all(cell[a] <= numbers[pivot][a] <= cell[a] + 1 for a in range(3))
+            view = panel.views[0]
+            assert frame["camera"][:2] == [view.camera.elev, view.camera.azim]
+            for i in (panel.hold, panel.step.pivot):
+                assert i in numbers, (name, panel.step.number)
+                solid = {view.cells[j] for j in view.solid}
+                assert _really_visible(numbers[i], view.camera.eye, solid)
+            assert frame["arrow"] and frame["seam"]
 
 
 @pytest.mark.pictures

@@ -17,7 +17,7 @@ import pytest
 from conftest import HANG, free_port, serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
-httpx = pytest.importorskip("httpx", reason="httpx is not installed")
+httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -30,7 +30,8 @@ LONG_5 = "-".join(["2"] * 124)
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(workers=1, queue=1, max_seconds=20)) as c:
+    app = create_app(workers=1, queue=1, max_seconds=20)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -56,7 +57,8 @@ def test_bad_input_is_one_line(client):
     assert "'3-3-x'" in line
     line = _one_line(client.post("/api/solve", json={"snake": "standard", "region": "#x"}), 400)
     assert line == "region: line 1, column 2: 'x' is not '#' (cell) or '.' (empty)"
-    assert _one_line(client.post("/api/solve", content=b"{not json"), 400)
+    sent_as_json = {"content-type": "application/json"}
+    assert _one_line(client.post("/api/solve", content=b"{not json", headers=sent_as_json), 400)
     assert _one_line(client.post("/api/solve", json=["a"]), 400)
     assert _one_line(client.post("/api/solve", json={"snake": 5}), 400)
     cells = [[0, 0, 0]] * 27
@@ -182,3 +184,18 @@ def test_site_build(tmp_path):
     text = "".join((Path(out) / n).read_text() for n in ("index.html", "page.js", "pyworker.js"))
     urls = set(re.findall(r"https?://[^\s\"'`]*", text))
     assert urls <= {"http://www.w3.org/2000/svg"}, urls  # the SVG namespace is not fetched
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_the_site_is_readable_as_the_umask_says(tmp_path, umask):
+    """The folder was made by mkdtemp (0700) and moved into place, whatever the umask."""
+    modules = tmp_path / "node_modules"  # the smallest pyodide package the builder accepts
+    (modules / "pyodide").mkdir(parents=True)
+    (modules / "pyodide" / "pyodide.js").write_text("// pyodide")
+    old = os.umask(umask)
+    try:
+        out = site.build(tmp_path / "site", modules)
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask
+    assert (out / "index.html").stat().st_mode & 0o777 == 0o666 & ~umask

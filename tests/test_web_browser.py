@@ -21,7 +21,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("sse_starlette", reason="the web extra is not installed")
 Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
 
-from snakecube.web import site  # noqa: E402
+from snakecube.web import answers, site  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -301,26 +301,37 @@ def test_static_slow_warning_progress_and_stop(static: str, browser: object) -> 
 
 
 def _prints_the_steps(page: object, steps: int) -> None:
-    """'Print the steps' lays out every step, then every state of the fold plan, each a
-    drawing with its words, and the browser prints them as pages (here: to a PDF)."""
+    """'Print the steps' lays out every step, then the fold plan: its start (the list kept a
+    list) and every turn before and after, each a drawing with its words, and the browser
+    prints them as pages (here: to a PDF)."""
     page.wait_for_selector("#plan svg", timeout=60_000)  # type: ignore[attr-defined]
-    states = int(
-        page.evaluate("document.getElementById('plan-count').textContent.split(' of ')[1]")
-    )  # type: ignore[attr-defined]
+    page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
+    turns = int(page.inner_text("#plan-count").split(" of ")[1])  # type: ignore[attr-defined]
     page.evaluate("window.print = () => { window.printed = true; }")  # type: ignore[attr-defined]
     page.click("#print")  # type: ignore[attr-defined]
     assert page.evaluate("window.printed === true")  # type: ignore[attr-defined]
     figures = page.evaluate(  # type: ignore[attr-defined]
         """[...document.querySelectorAll('#print-sheet figure')].map((f) => [
              f.querySelector('figcaption').textContent,
+             f.querySelectorAll('svg').length,
              f.querySelectorAll('svg polygon').length,
              [...f.querySelectorAll('svg text')].map((t) => t.textContent)])"""
     )
-    assert len(figures) == steps + states + 1, len(figures)  # the plan's start, then each turn
-    for k, (words, polygons, numbers) in enumerate(figures[:steps], 1):
-        assert words.startswith(f"Step {k} of {steps}:") and polygons > 0 and "1" in numbers
-    assert all(f[1] > 0 and "1" in f[2] for f in figures[steps:])
-    assert "quarter turn" in " ".join(f[0] for f in figures[steps:])
+    assert len(figures) == steps + 1 + turns, len(figures)  # the plan's start, then each turn
+    for k, (words, _, polygons, numbers) in enumerate(figures[:steps], 1):
+        assert words.startswith(f"Step {k} of {steps}:") and polygons > 0, words
+        assert numbers, words  # the step's cubes are numbered where they show
+    assert figures[steps][1] == 1 and "1" in figures[steps][3]  # the start, every cube numbered
+    for words, pictures, polygons, numbers in figures[steps + 1 :]:  # before and after
+        assert words.startswith("Step ") and pictures == 2 and polygons > 0 and len(numbers) >= 4
+    items = page.evaluate(  # type: ignore[attr-defined]
+        "[...document.querySelectorAll('#print-sheet .print-start li')].map((l) => l.textContent)"
+    )
+    assert len(items) > 5 and all(i.startswith("cubes ") for i in items)  # a list, not a line
+    steps_listed = page.evaluate(  # type: ignore[attr-defined]
+        "document.querySelectorAll('#print-sheet ol.steps li').length"
+    )
+    assert steps_listed == steps
     assert page.is_hidden("#print-sheet")  # type: ignore[attr-defined]  # on screen: hidden
     page.emulate_media(media="print")  # type: ignore[attr-defined]
     assert page.is_visible("#print-sheet") and page.is_hidden("#ask")  # type: ignore[attr-defined]
@@ -329,3 +340,141 @@ def _prints_the_steps(page: object, steps: int) -> None:
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     assert pdf.startswith(b"%PDF-") and pages >= 5, pages
     page.emulate_media(media="screen")  # type: ignore[attr-defined]
+
+
+# -- King B on a phone ---------------------------------------------------------------------------
+KING_TYPO = (
+    "3-2-3-2-2-3-2-3-2-3-2-3-2-2-2-2-2-2-2-2-3-3-2-2-2-2-2-3-4-2-2-2-4-2-3-2-2-2-2-2-2-2-2-2-4-2"
+)
+DRAWN = r"""(sel) => [...document.querySelectorAll(sel + ' svg > g')].map((g) => ({
+  cube: Number(g.dataset.cube),
+  faces: [...g.querySelectorAll('polygon[data-face]')].map((p) =>
+    p.getAttribute('points').trim().split(/\s+/).map((q) => q.split(',').map(Number))),
+  numbers: [...g.querySelectorAll('text')].map((t) =>
+    [Number(t.getAttribute('x')), Number(t.getAttribute('y')) - 0.13, t.textContent]),
+}))"""
+
+
+def _inside(polygon: list[list[float]], p: tuple[float, float]) -> bool:
+    signs = set()
+    for k in range(len(polygon)):
+        (x0, y0), (x1, y1) = polygon[k], polygon[(k + 1) % len(polygon)]
+        c = (x1 - x0) * (p[1] - y0) - (y1 - y0) * (p[0] - x0)
+        if abs(c) > 1e-6:
+            signs.add(c > 0)
+    return len(signs) <= 1
+
+
+def _numbers_on_faces_that_show(page: object, selector: str) -> int:
+    """Every number the page drew in ``selector``'s picture lies on a face of its own cube,
+    under no face of a cube painted after it (the drawing's own order); how many."""
+    groups = page.evaluate(DRAWN, selector)  # type: ignore[attr-defined]
+    count = 0
+    for k, g in enumerate(groups):
+        for x, y, text in g["numbers"]:
+            assert text == str(g["cube"] + 1), text  # its own cube's number
+            assert any(_inside(f, (x, y)) for f in g["faces"]), (selector, text)
+            covering = [h["cube"] + 1 for h in groups[k + 1 :]
+                        if any(_inside(f, (x, y)) for f in h["faces"])]  # fmt: skip
+            assert covering == [], (selector, text, covering)
+            count += 1
+    return count
+
+
+def _joint_cubes_px(page: object) -> list[float]:
+    """The smaller side, in screen pixels, of the plan picture's two joint cubes."""
+    return page.evaluate(  # type: ignore[attr-defined]
+        """(() => { const svg = document.querySelector('#plan svg');
+          return [svg.dataset.hold, svg.dataset.turn].map((i) => {
+            const r = svg.querySelector(`g[data-cube="${i}"]`).getBoundingClientRect();
+            return Math.min(r.width, r.height); }); })()"""
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("way", ["served", "static"])
+def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureRequest) -> None:
+    """King B at 390x844: the link reopens solution 3 at step 12 with the picture and its
+    step in view and the step marked in the words; numbers only on faces that show; picking
+    another solution cancels the plan being worked out; the plan's joint cubes are at least
+    24 px. A typo of the king: one message, the king suggested, nothing else."""
+    base = request.getfixturevalue(way)
+    timeout = TIMEOUT[way]
+    page = _page(browser, base, "phone")
+    _ready(page, base, timeout, "#snake=king-b&solution=3&step=12")
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.state === 'done' && document.querySelector('#viewer svg')",
+        timeout=timeout * 2,
+    )
+    assert page.evaluate("[window.snakecubeSolution(), window.snakecubeStep()]") == [2, 11]  # type: ignore[attr-defined]
+    assert page.input_value("#solutions") == "2"  # type: ignore[attr-defined]
+    assert page.inner_text("#step-title").startswith("Step 12 of 39:")  # type: ignore[attr-defined]
+    assert page.inner_text("#words li.current").startswith("Step 12:")  # type: ignore[attr-defined]
+    title = page.locator("#step-title").bounding_box()  # type: ignore[attr-defined]
+    viewer = page.locator("#viewer").bounding_box()  # type: ignore[attr-defined]
+    assert title["y"] >= 0 and viewer["y"] + viewer["height"] <= 844, (title, viewer)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"king-b-{way}-phone-step12.png"))  # type: ignore[attr-defined]
+    assert _numbers_on_faces_that_show(page, "#viewer") >= 2
+    for k in (0, 21, 37, 38):  # the first step, and steps where cube 1 hides inside
+        page.evaluate(f"window.snakecubeGo({k})")  # type: ignore[attr-defined]
+        _numbers_on_faces_that_show(page, "#viewer")
+    page.evaluate("window.snakecubeGo(11)")  # type: ignore[attr-defined]
+    assert "solution=3&step=12" in page.url  # type: ignore[attr-defined]
+    # The words keep the step shown in view; printed before the plan, the sheet says so first.
+    assert page.evaluate(  # type: ignore[attr-defined]
+        """(() => { const b = document.getElementById('words').getBoundingClientRect();
+           const r = document.querySelector('#words li.current').getBoundingClientRect();
+           return r.top >= b.top - 1 && r.bottom <= b.bottom + 1; })()"""
+    )
+    page.evaluate("window.print = () => {}")  # type: ignore[attr-defined]
+    page.click("#print")  # type: ignore[attr-defined]
+    missing = page.inner_text("#print-sheet .missing")  # type: ignore[attr-defined]
+    assert missing.startswith("The fold plan is not in this sheet:"), missing
+    # Another solution while the plan is worked out: that plan is cancelled.
+    if way == "static":
+        page.click("#plan-ask")  # type: ignore[attr-defined]
+    assert page.is_hidden("#plan-controls")  # type: ignore[attr-defined]  # no plan yet
+    page.select_option("#solutions", "0")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "window.snakecubeTimes.some((t) => t[0] === 'plan cancelled')", timeout=timeout
+    )
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "location.hash.endsWith('&solution=1&step=1')", timeout=timeout
+    )
+    assert page.inner_text("#step-title").startswith("Step 1 of 39:")  # type: ignore[attr-defined]
+    page.select_option("#solutions", "2")  # type: ignore[attr-defined]
+    page.wait_for_function("window.snakecubeSolution() === 2", timeout=timeout)  # type: ignore[attr-defined]
+    if way == "static":
+        page.click("#plan-ask", timeout=timeout)  # type: ignore[attr-defined]
+    page.wait_for_selector("#plan svg", timeout=240_000)  # type: ignore[attr-defined]
+    page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
+    turns = int(page.inner_text("#plan-count").split(" of ")[1])  # type: ignore[attr-defined]
+    smallest = 1e9
+    for k in range(1, turns + 1):
+        page.evaluate(f"window.snakecubePlanGo({k})")  # type: ignore[attr-defined]
+        smallest = min(smallest, *_joint_cubes_px(page))
+        assert _numbers_on_faces_that_show(page, "#plan") >= 2, k
+    assert smallest >= 24, smallest
+    page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
+    page.locator("#plan-box").scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    page.screenshot(path=str(SHOTS / f"king-b-{way}-phone-plan1.png"))  # type: ignore[attr-defined]
+    page.click("#plan-next")  # type: ignore[attr-defined]  # the turn plays, then step 2
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.getElementById('plan-count').textContent.startsWith('step 2 of')",
+        timeout=10_000,
+    )
+    # A typo: its one message and the king, nothing else.
+    _solve(page, KING_TYPO, timeout)
+    assert "63 cubes" in page.inner_text("#error")  # type: ignore[attr-defined]
+    assert "--" not in page.inner_text("#error")  # type: ignore[attr-defined]  # page words
+    for hidden in ("#pick-row", "#right", "#words-box", "#warning", "#progress"):
+        assert page.is_hidden(hidden), hidden  # type: ignore[attr-defined]
+    links = page.eval_on_selector_all("#nearby a", "(a) => a.map((x) => x.textContent)")  # type: ignore[attr-defined]
+    assert links and links[0].startswith("king: 3-2-3-2-2-4-"), links
+    # the same designs served and static: the page's look-up is the same everywhere
+    expected = answers.mismatch(KING_TYPO)["nearby"]  # type: ignore[index]
+    assert links == [f"{n['name']}: {n['text']}" if n.get("name") else n["text"] for n in expected]
+    page.screenshot(path=str(SHOTS / f"king-typo-{way}-phone.png"))  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]

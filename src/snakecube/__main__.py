@@ -19,12 +19,24 @@ def run() -> None:
 
         stop.working()
         code = main(started=stop.STARTED)
+    except Exception:
+        # A stop signal's KeyboardInterrupt can come out as another exception (raised while
+        # a class of the command's module is being made, Python 3.11 reports a RuntimeError).
+        # After a signal, whatever broke is the stop.
+        if not stop.signalled:
+            raise
+        _interrupted()
     except KeyboardInterrupt:  # after the handlers' install, before the command's own
-        stop.ending()
-        if "--json" in sys.argv[1:]:
-            print('{"complete": false, "stop_reason": "interrupted"}')
-        print("snakecube: interrupted", file=sys.stderr)
+        _interrupted()
     stop.exit(code)
+
+
+def _interrupted() -> None:
+    """Say the command was stopped before it could; with --json, still one document."""
+    stop.ending()
+    if "--json" in sys.argv[1:]:
+        print('{"complete": false, "stop_reason": "interrupted"}')
+    print("snakecube: interrupted", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,12 @@ from typing import Any
 
 from snakecube import limits, pool
 from snakecube.errors import InputError
-from snakecube.search import as_snake, as_target, kernel, solve
+from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import end_sizes
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
+from snakecube.search.strategy import last_end_pays
 from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
@@ -153,7 +154,11 @@ def rating_engine() -> Engine:
 
 
 def rate(
-    snake: Snake | str, target: Region | str | None = None, *, seconds: float | None = None
+    snake: Snake | str,
+    target: Region | str | None = None,
+    *,
+    seconds: float | None = None,
+    progress: Progress | None = None,
 ) -> Rating:
     """The difficulty of a design: log2(1 + the segment placements that a systematic solver,
     one who backs up as soon as a segment leaves the target, overlaps, or leaves a cell that
@@ -165,6 +170,11 @@ def rate(
     twice the work. The search has fixed pruning and one process, so the score is the same
     on every machine. Ctrl-C, or ``seconds`` running out, stops it: the rating is then
     incomplete and has no score.
+
+    Each end is searched whole, the one ``solve`` would pick first (``last_end_pays``: a
+    design that cannot fold is proved so there, as ``solve`` proves it), then the other only
+    as far as the first end's tries, since only fewer tries would change the answer.
+    ``progress`` is ``solve``'s.
     """
 
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
@@ -173,10 +183,17 @@ def rate(
     snake = as_snake(snake, region)
     region = as_target(target, snake) if region is None else region
     engine = rating_engine()
-    ends = []
-    for name, s in (("first", snake), ("last", snake.reversed())):
+    order = [("first", snake), ("last", snake.reversed())]
+    if last_end_pays(compile_inputs(snake, region)):
+        order.reverse()
+    ends: list[tuple[int, str, Result]] = []
+    for name, s in order:
         left = None if deadline is None else max(1e-3, deadline - time.monotonic())
-        r = solve(s, region, engine=engine, workers=1, seconds=left)
+        bound = None if not ends else max(1, ends[0][0])  # the other end's tries
+        r = solve(s, region, engine=engine, workers=1, seconds=left, reverse=False,
+                  max_nodes=bound, progress=progress)  # fmt: skip
+        if r.stop_reason == "nodes":  # more tries than the other end: not the easier one
+            continue
         if not r.complete:  # never a score from a partial search
             return Rating(
                 snake,

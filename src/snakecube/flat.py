@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from snakecube import limits
@@ -44,12 +45,17 @@ class Flat:
 
 # One loop with an explicit stack (no recursion limit for long snakes); its state (cells,
 # directions, next tries) would otherwise travel between functions.
-def flat(snake: Snake, seconds: float | None = None) -> Flat:
+def flat(
+    snake: Snake,
+    seconds: float | None = None,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> Flat:
     """Count the snake's flat layouts (seeds/004's ``flat``) and find the most compact.
 
     Compactness is the area of the bounding rectangle, then its longer side. Ctrl-C or the
     time limit stops the count and marks it incomplete (``stop_reason`` says which).
-    The search keeps its own stack, so snakes of any length work.
+    ``progress(nodes, 0, layouts)`` is called every 4096 segments placed (the total is not
+    known). The search keeps its own stack, so snakes of any length work.
     """
     if not isinstance(snake, Snake):
         raise TypeError(f"flat() needs a Snake, not {type(snake).__name__}")
@@ -85,9 +91,12 @@ def flat(snake: Snake, seconds: float | None = None) -> Flat:
                 dirs.pop()
                 continue
             nodes += 1
-            if nodes % 4096 == 0 and deadline is not None and time.monotonic() > deadline:
-                stop = "seconds"
-                break
+            if nodes % 4096 == 0:
+                if deadline is not None and time.monotonic() > deadline:
+                    stop = "seconds"
+                    break
+                if progress is not None:
+                    progress(nodes, 0, total)
             axis = dirs[-1] % 2 if dirs else -1
             x, y = cells[-1]
             d = nextd[k]

@@ -16,7 +16,9 @@ longest side are tried. Each is checked with node limits, so the answer is the s
 every machine: first whether it folds at all, then how many distinct solutions it has.
 A time limit (``seconds``) bounds the whole look-up: past it, the designs found so far are
 the answer (the command-line tool gives a hint a fixed small budget, so that a refusal stays
-quick).
+quick). A node budget for the whole look-up (``nodes``) with one ``engine`` gives the same
+answer on every machine and in every Python: the web page asks for it so that the static
+site (Pyodide) and the server suggest the same designs.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from snakecube import limits
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
+from snakecube.solution import Result
 
 FIRST_NODES = 300_000  # nodes to decide whether a candidate folds
 COUNT_NODES = 5_000_000  # nodes to count the solutions of one that does
@@ -124,12 +127,16 @@ def nearby(
     limit: int = 5,
     *,
     seconds: float | None = None,
+    nodes: int | None = None,
+    engine: str | None = None,
 ) -> list[Nearby]:
     """Up to ``limit`` designs one typo away from ``snake`` that fold into ``target``
     (default: the cube whose volume is nearest the snake's cube count), found within
-    ``seconds`` if given."""
+    ``seconds`` and ``nodes`` (both for the whole look-up) if given, searched by ``engine``
+    (default: the fastest here)."""
 
     limit = limits.whole(limit, "limit", 1, 100)
+    budget = [limits.whole(nodes, "nodes", 1, 10**12) if nodes is not None else None]
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
@@ -143,16 +150,29 @@ def nearby(
         """Seconds left of the time limit (at least a millisecond), or None with no limit."""
         return None if deadline is None else max(1e-3, deadline - time.monotonic())
 
+    def most(per: int) -> int:
+        """Nodes a search may take: its own limit, or what is left of the budget."""
+        return per if budget[0] is None else min(per, budget[0])
+
+    def spent(result: Result) -> None:
+        if budget[0] is not None:
+            budget[0] = max(0, budget[0] - result.nodes)
+
+    # with a node budget, depth first from the first end: the same order in every engine
+    strategy, reverse = ("auto", None) if nodes is None else ("depth-first", False)
     for candidate, words in edits(snake, region.volume, longest):
-        if deadline is not None and time.monotonic() >= deadline:
+        if (deadline is not None and time.monotonic() >= deadline) or budget[0] == 0:
             break
-        first = solve(candidate, region, limit=1, max_nodes=FIRST_NODES, seconds=left(),
-                      workers=1)  # fmt: skip
+        first = solve(candidate, region, limit=1, max_nodes=most(FIRST_NODES), seconds=left(),
+                      workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+        spent(first)
         if first.stop_reason == "interrupted":
             raise KeyboardInterrupt
         if not first.solutions:
             continue
-        count = solve(candidate, region, max_nodes=COUNT_NODES, seconds=left(), workers=1)
+        count = solve(candidate, region, max_nodes=most(COUNT_NODES), seconds=left(), workers=1,
+                      engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+        spent(count)
         if count.stop_reason == "interrupted":
             raise KeyboardInterrupt
         found.append(Nearby(candidate, words, max(count.distinct, 1), count.complete))

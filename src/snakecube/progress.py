@@ -1,4 +1,4 @@
-"""A progress bar for long searches: shown on a terminal after about a second, else silent."""
+"""A progress bar for long searches: shown on a terminal within a second, else silent."""
 
 from __future__ import annotations
 
@@ -11,17 +11,24 @@ from typing import Any
 class _Bar:
     """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr.
 
-    Nothing is drawn during the first ``delay`` seconds, so quick searches stay silent; then
-    the bar is redrawn at most every ``interval`` seconds, even while no unit finishes.
+    Nothing is drawn during the first ``delay`` seconds (from ``began``, a
+    ``time.monotonic()`` such as the command's start, else from the first call), so quick
+    searches stay silent; then the bar is redrawn at most every ``interval`` seconds, even
+    while no unit finishes.
     """
 
     def __init__(
-        self, delay: float, interval: float = 0.2, desc: str = "searching", unit: str = "unit"
+        self,
+        delay: float,
+        interval: float = 0.2,
+        desc: str = "searching",
+        unit: str = "unit",
+        began: float | None = None,
     ) -> None:
         self._desc, self._unit = desc, unit
         self._delay = delay
         self._interval = interval
-        self._began: float | None = None
+        self._began: float | None = began  # None: the first call
         self._drawn = 0.0
         self._bar: Any = None
 
@@ -80,19 +87,21 @@ class _Lines:
 
 
 def progress_bar(
-    delay: float = 1.0,
+    delay: float = 0.5,
     stream: Any = None,
     desc: str = "searching",
     unit: str = "unit",
     lines: float | None = None,
+    began: float | None = None,
 ) -> _Bar | _Lines | None:
-    """A bar for work units if ``stream`` (stderr) is a terminal; else, if ``lines`` is
-    given, a line of progress every ``lines`` seconds; else None."""
+    """A bar for work units if ``stream`` (stderr) is a terminal, drawn from ``delay``
+    seconds after ``began`` (the command's start; default: the first progress); else, if
+    ``lines`` is given, a line of progress every ``lines`` seconds; else None."""
     stream = sys.stderr if stream is None else stream
     try:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         interactive = False
     if interactive:
-        return _Bar(delay, desc=desc, unit=unit)
+        return _Bar(delay, desc=desc, unit=unit, began=began)
     return None if lines is None else _Lines(lines, stream, desc, unit)

@@ -506,3 +506,30 @@ def _check_text(text: object, what: str) -> None:
         raise InputError(
             f"the {what} is {len(text)} characters long; at most {limits.MAX_TEXT} are read"
         )
+
+
+def which_end(snake: Snake) -> str:
+    """Which end of the snake in hand is cube 1, told by the lengths a person counts from it
+    (the fewest segments that tell the two ends apart).
+
+    >>> which_end(Snake((3, 3, 2, 3))).split(" (")[0]
+    'Cube 1 is the end whose first segments are 3 and 3 cubes long'
+    >>> which_end(Snake((3, 3, 2, 3))).split(" (")[1]
+    'from the other end: 3 and 2; a corner cube counts in both its segments).'
+    >>> which_end(Snake((3, 2, 3)))
+    'The snake reads the same from both ends: either end is cube 1.'
+    """
+    a, b = snake.lengths, snake.lengths[::-1]
+    if a == b:
+        return "The snake reads the same from both ends: either end is cube 1."
+    k = next(i for i in range(len(a)) if a[i] != b[i]) + 1
+
+    def said(ls: Sequence[int]) -> str:
+        words = [str(v) for v in ls[:k]]
+        return words[0] if k == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+    first = "segment is" if k == 1 else "segments are"
+    return (
+        f"Cube 1 is the end whose first {first} {said(a)} cubes long (from the other end: "
+        f"{said(b)}; a corner cube counts in both its segments)."
+    )

@@ -3,19 +3,22 @@ cluster, resumed from the store, stopped and cleaned up (see ``snakecube.census`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from snakecube import limits, pool
+from snakecube.census.forecast import LONGEST, Forecast, duration, forecast
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
 from snakecube.census.result import Census, DesignCount, Progress, snake_of_key, turns_order
 from snakecube.census.store import PartInfo, Store, UnitInfo
-from snakecube.census.units import path_units, tally_unit
+from snakecube.census.units import Prefix, path_units, tally_unit
 from snakecube.errors import InputError
 from snakecube.shape import Region
 
@@ -54,6 +57,14 @@ def _remove_orphans(folder: Path) -> None:
         shutil.rmtree(folder / name, ignore_errors=True)
 
 
+def workers_for(region: Region, workers: int | None) -> int:
+    """The processes a census of ``region`` runs on: ``workers`` (checked), else all cores
+    for regions of more than 27 cells, else one."""
+    if workers is not None:
+        return limits.workers(workers)
+    return limits.cores() if region.volume > pool.SMALL_JOB_CELLS else 1
+
+
 def checked(
     region: Region,
     progress: Progress | None,
@@ -72,9 +83,7 @@ def checked(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
 
-    if workers is not None:
-        workers = limits.workers(workers)
-    n_workers = workers or (limits.cores() if n > pool.SMALL_JOB_CELLS else 1)
+    n_workers = workers_for(region, workers)
     p = (
         default_partitions(n)
         if partitions is None
@@ -95,6 +104,8 @@ def census(
     partitions: int | None = None,
     scheduler: str | None = None,
     max_segment: int | None = None,
+    seconds: float | None = None,
+    on_forecast: Callable[[Forecast], None] | None = None,
 ) -> Census:
     """Every design that folds into ``region`` (at most 64 cells), with its solutions.
 
@@ -110,17 +121,34 @@ def census(
     ``max_segment`` counts only the designs with no segment longer than that many cubes
     (every path with a longer straight run is cut where it starts): far less work when only
     those are wanted, as the designs of the 8x8 board that might fit the 4x4x4 cube.
+
+    ``seconds`` stops the census then, like Ctrl-C (``stop_reason`` "seconds"; the store
+    keeps the finished units). Without it, a census whose work left is forecast
+    (:func:`plan`) to take over ``forecast.LONGEST`` on these workers is refused with the
+    forecast (InputError), before anything is written; on a cluster there is no bound (the
+    forecast counts every path, so with ``max_segment`` it is an upper bound).
+    ``on_forecast(forecast)`` is called with it before the work starts (regions of more
+    than 27 cells), so a person can be told at once what the census will take.
     """
     n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
     max_segment = checked_segment(max_segment)
-    units = path_units(region, min_units=default_units(region.volume))
+    if seconds is not None:
+        seconds = limits.seconds(seconds)
+    units, left = plan(region, n_workers, store, p, max_segment=max_segment)
+    if left is not None and seconds is None and scheduler is None and left.too_long():
+        raise InputError(too_long(region, left))
+    if left is not None and on_forecast is not None:
+        on_forecast(left)
     temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
             client = connect(scheduler)
-        result = run_census(region, root, units, p, progress, n_workers, client, max_segment)
+        deadline = None if seconds is None else time.monotonic() + seconds
+        result = run_census(
+            region, root, units, p, progress, n_workers, client, max_segment, deadline
+        )
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -163,12 +191,52 @@ def run_census(
     workers: int,
     client: Any = None,
     max_segment: int | None = None,
+    deadline: float | None = None,
 ) -> Census:
     """The census of ``region`` in the store at ``root``: the units and reduces still to do,
-    run here or on ``client``'s cluster, and the answer read from the store."""
+    run here or on ``client``'s cluster until ``deadline`` (a ``time.monotonic()``), and the
+    answer read from the store."""
     st = Store.open(root, region, units, partitions, max_segment)
-    result = _Runner(st, region, units, progress, workers, client).run()
+    result = _Runner(st, region, units, progress, workers, client, deadline).run()
     return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
+
+
+def plan(
+    region: Region,
+    workers: int,
+    store: str | Path | None = None,
+    partitions: int | None = None,
+    always: bool = False,
+    max_segment: int | None = None,
+) -> tuple[list[Prefix], Forecast | None]:
+    """The census's units, and the forecast of the work left on ``workers`` processes: all
+    the units, or those not finished yet in an existing ``store`` (a rerun goes on from
+    there; it is only read). Regions of up to 27 cells get no forecast unless ``always``:
+    the largest, 3x3x3, is counted in about a second."""
+    units = path_units(region, min_units=default_units(region.volume))
+    if region.volume <= pool.SMALL_JOB_CELLS and not always:
+        return units, None
+    todo = units
+    if store is not None and (Path(store) / "manifest.json").is_file():
+        parts = partitions or default_partitions(region.volume)
+        done = Store.open(store, region, units, parts, max_segment).finished_units()
+        todo = [u for i, u in enumerate(units) if i not in done]
+    return units, forecast(region, todo, workers)
+
+
+def too_long(region: Region, left: Forecast) -> str:
+    """The one line refusing a census forecast to take too long, with what to do instead."""
+    return (
+        f"the census of the {region.describe()} would take {left.describe()} "
+        f"({left.nodes:.1e} steps of path search, estimated); snakecube runs at most "
+        f"{duration(LONGEST)} of census unasked: give --seconds S to run part of it "
+        "(with --store DIR, a rerun goes on), --estimate for the forecast alone, or "
+        "--scheduler ADDRESS for a cluster; docs/census.md estimates what cannot be listed"
+    )
+
+
+class _OutOfTime(Exception):
+    """The census's time limit came (raised between slices or between events)."""
 
 
 class _Runner:
@@ -182,26 +250,40 @@ class _Runner:
         progress: Progress | None,
         workers: int,
         client: Any = None,
+        deadline: float | None = None,
     ) -> None:
         self.st, self.region, self.units = st, region, units
         self.progress, self.workers, self.client = progress, workers, client
+        self.deadline = deadline
         self.steps = len(units) + st.partitions
+        self._last = (0, 0)
 
     def _tick(self, done: int, found: int) -> None:
+        self._last = (done, found)
         if self.progress is not None:
             self.progress(done, self.steps, found)
+
+    def _waiting(self) -> None:
+        """Called while no step finishes (every slice, or every poll of the workers): the
+        time limit is checked, and the progress redrawn (so a bar shows from the start)."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _OutOfTime
+        self._tick(*self._last)
 
     def run(self) -> dict[str, Any]:
         st = self.st
         done_units = st.finished_units()
         todo = [i for i in range(len(self.units)) if i not in done_units]
         stop = None
+        self._tick(len(done_units), sum(u.classes for u in done_units.values()))
         try:
             for info in self._map_units(todo):
                 done_units[info.unit] = info
                 self._tick(len(done_units), sum(u.classes for u in done_units.values()))
         except KeyboardInterrupt:
             stop = "interrupted"
+        except _OutOfTime:
+            stop = "seconds"
         group = len(self.region.symmetries)
         paths = sum(u.classes for u in done_units.values()) * group
         if stop or len(done_units) < len(self.units):
@@ -219,6 +301,8 @@ class _Runner:
                 self._tick(len(self.units) + len(parts), found)
         except KeyboardInterrupt:
             stop = "interrupted"
+        except _OutOfTime:
+            stop = "seconds"
         return _summary(
             self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
         )
@@ -229,7 +313,15 @@ class _Runner:
         def job(i: int) -> Iterator[UnitInfo]:
             yield st.write_unit(tally_unit(region, i, units[i], st.max_segment))
 
-        yield from map_jobs(job, todo, f"snakecube-{st.id}-unit", self.workers, self.client)
+        if self.client is None and (self.workers <= 1 or len(todo) <= 1):
+            for i in todo:  # here, checking time and progress after every slice
+                yield st.write_unit(
+                    tally_unit(region, i, units[i], st.max_segment, on_slice=self._waiting)
+                )
+            return
+        yield from map_jobs(
+            job, todo, f"snakecube-{st.id}-unit", self.workers, self.client, self._waiting
+        )
 
     def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
         st = self.st
@@ -238,7 +330,9 @@ class _Runner:
         def job(p: int) -> Iterator[PartInfo]:
             yield reduce_partition(st, p, everyone)
 
-        yield from map_jobs(job, todo, f"snakecube-{st.id}-partition", self.workers, self.client)
+        yield from map_jobs(
+            job, todo, f"snakecube-{st.id}-partition", self.workers, self.client, self._waiting
+        )
 
 
 def map_jobs(
@@ -247,10 +341,12 @@ def map_jobs(
     name: str,
     workers: int,
     client: Any = None,
+    waiting: Callable[[], None] | None = None,
 ) -> Iterator[Any]:
     """What ``job(i)`` yields for each ``i`` of ``todo``, as the jobs finish: in this
     process, in ``workers`` forked processes, or as Dask tasks named ``name-i`` on
-    ``client``'s cluster."""
+    ``client``'s cluster. ``waiting()`` is called while the workers have nothing new (it
+    may raise to stop them)."""
     if client is not None:
         from snakecube.cluster import map_tasks  # the cluster extra
 
@@ -260,9 +356,14 @@ def map_jobs(
         for i in todo:
             yield from job(i)
         return
-    for event in pool.run(job, todo, min(workers, len(todo)), lookahead=workers):
-        if event is not None and not event.done:
-            yield event.value
+    events = pool.run(job, todo, min(workers, len(todo)), lookahead=workers)
+    with contextlib.closing(events):
+        for event in events:
+            if event is None:
+                if waiting is not None:
+                    waiting()
+            elif not event.done:
+                yield event.value
 
 
 def _partial(

@@ -18,6 +18,7 @@ import numpy as np
 
 from snakecube import limits
 from snakecube.census.decide import DEFAULT_NODES, FOLDS, Decisions, Searched, TaskInfo, run_search
+from snakecube.census.forecast import Forecast
 from snakecube.census.joint import (
     JointPart,
     JointStore,
@@ -33,8 +34,10 @@ from snakecube.census.runner import (
     connect,
     default_units,
     map_jobs,
+    plan,
     run_census,
     temporary_store,
+    too_long,
 )
 from snakecube.census.store import census_id
 from snakecube.census.units import path_units
@@ -217,6 +220,7 @@ def joint_census(
     nodes: int | None = None,
     seconds: float | None = None,
     max_segment: int | None = None,
+    on_forecast: Callable[[Forecast], None] | None = None,
 ) -> JointCensus:
     """Every design that folds into every one of ``regions`` (of equal size), with its
     solutions in each: each target's census, then their intersection, partition by
@@ -226,10 +230,15 @@ def joint_census(
 
     ``fold_into``, a target whose census is out of reach, keeps the designs that also fold
     into it, decided one by one by first-solution searches of at most ``nodes`` nodes per
-    end (``snakecube.census.decide``); then one counted target is enough, and ``seconds``
-    stops the deciding after that long (the answer is then a lower bound, with an estimate
-    of the rest from the decided share, a uniform sample). ``max_segment`` limits every
-    counted census to the designs with no segment longer than that (as for one target)."""
+    end (``snakecube.census.decide``); then one counted target is enough. ``seconds`` stops
+    the whole run after that long (the store keeps what is finished; stopped while deciding,
+    the answer is a lower bound, with an estimate of the rest from the decided share, a
+    uniform sample). ``max_segment`` limits every counted census to the designs with no
+    segment longer than that (as for one target).
+
+    As for one target, the counted censuses' work is forecast first: over
+    ``forecast.LONGEST`` without ``seconds`` or ``scheduler``, it is refused (InputError)
+    before anything is written; ``on_forecast`` is told the forecast of their sum."""
     regions = _checked_targets(regions, fold_into)
     max_segment = checked_segment(max_segment)
     checks = [checked(r, progress, workers, store, partitions, scheduler) for r in regions]
@@ -239,6 +248,11 @@ def joint_census(
     n = regions[0].volume
     units = [path_units(r, min_units=default_units(n)) for r in regions]
     ids = [census_id(r, u, p, max_segment) for r, u in zip(regions, units, strict=True)]
+    left = _forecast(regions, n_workers, store, p, max_segment)
+    if left is not None and seconds is None and scheduler is None and left[1].too_long():
+        raise InputError(too_long(*left))
+    if left is not None and on_forecast is not None:
+        on_forecast(left[1])
     temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
@@ -246,7 +260,7 @@ def joint_census(
         if scheduler is not None:  # first: a bad address leaves no new store behind
             client = connect(scheduler)
         jst = JointStore.open(root, regions, ids, p, searched_spec(fold_into, budget or 0))
-        run = _Run(jst, regions, units, progress, n_workers, client, max_segment)
+        run = _Run(jst, regions, units, progress, n_workers, client, max_segment, deadline)
         result = run.counted()
         if fold_into is not None and result["complete"]:
             result = run.searched(result, fold_into, budget or 0, deadline)
@@ -261,6 +275,32 @@ def joint_census(
         **result, regions=tuple(regions), store=None if store is None else root, _store=jst,
         _cleanup=temp,
     )  # fmt: skip
+
+
+def _forecast(
+    regions: list[Region],
+    workers: int,
+    store: str | Path | None,
+    partitions: int,
+    max_segment: int | None,
+) -> tuple[Region, Forecast] | None:
+    """The work left in the counted targets' censuses, summed (None for regions of up to 27
+    cells, as for one target), with the target that has the most of it."""
+    parts = []
+    for r in regions:
+        own = None if store is None else Path(store) / "targets" / target_name(r)
+        left = plan(r, workers, own, partitions, max_segment=max_segment)[1]
+        if left is not None:
+            parts.append((r, left))
+    if not parts:
+        return None
+    total = Forecast(
+        sum(f.nodes for _, f in parts),
+        sum(f.error**2 for _, f in parts) ** 0.5,
+        sum(f.units for _, f in parts),
+        workers,
+    )
+    return max(parts, key=lambda rf: rf[1].nodes)[0], total
 
 
 def _nodes(nodes: int | None) -> int:
@@ -305,9 +345,10 @@ class _Run:
         workers: int,
         client: Any,
         max_segment: int | None,
+        deadline: float | None = None,
     ) -> None:
         self.jst, self.regions, self.units = jst, regions, units
-        self.max_segment = max_segment
+        self.max_segment, self.deadline = max_segment, deadline
         self.progress, self.workers, self.client = progress, workers, client
         p = jst.partitions
         self.steps = sum(len(u) + p for u in units) + (p if len(regions) > 1 else 0)
@@ -331,7 +372,7 @@ class _Run:
                 self._tick(at + done, self.steps, found)
 
             one = run_census(region, jst.target_root(i), self.units[i], p, tick, self.workers,
-                             self.client, self.max_segment)  # fmt: skip
+                             self.client, self.max_segment, self.deadline)  # fmt: skip
             self.alone.append(one)
             offset += len(self.units[i]) + p
             if not one.complete:

@@ -14,7 +14,7 @@ reverse. The tally is sorted and summed with numpy, in chunks, so memory stays a
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,10 +85,15 @@ class UnitTally:
 
 
 def tally_unit(
-    region: Region, unit: int, prefix: Prefix, max_segment: int | None = None
+    region: Region,
+    unit: int,
+    prefix: Prefix,
+    max_segment: int | None = None,
+    on_slice: Callable[[], None] | None = None,
 ) -> UnitTally:
     """Enumerate every Hamiltonian path extending ``prefix`` (with no segment longer than
-    ``max_segment`` cubes, if given) and tally it by design."""
+    ``max_segment`` cubes, if given) and tally it by design; ``on_slice()`` is called after
+    every slice of the loop (it may raise to stop)."""
 
     chunks: list[np.ndarray] = []
     buffered = classes = nodes = 0
@@ -96,6 +101,8 @@ def tally_unit(
     counts = np.empty(0, np.uint64)
     fixed: dict[int, int] = {}
     for batch, flags, visited in _batches(region, prefix, max_segment):
+        if on_slice is not None:
+            on_slice()
         nodes += visited
         if not len(batch):
             continue

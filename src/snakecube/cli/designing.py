@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from argparse import SUPPRESS, Namespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakecube import limits
 from snakecube.cli.base import (
@@ -30,7 +30,10 @@ from snakecube.designs import generate, rate
 from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.progress import progress_bar
-from snakecube.shape import Box
+from snakecube.shape import Box, Region
+
+if TYPE_CHECKING:
+    from snakecube.census.forecast import Forecast
 
 
 def _print_census(result: Any, args: Namespace) -> None:
@@ -61,8 +64,9 @@ def _print_census(result: Any, args: Namespace) -> None:
     else:
         u, p = summary["units"], summary["partitions"]
         where = f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
+        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
         print(
-            f"complete       no: interrupted after {u[0]} of {u[1]} units and {p[0]} of "
+            f"complete       no: {why} after {u[0]} of {u[1]} units and {p[0]} of "
             f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
         )
 
@@ -138,6 +142,11 @@ def _designs_options(p: Parser) -> None:
         help="with --fold-into: nodes per design and end before it is left open (10000000)",
     )
     add_seconds(p)
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="only say what the census would take (a forecast in a fraction of a second)",
+    )
 
 
 @command(
@@ -155,10 +164,16 @@ def designs_command(args: Namespace) -> int:
         raise InputError("designs needs --box AxBxC or --region FILE")
     if len(targets) > 1 or args.fold_into is not None:
         return _designs_of_several(args, targets)
-    if args.nodes is not None or args.seconds is not None:
-        raise InputError("--nodes and --seconds limit the search of --fold-into BOX: give it")
+    if args.nodes is not None:
+        raise InputError("--nodes limits the search of --fold-into BOX: give it")
     target = targets[0]
-    bar = None if args.quiet else progress_bar(desc="census", unit="step", lines=60)
+    if args.estimate:
+        return _estimate(target, args)
+    bar = (
+        None
+        if args.quiet
+        else progress_bar(desc="census", unit="step", lines=60, began=args.started)
+    )
     try:
         result = census(
             target,
@@ -168,6 +183,8 @@ def designs_command(args: Namespace) -> int:
             partitions=args.partitions,
             scheduler=args.scheduler,
             max_segment=args.max_segment,
+            seconds=seconds_left(args),
+            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
         )
     finally:
         if bar is not None:
@@ -182,7 +199,43 @@ def designs_command(args: Namespace) -> int:
                 return EXIT_INTERRUPTED
             say(f"snakecube: wrote {args.csv!r}")
         _print_census(result, args)
-    return EXIT_OK if result.complete else EXIT_INTERRUPTED
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+SAY_AFTER = 10.0  # seconds: a census forecast to take longer is announced before it starts
+
+
+def _say_forecast(forecast: Forecast) -> None:
+    if forecast.seconds >= SAY_AFTER:
+        say(f"snakecube: the census will take {forecast.describe()} (estimated); Ctrl-C "
+            "stops it, and with --store DIR a rerun goes on from there")  # fmt: skip
+
+
+def _estimate(target: Region, args: Namespace) -> int:
+    """designs --estimate: the forecast of the census, without running it."""
+    from snakecube.census import runner  # numpy, through the census
+    from snakecube.census.forecast import LONGEST, duration
+
+    workers = runner.workers_for(target, args.workers)
+    units, left = runner.plan(
+        target, workers, _store(args), args.partitions, always=True, max_segment=args.max_segment
+    )
+    assert left is not None  # always=True
+    data = {"target": target.describe(), **left.to_dict(),
+            "refused_without_seconds": left.too_long()}  # fmt: skip
+    if args.json:
+        print_json(args, data, indent=2)
+        return EXIT_OK
+    error = f" (+- {left.error / left.nodes:.0%})" if left.nodes else ""
+    print(f"{'target':14} {data['target']}")
+    print(
+        f"{'units':14} {len(units)}" + (f", {left.units} left" if left.units < len(units) else "")
+    )
+    print(f"{'search steps':14} {left.nodes:.2g}{error} (Knuth's estimate)")
+    print(f"{'time':14} {left.describe()}")
+    if left.too_long():
+        print(f"{'refused':14} without --seconds: over {duration(LONGEST)}")
+    return EXIT_OK
 
 
 def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
@@ -191,10 +244,16 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
 
     if args.difficulty:
         raise InputError("--difficulty rates the designs of one target: give one --box")
+    if args.estimate:
+        raise InputError("--estimate forecasts the census of one target: give one --box")
     fold_into = None if args.fold_into is None else Box.parse(args.fold_into, "--fold-into")
-    if fold_into is None and (args.nodes is not None or args.seconds is not None):
-        raise InputError("--nodes and --seconds limit the search of --fold-into BOX: give it")
-    bar = None if args.quiet else progress_bar(desc="census", unit="step", lines=60)
+    if fold_into is None and args.nodes is not None:
+        raise InputError("--nodes limits the search of --fold-into BOX: give it")
+    bar = (
+        None
+        if args.quiet
+        else progress_bar(desc="census", unit="step", lines=60, began=args.started)
+    )
     try:
         result = joint_census(
             targets,
@@ -207,6 +266,7 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
             nodes=args.nodes,
             seconds=seconds_left(args),
             max_segment=args.max_segment,
+            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
         )
     finally:
         if bar is not None:
@@ -457,7 +517,12 @@ def _rate_options(p: Parser) -> None:
 )
 def rate_command(args: Namespace) -> int:
 
-    result = rate(snake_text(args), target_of(args), seconds=seconds_left(args))
+    bar = progress_bar(began=args.started)  # solve's bar: the same searches, the same progress
+    try:
+        result = rate(snake_text(args), target_of(args), seconds=seconds_left(args), progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     data = result.to_dict()
     if args.json:
         print_json(args, data)

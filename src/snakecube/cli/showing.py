@@ -122,16 +122,22 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
     said = catalog.recognized(Snake.parse(snake_text(args)).turns(), snake_text(args))
     if said and not getattr(args, "json", False):
         print(f"({said})")
-    choice = choose(
-        snake_text(args),
-        target_of(args),
-        solution=args.solution,
-        end=end,
-        nodes=getattr(args, "nodes", 200_000),
-        reverse=bool(getattr(args, "reverse", False)),
-        seconds=seconds_left(args),
-        verb=verb,
-    )
+    bar = progress_bar(began=args.started)  # solve's bar: the same search, the same progress
+    try:
+        choice = choose(
+            snake_text(args),
+            target_of(args),
+            solution=args.solution,
+            end=end,
+            nodes=getattr(args, "nodes", 200_000),
+            reverse=bool(getattr(args, "reverse", False)),
+            seconds=seconds_left(args),
+            verb=verb,
+            progress=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     if choice.solution is None:
         wanted = args.solution or 1
         plural = "s" if wanted != 1 else ""
@@ -227,7 +233,11 @@ def fold_census_command(args: Namespace) -> int:
 
     box = Box.parse(args.box)
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
-    bar = None if args.quiet else progress_bar(desc="fold census", unit="design", lines=60)
+    bar = (
+        None
+        if args.quiet
+        else progress_bar(desc="fold census", unit="design", lines=60, began=args.started)
+    )
     try:
         n = run(box, args.csv, args.workers, bar)
     except KeyboardInterrupt:
@@ -264,7 +274,12 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
-    result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args))
+    bar = progress_bar(desc="laying flat", unit="node", began=args.started)
+    try:
+        result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args), progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.out is not None and result.examples:
         from snakecube.explain import pictures  # matplotlib: the show extra
 

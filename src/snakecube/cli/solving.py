@@ -150,7 +150,7 @@ def solve_command(args: Namespace) -> int:
     target = targets[0] if targets else None
     start = None if args.start is None else coord(args.start, "--start")
     path = None if args.path is None else cells(args.path)
-    bar = None if args.quiet else progress_bar()
+    bar = None if args.quiet else progress_bar(began=args.started)
     try:
         result = solve(
             snake_text(args),

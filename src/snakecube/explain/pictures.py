@@ -1,20 +1,25 @@
 """Pictures with matplotlib: printable sheets (PDF pages, or PNG/SVG), the GIF, flat layouts.
 
 Imported only when a picture is asked for; the core never imports this module. What each
-picture shows is decided in ``explain.scene``; this module only draws it.
+picture shows is decided in ``explain.scene`` and projected onto the page in
+``explain.drawing``; this module only draws those flat shapes, in plain 2D axes whose limits
+are the drawing's own rectangle, placed at a scale that fits it: nothing is cut off at any
+matplotlib version (no 3D axes, whose margins and clipping change between releases).
 
-Sheets are pages of real paper size (A4 by default, or Letter), two panels across and three
-down, one step (one segment) per panel, every number at least 9 pt on the printed page.
-PDF files get one page per sheet page; PNG and SVG files hold the pages one under another.
+Sheets are pages of real paper size (A4 by default, or Letter). Instructions: a cover, then
+two panels across and three down, one step (one segment) per panel. Fold plans: the start on
+the first page, then three steps a page, each before and after. Every number is at least 9
+pt on the printed page, and text is wrapped by its measured width. PDF files get one page per
+sheet page; PNG and SVG files hold the pages one under another.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import math
-import textwrap
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,150 +29,203 @@ matplotlib.use("Agg")  # files only; no screen needed
 
 import matplotlib.pyplot as plt
 from matplotlib.animation import FuncAnimation, PillowWriter
+from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
-from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.font_manager import FontProperties
 
-from snakecube import frame
-from snakecube.explain import scene
+from snakecube.explain import drawing, scene
+from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
-from snakecube.fold import FoldPlan
-from snakecube.shape import Coord
+from snakecube.fold import FoldPlan, order_words
+from snakecube.snake import which_end
 from snakecube.solution import Solution
 
-TAIL = "#4f7cac"  # the rest of the snake: dashed, never drawn over a solid cube
-BOX = "#c4c4c4"  # the finished box's outline: thin and light
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
-COLUMNS, ROWS = 2, 3
+COLUMNS, ROWS = 2, 3  # instruction panels on a page
+PLAN_ROWS = 3  # fold plan steps on a page
 MARGIN = 0.45  # inches
 NUMBER_PT = 9.0  # cube numbers on paper
 TEXT_PT = 9.0  # step words on paper
-ZOOM = 1.4  # matplotlib leaves a wide margin round a 3D box: the drawing fills its panel
+LINE = 1.3  # line height, in font sizes
+EDGE_PT = 0.5  # a cube edge's line, in points (a shape's width multiplies it)
+GAP = 0.12  # inches between things on a page
+DASHES: dict[str, Any] = {
+    "": "solid",
+    "dotted": (0, (1.0, 1.6)),
+    "dashed": (0, (3.0, 2.0)),
+    "dashdot": (0, (6.0, 2.0, 1.5, 2.0)),
+}
 
 
-# -- cubes ------------------------------------------------------------------------------------
-def _faces(cell: Coord, eye: Sequence[float]) -> list[list[tuple[float, float, float]]]:
-    """The three faces of a unit cube that look towards the eye, as corner lists."""
-    out = []
-    for axis, sign in scene.facing(eye):
-        fixed = cell[axis] + (1 if sign > 0 else 0)
-        u, v = [a for a in range(3) if a != axis]
-        quad = []
-        for du, dv in ((0, 0), (1, 0), (1, 1), (0, 1)):
-            p = [0.0, 0.0, 0.0]
-            p[axis], p[u], p[v] = fixed, cell[u] + du, cell[v] + dv
-            quad.append((p[0], p[1], p[2]))
-        out.append(quad)
+# -- text, measured -------------------------------------------------------------------------
+_MEASURE = RendererAgg(10, 10, 72)  # 72 dpi: widths in points
+
+
+@functools.lru_cache(maxsize=4096)
+def text_width(text: str, pt: float, mono: bool = False) -> float:
+    """Inches ``text`` takes on paper at ``pt`` points (the font matplotlib draws with)."""
+    font = FontProperties(size=pt, family="monospace" if mono else None)
+    w, _, _ = _MEASURE.get_text_width_height_descent(text, font, ismath=False)
+    return float(w) / 72
+
+
+def wrap(text: str, width: float, pt: float = TEXT_PT, mono: bool = False) -> list[str]:
+    """``text`` in lines that each fit ``width`` inches: every line of it kept a line (a list
+    stays a list), long ones broken between words and carried on indented as they began.
+    Words are measured one by one (a line's width is its words' and spaces' widths)."""
+    space = text_width("a a", pt, mono) - 2 * text_width("a", pt, mono)
+    out: list[str] = []
+    for para in text.split("\n"):
+        indent = para[: len(para) - len(para.lstrip())]
+        words = para.split()
+        if not words:
+            out.append("")
+            continue
+        line = indent + words[0]
+        used = text_width(line, pt, mono)
+        for word in words[1:]:
+            more = space + text_width(word, pt, mono)
+            if used + more <= width:
+                line, used = f"{line} {word}", used + more
+            else:
+                out.append(line)
+                line = f"{indent}  {word}" if indent else word
+                used = text_width(line, pt, mono)
+        out.append(line)
     return out
 
 
-def _edges(cell: Coord) -> list[list[tuple[int, int, int]]]:
-    c = frame.corners(cell)
-    return [[c[a], c[b]] for a, b in frame.CUBE_EDGES]
+def lines_height(count: int, pt: float = TEXT_PT) -> float:
+    return count * pt * LINE / 72
 
 
-# The drawing of one view, layer by layer (box, rest of the snake, cubes, numbers, arrow):
-# matplotlib calls in the order they are painted.
-def _draw_view(
-    ax: Any, solution: Solution, panel: Panel, view: View, flat_bounds: Any, zoom: float = 0.0
+# -- a page ----------------------------------------------------------------------------------
+@dataclass
+class Sheet:
+    """One page of paper in a figure (the figure may hold several one under another):
+    places text and pictures in inches from the page's top left corner."""
+
+    fig: Any
+    page: int  # 0-based: which page of the figure
+    size: tuple[float, float]
+
+    def _fx(self, x: float) -> float:
+        return x / self.size[0]
+
+    def _fy(self, y: float) -> float:
+        total = self.fig.get_size_inches()[1]
+        return 1 - (self.page * self.size[1] + y) / total
+
+    def text(self, x: float, y: float, lines: Sequence[str], pt: float = TEXT_PT,
+             mono: bool = False, **kw: Any) -> float:  # fmt: skip
+        """Lines of text with their top left at (x, y); the height they take."""
+        if lines:
+            self.fig.text(
+                self._fx(x),
+                self._fy(y),
+                "\n".join(lines),
+                ha="left",
+                va="top",
+                fontsize=pt,
+                family="monospace" if mono else None,
+                linespacing=LINE,
+                **kw,
+            )
+        return lines_height(len(lines), pt)
+
+    def axes(self, x: float, y: float, w: float, h: float) -> Any:
+        total = self.fig.get_size_inches()[1]
+        return self.fig.add_axes((self._fx(x), self._fy(y + h), w / self.size[0], h / total))
+
+
+# -- drawings ---------------------------------------------------------------------------------
+def draw_drawing(
+    ax: Any, d: Drawing, bounds: Sequence[float], number_pt: float = NUMBER_PT
 ) -> None:
-    """One 3D view of a panel: cubes far to near (painter's order, exact for unit cubes seen
-    orthographically), then the pivot's outline, the arrow and the numbers on top."""
-    cells = panel.cells or solution.cells
-    eye = view.camera.eye
-    step = panel.step
-    ax.computed_zorder = False
-    items: list[tuple[float, str, Any]] = []
-    for i in view.solid:
-        items.append((scene.dot(cells[i], eye), "solid", i))
-    for i in view.cutaway:
-        items.append((scene.dot(cells[i], eye), "cut", cells[i]))
-    for cell in panel.tail:
-        items.append((scene.dot(cell, eye), "tail", cell))
-    items.sort(key=lambda t: t[0])
-    for z, (_, kind, what) in enumerate(items):
-        if kind == "solid":
-            new = what >= step.first
-            colour = NEW if new else cube_colour(what)
-            if panel.colours is not None:
-                colour = panel.colours[what]
-            ax.add_collection3d(
-                Poly3DCollection(
-                    _faces(cells[what], eye),
-                    facecolors=colour,
-                    edgecolors="#333333",
-                    linewidths=0.5,
+    """The shapes of a drawing in paint order, then its numbers, in axes showing ``bounds``
+    (left, bottom, right, top) with one unit the same length across and up."""
+    z = 0
+    run: list[drawing.Shape] = []
+
+    def flush() -> None:
+        nonlocal z, run
+        if not run:
+            return
+        if run[0].fill:
+            ax.add_collection(
+                PolyCollection(
+                    [s.points for s in run],
+                    facecolors=[s.fill for s in run],
+                    edgecolors=[s.stroke for s in run],
+                    linewidths=[s.width * EDGE_PT for s in run],
+                    joinstyle="round",
                     zorder=z,
-                )
+                ),
+                autolim=False,
             )
-            if what == step.pivot:
-                outline = [
-                    [q[k], q[(k + 1) % 4]] for q in _faces(cells[what], eye) for k in range(4)
-                ]
-                ax.add_collection3d(
-                    Line3DCollection(outline, colors=PIVOT, linewidths=2.2, zorder=z + 0.5)
-                )
-        elif kind == "cut":
-            ax.add_collection3d(
-                Line3DCollection(
-                    _edges(what), colors="#999999", linewidths=0.6, linestyles="dotted", zorder=z
-                )
+        else:  # lines, each with its own colour, width and dashes
+            ax.add_collection(
+                LineCollection(
+                    [[*s.points, s.points[0]] if s.closed else list(s.points) for s in run],
+                    colors=[s.stroke for s in run],
+                    linewidths=[s.width * EDGE_PT for s in run],
+                    linestyles=[DASHES[s.dash] for s in run],
+                    capstyle="round",
+                    joinstyle="round",
+                    zorder=z,
+                ),
+                autolim=False,
             )
-        else:  # the rest of the snake: dashed blue-grey edges, under every solid cube
-            ax.add_collection3d(
-                Line3DCollection(
-                    _edges(what), colors=TAIL, linewidths=0.8, linestyles=(0, (3, 2)), zorder=-1
-                )
-            )
-    if panel.box is not None:  # the box's outline, drawn lightly, under everything
-        lo_b, hi_b = panel.box
-        ends = [
-            tuple(float(lo_b[k] if not (c >> k) & 1 else hi_b[k]) for k in range(3))
-            for c in range(8)
-        ]
-        box_lines: list[list[Any]] = [[ends[c], ends[d]] for c, d in frame.CUBE_EDGES]
-        ax.add_collection3d(Line3DCollection(box_lines, colors=BOX, linewidths=0.6, zorder=-2))
-    top = len(items) + 10
-    if panel.arrow is not None:
-        (x0, y0, z0), (x1, y1, z1) = panel.arrow
-        ax.quiver(
-            x0,
-            y0,
-            z0,
-            x1 - x0,
-            y1 - y0,
-            z1 - z0,
-            color=ARROW,
-            linewidth=2.0,
-            arrow_length_ratio=0.25,
-            zorder=top,
-        )
-    for i, point in view.labels.items():
+        z += 1
+        run = []
+
+    for s in d.shapes:
+        if run and bool(run[0].fill) != bool(s.fill):
+            flush()
+        run.append(s)
+    flush()
+    for label in d.labels:
         ax.text(
-            *point,
-            str(i + 1),
+            *label.at,
+            label.text,
             ha="center",
             va="center",
-            fontsize=NUMBER_PT,
+            fontsize=number_pt,
             color="black",
-            zorder=top + 1,
-            fontweight="bold" if i >= step.first else "normal",
-            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
+            zorder=z + 1,
+            fontweight="bold" if label.bold else "normal",
+            bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none", "alpha": 0.85},
         )
-    lo, hi = panel.bounds
-    ax.set_proj_type("ortho")
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect(
-        (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
-        zoom=zoom or (1.0 if view.camera is scene.ABOVE else ZOOM),
-    )
-    ax.view_init(elev=view.camera.elev, azim=view.camera.azim)
+    ax.set_xlim(bounds[0], bounds[2])
+    ax.set_ylim(bounds[1], bounds[3])
     ax.set_axis_off()
-    if view.camera.name:
-        ax.set_title(view.camera.name, fontsize=TEXT_PT, pad=0)
 
 
+def fit(bounds: Sequence[float], w: float, h: float) -> float:
+    """Inches per cube width that fit ``bounds`` into w x h inches."""
+    return min(w / (bounds[2] - bounds[0]), h / (bounds[3] - bounds[1]))
+
+
+def place(sheet: Sheet, x: float, y: float, w: float, h: float, d: Drawing,
+          bounds: Sequence[float], scale: float) -> Any:  # fmt: skip
+    """The drawing at ``scale`` inches a cube width, centred in the rectangle (x, y, w, h)."""
+    pw, ph = (bounds[2] - bounds[0]) * scale, (bounds[3] - bounds[1]) * scale
+    ax = sheet.axes(x + (w - pw) / 2, y + (h - ph) / 2, pw, ph)
+    draw_drawing(ax, d, bounds)
+    return ax
+
+
+def _union(boxes: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+# -- flat targets -------------------------------------------------------------------------------
 def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
     """A one-layer target from above, x to the right and 'away from you' up the page."""
     cells = solution.cells
@@ -180,6 +238,8 @@ def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
         x, y, _ = cells[i]
         new = i >= step.first
         colour = NEW if new else cube_colour(i)
+        if panel.colours is not None:
+            colour = panel.colours[i]
         ax.add_patch(
             plt.Rectangle(
                 (x, y),
@@ -213,39 +273,111 @@ def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
     ax.set_axis_off()
 
 
-def draw_panel(
-    fig: Any, rect: tuple[float, float, float, float], solution: Solution, panel: Panel
-) -> None:
-    """Draw ``panel`` into ``rect`` (left, bottom, width, height, in figure fractions)."""
-    left, bottom, width, height = rect
-    fig_w, fig_h = fig.get_size_inches()
-    chars = max(20, int(width * fig_w * 72 / (TEXT_PT * 0.55)))
-    lines = textwrap.wrap(panel.title, chars) + [
-        n for note in panel.notes for n in textwrap.wrap(note, chars)
-    ]
-    text_h = (len(lines) * TEXT_PT * 1.3 / 72) / fig_h
-    fig.text(
-        left,
-        bottom + height,
-        "\n".join(lines),
-        ha="left",
-        va="top",
-        fontsize=TEXT_PT,
-        linespacing=1.25,
-    )
-    body_h = height - text_h - 0.012  # a margin: a turned box reaches past its axes
-    flat = scene.is_flat(solution)
-    views = panel.views[:1] if flat else panel.views
-    for j, view in enumerate(views):
-        w = width / len(views)
-        box = (left + j * w, bottom, w, body_h)
-        if flat:
-            _draw_flat(fig.add_axes(box), solution, panel)
-        else:
-            _draw_view(fig.add_axes(box, projection="3d"), solution, panel, view, None)
+def _flat_bounds(panel: Panel) -> tuple[float, float, float, float]:
+    lo, hi = panel.bounds
+    return (lo[0] - 0.1, lo[1] - 0.1, hi[0] + 0.1, hi[1] + 0.1)
 
 
-# -- sheets ------------------------------------------------------------------------------------
+# -- a panel: words above, its pictures side by side -----------------------------------------------
+@dataclass
+class Laid:
+    """A panel ready to place: its words in lines and each picture's drawing and rectangle
+    of the page (left, bottom, right, top in cube widths)."""
+
+    panel: Panel
+    lines: list[str]
+    drawings: list[Drawing | None]  # None: a flat target's picture
+    bounds: list[tuple[float, float, float, float]]
+
+
+def _caption_lines(laid: Laid, width: float) -> int:
+    """How many lines the longest caption of a panel's pictures takes."""
+    return max((len(wrap(d.caption, width)) for d in laid.drawings if d and d.caption), default=0)
+
+
+def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | None = None,
+        arrows: bool = True) -> Laid:  # fmt: skip
+    """A panel's words wrapped to ``width`` inches and its views as drawings."""
+    lines = wrap(panel.title, width) + [n for note in panel.notes for n in wrap(note, width)]
+    drawings: list[Drawing | None] = []
+    bounds = []
+    for view in views or panel.views:
+        if scene.is_flat(solution) and panel.cells is None:
+            drawings.append(None)
+            bounds.append(_flat_bounds(panel))
+            break
+        d = scene.drawing_of(panel, view, solution.cells, arrows=arrows)
+        drawings.append(d)
+        bounds.append(d.bounds)
+    return Laid(panel, lines, drawings, bounds)
+
+
+def _areas(laid: Laid, w: float, h: float, text_h: float) -> list[tuple[float, float]]:
+    """The room each picture of a panel gets (w x h inches, the words taking ``text_h``)."""
+    n = len(laid.drawings)
+    pic_w = (w - GAP * (n - 1)) / n
+    cap = lines_height(_caption_lines(laid, pic_w))
+    return [(pic_w, h - text_h - GAP - cap)] * n
+
+
+def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
+              solution: Solution, scale: float, text_h: float) -> None:  # fmt: skip
+    """A panel in the rectangle (x, y, w, h): its words, then its pictures side by side at
+    ``scale`` inches a cube width, each with its caption."""
+    sheet.text(x, y, laid.lines)
+    top = y + text_h + GAP
+    (pw, ph), *_ = _areas(laid, w, h, text_h)
+    cap = lines_height(_caption_lines(laid, pw))
+    for j, (d, bounds) in enumerate(zip(laid.drawings, laid.bounds, strict=True)):
+        left = x + j * (pw + GAP)
+        if d is None:
+            s = fit(bounds, pw, ph)
+            bw, bh = (bounds[2] - bounds[0]) * s, (bounds[3] - bounds[1]) * s
+            ax = sheet.axes(left + (pw - bw) / 2, top + cap + (ph - bh) / 2, bw, bh)
+            _draw_flat(ax, solution, laid.panel)
+            continue
+        if d.caption:
+            sheet.text(left, top, wrap(d.caption, pw), style="italic")
+        place(sheet, left, top + cap, pw, ph, d, bounds, scale)
+
+
+# -- pages ---------------------------------------------------------------------------------------
+PageDraw = Callable[[Sheet], None]
+
+
+def _header(sheet: Sheet, title: str, number: int, pages: int) -> float:
+    """The page's title (the snake as typed, the target) and its number; the height the
+    title takes."""
+    w, h = sheet.size
+    lines = wrap(title, w - 2 * MARGIN, TEXT_PT + 1, mono=True)
+    used = sheet.text(MARGIN, MARGIN, lines, TEXT_PT + 1, mono=True)
+    sheet.fig.text(0.5, sheet._fy(h - MARGIN * 0.6), f"page {number} of {pages}",
+                   ha="center", va="bottom", fontsize=TEXT_PT)  # fmt: skip
+    return used + GAP
+
+
+def _title(typed: str, solution: Solution) -> str:
+    """The header: the snake as typed and the target."""
+    return f"{typed}  in the {solution.region.describe()}"
+
+
+def _render(pages: list[Callable[[Sheet, int, int], None]], paper: str, stacked: bool) -> list[Any]:
+    """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
+    size = PAPERS[paper]
+    if stacked:
+        fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
+        for k, draw in enumerate(pages):
+            draw(Sheet(fig, k, size), k + 1, len(pages))
+        return [fig]
+    figs = []
+    for k, draw in enumerate(pages):
+        fig = plt.figure(figsize=size, dpi=150)
+        draw(Sheet(fig, 0, size), k + 1, len(pages))
+        figs.append(fig)
+    return figs
+
+
+# -- the instructions ------------------------------------------------------------------------------
 Slot = tuple[int, int, int, int]  # panel number, row, column, columns spanned
 
 
@@ -288,110 +420,84 @@ def _key(tails: Tails | None) -> str:
     return NEXT_KEY if tails is None else INSTRUCTIONS_KEY
 
 
-PLAN_KEY = (
-    " Each picture shows the whole snake after one step, the end you hold kept still: cubes "
-    "already where they end are wood, the red cube is the one you turn (it spins in place on "
-    "the joint, next to the last cube you hold, which is numbered too), the cubes that swung "
-    "with it are blue (the last of them numbered), the red arrow shows the swing, "
-    "and dashed blue outlines show the rest of the snake; the end you hold is numbered in "
-    "every picture; the first picture is the start seen from above."
-)
+def _grid(
+    size: tuple[float, float], head: float, columns: int, rows: int
+) -> tuple[float, float, float]:
+    """A page's grid: the top of the grid, and a cell's width and height, in inches."""
+    w, h = size
+    top = MARGIN + head
+    bottom = h - MARGIN - lines_height(1) - GAP
+    return top, (w - 2 * MARGIN) / columns, (bottom - top) / rows
 
 
-def _header(fig: Any, top: float, page_h: float, title: str, page: int, pages: int) -> None:
-    fig_w, fig_h = fig.get_size_inches()
-    mx, my = MARGIN / fig_w, MARGIN / fig_h
-    fig.text(mx, top - my, title, ha="left", va="top", fontsize=TEXT_PT + 1, family="monospace")
-    fig.text(
-        0.5,
-        top - page_h + my * 0.6,
-        f"page {page} of {pages}",
-        ha="center",
-        va="bottom",
-        fontsize=TEXT_PT,
+def _instruction_pages(shown: Solution, panels: list[Panel], paper: str, key: str,
+                       cover: scene.Cover) -> list[Callable[[Sheet, int, int], None]]:  # fmt: skip
+    """The cover, then the steps two across and three down at one scale for the sheet (the
+    box stays put from panel to panel; a second view is drawn at the same scale)."""
+    size = PAPERS[paper]
+    title = _title(cover.typed, shown)
+    head = lines_height(len(wrap(title, size[0] - 2 * MARGIN, TEXT_PT + 1, True)), TEXT_PT + 1)
+    top, cell_w, cell_h = _grid(size, head + GAP, COLUMNS, ROWS)
+    layout = _place(panels, COLUMNS, ROWS, ROWS)
+    spans = {k: span for page in layout for k, _, _, span in page}
+    laid = {k: lay(p, shown, spans[k] * cell_w - GAP) for k, p in enumerate(panels)}
+    text_h = max(lines_height(len(x.lines)) for x in laid.values())
+    # one rectangle for every main view (the box stays put), its own for a second view
+    main = _union([x.bounds[0] for x in laid.values()])
+    for x in laid.values():
+        x.bounds[0] = main
+    scale = min(
+        fit(b, *area)
+        for x in laid.values()
+        for b, area in zip(
+            x.bounds,
+            _areas(x, spans[x.panel.step.number - 1] * cell_w - GAP, cell_h - GAP, text_h),
+            strict=True,
+        )
     )
 
+    def step_page(slots: list[Slot]) -> Callable[[Sheet, int, int], None]:
+        def draw(sheet: Sheet, number: int, pages: int) -> None:
+            _header(sheet, title, number, pages)
+            for k, r, c, span in slots:
+                x = MARGIN + c * cell_w
+                y = top + r * cell_h
+                draw_laid(sheet, x, y, span * cell_w - GAP, cell_h - GAP, laid[k], shown,
+                          scale, text_h)  # fmt: skip
 
-def _title(typed: str, solution: Solution) -> str:
-    """The header: the snake as typed (wrapped), and the target."""
-    text = f"{typed}  in the {solution.region.describe()}"
-    return "\n".join(textwrap.wrap(text, 100))
+        return draw
 
+    def cover_page(sheet: Sheet, number: int, pages: int) -> None:
+        _header(sheet, "", number, pages)
+        _draw_cover(sheet, shown, cover, key)
 
-def _draw_page(
-    fig: Any,
-    top: float,
-    page_h: float,
-    solution: Solution,
-    panels: list[Panel],
-    slots: list[Slot],
-    grid: tuple[int, int],
-    intro: str,
-    title: str,
-) -> None:
-    """The panels of one page, its top at figure fraction ``top``, ``page_h`` tall, in a
-    grid of ``grid`` (columns, rows); ``intro`` (if any) above them."""
-    fig_w, fig_h = fig.get_size_inches()
-    mx, my = MARGIN / fig_w, MARGIN / fig_h
-    head = (0.15 + 0.17 * (title.count("\n") + 1)) / fig_h
-    grid_top = top - my - head
-    columns, rows = grid
-    if intro:
-        chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
-        lines = textwrap.wrap(intro, chars)
-        fig.text(
-            mx,
-            grid_top,
-            "\n".join(lines),
-            ha="left",
-            va="top",
-            fontsize=TEXT_PT,
-            linespacing=1.25,
-        )
-        grid_top -= (len(lines) * TEXT_PT * 1.3 / 72 + 0.15) / fig_h
-    cell_w = (1 - 2 * mx) / columns
-    cell_h = (grid_top - (top - page_h + my)) / rows
-    for k, r, c, span in slots:
-        rect = (
-            mx + c * cell_w + 0.01,
-            grid_top - (r + 1) * cell_h + 0.01,
-            span * cell_w - 0.02,
-            cell_h - 0.02,
-        )
-        draw_panel(fig, rect, solution, panels[k])
+    return [cover_page, *(step_page(slots) for slots in layout)]
 
 
-def _draw_cover(
-    fig: Any, top: float, page_h: float, shown: Solution, cover: scene.Cover, key: str
-) -> None:
+def _draw_cover(sheet: Sheet, shown: Solution, cover: scene.Cover, key: str) -> None:
     """The cover: the snake as typed, the finished shape coloured by segment, the start, the
     layer map and the checks."""
-    fig_w, fig_h = fig.get_size_inches()
-    mx, my = MARGIN / fig_w, MARGIN / fig_h
-    y = top - my
-    head = _title(cover.typed, shown)
-    fig.text(mx, y, head, ha="left", va="top", fontsize=TEXT_PT + 3, family="monospace")
-    y -= (0.25 + 0.22 * (head.count("\n") + 1)) / fig_h
-    chars = int((fig_w - 2 * MARGIN) * 72 / (TEXT_PT * 0.52))
-    lines = textwrap.wrap(
-        f"The finished shape, each segment in its own colour, cube numbers where they show. "
+    w, h = sheet.size
+    width = w - 2 * MARGIN
+    y = MARGIN
+    head = wrap(_title(cover.typed, shown), width, TEXT_PT + 3, mono=True)
+    y += sheet.text(MARGIN, y, head, TEXT_PT + 3, mono=True) + GAP
+    intro = wrap(
+        "The finished shape, each segment in its own colour, cube numbers where they show. "
         f"{cover.start}{key}",
-        chars,
+        width,
     )
-    fig.text(mx, y, "\n".join(lines), ha="left", va="top", fontsize=TEXT_PT, linespacing=1.25)
-    y -= (len(lines) * TEXT_PT * 1.3 / 72 + 0.1) / fig_h
+    y += sheet.text(MARGIN, y, intro) + GAP
     blocks = [b.replace(" (far side at the top)", "") for b in cover.layers]
-    per_row = max(1, min(len(blocks), int((fig_w - 2 * MARGIN) // max(map(_block_width, blocks)))))
-    line_h = TEXT_PT * 1.25 / 72 / fig_h
-    block_h = (max(b.count("\n") for b in blocks) + 1.6) * line_h
-    map_h = 0.25 / fig_h + math.ceil(len(blocks) / per_row) * block_h
-    checks = [f"after step {k}: {w.removeprefix('Check: ')}" for k, w in cover.checks.items()]
-    check_lines = [
-        line for c in checks for line in textwrap.wrap(c, chars, subsequent_indent="    ")
-    ]
-    checks_h = (len(check_lines) + 1) * line_h if check_lines else 0.0
-    room = y - (top - page_h + my + 0.3 / fig_h)  # above the page number
-    pic_h = max(0.2 * page_h, min(0.42 * page_h, room - map_h - checks_h - 0.02))
+    block_w = max(_block_width(b) for b in blocks)
+    per_row = max(1, min(len(blocks), int(width // block_w)))
+    block_h = lines_height(max(b.count("\n") for b in blocks) + 2)
+    map_h = lines_height(1) + GAP + math.ceil(len(blocks) / per_row) * block_h
+    checks = [f"after step {k}: {v.removeprefix('Check: ')}" for k, v in cover.checks.items()]
+    check_lines = [line for c in checks for line in wrap(c, width - 0.3)]
+    checks_h = lines_height(len(check_lines) + 1) if check_lines else 0.0
+    room = h - MARGIN - lines_height(1) - GAP - y
+    pic_h = max(0.2 * h, min(0.42 * h, room - map_h - checks_h - 2 * GAP))
     n = len(shown.cells)
     last = scene.steps(shown)[-1]
     panel = Panel(
@@ -405,138 +511,31 @@ def _draw_cover(
         colours=cover.colours,
         box=((0, 0, 0), shown.region.dims),
     )
-    ax_box = (mx + 0.1, y - pic_h, 1 - 2 * mx - 0.2, pic_h)
     if scene.is_flat(shown):
         flat = replace(panel, step=scene.Step(last.number, 0, n - 1, -1, 0))
-        _draw_flat(fig.add_axes(ax_box), shown, flat)
+        b = _flat_bounds(flat)
+        s = fit(b, width, pic_h)
+        bw, bh = (b[2] - b[0]) * s, (b[3] - b[1]) * s
+        _draw_flat(sheet.axes(MARGIN + (width - bw) / 2, y, bw, bh), shown, flat)
     else:
-        _draw_view(fig.add_axes(ax_box, projection="3d"), shown, panel, cover.view, None, 1.0)
-    y -= pic_h + 0.02
-    fig.text(
-        mx,
-        y,
-        "Layer map: each layer seen from above, the side away from you at the top.",
-        ha="left",
-        va="top",
-        fontsize=TEXT_PT,
+        d = scene.drawing_of(panel, cover.view, shown.cells)
+        place(sheet, MARGIN, y, width, pic_h, d, d.bounds, fit(d.bounds, width, pic_h))
+    y += pic_h + GAP
+    y += sheet.text(
+        MARGIN, y, ["Layer map: each layer seen from above, the side away from you at the top."]
     )
-    y -= 0.25 / fig_h
+    y += GAP
     for j, block in enumerate(blocks):
         r, c = divmod(j, per_row)
-        fig.text(
-            mx + c * (1 - 2 * mx) / per_row,
-            y - r * block_h,
-            block,
-            ha="left",
-            va="top",
-            fontsize=TEXT_PT,
-            family="monospace",
-            linespacing=1.25,
-        )
-    y -= math.ceil(len(blocks) / per_row) * block_h
+        sheet.text(MARGIN + c * width / per_row, y + r * block_h, block.split("\n"), mono=True)
+    y += math.ceil(len(blocks) / per_row) * block_h
     if check_lines:
-        fig.text(
-            mx,
-            y,
-            "Checks on the way (also in the steps):\n" + "\n".join(check_lines),
-            ha="left",
-            va="top",
-            fontsize=TEXT_PT,
-            linespacing=1.25,
-        )
+        sheet.text(MARGIN, y, ["Checks on the way (also in the steps):", *check_lines])
 
 
 def _block_width(block: str) -> float:
     """Inches a layer-map block takes on paper, with a gap."""
-    chars = max(len(line) for line in block.splitlines())
-    return max(chars, 18) * TEXT_PT * 0.62 / 72 + 0.35
-
-
-def _cube_round(lo: Coord, hi: Coord) -> tuple[Coord, Coord]:
-    """A cube of whole cells, one wider than the box lo..hi, with the box at its centre (a
-    drawing of the box alone, at ZOOM, would touch its panel's edges)."""
-    side = max(hi[a] - lo[a] for a in range(3)) + 1
-    low = _xyz(lo[a] - (side - (hi[a] - lo[a])) // 2 for a in range(3))
-    return low, _xyz(low[a] + side for a in range(3))
-
-
-def _xyz(values: Any) -> Coord:
-    x, y, z = values
-    return (x, y, z)
-
-
-def _pages(
-    solution: Solution,
-    panels: list[Panel],
-    paper: str,
-    intro: str,
-    stacked: bool,
-    cover: scene.Cover | None = None,
-    typed: str | None = None,
-) -> list[Any]:
-    """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all.
-    Instructions (with a ``cover``) start with the cover and put two panels across and three
-    down, at one zoom; fold plans one panel across and two down, at one zoom a page."""
-    size = PAPERS[paper]
-    panels = list(panels)  # zoomed below, the caller's list unchanged
-    plan = bool(panels) and panels[0].colours is not None
-    grid = (1, 2) if plan else (COLUMNS, ROWS)
-    first_rows = grid[1] if cover is not None or plan else grid[1] - 1
-    layout = _place(panels, grid[0], grid[1], first_rows)
-    # One zoom for the panels drawn together: the whole sheet of instructions (the box stays
-    # put), each page of a plan (the snake spreads differently at every quarter turn, and a
-    # zoom for the whole plan drew the king's cubes at a third of the size); a plan's start,
-    # seen from above, keeps its own.
-    groups = [[k for k, *_ in slots] for slots in layout] if plan else [list(range(len(panels)))]
-    box = None if plan else ((0, 0, 0), solution.region.dims)
-    for group in groups:
-        zoomed = [k for k in group if not (plan and panels[k].step.pivot < 0)]
-        if not zoomed:
-            continue
-        lo = _xyz(min(panels[k].bounds[0][a] for k in zoomed) for a in range(3))
-        hi = _xyz(max(panels[k].bounds[1][a] for k in zoomed) for a in range(3))
-        if plan:  # as a cube round the snake: ZOOM fits a cube's drawing to its panel
-            lo, hi = _cube_round(lo, hi)
-        for k in zoomed:
-            panels[k] = replace(panels[k], bounds=(lo, hi), box=box)
-    shown = cover.typed if cover is not None else (typed or solution.snake.turns())
-    title = _title(shown, solution)
-    covers = 1 if cover is not None else 0
-    total = len(layout) + covers
-    pages: list[tuple[int, Any]] = []  # page number, what goes on it
-    if cover is not None:
-        pages.append((1, cover))
-    pages += [(covers + j + 1, slots) for j, slots in enumerate(layout)]
-
-    def draw(fig: Any, top: float, page_h: float, number: int, what: Any) -> None:
-        _header(fig, top, page_h, "" if number == 1 and cover else title, number, total)
-        if isinstance(what, scene.Cover):
-            _draw_cover(fig, top, page_h, solution, what, intro)
-            return
-        first = number == 1
-        _draw_page(
-            fig,
-            top,
-            page_h,
-            solution,
-            panels,
-            what,
-            grid,
-            intro if first and cover is None else "",
-            title,
-        )
-
-    if stacked:
-        fig = plt.figure(figsize=(size[0], size[1] * total), dpi=110)
-        for number, what in pages:
-            draw(fig, 1 - (number - 1) / total, 1 / total, number, what)
-        return [fig]
-    figs = []
-    for number, what in pages:
-        fig = plt.figure(figsize=size, dpi=150)
-        draw(fig, 1.0, 1.0, number, what)
-        figs.append(fig)
-    return figs
+    return max(text_width(line, TEXT_PT, mono=True) for line in block.splitlines()) + 0.35
 
 
 def sheet_figures(
@@ -545,79 +544,203 @@ def sheet_figures(
     """The instructions as one matplotlib Figure per page, of the paper's real size: a
     cover (``typed``: the snake as the person typed it), then the steps."""
     shown = scene.display(solution)
-    return _pages(
-        shown,
-        scene.panels(shown, tails),
-        paper,
-        _key(tails),
-        stacked=False,
-        cover=scene.cover(shown, typed),
+    pages = _instruction_pages(
+        shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown, typed)
     )
+    return _render(pages, paper, stacked=False)
 
 
 def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> Any:
     """The instructions as one Figure, the pages one under another (for PNG and SVG)."""
     shown = scene.display(solution)
-    return _pages(
-        shown,
-        scene.panels(shown, tails),
-        paper,
-        _key(tails),
-        stacked=True,
-        cover=scene.cover(shown),
-    )[0]
+    pages = _instruction_pages(
+        shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown)
+    )
+    return _render(pages, paper, stacked=True)[0]
+
+
+# -- a fold plan's sheet -------------------------------------------------------------------------
+PLAN_KEY = (
+    "Each step is drawn before and after, framed on the joint to turn. The green cube is the "
+    "one you hold at the joint (with every pale cube: the end you hold stays still); the red "
+    "cube is the one you turn: it spins in place on the joint, and the blue cubes turn with "
+    "it. The thick black line is the joint between them, both cubes at the joint carry their "
+    "numbers, and the red arrow shows the quarter turn. On the start, the end you hold is "
+    "outlined in red."
+)
+
+
+def _plan_pages(
+    plan: FoldPlan, paper: str, typed: str | None
+) -> list[Callable[[Sheet, int, int], None]]:
+    """The start (words as a list, the picture from above), then three steps a page."""
+    size = PAPERS[paper]
+    w, h = size
+    width = w - 2 * MARGIN
+    panels = scene.fold_panels(plan)
+    title = _title(typed or plan.solution.snake.turns(), plan.solution)
+    head = lines_height(len(wrap(title, width, TEXT_PT + 1, True)), TEXT_PT + 1) + GAP
+    top, _, cell_h = _grid(size, head, 1, PLAN_ROWS)
+    laid = [lay(p, plan.solution, width) for p in panels[1:]]
+    text_h = max((lines_height(len(x.lines)) for x in laid), default=0.0)
+    # each step at its own scale: its window is framed on its joint, the same for both pictures
+    scales = [
+        min(
+            fit(b, *a)
+            for b, a in zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True)
+        )
+        for x in laid
+    ]
+
+    def start_page(sheet: Sheet, number: int, pages: int) -> None:
+        y = MARGIN + _header(sheet, title, number, pages)
+        intro = f"A plan of {plan.quarter_turns} quarter turns. {PLAN_KEY}"
+        y += sheet.text(MARGIN, y, wrap(intro, width)) + GAP
+        words = panels[0].title.split("\n")
+        listed = [k for k, line in enumerate(words) if line.startswith("  ")]
+        first, last = (listed[0], listed[-1] + 1) if listed else (len(words), len(words))
+        y += sheet.text(MARGIN, y, [x for line in words[:first] for x in wrap(line, width)])
+        items = [line.strip() for line in words[first:last]]
+        if items:  # a list stays a list: in columns, one item a line
+            widest = max(text_width(f"• {i}", TEXT_PT) for i in items) + 0.3
+            columns = max(1, min(4, int((width - 0.15) // widest)))
+            per = math.ceil(len(items) / columns)
+            for c in range(columns):
+                chunk = [f"• {i}" for i in items[c * per : (c + 1) * per]]
+                sheet.text(MARGIN + 0.15 + c * (width - 0.15) / columns, y, chunk)
+            y += lines_height(per)
+        rest = [*words[last:], *order_words(plan).split("\n")]
+        y += GAP + sheet.text(MARGIN, y + GAP, [x for line in rest for x in wrap(line, width)])
+        y += GAP
+        bottom = h - MARGIN - lines_height(1) - GAP
+        d = scene.drawing_of(panels[0], panels[0].views[0])
+        sheet.text(MARGIN, y, [d.caption], style="italic")
+        y += lines_height(1)
+        place(sheet, MARGIN, y, width, bottom - y, d, d.bounds, fit(d.bounds, width, bottom - y))
+
+    def step_page(chunk: list[tuple[Laid, float]]) -> Callable[[Sheet, int, int], None]:
+        def draw(sheet: Sheet, number: int, pages: int) -> None:
+            _header(sheet, title, number, pages)
+            for r, (x, scale) in enumerate(chunk):
+                draw_laid(sheet, MARGIN, top + r * cell_h, width, cell_h - GAP, x, plan.solution,
+                          scale, text_h)  # fmt: skip
+
+        return draw
+
+    both = list(zip(laid, scales, strict=True))
+    chunks = [both[k : k + PLAN_ROWS] for k in range(0, len(both), PLAN_ROWS)]
+    return [start_page, *(step_page(c) for c in chunks)]
 
 
 def plan_figures(
     plan: FoldPlan, paper: str = "a4", stacked: bool = False, typed: str | None = None
 ) -> list[Any]:
-    """A fold plan's sheet: the flat start, then the snake after each quarter turn; the
+    """A fold plan's sheet: the flat start, then each quarter turn before and after; the
     header shows the snake as ``typed`` (else its turn string)."""
-    return _pages(
-        plan.solution,
-        scene.fold_panels(plan),
-        paper,
-        f"A plan of {plan.quarter_turns} quarter turns." + PLAN_KEY,
-        stacked,
-        typed=typed,
-    )
+    return _render(_plan_pages(plan, paper, typed), paper, stacked)
 
 
 # -- the GIF ----------------------------------------------------------------------------------
 SECONDS_PER_STEP = 1.5
+GIF_SIZE = (5.5, 6.0)  # inches
+GIF_DPI = 90
 
 
-def _animate(solution: Solution, panels: list[Panel], done: str) -> Any:
-    """One panel a frame (1.5 s each), the camera fixed; ends on two frames of the result."""
-    fig = plt.figure(figsize=(5.5, 6.0), dpi=90)
-    frames = [*range(len(panels)), len(panels) - 1, len(panels) - 1]
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame of an animation: its words and one picture."""
 
-    def frame(k: int) -> None:
-        fig.clear()
-        p = panels[frames[k]]
-        if k >= len(panels):  # the finished shape: no arrow, nothing hanging
-            one = replace(p, title=done, views=(p.single,), tail=(), arrow=None, notes=())
-        else:  # one picture a frame: a cut-away rather than a second view
-            one = replace(p, views=(p.single,), notes=p.notes if p.single.cutaway else ())
-        draw_panel(fig, (0.04, 0.03, 0.92, 0.93), solution, one)
+    words: str
+    panel: Panel
+    view: View | None  # None: a flat target's picture
+    arrows: bool = True
+    seconds: float = SECONDS_PER_STEP
 
-    anim = FuncAnimation(fig, frame, frames=len(frames), interval=1000 * SECONDS_PER_STEP)
+
+def draw_frame(fig: Any, frame: Frame, solution: Solution) -> None:
+    """One frame on a clean figure: the words at the top, the picture in the rest."""
+    fig.clear()
+    w, h = fig.get_size_inches()
+    sheet = Sheet(fig, 0, (w, h))
+    m = 0.2
+    text = frame.words + "".join(f"\n{n}" for n in frame.panel.notes)
+    lines = wrap(text, w - 2 * m)
+    most = int(h * 0.4 / lines_height(1))  # the picture keeps the rest of the frame
+    if len(lines) > most:
+        lines = [*lines[: most - 1], lines[most - 1] + " …"]
+    y = m + sheet.text(m, m, lines) + GAP
+    if frame.view is None:
+        b = _flat_bounds(frame.panel)
+        s = fit(b, w - 2 * m, h - y - m)
+        bw, bh = (b[2] - b[0]) * s, (b[3] - b[1]) * s
+        _draw_flat(sheet.axes((w - bw) / 2, y, bw, bh), solution, frame.panel)
+        return
+    d = scene.drawing_of(frame.panel, frame.view, solution.cells, arrows=frame.arrows)
+    if d.caption:
+        y += sheet.text(m, y, wrap(d.caption, w - 2 * m), style="italic")
+    place(sheet, m, y, w - 2 * m, h - y - m, d, d.bounds, fit(d.bounds, w - 2 * m, h - y - m))
+
+
+def _animate(solution: Solution, frames: list[Frame]) -> Any:
+    """One frame a picture, ``SECONDS_PER_STEP`` each."""
+    fig = plt.figure(figsize=GIF_SIZE, dpi=GIF_DPI)
+
+    def show(k: int) -> None:
+        draw_frame(fig, frames[k], solution)
+
+    anim = FuncAnimation(fig, show, frames=len(frames), interval=1000 * SECONDS_PER_STEP)
     anim.frames_count = len(frames)  # type: ignore[attr-defined]
     anim.fps = 1 / SECONDS_PER_STEP  # type: ignore[attr-defined]
+    anim.snakecube_frames = frames  # type: ignore[attr-defined]
     return anim
+
+
+def instruction_frames(shown: Solution, tails: Tails | None = None) -> list[Frame]:
+    """A frame per step (one picture: a cut-away rather than a second view), then two of the
+    result (no arrow, nothing hanging)."""
+    flat = scene.is_flat(shown)
+    out = []
+    for p in scene.panels(shown, tails):
+        one = replace(p, notes=p.notes if p.single.cutaway else ())
+        words = p.title if p.step.number > 1 else f"{p.title}. {which_end(shown.snake)}"
+        out.append(Frame(words, one, None if flat else p.single))
+    last = out[-1].panel
+    done = replace(last, tail=(), arrow=None, notes=())
+    words = f"Done: all {len(shown.cells)} cubes placed"
+    out += [Frame(words, done, None if flat else last.single, arrows=False)] * 2
+    return out
+
+
+def plan_frames(plan: FoldPlan) -> list[Frame]:
+    """The start from above, then each quarter turn before (with its arrow) and after, then
+    the result."""
+    panels = scene.fold_panels(plan)
+    start = [line for line in panels[0].title.split("\n") if not line.startswith("  ")]
+    out = [Frame("\n".join(start), panels[0], panels[0].views[0])]
+    for p in panels[1:]:
+        out.append(Frame(p.title, p, p.views[0]))
+        out.append(Frame(p.title, p, p.views[1]))
+    if len(panels) > 1:
+        out.append(
+            Frame(
+                f"Done: {plan.quarter_turns} quarter turns",
+                panels[-1],
+                panels[-1].views[1],
+                arrows=False,
+            )
+        )
+    return out
 
 
 def animation(solution: Solution, tails: Tails | None = None) -> Any:
     """The fold, one step a frame, the camera fixed, new cubes numbered."""
     shown = scene.display(solution)
-    return _animate(shown, scene.panels(shown, tails), f"Done: all {len(shown.cells)} cubes placed")
+    return _animate(shown, instruction_frames(shown, tails))
 
 
 def plan_animation(plan: FoldPlan) -> Any:
-    """A fold plan, one quarter turn a frame, the held end still."""
-    return _animate(
-        plan.solution, scene.fold_panels(plan), f"Done: {plan.quarter_turns} quarter turns"
-    )
+    """A fold plan: the start, then each quarter turn before and after, the held end still."""
+    return _animate(plan.solution, plan_frames(plan))
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -652,11 +775,10 @@ def save(
     if kind == ".gif":
         return _write(animation(solution, tails), path, kind)
     shown = scene.display(solution)
-    panels = scene.panels(shown, tails)
-    figs = _pages(
-        shown, panels, paper, _key(tails), kind != ".pdf", cover=scene.cover(shown, typed)
+    pages = _instruction_pages(
+        shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown, typed)
     )
-    return _write(figs, path, kind)
+    return _write(_render(pages, paper, kind != ".pdf"), path, kind)
 
 
 def save_plan(
@@ -689,8 +811,11 @@ def single(solution: Solution, size: float = 4.0) -> Any:
         (),
         None,
         ((0, 0, 0), shown.region.dims),
+        colours={i: cube_colour(i) for i in range(n)},
     )
-    _draw_view(fig.add_axes((0, 0, 1, 1), projection="3d"), shown, panel, view, None, 1.0)
+    d = scene.drawing_of(panel, view, shown.cells)
+    sheet = Sheet(fig, 0, (size, size))
+    place(sheet, 0, 0, size, size, d, d.bounds, fit(d.bounds, size, size))
     return fig
 
 

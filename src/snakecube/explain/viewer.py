@@ -10,8 +10,13 @@ kilobytes, not megabytes.
 It opens at step 1 with the camera of the sheets (``frame.CAMERA``). Drag to turn, wheel or
 pinch to zoom; step with the slider, the back/next buttons or the arrow keys. The current
 step's cubes are blue and numbered, the cube it turns at is outlined in red, placed cubes
-that would hide the new ones from the starting camera are drawn as dotted edges only, and
-the rest of the snake as dashed outlines.
+that would hide them from the starting camera are drawn as dotted edges only, and the rest
+of the snake as dashed outlines. Each number is drawn right after its own cube, on a face
+the camera sees, so a nearer cube covers it when the view is turned.
+
+A fold plan's viewer shows what its sheet shows: the start from above, each quarter turn
+before it is made (framed on its joint, the step's own camera, the arrow of the turn), then
+the end; each frame brings its camera back.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ from typing import Any
 
 from snakecube import frame
 from snakecube.explain import scene
+from snakecube.explain.drawing import FACE_SHADE
 from snakecube.explain.scene import NEW, PIVOT, Tails, cube_colour
 from snakecube.fold import FoldPlan
+from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
@@ -41,28 +48,38 @@ def _state(
     tail: Any,
     colours: dict[int, str],
     labels: dict[int, Any],
-    pivot: int,
+    marks: dict[int, str],
     bold: set[int],
     arrow: Any,
     words: str,
+    camera: frame.Camera = frame.CAMERA,
+    seam: Any = None,
+    seamed: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """One frame as the page draws it: cubes [x, y, z, colour, kind, pivot, cube], numbers
-    [cube, x, y, z, text, bold], the arrow (from, to) or None, and the words."""
-    cubes = [[*cells[i], colours[i], SOLID, int(i == pivot), i] for i in solid]
-    cubes += [[*cells[i], "#999999", CUT, 0, i] for i in cutaway]
-    cubes += [[*c, "#4f7cac", TAIL, 0, -1] for c in tail]
+    """One frame as the page draws it: cubes [x, y, z, colour, kind, mark, cube, seam],
+    numbers [cube, x, y, z, text, bold] (each on a face of its cube the camera sees), the
+    arrow (a path of points) or None, the words, the camera [elevation, azimuth, name], the
+    joint [axis, where] or None, and the box round the cubes to fit."""
+    cubes = [[*cells[i], colours[i], SOLID, marks.get(i, ""), i, int(i in seamed)] for i in solid]
+    cubes += [[*cells[i], "#999999", CUT, "", i, 0] for i in cutaway]
+    cubes += [[*c, "#4f7cac", TAIL, "", -1, 0] for c in tail]
     numbers = [[i, *_point(p), str(i + 1), int(i in bold)] for i, p in labels.items()]
+    everything = [cells[i] for i in (*solid, *cutaway)] or list(cells)
     return {
         "cubes": cubes,
         "numbers": numbers,
-        "arrow": None if arrow is None else [_point(arrow[0]), _point(arrow[1])],
+        "arrow": None if arrow is None else [_point(q) for q in arrow],
         "words": words,
+        "camera": [camera.elev, camera.azim, camera.name],
+        "seam": None if seam is None else [seam[0], seam[1]],
+        "bounds": _bounds(everything),
     }
 
 
 def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
     """The viewer's data for a solution, a frame per step (the sheets' panels): every placed
-    cube numbered where the starting camera sees its number."""
+    cube numbered where the starting camera sees its number, the key cubes (new, and the
+    cube the step turns at) shown by cutting away what hides them."""
     shown = scene.display(solution)
     cells = list(shown.cells)
     panels = scene.panels(shown, tails)
@@ -71,60 +88,72 @@ def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
     for p in panels:
         s = p.step
         placed = range(s.last + 1)
-        new = range(s.first, s.last + 1)
-        plain = scene.make_view(scene.CAMERA, cells, placed, new)
-        hidden = [i for i in new if i not in plain.labels]
-        cut = scene.make_view(scene.CAMERA, cells, placed, new, cut_for=hidden)
+        key = scene.key_cubes(s)
+        plain = scene.make_view(scene.CAMERA, cells, placed, key)
+        hidden = [i for i in key if i not in plain.labels]
+        cut = scene.make_view(scene.CAMERA, cells, placed, key, cut_for=hidden)
         # every cube left solid numbered where the starting camera sees its number
         view = scene.make_view(scene.CAMERA, cells, cut.solid, cut.solid)
         colours = {i: NEW if i >= s.first else cube_colour(i) for i in placed}
         words = p.title.replace(f"Step {s.number}:", f"Step {s.number} of {n}:", 1)
-        out.append(
-            _state(
-                cells,
-                cut.solid,
-                cut.cutaway,
-                p.tail,
-                colours,
-                view.labels,
-                s.pivot,
-                set(new),
-                p.arrow,
-                words,
-            )
+        if s.number == 1:  # the first picture says which end is cube 1
+            words += f". {which_end(shown.snake)}"
+        state = _state(
+            cells,
+            cut.solid,
+            cut.cutaway,
+            p.tail,
+            colours,
+            view.labels,
+            {s.pivot: PIVOT},
+            set(range(s.first, s.last + 1)),
+            p.arrow,
+            words,
         )
+        state["bounds"] = _bounds([*cells, *(c for q in panels for c in q.tail)])
+        out.append(state)
     return {"frames": out, "bounds": _bounds([*cells, *(c for p in panels for c in p.tail)])}
 
 
 def plan_frames(plan: FoldPlan) -> dict[str, Any]:
-    """The viewer's data for a fold plan: a frame per state (the flat start, then each
-    quarter turn), coloured and numbered as on the plan's sheet."""
+    """The viewer's data for a fold plan, as its sheet draws it: the start from above, every
+    cube numbered; then each quarter turn before it is made (framed on its joint, the arrow
+    showing the turn, seen from the step's view); then the finished shape."""
     panels = scene.fold_panels(plan)
     out = []
-    for p in panels:
-        cells = list(p.cells or ())
+    steps = len(panels) - 1
+    for k, p in enumerate(panels):
         view = p.views[0]
-        colours = p.colours or {}
-        labels: dict[int, Any] = dict(view.labels)
-        pivot = p.step.pivot
-        if pivot >= 0 and pivot not in labels:  # hidden at first; a turn of the view shows
-            labels[pivot] = [v + 0.5 for v in cells[pivot]]  # it (nearer cubes cover it)
-        out.append(
-            _state(
-                cells,
-                view.solid,
-                (),
-                p.tail,
-                colours,
-                labels,
-                p.step.pivot,
-                set(),
-                p.arrow,
-                p.title,
-            )
-        )
+        cells = list(view.cells or p.cells or ())
+        words = p.title if k == 0 else p.title.replace(f"Step {k}:", f"Step {k} of {steps}:", 1)
+        out.append(_plan_state(p, view, cells, words))
+    if len(panels) > 1:
+        last = panels[-1]
+        after = last.views[1]
+        done = _plan_state(last, after, list(after.cells or ()), f"Done: {plan.quarter_turns} "
+                           "quarter turns.")  # fmt: skip
+        done["arrow"] = None
+        out.append(done)
     everything = [c for p in panels for c in (p.cells or ())]
     return {"frames": out, "bounds": _bounds(everything)}
+
+
+def _plan_state(p: scene.Panel, view: scene.View, cells: list[Any], words: str) -> dict[str, Any]:
+    return _state(
+        cells,
+        view.solid,
+        view.cutaway,
+        (),
+        p.colours or {},
+        view.labels,
+        p.marks or {},
+        {p.hold, p.step.pivot} - {-1},
+        view.arc,
+        words + "".join(f"\n{n}" for n in p.notes),
+        view.camera,
+        view.seam,
+        tuple(i for i in (p.hold, p.step.pivot) if i >= 0),
+    )
 
 
 def _bounds(cells: Any) -> list[list[int]]:
@@ -138,17 +167,14 @@ _SCRIPT = r"""
 (function () {
   var D = %(data)s;
   var F = D.frames, cam = {elev: %(elev)s, azim: %(azim)s, zoom: 1};
+  var SHADE = %(shade)s;
   var root = document.getElementById('%(div)s');
   var words = document.getElementById('snakecube-words');
   var canvas = document.getElementById('snakecube-canvas');
   var slider = document.getElementById('snakecube-slider');
   var ctx = canvas.getContext('2d');
-  var at = 0, shown = 0, solid = 0;
+  var at = 0, shown = 0, solid = 0, painted = [], labelled = [];
   slider.max = F.length - 1;
-  var lo = D.bounds[0], hi = D.bounds[1];
-  var mid = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
-  var radius = 0.5 * Math.sqrt([0, 1, 2].reduce(function (s, a) {
-    return s + (hi[a] - lo[a]) * (hi[a] - lo[a]); }, 0));
   function axes() {
     var e = cam.elev * Math.PI / 180, a = cam.azim * Math.PI / 180;
     var eye = [Math.cos(e) * Math.cos(a), Math.cos(e) * Math.sin(a), Math.sin(e)];
@@ -161,7 +187,8 @@ _SCRIPT = r"""
   function dot(a, b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
   function shade(hex, f) {
     var v = parseInt(hex.slice(1), 16), r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
-    return 'rgb(' + [r, g, b].map(function (c) { return Math.round(c * f); }).join(',') + ')';
+    var rgb = [r, g, b].map(function (c) { return Math.min(255, Math.round(c * f)); });
+    return 'rgb(' + rgb.join(',') + ')';
   }
   var EDGES = [[0,1],[1,3],[3,2],[2,0],[4,5],[5,7],[7,6],[6,4],[0,4],[1,5],[2,6],[3,7]];
   function corner(c, i) { return [c[0] + (i & 1), c[1] + (i >> 1 & 1), c[2] + (i >> 2 & 1)]; }
@@ -170,18 +197,20 @@ _SCRIPT = r"""
     canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
+    var f = F[at], lo = f.bounds[0], hi = f.bounds[1];
+    var mid = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
+    var radius = 0.5 * Math.sqrt([0, 1, 2].reduce(function (s, a) {
+      return s + (hi[a] - lo[a]) * (hi[a] - lo[a]); }, 0));
     var A = axes(), s = cam.zoom * 0.96 * Math.min(w, h) / (2 * radius);
     function P(p) {
       var d = [p[0] - mid[0], p[1] - mid[1], p[2] - mid[2]];
       return [w / 2 + s * dot(d, A.right), h / 2 - s * dot(d, A.up)];
     }
-    var f = F[at];
-    var light = [0.35, -0.45, 0.82];
     var items = f.cubes.map(function (c) {
       return {c: c, depth: dot([c[0] + 0.5, c[1] + 0.5, c[2] + 0.5], A.eye)};
     });
     items.sort(function (a, b) { return a.depth - b.depth; });
-    shown = 0; solid = 0;
+    shown = 0; solid = 0; painted = []; labelled = [];
     function edges(c, colour, dash, width) {
       ctx.beginPath();
       EDGES.forEach(function (e) {
@@ -191,6 +220,12 @@ _SCRIPT = r"""
       ctx.setLineDash(dash); ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.stroke();
       ctx.setLineDash([]);
     }
+    function poly(pts) {
+      ctx.beginPath();
+      ctx.moveTo(pts[0][0], pts[0][1]);
+      for (var q = 1; q < pts.length; q++) ctx.lineTo(pts[q][0], pts[q][1]);
+      ctx.closePath();
+    }
     items.forEach(function (it) { if (it.c[4] === 2) edges(it.c, it.c[3], [4, 3], 1); });
     items.forEach(function (it) {
       var c = it.c;
@@ -198,25 +233,40 @@ _SCRIPT = r"""
       shown += 1;
       if (c[4] === 1) { edges(c, c[3], [2, 3], 1); return; }
       solid += 1;
+      var quads = [];
       for (var a = 0; a < 3; a++) {
         if (Math.abs(A.eye[a]) < 1e-9) continue;
-        var sign = A.eye[a] > 0 ? 1 : 0, u = (a + 1) %% 3, v = (a + 2) %% 3, quad = [];
+        var sign = A.eye[a] > 0 ? 1 : 0, u = (a + 1) %% 3, v = (a + 2) %% 3, quad = [], raw = [];
         [[0, 0], [1, 0], [1, 1], [0, 1]].forEach(function (d) {
           var p = [c[0], c[1], c[2]];
           p[a] += sign; p[u] += d[0]; p[v] += d[1];
-          quad.push(P(p));
+          raw.push(p); quad.push(P(p));
         });
-        var normal = [0, 0, 0]; normal[a] = sign ? 1 : -1;
-        ctx.beginPath();
-        ctx.moveTo(quad[0][0], quad[0][1]);
-        for (var q = 1; q < 4; q++) ctx.lineTo(quad[q][0], quad[q][1]);
-        ctx.closePath();
-        ctx.fillStyle = shade(c[3], 0.62 + 0.38 * Math.abs(dot(normal, light)));
+        quads.push({axis: a, quad: quad, raw: raw});
+        poly(quad);
+        ctx.fillStyle = shade(c[3], SHADE[a]);
         ctx.fill();
-        ctx.strokeStyle = c[5] ? '%(pivot)s' : '#333333';
-        ctx.lineWidth = c[5] ? 3 : 0.8;
-        ctx.stroke();
+        ctx.strokeStyle = '#333333'; ctx.lineWidth = 0.8; ctx.stroke();
+        painted.push({cube: c[6], points: quad});
       }
+      quads.forEach(function (q) {
+        if (c[5]) {  // a mark: inside the face's edges
+          var mx = 0, my = 0;
+          q.quad.forEach(function (p) { mx += p[0] / 4; my += p[1] / 4; });
+          poly(q.quad.map(function (p) {
+            return [mx + (p[0] - mx) * 0.88, my + (p[1] - my) * 0.88];
+          }));
+          ctx.strokeStyle = c[5]; ctx.lineWidth = 3; ctx.stroke();
+        }
+        if (c[7] && f.seam && q.axis !== f.seam[0]) {  // the joint: the edge on its plane
+          var on = q.raw.filter(function (p) { return Math.abs(p[f.seam[0]] - f.seam[1]) < 1e-6; });
+          if (on.length === 2) {
+            var p0 = P(on[0]), p1 = P(on[1]);
+            ctx.beginPath(); ctx.moveTo(p0[0], p0[1]); ctx.lineTo(p1[0], p1[1]);
+            ctx.strokeStyle = '#111111'; ctx.lineWidth = 4; ctx.stroke();
+          }
+        }
+      });
       f.numbers.forEach(function (n) {
         if (n[0] !== c[6]) return;
         var p = P([n[1], n[2], n[3]]);
@@ -226,14 +276,19 @@ _SCRIPT = r"""
         ctx.fillRect(p[0] - tw / 2 - 2, p[1] - 8, tw + 4, 16);
         ctx.fillStyle = '#000'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
         ctx.fillText(n[4], p[0], p[1]);
+        labelled.push({cube: n[0], at: p, after: painted.length});
       });
     });
     if (f.arrow) {
-      var a0 = P(f.arrow[0]), a1 = P(f.arrow[1]);
+      var pts = f.arrow.map(P), a1 = pts[pts.length - 1], head = Math.max(10, 0.35 * s);
+      var k = pts.length - 2;
+      while (k > 0 && Math.hypot(pts[k][0] - a1[0], pts[k][1] - a1[1]) < head) k--;
+      var a0 = pts[Math.max(0, k)];
       var dx = a1[0] - a0[0], dy = a1[1] - a0[1], len = Math.hypot(dx, dy) || 1;
-      var ux = dx / len, uy = dy / len, head = Math.max(10, 0.35 * s);
+      var ux = dx / len, uy = dy / len;
       ctx.strokeStyle = '%(arrow)s'; ctx.fillStyle = '%(arrow)s'; ctx.lineWidth = 4;
-      ctx.beginPath(); ctx.moveTo(a0[0], a0[1]);
+      ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
+      for (var q = 1; q <= Math.max(0, k); q++) ctx.lineTo(pts[q][0], pts[q][1]);
       ctx.lineTo(a1[0] - ux * head * 0.8, a1[1] - uy * head * 0.8); ctx.stroke();
       ctx.beginPath(); ctx.moveTo(a1[0], a1[1]);
       ctx.lineTo(a1[0] - ux * head - uy * head * 0.45, a1[1] - uy * head + ux * head * 0.45);
@@ -250,7 +305,9 @@ _SCRIPT = r"""
   function go(i) {
     at = Math.max(0, Math.min(F.length - 1, i));
     slider.value = at;
-    words.textContent = F[at].words;
+    var f = F[at];
+    cam.elev = f.camera[0]; cam.azim = f.camera[1]; cam.zoom = 1;  // each frame's own view
+    words.textContent = f.words + (f.camera[2] ? '\n(' + f.camera[2] + ')' : '');
     layout();
   }
   document.getElementById('snakecube-back').onclick = function () { go(at - 1); };
@@ -291,7 +348,9 @@ _SCRIPT = r"""
   window.addEventListener('resize', layout);
   window.snakecubeStep = function () { return at; };
   window.snakecubeGo = go;
-  window.snakecubeDrawn = function () { return {shown: shown, solid: solid}; };
+  window.snakecubeDrawn = function () {
+    return {shown: shown, solid: solid, faces: painted, numbers: labelled};
+  };
   go(0);
 })();
 """
@@ -309,7 +368,7 @@ _BODY = """<div id="%(div)s">
 
 _CSS = """<style>
 #%(div)s { font: 15px/1.35 sans-serif; }
-#snakecube-words { margin: 6px 8px 2px 8px; min-height: 2.7em; }
+#snakecube-words { margin: 6px 8px 2px 8px; min-height: 2.7em; white-space: pre-line; }
 #snakecube-canvas { display: block; width: 100%%; height: 70vh; touch-action: none; }
 #snakecube-controls { display: flex; align-items: center; gap: 6px; margin: 4px 8px; }
 #snakecube-controls button { font-size: 15px; padding: 3px 10px; }
@@ -327,8 +386,8 @@ def page(data: dict[str, Any], full: bool = True, title: str = "snakecube") -> s
         "div": DIV_ID,
         "elev": frame.CAMERA.elev,
         "azim": frame.CAMERA.azim,
-        "pivot": PIVOT,
         "arrow": scene.ARROW,
+        "shade": json.dumps(list(FACE_SHADE)),
     }
     body = _CSS % {"div": DIV_ID} + "\n" + _BODY % {"div": DIV_ID} + f"\n<script>{script}</script>"
     if not full:

@@ -20,6 +20,7 @@ from snakecube.errors import InputError
 from snakecube.explain.text import directions
 from snakecube.frame import TABLE, display
 from snakecube.shape import VECTORS, Coord
+from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 WORDS = ("table", "pilot")
@@ -95,9 +96,9 @@ def start_words(solution: Solution) -> str:
     shape = "cube" if a == b == c else "box"
     return (
         f"The finished {shape} ({a} wide, {b} deep, {c} high) stands on the table in front of "
-        f"you. Cube 1 goes at {where}. 'Right', 'left', 'away from you', 'towards you', 'up' "
-        "and 'down' stay fixed to the table: keep the growing shape the same way round, as "
-        "the pictures show it."
+        f"you. {which_end(solution.snake)} Cube 1 goes at {where}. 'Right', 'left', 'away from "
+        "you', 'towards you', 'up' and 'down' stay fixed to the table: keep the growing shape "
+        "the same way round, as the pictures show it."
     )
 
 

@@ -20,12 +20,20 @@ from snakecube.fold.plans import (
     check,
     ease,
     easiest,
+    fewest_bound,
     hanging_tails,
     lower_bound,
     orientation,
     plan,
 )
-from snakecube.fold.words import grip, order_words, start_words, steps_in_words, table_words
+from snakecube.fold.words import (
+    grip,
+    order_words,
+    start_words,
+    steps_in_words,
+    table_words,
+    which_end,
+)
 
 __all__ = [
     "EASIEST_RULE",
@@ -35,6 +43,7 @@ __all__ = [
     "check",
     "ease",
     "easiest",
+    "fewest_bound",
     "grip",
     "hanging_tails",
     "lower_bound",
@@ -44,4 +53,5 @@ __all__ = [
     "start_words",
     "steps_in_words",
     "table_words",
+    "which_end",
 ]

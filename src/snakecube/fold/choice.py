@@ -1,10 +1,12 @@
 """Which solution to show or fold: the K-th distinct one, or the easiest to fold by hand.
 
 ``choose`` is what ``snakecube show`` and ``snakecube fold`` ask: with ``solution=K`` the K-th
-distinct solution in the order of ``search.solutions`` (no plan is made); without it, the
-easiest of the first ``EASIEST_OF`` to fold (``fold.EASIEST_RULE``) with its plan. A time
-limit that runs out first is an answer (``Choice.solution`` None, ``stop_reason`` set);
-Ctrl-C is passed on as KeyboardInterrupt.
+distinct solution in the order of ``solve(limit=K)`` (no plan is made); without it, the
+easiest of the first ``EASIEST_OF`` to fold (``fold.EASIEST_RULE``) with its plan. The search
+is ``solve``'s, end choice and all: a snake that cannot fold is proved so from the end where
+that is quick, and ``progress`` is ``solve``'s (the CLI passes its bar). A time limit that runs
+out first is an answer (``Choice.solution`` None, ``stop_reason`` set); Ctrl-C is passed on
+as KeyboardInterrupt.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 from snakecube.errors import InputError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest, plan
-from snakecube.search import solve
+from snakecube.search import Progress, solve
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake
 from snakecube.solution import Solution
@@ -60,12 +62,15 @@ def choose(
     reverse: bool = False,
     seconds: float | None = None,
     verb: str = "fold",
+    progress: Progress | None = None,
 ) -> Choice:
     """The solution to show or fold (see the module's docstring). ``verb`` names the job in
-    the InputError raised when there is nothing to pick."""
+    the InputError raised when there is nothing to pick; ``reverse`` folds from the last
+    cube, else ``solve`` picks the end to search from."""
 
-    result = solve(snake, target, reverse=reverse, seconds=seconds, strategy="depth-first",
-                   limit=EASIEST_OF if solution is None else solution)  # fmt: skip
+    result = solve(snake, target, reverse=True if reverse else None, seconds=seconds,
+                   strategy="depth-first", limit=EASIEST_OF if solution is None else solution,
+                   progress=progress)  # fmt: skip
     if result.stop_reason == "interrupted":
         raise KeyboardInterrupt
     found, sols = len(result.solutions), result.solutions

@@ -5,19 +5,26 @@ The start lies flat: every dihedral after the first corner is 0 or 2, in the pla
 first two segments (the first corner is never turned: its angle only says where the plane
 is). For a corner whose dihedral in the solution is even, the start takes that value; an odd
 one (1 or 3) needs one quarter turn from either flat value. So the fewest quarter turns from
-the best flat start is the number of odd corners: the **lower bound**.
+the best flat start is the number of odd corners: the **lower bound**. Often no such start
+exists: with the solution's even corners, every flat snake crosses itself. The quarter turns
+to the nearest flat state that does not cross itself (``Flats``) are a stronger bound, the
+**fewest bound**, which the searches aim at.
 
 The search runs backwards, from the solution to a flat state, and the plan is that path read
-forwards. It is an iterative-deepening A* (cost: quarter turns; heuristic: corners still
-odd, which never overestimates), so the first plan found has the fewest quarter turns; the
-bound rises by two when no plan meets it (a corner turned out of the way and back). Moves
-are tried in the order a person makes them: segments placed one by one from the held end
-(read backwards: the last corner laid flat first), the swing clear, the tail out of the
-target. ``in_order_only`` allows only that order (each corner once, the tail flat until its
-turn): a plan a person can make without ever touching the tail.
+forwards. ``best_plan`` is a portfolio: strictly in order (``in_order``: each corner once,
+the tail flat until its turn, a plan a person makes without ever touching the tail); else an
+iterative-deepening A* whose heuristic is the distance to the nearest flat state that does
+not cross itself (``guided``), so the first plan found has the fewest quarter turns, with
+corners turned out of the way and back where they must be; then a few greedy descents guided
+the same way (``guided_dive``), for a plan of as few turns in a more natural order. Moves
+are tried in the order a person makes them: corners laid flat before corners turned out of
+the plane, the swing clear, segments placed one by one from the held end (read backwards:
+the last corner laid flat first), the tail out of the target.
 
 The search keeps one configuration and turns only the part after the corner, checking it
-against a map of occupied cells, so a step costs about the tail's length.
+against a map of occupied cells, so a step costs about the tail's length. ``with_extra`` is
+the same IDA* with the corners still odd as its heuristic: the reference of the fold
+census's compiled twin (``fold._turns``).
 
 A plan from the last end is made for the reversed snake and written back in the model's
 numbering (moves turn cubes i+1..n): the same relative motions, hence the same states up to
@@ -26,9 +33,8 @@ a rigid motion, with the start found by undoing the moves from the solution.
 
 from __future__ import annotations
 
-import heapq
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from snakecube.fold.model import (
@@ -57,12 +63,133 @@ class RawPlan:
     moves: tuple[tuple[int, int], ...]
     in_order: bool
 
-    def _ordered(self) -> RawPlan:
-        """The same plan, ``in_order`` set from its moves."""
-        order = [s for s, _ in self.moves]
-        return RawPlan(
-            self.start, self.moves, order == sorted(order) and len(set(order)) == len(order)
-        )
+
+GAP = (0, 1, 2, 1)  # quarter turns between two dihedrals, by their difference mod 4
+SKIP = 0.5  # a guided dive passes over each move with this probability
+WINDOW = 10  # the most corners a remembered dead end of ``Flats`` depends on
+
+
+class Flats:
+    """How far a dihedral state is from the nearest flat state that does not cross itself:
+    the planner's heuristic, a lower bound on the quarter turns of any plan from that state
+    (a plan ends flat, and each corner needs at least the quarter turns between its two
+    values: one for an odd corner, two for an even one set to the other flat value).
+
+    Flat states lie in the plane of the first two segments: each corner s >= 1 is 0 (segment
+    s+1 goes the way segment s-1 went: a stair) or 2 (it comes back: a U), so the segments
+    alternate between the first segment's axis and the second's, each going one way or the
+    other. ``reach`` lays the snake along in a grid of cells, one corner at a time, the
+    cheaper value first; a branch ends when a segment lands on a cube laid before, or when
+    the turns left cannot pay one for each odd corner still to come.
+
+    Dead ends are remembered (nogoods). Segment t landing on segment h's cube depends only
+    on the snake's shape from h to t, which is set by the corners strictly between them (up
+    to a reflection, which keeps a crossing a crossing). So a corner whose every branch
+    failed failed because of its last few corners' values only: remembered by those values
+    (at most ``WINDOW`` of them), for good when no branch was cut by the turns left, else for
+    this state and at most this many turns left. Most crossings of a snake in the plane are
+    between segments a few corners apart, so the search learns them once instead of at every
+    place they recur (King B: about 100 corners tried per state, where the plain search
+    needed 10,000 to 37,000; some random 4x4x4 solutions several million).
+    """
+
+    def __init__(self, lengths: Sequence[int]) -> None:
+        self.steps = [n - 1 for n in lengths]
+        # the grid: no cube gets further from cube 1, along x or y, than its segments reach
+        reach_x, reach_y = sum(self.steps[0::2]) + 1, sum(self.steps[1::2]) + 1
+        self.width = 2 * reach_y + 1  # cell (x, y) is x * width + y, past the origin
+        self.origin = reach_x * self.width + reach_y
+        self.grid = [-1] * ((2 * reach_x + 1) * self.width)  # the segment on each cell, or -1
+        self.dead: dict[tuple[int, tuple[int, ...]], bool] = {}  # the nogoods kept for good
+        self.nodes = 0  # corners tried, for the caller's budget
+        self.limit = 1 << 62  # Budget past this many nodes
+
+    def reach(self, state: Sequence[int], turns: int) -> tuple[int, ...] | None:
+        """A flat state that does not cross itself at most ``turns`` quarter turns from
+        ``state`` (dihedrals, entry 0 unused), or None. Budget past ``limit`` nodes."""
+        m = len(self.steps)
+        if m < 3:  # no corner can turn: the state is flat
+            return tuple(state)
+        steps, grid, width, dead = self.steps, self.grid, self.width, self.dead
+        odd_after = [0] * (m + 1)  # odd corners from s on
+        for s in range(m - 2, 0, -1):
+            odd_after[s] = odd_after[s + 1] + (state[s] & 1)
+        if odd_after[1] > turns:
+            return None
+        vals = [0] * (m - 1)  # the flat values chosen so far
+        tight: dict[tuple[int, tuple[int, ...]], int] = {}  # dead ends for this state only
+        sign = [1, 1]  # the way the last segment along each axis went
+        laid = [self.origin]
+        cell = self.origin
+        grid[cell] = 0
+        for k, step in ((0, width), (1, 1)):  # segment 0 along +x, segment 1 along +y
+            for _ in range(steps[k]):
+                cell += step
+                grid[cell] = k
+                laid.append(cell)
+
+        def dfs(s: int, cell: int, left: int) -> tuple[bool, int, bool]:
+            """Lay segments s+1.. (segment s ends at ``cell``). Returns whether it worked,
+            and if not: the oldest segment landed on (the dead end depends on the corners
+            after it) and whether a branch was cut by the turns left."""
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise Budget
+            if s == m - 1:
+                return True, 0, False
+            for w in range(min(WINDOW, s - 1) + 1):
+                key = (s, tuple(vals[s - w : s]))
+                if key in dead:
+                    return False, s - w - 1, False
+                if tight.get(key, -1) >= left:
+                    return False, s - w - 1, True
+            v = state[s]
+            axis = (s + 1) & 1
+            before = sign[axis]
+            step = width if axis == 0 else 1
+            oldest, cut = s, False
+            for flat, cost in ((0, 1), (2, 1)) if v & 1 else ((v, 0), (2 - v, 2)):
+                if cost + odd_after[s + 1] > left:
+                    cut = True
+                    continue
+                way = before if flat == 0 else -before
+                d = step * way
+                at, hit, mine = cell, -1, []
+                for _ in range(steps[s + 1]):
+                    at += d
+                    hit = grid[at]
+                    if hit >= 0:
+                        break
+                    grid[at] = s + 1
+                    mine.append(at)
+                if hit < 0:
+                    vals[s] = flat
+                    sign[axis] = way
+                    ok, hit, below = dfs(s + 1, at, left - cost)
+                    sign[axis] = before
+                    cut = cut or below
+                else:
+                    ok = False
+                for c in mine:
+                    grid[c] = -1
+                if ok:
+                    return True, 0, False
+                oldest = min(oldest, hit)
+            w = s - 1 - oldest  # the dead end depends on corners oldest+1 .. s-1
+            if w <= WINDOW:
+                key = (s, tuple(vals[s - w : s]))
+                if not cut:
+                    dead[key] = True
+                elif tight.get(key, -1) < left:
+                    tight[key] = left
+            return False, oldest, cut
+
+        try:
+            ok = dfs(1, cell, turns)[0]
+        finally:
+            for c in laid:
+                grid[c] = -1
+        return (state[0], *vals[1:]) if ok else None
 
 
 class Folder:
@@ -78,7 +205,12 @@ class Folder:
         self.second = d[1] if len(d) > 1 else d[0]
         self.corners = corners_of(self.lengths)
         self.nodes = 0
+        self.budget = NODES  # the nodes a search may use (``nodes`` counts them)
         self.floor: int | None = None  # no cube may go below this z (the table), if set
+        self._flats: Flats | None = None  # made on first use
+        self._near: dict[tuple[int, ...], tuple[int, ...]] = {}  # a state: a flat in reach
+        self._far: dict[tuple[int, ...], int] = {}  # a state: most turns known too few
+        self.bounded = False  # did the last guided search rule out a move by its bound?
 
     def cells(self, dihedrals: Sequence[int]) -> list[Vec]:
         """The configuration with these dihedrals."""
@@ -164,6 +296,35 @@ class Folder:
         out.sort()
         return out
 
+    def _natural(
+        self, clear_only: bool, keep: Callable[[int, int], bool]
+    ) -> Iterator[tuple[int, int]]:
+        """The valid backward moves (corner, q) that ``keep`` keeps, in the order of
+        ``_moves``, each made only when asked for: a search that takes the first move or two
+        of a state measures one or two swings, not all of them, and measures none of a move
+        it would not keep. The live state must be as it was at each step."""
+        state, corners, live, target = self.state, self.corners, self.live, self.target
+        for worse in (False, True):  # corners laid flat first, then turned out of the plane
+            unclear = []
+            for s in range(len(state) - 1, 0, -1):
+                if (state[s] % 2 == 0) is not worse:
+                    continue
+                here = []
+                for d in (1, -1):
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise Budget
+                    moved = self._turned(s, d)
+                    if moved is not None and keep(s, d):
+                        here.append((sum(1 for p in moved if p in target), d, moved))
+                here.sort(key=lambda m: m[:2])  # as ``_moves``: fewer tail cubes inside, then q
+                for _tail, d, moved in here:
+                    if swing_is_clear(live[: corners[s] + 1] + moved, corners[s], -d):
+                        yield s, d
+                    elif not clear_only:
+                        unclear.append((s, d))
+            yield from unclear
+
     def _h(self) -> int:
         return sum(v % 2 for v in self.state[1:])
 
@@ -208,97 +369,128 @@ class Folder:
 
         return self._plan(path) if dfs(0) else None
 
-    def monotone(
-        self, budget: int = NODES, clear_only: bool = False, rng: random.Random | None = None
-    ) -> RawPlan | None:
-        """A plan meeting the lower bound (each odd corner turned once, any order), depth
-        first with a table of states already seen; moves in the natural order, or shuffled
-        (within equal naturalness) by ``rng``. None when there is none; Budget."""
+    # -- the nearest flat state, and the searches it guides ------------------------------------
+    def _reachable(self, key: tuple[int, ...], turns: int, hint: tuple[int, ...] | None) -> bool:
+        """Is a flat state that does not cross itself at most ``turns`` quarter turns from the
+        dihedral state ``key`` (``Flats.reach``)? Remembered per state: a flat found (tried
+        again first: ``hint``, the flat found for the state before, usually still is one)
+        and the most turns known too few."""
+        if sum(v & 1 for v in key) > turns:  # each odd corner needs a turn of its own
+            return False
+        flat = self._near.get(key, hint)
+        if (
+            flat is not None
+            and sum(GAP[(a - b) & 3] for a, b in zip(key, flat, strict=True)) <= turns
+        ):
+            self._near[key] = flat
+            return True
+        if self._far.get(key, -1) >= turns:
+            return False
+        if self._flats is None:
+            self._flats = Flats(self.lengths)
+        flats = self._flats
+        flats.nodes, flats.limit = self.nodes, self.budget
+        flat = flats.reach(key, turns)
+        self.nodes = flats.nodes
+        if flat is None:
+            self._far[key] = turns
+            return False
+        self._near[key] = flat
+        return True
+
+    def fewest_bound(self, budget: int = NODES) -> int:
+        """The quarter turns from the solution to the nearest flat state that does not cross
+        itself: no plan has fewer (``Flats``). Budget when out of nodes."""
+        self.budget = budget
+        goal = tuple(self.goal)
+        turns = sum(v & 1 for v in goal[1:])
+        while not self._reachable(goal, turns, None):  # the flat staircase is always one
+            turns += 2
+        return turns
+
+    def _after(self, s: int, d: int) -> tuple[int, ...]:
+        """The dihedral state after corner s is turned by d (the live state is kept)."""
+        state = self.state
+        return (*state[:s], (state[s] + d) & 3, *state[s + 1 :])
+
+    def guided(self, budget: int = NODES, clear_only: bool = False) -> RawPlan | None:
+        """The plan with the fewest quarter turns: iterative-deepening A* whose heuristic is
+        the distance to the nearest flat state that does not cross itself (``Flats``), with a
+        table of states already seen; corners may be turned out of the way and back. The
+        bound starts at ``fewest_bound`` and rises by two while some move went past it. Moves
+        are taken in the natural order (``_moves``), and the distance is asked only of the
+        move about to be made: it is the costly part, and the first move in reach usually
+        leads to a plan. None when there is no plan (no move was cut by the bound); Budget."""
+        fewest = self.fewest_bound(budget)  # sets self.budget
         self._reset()
-        seen: set[tuple[int, ...]] = set()
+        seen: dict[tuple[int, ...], int] = {}
         path: list[tuple[int, int]] = []
 
-        def dfs() -> bool:
+        def dfs(g: int, bound: int) -> bool:
             if self._h() == 0:
                 return True
-            moves = self._moves(True, clear_only, budget)
-            if rng is not None:
-                rng.shuffle(moves)
-                moves.sort(key=lambda mv: mv[0][:2])  # shuffled within clear / not clear
-            for _key, s, d in moves:
+            hint = self._near.get(tuple(self.state))
+
+            def keep(s: int, d: int) -> bool:
+                key = self._after(s, d)
+                if seen.get(key, 1 << 30) <= g + 1:
+                    return False
+                if not self._reachable(key, bound - g - 1, hint):
+                    self.bounded = True  # a move the bound ruled out
+                    return False
+                return True
+
+            for s, d in self._natural(clear_only, keep):
+                seen[self._after(s, d)] = g + 1
                 self._turn(s, d)
-                key = tuple(self.state)
-                if key not in seen:
-                    seen.add(key)
-                    path.append((s, -d))
-                    if dfs():
-                        return True
-                    path.pop()
+                path.append((s, -d))
+                if dfs(g + 1, bound):
+                    return True
+                path.pop()
                 self._turn(s, -d)
             return False
 
-        return self._plan(path) if dfs() else None
+        bound = fewest
+        while True:
+            seen.clear()
+            seen[tuple(self.state)] = 0
+            self.bounded = False
+            if dfs(0, bound):
+                return self._plan(path)
+            if not self.bounded:  # every state within reach was seen: there is no plan
+                return None
+            bound += 2
 
-    def dive(
-        self, rng: random.Random, clear_only: bool = False, budget: int = NODES
+    def guided_dive(
+        self, rng: random.Random, turns: int, clear_only: bool = False, budget: int = NODES
     ) -> RawPlan | None:
-        """One greedy descent over monotone moves, no backtracking: at each step a valid
-        move drawn with a strong bias to the natural order (clear swings, higher corners
-        first). None when it gets stuck."""
+        """One descent, no backtracking, to a plan of at most ``turns`` quarter turns: at each
+        step, of the valid moves after which a flat state is still in reach, taken in the
+        natural order (clear swings, higher corners first), each is passed over with
+        probability ``SKIP``; the first not passed over is made (the first of all when every
+        one is). None when it gets stuck."""
+        self.budget = budget
         self._reset()
         path: list[tuple[int, int]] = []
         while self._h():
-            moves = self._moves(True, clear_only, budget)
-            if not moves:
-                return None
-            _key, s, d = moves[int(len(moves) * rng.random() ** 3)]
-            self._turn(s, d)
-            path.append((s, -d))
-        return self._plan(path)
+            left = turns - len(path) - 1
+            hint = self._near.get(tuple(self.state))
 
-    def best_first(self, budget: int = NODES, weight: float = 3.0) -> RawPlan | None:
-        """A plan found by weighted best-first search backwards from the solution (priority:
-        turns so far + ``weight`` x corners still odd; fewer tail cubes inside the target on
-        a tie); corners may be turned out of the way and back. Not the fewest turns, but it
-        finds plans where the depth-first members drown: long snakes whose flat start with
-        the solution's even corners crosses itself (King B). None when there is none."""
-        goal = tuple(self.goal)
-        parent: dict[tuple[int, ...], tuple[tuple[int, ...], int, int] | None] = {goal: None}
-        best_g = {goal: 0}
-        heap = [(weight * sum(v % 2 for v in goal[1:]), 0, 0, goal)]
-        while heap:
-            _prio, _inside, g, state = heapq.heappop(heap)
-            if best_g[state] < g:
-                continue
-            if not any(v % 2 for v in state[1:]):  # flat: read the path back to the solution
-                flat, path = state, []
-                while (step := parent[state]) is not None:
-                    state, s, d = step
-                    path.append((s, -d))
-                self.live = self.cells(flat)
-                self.state = list(flat)
-                return RawPlan(flat, tuple(path), False)._ordered()
-            self.live = self.cells(state)
-            self.occupied = {c: i for i, c in enumerate(self.live)}
-            for s in range(len(state) - 1, 0, -1):
-                for d in (1, -1):
-                    self.nodes += 1
-                    if self.nodes > budget:
-                        raise Budget
-                    moved = self._turned(s, d)
-                    if moved is None:
-                        continue
-                    nxt = list(state)
-                    nxt[s] = (nxt[s] + d) % 4
-                    key = tuple(nxt)
-                    if best_g.get(key, 1 << 30) <= g + 1:
-                        continue
-                    best_g[key] = g + 1
-                    parent[key] = (state, s, d)
-                    inside = sum(1 for p in moved if p in self.target)
-                    odd = sum(v % 2 for v in key[1:])
-                    heapq.heappush(heap, (g + 1 + weight * odd, inside, g + 1, key))
-        return None
+            def keep(s: int, d: int, left: int = left, hint: tuple[int, ...] | None = hint) -> bool:
+                return self._reachable(self._after(s, d), left, hint)
+
+            first = move = None
+            for m in self._natural(clear_only, keep):
+                first = first or m
+                if rng.random() >= SKIP:
+                    move = m
+                    break
+            move = move or first
+            if move is None:
+                return None
+            self._turn(*move)
+            path.append((move[0], -move[1]))
+        return self._plan(path)
 
     def with_extra(
         self, budget: int = NODES, clear_only: bool = False, extra: int = 6
@@ -361,17 +553,16 @@ def best_plan(
     nodes: int = NODES,
     clear_only: bool = False,
     seed: int = 0,
-    dives: int = 200,
+    dives: int = 16,
     enough: int = 4,
     floor: int | None = None,
 ) -> RawPlan | None:
     """The best plan found within the budget: fewest quarter turns, then fewest moves out of
     order, then most clear swings. A portfolio, deterministic for a seed: strictly in order;
-    depth first over monotone moves in the natural order (a small budget); then up to
-    ``dives`` greedy descents biased to the natural order, until ``enough`` plans are found;
-    and if none meets the lower bound, corners turned out of the way and back. Raises Budget
-    when nothing was found and some search was cut short. With ``floor``, no state may put
-    a cube below that z (the table top)."""
+    else the guided IDA* (the fewest quarter turns), then up to ``dives`` guided descents of
+    as many turns, until ``enough`` plans are found. Each member has ``nodes``. Raises
+    Budget when nothing was found and some search was cut short. With ``floor``, no state
+    may put a cube below that z (the table top)."""
     folder = Folder(lengths, end, target)
     folder.floor = floor
     cut = False
@@ -390,16 +581,14 @@ def best_plan(
 
     attempt(lambda: folder.in_order(nodes, clear_only))
     if not found:
-        attempt(lambda: folder.monotone(nodes // 10, clear_only))
+        attempt(lambda: folder.guided(nodes, clear_only))
+    if found and not found[0].in_order:
+        turns = len(found[0].moves)
         rng = random.Random(seed)
         for _ in range(dives):
             if len(found) >= enough:
                 break
-            attempt(lambda: folder.dive(rng, clear_only, nodes))
-    if not found:
-        attempt(lambda: folder.best_first(nodes))
-    if not found:
-        attempt(lambda: folder.with_extra(nodes, clear_only))
+            attempt(lambda: folder.guided_dive(rng, turns, clear_only, nodes))
     if not found:
         if cut:
             raise Budget

@@ -20,9 +20,8 @@ from snakecube.frame import display, oriented
 from snakecube.solution import Solution
 
 ENDS = ("best", "first", "last")
-# A plan not found within the budget is searched once more with this many times the nodes: a
-# few solutions need corners turned out of the way and back past the first budget (a 2x3x4
-# design of 16 segments: 262,000 nodes for its 12 quarter turns; the hypothesis test found it).
+# A plan not found within the budget is searched once more with this many times the nodes,
+# instead of giving up (the guided search needs a few thousand nodes for a 4x4x4 solution).
 RETRY = 8
 
 
@@ -87,11 +86,17 @@ class FoldPlan:
         }
 
 
+# The instructions' orientation of a solution, kept for the process: it traces rays for every
+# symmetry of the target (about 0.15 s for a 4x4x4), and a plan asks for it from each end,
+# ``easiest`` again for the solution it picks.
+_display = functools.lru_cache(maxsize=16)(display)
+
+
 def orientation(solution: Solution, held: str = "first") -> Solution:
     """The solution turned (by a symmetry of its target) so that the two segments at the
     held end lie on the table (z constant, low) when possible: the flat start then lies on
     the table; otherwise as the instructions show it."""
-    shown = display(solution)
+    shown = _display(solution)
     if len(shown.snake.lengths) < 2:
         return shown
     best: tuple[tuple[int, ...], Solution] | None = None
@@ -302,10 +307,11 @@ def easiest(
     its plan."""
     if not solutions:
         raise InputError("there is no solution to fold")
-    # Step: a plan needs at least its lower bound (cheap: the corners out of the plane), so
-    # solutions are planned fewest bound first, and one whose bound exceeds the fewest
-    # quarter turns found so far cannot win (a tie in turns could, on clear swings).
-    bounds = [lower_bound(sol) for sol in solutions]
+    # Step: a plan needs at least the quarter turns to the nearest flat state that does not
+    # cross itself (``fewest_bound``: a few milliseconds), so solutions are planned fewest
+    # bound first, and one whose bound exceeds the fewest quarter turns found so far cannot
+    # win (a tie in turns could, on clear swings).
+    bounds = [fewest_bound(sol, end, nodes) for sol in solutions]
     plans: dict[int, FoldPlan] = {}
     for i in sorted(range(len(solutions)), key=lambda i: (bounds[i], i)):
         done = [p for p in plans.values() if p.found]
@@ -319,9 +325,26 @@ def easiest(
 
 
 def lower_bound(solution: Solution) -> int:
-    """The fewest quarter turns any fold plan of ``solution`` needs: one per corner whose
-    dihedral in the solution is odd (out of the plane); the same from either end."""
+    """The fewest quarter turns any fold plan of ``solution`` needs from the best flat start:
+    one per corner whose dihedral in the solution is odd (out of the plane); the same from
+    either end. ``fewest_bound`` is often higher."""
     return sum(v % 2 for v in Folder(solution.snake.lengths, list(solution.cells), set()).goal[1:])
+
+
+def fewest_bound(solution: Solution, end: str = "best", nodes: int = 200_000) -> int:
+    """A lower bound on the quarter turns of any fold plan of ``solution`` held at ``end``:
+    the quarter turns from the solution to the nearest flat state that does not cross
+    itself (``planner.Flats``); at least :func:`lower_bound`, which it falls back to when
+    that search would take more than ``nodes``."""
+    lengths, cells = solution.snake.lengths, list(solution.cells)
+    out = []
+    for held in ("first", "last") if end == "best" else (end,):
+        ls, ce = (lengths, cells) if held == "first" else (lengths[::-1], cells[::-1])
+        try:
+            out.append(Folder(ls, ce, set()).fewest_bound(nodes))
+        except Budget:
+            out.append(lower_bound(solution))
+    return min(out)
 
 
 def check(p: FoldPlan) -> list[str]:

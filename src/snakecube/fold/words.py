@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from snakecube.fold.model import Vec, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.frame import TABLE
+from snakecube.snake import which_end
 
 
 def _way(v: Sequence[int]) -> str:
@@ -50,6 +51,7 @@ def start_words(p: FoldPlan) -> list[str]:
         at += m - 1
     lines += out
     lines.append(f"Hold {held} in your left hand; it stays where it is until the end.")
+    lines.append(which_end(p.solution.snake))
     lines.append(table_words(p))
     return lines
 

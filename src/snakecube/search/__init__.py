@@ -109,10 +109,14 @@ def solve(
     incomplete with ``stop_reason == "interrupted"``.
 
     ``reverse=True`` folds the snake from its last cube (cube 1 of the solutions is then the
-    typed snake's last cube); ``False`` from its first. ``None`` (default) lets a complete
-    count with no fixed start or path search from the last end when its tree is estimated
-    at least ``AUTO_END_RATIO`` times smaller (``search.estimate``): the counts are the same
-    and the solutions are still read from cube 1 (``Result.searched_from_last``).
+    typed snake's last cube); ``False`` from its first. ``None`` (default) lets a depth-first
+    search with no fixed start or path, a complete count or one with a ``limit``, search
+    from the last end when its tree is estimated at least ``AUTO_END_RATIO`` times smaller
+    (``search.estimate``): the counts are the same, the solutions are still read from cube 1
+    (``Result.searched_from_last``), and a snake that cannot fold is proved so from the end
+    where that is quick. With a ``limit``, the first solutions are then those of that end;
+    a search with both a ``limit`` and ``max_nodes`` (a probe, as ``nearby`` and
+    ``generate`` make by the hundred) keeps the end it is given.
 
     >>> r = solve("standard")
     >>> r.placements, r.distinct, r.complete
@@ -128,7 +132,7 @@ def solve(
         from snakecube.search.first import first_solution  # 15 ms to import; a count needs none
 
         result = first_solution(inputs, members, seed, workers, budget)
-    elif reverse is None and limit is None and last_end_pays(inputs):
+    elif reverse is None and (limit is None or max_nodes is None) and last_end_pays(inputs):
         searched = inputs.reversed()
         result = _depth_first(searched, engine, workers, scheduler, budget)
         return read_forwards(result, inputs.problem)

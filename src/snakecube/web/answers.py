@@ -8,8 +8,9 @@ process (``workers=1``); the server's parallelism is its pool of searches.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
@@ -18,7 +19,8 @@ __all__ = ["InputError", "catalog", "cells", "check", "details", "plan_answer", 
 from snakecube import catalog as cat
 from snakecube import fold
 from snakecube.explain import scene, viewer, words
-from snakecube.nearby import nearby
+from snakecube.explain.drawing import FACE_SHADE
+from snakecube.nearby import edits, nearby
 from snakecube.search import as_target, solve
 from snakecube.shape import Box, Region, wrong_count
 from snakecube.snake import Snake
@@ -28,9 +30,45 @@ from snakecube.verify import InvalidSolution
 Progress = Callable[[int, int, int], None]
 MAX_SOLUTIONS = 200  # solutions sent to the page (the counts are always whole)
 NEARBY = 4  # nearby designs shown as links
-NEARBY_SECONDS = 1.0  # how long to look for them
+# How much to look for them: catalog designs one typo away first (known to fold), then a
+# node budget on the reference engine, so that the server and the static site (Pyodide)
+# suggest the same designs, in about a second in the browser.
+NEARBY_NODES = 150_000
 NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
 SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
+
+
+# The command line's options in a message, and what the page calls them instead.
+PAGE_WORDS = (
+    ("give --box AxBxC or --region FILE", "type a box under Target (like 2x3x4) or give a region"),
+    ("the target (--box)", "a box under Target"),
+    ("(--box)", "(under Target)"),
+)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def page_words(text: str) -> str:
+    """A message in the page's words: its fields, not the command line's options.
+
+    >>> page_words("9 cubes; give --box AxBxC or --region FILE")
+    '9 cubes; type a box under Target (like 2x3x4) or give a region'
+    """
+    for cli, page in PAGE_WORDS:
+        text = text.replace(cli, page)
+    return text
+
+
+def in_page_words(function: F) -> F:
+    """``function`` with the InputError it raises said in the page's words."""
+
+    @functools.wraps(function)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except InputError as err:
+            raise type(err)(page_words(str(err))) from None
+
+    return wrapped  # type: ignore[return-value]
 
 
 def target(box: str = "", region: str = "") -> Region | None:
@@ -44,6 +82,7 @@ def target(box: str = "", region: str = "") -> Region | None:
     return None
 
 
+@in_page_words
 def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | None]:
     """The snake and target, parsed and size-checked before any work; InputError if bad.
 
@@ -65,9 +104,13 @@ def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | 
     return parsed, where
 
 
-def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | None:
+@in_page_words
+def mismatch(
+    snake: str, box: str = "", region: str = "", *, nearby: bool = True
+) -> dict[str, Any] | None:
     """For a snake whose cube count does not fit the target: the one-line error and the
-    nearby designs that fold (a bounded look-up); None when it fits. Bad input raises
+    nearby designs that fold (a look-up of at most ``NEARBY_NODES``; none with
+    ``nearby=False``, which is only the quick check); None when it fits. Bad input raises
     InputError as :func:`check` does."""
 
     parsed, where = check(snake, box, region)
@@ -75,19 +118,39 @@ def mismatch(snake: str, box: str = "", region: str = "") -> dict[str, Any] | No
         return None
     try:
         fitted = as_target(None, parsed) if where is None else where
-    except CubeCountError as err:  # no target, and not a cube number of cubes
-        return {"error": str(err), "nearby": _nearby(parsed, None)}
+    except CubeCountError:  # no target, and not a cube number of cubes
+        return {
+            "error": not_a_cube(parsed.cubes),
+            "nearby": _nearby(parsed, None) if nearby else [],
+        }
     if parsed.cubes == fitted.volume:
         return None
-    return {"error": wrong_count(parsed.cubes, fitted), "nearby": _nearby(parsed, fitted)}
+    return {"error": wrong_count(parsed.cubes, fitted),
+            "nearby": _nearby(parsed, fitted) if nearby else []}  # fmt: skip
 
 
+def not_a_cube(cubes: int) -> str:
+    """The page's words for a snake with no target whose cube count is not a cube number."""
+    return (
+        f"the snake has {cubes} cubes, which is not a cube number (8, 27, 64, 125, ...): "
+        "a cube needs one of those; for another shape, type its size under Target (like "
+        "3x3x7) or give a region"
+    )
+
+
+@in_page_words
 def cells(snake: str, box: str = "", region: str = "") -> int:
-    """How many cells the search fills: the target's, or the snake's cubes for the cube."""
+    """How many cells the search fills: the target's, or the snake's cubes for the cube; 0
+    when the snake's cube count does not fit (no search runs: :func:`solve_answer` says why,
+    with the nearby designs)."""
     parsed, where = check(snake, box, region)
-    return parsed.cubes if where is None else where.volume
+    size = parsed.cubes if where is None else where.volume
+    if size != parsed.cubes or (where is None and round(size ** (1 / 3)) ** 3 != size):
+        return 0
+    return size
 
 
+@in_page_words
 def solve_answer(
     snake: str,
     box: str = "",
@@ -109,7 +172,8 @@ def solve_answer(
             strategy=strategy,
         )  # fmt: skip
     except CubeCountError as err:
-        return {"error": str(err), "nearby": _nearby(parsed, where)}
+        wrong = mismatch(snake, box, region)
+        return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
     data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["solutions_shown"] = len(data["solutions"])
     data["region_text"] = result.region.to_text() if where is not None else ""
@@ -120,14 +184,33 @@ def solve_answer(
 
 
 def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
+    """The designs one typo away that fold, the same wherever the page runs: the catalog's
+    first (most likely typo first; named), then those the reference engine finds within
+    NEARBY_NODES."""
 
     cells = snake.cubes if where is None else where.volume
     if cells > NEARBY_CELLS:
         return []
-    found = nearby(snake, where, NEARBY, seconds=NEARBY_SECONDS)
-    return [{**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))} for n in found]
+    region = where if where is not None else Box.cube(round(cells ** (1 / 3)) ** 3)
+    out: list[dict[str, Any]] = []
+    for candidate, edit in edits(snake, region.volume, max(region.dims)):
+        known = cat.recognize(candidate.turns())
+        if known is not None and tuple(known[0].box) == region.dims and isinstance(region, Box):
+            text = "-".join(map(str, candidate.lengths))
+            out.append({"segment_lengths": list(candidate.lengths), "edit": edit,
+                        "distinct": None, "complete": False, "text": text,
+                        "name": known[0].name})  # fmt: skip
+            if len(out) == NEARBY:
+                return out
+    named = {tuple(n["segment_lengths"]) for n in out}
+    found = nearby(snake, where, NEARBY + len(out), nodes=NEARBY_NODES, engine="reference")
+    for n in found:
+        if n.snake.lengths not in named and len(out) < NEARBY:
+            out.append({**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))})
+    return out
 
 
+@in_page_words
 def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     """The Solution the page picked, rebuilt from its cells and checked by the verifier."""
 
@@ -149,6 +232,7 @@ def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     return found
 
 
+@in_page_words
 def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """What the page draws for one solution: the step viewer's scene (the same steps,
     orientation, colours and cut-aways as ``show --out x.html``) and the words."""
@@ -157,6 +241,7 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
     return {"viewer": viewer_scene(shown), "words": words.instructions(shown)}
 
 
+@in_page_words
 def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The offline viewer of one solution (``show --out x.html``), as the file's text: it
     needs no plotting library, so the static site can offer it too."""
@@ -164,22 +249,83 @@ def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> di
     return {"html": viewer.html(solution(snake, box, region, cells))}
 
 
+@in_page_words
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
-    """The fold plan from a flat snake: each state's cells and the steps in words (asked for
-    after :func:`details`, since a plan can take seconds), or ``error`` when none is found."""
+    """The fold plan from a flat snake (asked for after :func:`details`, since a plan can take
+    seconds), or ``error`` when none is found: each state's cells, the words grouped by
+    state, and the pictures as the sheet draws them: the start from above (``start``) and
+    each quarter turn (``turns``) before and after, framed on its joint, with what the page
+    needs to play the turn (the cubes held and turning, the turning line, the sign)."""
 
     picked = solution(snake, box, region, cells)
     try:
         plan = fold.plan(picked)
     except InputError as err:
         return {"error": str(err)}
-    states = plan.states()
+    if not plan.found:
+        return {"error": f"no fold plan: {plan.reason}"}
+    states = [list(f) for f in plan.frames]  # as drawn: the held end still
+    panels = scene.fold_panels(plan)
+    turns = []
+    for p in panels[1:]:
+        assert p.spin is not None  # every step of a plan is a turn
+        origin, direction, sign = p.spin
+        turns.append(
+            {
+                "words": p.title,
+                "notes": list(p.notes),
+                "hold": p.hold,
+                "turn": p.step.pivot,
+                "moving": list(p.moving),
+                "origin": list(origin),
+                "direction": list(direction),
+                "sign": sign,
+                "before": picture(p, p.views[0]),
+                "after": picture(p, p.views[1]),
+            }
+        )
     return {
         "states": [[list(c) for c in state] for state in states],
         "words": _per_state(fold.steps_in_words(plan), len(states)),
+        "start": {**picture(panels[0], panels[0].views[0]), "words": panels[0].title},
+        "turns": turns,
+        "order": fold.order_words(plan),
         "quarter_turns": plan.quarter_turns,
         "held": plan.held,
     }
+
+
+def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
+    """One view of a panel as the page draws it: the camera (eye and name), the page
+    rectangle it frames (or None: fit the cubes), the cubes ``[cube, x, y, z, colour, cut,
+    mark, seam]`` (cut: edges only; seam: a side of the joint), the numbers ``[cube, x, y, z,
+    bold]`` each on a face of its own cube that the camera sees, the arrow's path and the
+    joint (axis, where)."""
+    where = view.cells or panel.cells or cells
+    step = panel.step
+    colours = panel.colours or {}
+    marks = panel.marks if panel.marks is not None else {step.pivot: scene.PIVOT}
+    seamed = {panel.hold, step.pivot} if panel.hold >= 0 else set()
+    bold = seamed or set(range(step.first, step.last + 1))
+    cubes = [
+        [i, *where[i], colours.get(i) or _colour(i, step), 0, marks.get(i, ""), int(i in seamed)]
+        for i in view.solid
+    ]
+    cubes += [[i, *where[i], "#999999", 1, "", 0] for i in view.cutaway]
+    return {
+        "eye": [round(v, 6) for v in view.camera.eye],
+        "camera": view.camera.name,
+        "caption": view.caption,
+        "window": None if view.window is None else [round(v, 4) for v in view.window],
+        "cubes": cubes,
+        "labels": [[i, *(round(v, 4) for v in q), int(i in bold)] for i, q in view.labels.items()],
+        "arc": None if view.arc is None else [[round(v, 4) for v in q] for q in view.arc],
+        "seam": None if view.seam is None else list(view.seam),
+    }
+
+
+def _colour(i: int, step: Any) -> str:
+    return scene.NEW if i >= step.first else scene.cube_colour(i)
 
 
 def _per_state(lines: list[str], count: int) -> list[str]:
@@ -197,22 +343,24 @@ def _per_state(lines: list[str], count: int) -> list[str]:
 
 def viewer_scene(shown: Any) -> dict[str, Any]:
     """The step viewer's scene for a solution in its display orientation, as the page draws
-    it: cells in snake order, each cube's colour, and per step its cubes, pivot,
-    words and the placed cubes cut away (edges only) because they hide a new cube from the
-    camera."""
+    it: cells in snake order, each cube's colour, and per step its cubes, pivot, words, the
+    placed cubes cut away (edges only) because they hide a key cube (a new one, or the cube
+    it turns at) from the camera, and the numbers: the key cubes and cube 1, each on a face
+    of its own cube the camera sees."""
 
     cells = list(shown.cells)
-    eye = scene.CAMERA.eye
-    where = {c: i for i, c in enumerate(cells)}
     all_steps = scene.steps(shown)
     titles = words.step_words(shown)
+    titles[0] += f". {fold.which_end(shown.snake)}"  # on the first picture too
     out = []
     for s in all_steps:
-        placed = {cells[i] for i in range(s.last + 1)}
-        in_way: set[int] = set()
-        for i in range(s.first, s.last + 1):  # a new cube with no face to number
-            if scene.label_face(cells[i], eye, placed) is None:
-                in_way |= {where[c] for c in scene.in_the_way(cells[i], eye, placed)}
+        placed = range(s.last + 1)
+        key = scene.key_cubes(s)
+        plain = scene.make_view(scene.CAMERA, cells, placed, key)
+        hidden = [i for i in key if i not in plain.labels]
+        view = scene.make_view(scene.CAMERA, cells, placed, key, cut_for=hidden)
+        one = scene.make_view(scene.CAMERA, cells, view.solid, [0])  # cube 1, where it shows
+        labels = {**one.labels, **view.labels}
         title = titles[s.number - 1] if s.number - 1 < len(titles) else f"Step {s.number}"
         out.append(
             {
@@ -223,7 +371,8 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
                 "title": title.replace(
                     f"Step {s.number}:", f"Step {s.number} of {len(all_steps)}:", 1
                 ),
-                "cut": sorted(i for i in in_way if i < s.first),
+                "cut": list(view.cutaway),
+                "labels": [[i, *(round(v, 4) for v in q)] for i, q in labels.items()],
             }
         )
     return {
@@ -232,7 +381,8 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
         "colours": [scene.cube_colour(i) for i in range(len(cells))],
         "new": scene.NEW,
         "pivot": scene.PIVOT,
-        "eye": list(eye),
+        "eye": list(scene.CAMERA.eye),
+        "shade": list(FACE_SHADE),
         "steps": out,
     }
 

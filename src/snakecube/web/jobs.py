@@ -2,10 +2,20 @@
 
 Each slot is one long-lived worker process (started by a forkserver that has snakecube's
 search loaded, so a fresh one is ready in milliseconds). A job runs in one slot; the event
-loop only waits on the slot's pipe, so a compiled search never blocks it. Stopping a job (the
-Stop button, a closed tab, a server limit) kills its process and starts a fresh one: the
-compiled kernel cannot be interrupted from asyncio, and a killed process leaves nothing behind.
-Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once.
+loop only waits on the slot's pipe, so a compiled search never blocks it.
+
+* A job that ends, with an answer or with bad input (``InputError``), leaves its worker warm
+  for the next one.
+* A worker is replaced only when its job was cancelled (Stop, a closed tab, a client that left),
+  hung past its time, crashed or ran out of memory: it is killed, which is the only way to stop
+  a compiled search from asyncio, and a fresh one starts at once (``Pool.restarts`` counts them
+  by reason). Ending and starting processes happens in a thread of the pool, so the event
+  loop never waits for it.
+* Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once.
+* :meth:`Pool.stop` (the server stopping) ends every job now with :class:`Stopping`.
+* Workers write temporary files only in the pool's own folder (``snakecube-serve-*``), one
+  subfolder each, removed with the worker and with the pool, so a killed download leaves
+  nothing behind.
 """
 
 from __future__ import annotations
@@ -13,25 +23,59 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
+import shutil
 import signal
+import tempfile
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from snakecube.errors import InputError
 from snakecube.web import answers, downloads
 
 PROGRESS_EVERY = 0.25  # seconds between progress messages from a worker
+PIPE_BYTES = 1 << 16  # a message this long is written to a worker's pipe without waiting
+STOPPING = "the server is stopping; try again once it is back"
 
 
 class Busy(Exception):
     """Every slot is working and the queue is full."""
 
 
+class Stopping(Exception):
+    """The server is stopping: the job was ended, or never started."""
+
+
 class JobError(Exception):
-    """A job failed for a reason that is not the user's input (a bug): one line."""
+    """A job failed for a reason that is not the user's input (a bug, a crash, a job past
+    the server's time): one line."""
+
+
+class Place:
+    """A place in the pool, claimed by :meth:`Pool.reserve` for one job: :meth:`Pool.run`
+    uses it and gives it back when the job ends; :meth:`release` gives it back if no job
+    will use it (a request that ended first). Either happens once."""
+
+    def __init__(self, pool: Pool) -> None:
+        self._pool: Pool | None = pool
+
+    def release(self) -> None:
+        """Give the place back (once; later calls do nothing)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool._reserved -= 1
+
+    def take(self) -> Pool:
+        """The pool, for :meth:`Pool.run`; a place serves one job."""
+        if self._pool is None:
+            raise RuntimeError("this place in the pool was used or given back already")
+        return self._pool
 
 
 def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> Any:
@@ -47,6 +91,8 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
 
         snake, box, region, seconds = args
         return answers.solve_answer(snake, box, region, seconds=seconds, progress=progress)
+    if kind == "mismatch":  # a cube count that does not fit: the nearby designs that do
+        return answers.mismatch(*args)
     if kind == "details":
         return answers.details(*args)
     if kind == "plan":
@@ -56,6 +102,10 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
     if kind == "sleep":  # for tests: a job that holds its slot
         time.sleep(float(args[0]))
         return {"slept": args[0]}
+    if kind == "bad":  # for tests: a job that reports bad input
+        raise InputError(str(args[0]))
+    if kind == "crash":  # for tests: a worker that dies in its job
+        os._exit(3)
     raise JobError(f"unknown job {kind!r}")
 
 
@@ -69,11 +119,13 @@ def warm() -> None:
     answers.plan_answer("standard", "", "", cells)
 
 
-def work(conn: Connection) -> None:
-    """A worker process: answer jobs from ``conn`` one at a time until the pipe closes."""
+def work(conn: Connection, folder: str) -> None:
+    """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
+    temporary files go into ``folder`` (the pool removes it with the worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server: the server stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     warnings.simplefilter("ignore")
+    tempfile.tempdir = folder
     with contextlib.suppress(Exception):  # a job that fails says why; warming is only speed
         warm()
     with contextlib.suppress(OSError, ValueError):
@@ -88,7 +140,7 @@ def work(conn: Connection) -> None:
         except InputError as err:
             out = ("input", str(err))
         except MemoryError:
-            out = ("input", "out of memory; try a smaller target")
+            out = ("memory", "out of memory; try a smaller target")
         except Exception as err:
             out = ("bug", f"{type(err).__name__}: {err}")
         try:
@@ -103,25 +155,34 @@ def _wake(ready: asyncio.Future[None]) -> None:
 
 
 class _Slot:
-    def __init__(self, ctx: Any) -> None:
+    """One worker process, its pipe and its folder for temporary files."""
+
+    def __init__(self, ctx: Any, root: str) -> None:
+        self.folder = tempfile.mkdtemp(prefix="worker-", dir=root)
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=work, args=(child,), daemon=True)
+        self.process = ctx.Process(target=work, args=(child, self.folder), daemon=True)
         self.process.start()
         child.close()
-        self.warm = False  # its first message is "ready", once warm
 
     def wait_ready(self, seconds: float) -> None:
         """Wait (at most ``seconds``) for the worker to say it is warm."""
         with contextlib.suppress(EOFError, OSError):
             if self.conn.poll(seconds):
                 self.conn.recv()
-            self.warm = True
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError, OSError, ValueError):
             self.process.kill()
         self.process.join(2)
         self.conn.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class _Replace(Exception):
+    """The job's worker must be replaced, for ``reason``; ``error`` is what the caller gets."""
+
+    def __init__(self, reason: str, error: Exception) -> None:
+        self.reason, self.error = reason, error
 
 
 class Pool:
@@ -141,82 +202,127 @@ class Pool:
                 "snakecube.nearby",
             ]
         )
-        self._free: list[_Slot] = []
+        self._idle: asyncio.Queue[_Slot | None] = asyncio.Queue()  # None: stopping
+        self._slots: set[_Slot] = set()
         self._running: set[_Slot] = set()
-        self._started = 0
-        self._waiting = 0
         self._reserved = 0
-        self._cond: asyncio.Condition | None = None
+        self._stopping = False
+        self._folder: str | None = None
+        self.restarts: Counter[str] = Counter()  # workers replaced, by reason
+        # Ending a worker (join, its folder) and starting one (a round trip to the
+        # forkserver) block for milliseconds, more on a busy machine: done in this thread,
+        # not in the event loop, which must answer /api/status meanwhile.
+        self._spawner: ThreadPoolExecutor | None = ThreadPoolExecutor(
+            1, thread_name_prefix="snakecube-pool"
+        )
 
     def start(self, seconds: float = 30.0) -> None:
         """Start every worker process now and wait until each is warm (at most ``seconds``),
         so the page's first request meets a warm worker: the server takes requests only
         after this (measured: a first click right after the start took 1.9-5 s, not 0.3)."""
-        while self._started < self.size:
-            self._free.append(_Slot(self._ctx))
-            self._started += 1
-        for slot in self._free:
+        self._folder = tempfile.mkdtemp(prefix="snakecube-serve-")
+        fresh = [self._start_one() for _ in range(self.size)]
+        for slot in fresh:
             slot.wait_ready(seconds)
+            self._idle.put_nowait(slot)
+
+    def _start_one(self) -> _Slot:
+        assert self._folder is not None, "Pool.start() first"
+        slot = _Slot(self._ctx, self._folder)
+        self._slots.add(slot)
+        return slot
 
     def pids(self) -> list[int]:
         """The worker processes' ids, running a job or idle."""
-        return [s.process.pid for s in [*self._free, *self._running] if s.process.pid]
+        return sorted(s.process.pid for s in list(self._slots) if s.process.pid)
 
     @property
     def busy(self) -> int:
         """Jobs running or waiting."""
         return self._reserved
 
-    def reserve(self) -> None:
-        """Claim a place for one job, or raise Busy at once; :meth:`run` uses the place."""
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def reserve(self) -> Place:
+        """Claim a place for one job, or raise Busy (or Stopping) at once; :meth:`run` uses
+        the place."""
+        if self._stopping:
+            raise Stopping(STOPPING)
         if self._reserved >= self.size + self.queue:
             raise Busy("busy: every search slot is taken; try again in a moment")
         self._reserved += 1
-
-    def release(self) -> None:
-        """Give back a place claimed by :meth:`reserve` that :meth:`run` will not use."""
-        self._reserved -= 1
+        return Place(self)
 
     async def run(
         self,
+        place: Place,
         kind: str,
         args: tuple[Any, ...],
         progress: Callable[[dict[str, Any]], Any] | None = None,
         seconds: float | None = None,
     ) -> Any:
-        """Run a job reserved with :meth:`reserve` in a slot; ``progress`` gets its progress
-        messages. Cancelling the task (a closed connection) kills the job's process."""
-        if self._cond is None:
-            self._cond = asyncio.Condition()
+        """Run a job in a slot, on a place from :meth:`reserve`; ``progress`` gets its
+        progress messages. Bad input raises InputError and keeps the worker; cancelling the
+        task (a closed connection), a job past ``seconds`` or a crash kills the worker and
+        starts a fresh one."""
+        place.take()
         try:
-            async with self._cond:
-                self._waiting += 1
-                try:
-                    await self._cond.wait_for(lambda: bool(self._free) or self._started < self.size)
-                finally:
-                    self._waiting -= 1
-                if self._free:
-                    slot = self._free.pop()
-                else:
-                    slot = _Slot(self._ctx)
-                    self._started += 1
-            healthy = False
+            slot = await self._idle.get()
+            if slot is None or self._stopping:
+                self._idle.put_nowait(slot)  # the next waiter stops too
+                raise Stopping(STOPPING)
             self._running.add(slot)
+            reason = "cancelled"  # unless the job ends otherwise
             try:
                 result = await self._talk(slot, kind, args, progress, seconds)
-                healthy = True
+                reason = ""
                 return result
+            except _Replace as err:
+                reason = err.reason
+                if self._stopping:
+                    raise Stopping(STOPPING) from None
+                raise err.error from None
+            except (InputError, JobError):  # answered by a worker that is still well
+                reason = ""
+                raise
             finally:
                 self._running.discard(slot)
-                if healthy:
-                    self._free.append(slot)
-                else:  # stopped, cancelled or broken: the process goes, a fresh one comes
-                    slot.kill()
-                    self._started -= 1
-                async with self._cond:
-                    self._cond.notify()
+                self._settle(slot, reason)
         finally:
-            self._reserved -= 1
+            place.release()
+
+    def _settle(self, slot: _Slot, reason: str) -> None:
+        """Put the slot back when its job ended well, else replace its worker: killed now,
+        ended and replaced in the spawner thread; the new one warms while it waits."""
+        if not reason and not self._stopping:
+            self._idle.put_nowait(slot)
+            return
+        self._slots.discard(slot)
+        if self._spawner is None:  # closed: nothing to start again
+            slot.kill()
+            return
+        with contextlib.suppress(ProcessLookupError, OSError, ValueError):
+            slot.process.kill()
+        if not self._stopping:
+            self.restarts[reason] += 1
+        renewed = asyncio.get_running_loop().run_in_executor(self._spawner, self._renew, slot)
+        renewed.add_done_callback(self._renewed)
+
+    def _renew(self, slot: _Slot) -> _Slot | None:
+        """In the spawner thread: end ``slot``'s worker; a fresh one unless stopping."""
+        slot.kill()
+        if self._stopping or self._folder is None:
+            return None
+        return self._start_one()  # in _slots at once, so close() ends it whatever happens
+
+    def _renewed(self, renewed: asyncio.Future[_Slot | None]) -> None:
+        if renewed.cancelled() or renewed.exception() is not None:
+            return
+        fresh = renewed.result()
+        if fresh is not None and not self._stopping:
+            self._idle.put_nowait(fresh)
 
     async def _talk(
         self,
@@ -227,7 +333,14 @@ class Pool:
         seconds: float | None,
     ) -> Any:
         loop = asyncio.get_running_loop()
-        slot.conn.send((kind, args))
+        message = ForkingPickler.dumps((kind, args))
+        try:
+            if len(message) < PIPE_BYTES:  # fits in the pipe: never waits
+                slot.conn.send_bytes(message)
+            else:  # a big region: a worker still warming up reads it only then
+                await loop.run_in_executor(None, slot.conn.send_bytes, message)
+        except (OSError, ValueError):
+            raise _Replace("crashed", JobError("the search process ended unexpectedly")) from None
         deadline = None if seconds is None else loop.time() + seconds
         while True:
             ready = loop.create_future()
@@ -237,14 +350,16 @@ class Pool:
                 timeout = None if deadline is None else max(0.0, deadline - loop.time())
                 await asyncio.wait_for(ready, timeout)
             except TimeoutError:
-                raise JobError("the job took longer than the server allows") from None
+                error = JobError("the job took longer than the server allows")
+                raise _Replace("timeout", error) from None
             finally:
                 loop.remove_reader(fd)
             while slot.conn.poll():
                 try:
                     tag, body = slot.conn.recv()
-                except EOFError:
-                    raise JobError("the search process ended unexpectedly") from None
+                except (EOFError, OSError):
+                    error = JobError("the search process ended unexpectedly")
+                    raise _Replace("crashed", error) from None
                 if tag == "ready":  # a fresh worker, warm now
                     continue
                 if tag == "progress":
@@ -255,15 +370,32 @@ class Pool:
                     return body
                 if tag == "input":
                     raise InputError(body)
+                if tag == "memory":  # its heap may stay that big: a fresh process instead
+                    raise _Replace("memory", InputError(body))
                 raise JobError(body)
 
+    def stop(self) -> None:
+        """The server is stopping: no new job starts, waiting jobs and running ones end now
+        with :class:`Stopping` (their processes killed)."""
+        self._stopping = True
+        self._idle.put_nowait(None)
+        for slot in self._running:
+            with contextlib.suppress(ProcessLookupError, OSError, ValueError):
+                slot.process.kill()  # its job sees the pipe close, and ends
+
     def close(self) -> None:
-        """End every worker process."""
-        for slot in [*self._free, *self._running]:
+        """End every worker process and remove the pool's folder (any state: idempotent)."""
+        self._stopping = True
+        if self._spawner is not None:
+            self._spawner.shutdown(wait=True)  # a worker being started is in _slots after this
+            self._spawner = None
+        for slot in list(self._slots):
             slot.kill()
-        self._free.clear()
+        self._slots.clear()
         self._running.clear()
-        self._started = 0
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
 
 def pid_alive(pid: int) -> bool:

@@ -3,56 +3,86 @@
 Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 
 * ``GET /``: the page; ``GET /page.js``, ``/page.css``, ``/config.js``;
-* ``GET /api/catalog``: the named puzzles;
+* ``GET /api/catalog``: the named puzzles; ``GET /api/status``: the pool's places and workers;
 * ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
-  closing the connection (Stop, a closed tab) kills the search's process;
+  a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
+  place of the pool, within ``answers.NEARBY_NODES``);
 * ``POST /api/details``, ``/api/plan`` ``{snake, box, region, cells}``: the step viewer's
   scene and words, the fold plan;
 * ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
 
-Nothing a request sends names a file: the server reads only its own package data.
+Every job belongs to its request: a client that leaves (Stop, a closed tab) ends its job, and
+its process, at once. Only this machine's pages drive the server: Host names other than the
+ones it was started for get 400 (Starlette's ``TrustedHostMiddleware``), and a POST from
+another site's page (its ``Origin``) or not sent as JSON is refused (403, 415) before it is
+read. Nothing a request sends names a file: the server reads only its own package data.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import logging
+import multiprocessing.util
+import os
+import shutil
 import socket
 import sys
 import threading
 import webbrowser
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
+import anyio
 import uvicorn
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.search import kernel
 from snakecube.web import answers
 from snakecube.web.downloads import FORMS
-from snakecube.web.jobs import Busy, JobError, Pool
+from snakecube.web.jobs import STOPPING, Busy, JobError, Place, Pool, Stopping
 
 MAX_BODY = limits.MAX_REGION_BYTES + 100_000  # a region file plus the rest of a request
+MAX_NESTING = 8  # lists and objects inside one another in a request (the page sends 3)
 STATIC = {
     "page.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
 }
 EXTRA_SECONDS = 30  # a job may run this long past the search's own limit before it is killed
+NEARBY_JOB_SECONDS = 20  # the nearby look-up (a node budget, about 0.1-1 s) is killed past this
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # Host names always accepted
+# What a connection may take (uvicorn's own settings, and the protocol below for headers):
+HEADER_SECONDS = 10.0  # from the connection (or the last answer on it) to a request's headers
+BODY_SECONDS = 10.0  # for a request's body to arrive
+KEEP_ALIVE_SECONDS = 5  # an idle connection is closed after this (uvicorn's timeout_keep_alive)
+CONNECTIONS = 256  # past this many connections, a new request gets 503 (limit_concurrency)
+GRACE_SECONDS = 2  # shutdown: responses in flight get this long (timeout_graceful_shutdown)
+DEBUG_ENV = "SNAKECUBE_DEBUG"  # set to 1: an internal error logs its traceback
+
+log = logging.getLogger("uvicorn.error")
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
+def _error(message: str, status: int = 400, close: bool = False) -> JSONResponse:
+    """The one-line answer; ``close``: the connection ends after it (its body was not read
+    whole, so it cannot carry another request)."""
     return JSONResponse({"error": limits.shorten(message, 400)[1:-1] if "\n" in message
-                         else message}, status_code=status)  # fmt: skip
+                         else message}, status_code=status,
+                        headers={"Connection": "close"} if close else None)  # fmt: skip
 
 
 def static_text(name: str) -> str:
@@ -64,20 +94,74 @@ def _engine() -> str:
     return "compiled kernel" if kernel.AVAILABLE else "pure Python (the kernel is not built)"
 
 
+class _Answered(Exception):
+    """A request answered before any work is reserved for it (``response``)."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
+class _Gone(Exception):
+    """The client left: nothing to answer."""
+
+
+def _same_site(request: Request) -> None:
+    """Refuse a POST that another site's page sent (403) or that is not JSON (415): a page
+    from elsewhere can send a form or text/plain without asking first, but not JSON."""
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "").lower()
+        if urlsplit(origin).netloc.lower() != host or not host:
+            raise _Answered(_error(f"refused a request from another site's page "
+                                   f"({limits.shorten(origin)})", 403))  # fmt: skip
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise _Answered(_error("send the request as JSON (Content-Type: application/json)", 415))
+
+
+def _nesting(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (counted up to MAX_NESTING + 1)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_NESTING:
+                break
+            inside = item.values() if isinstance(item, dict) else item
+            stack.extend((x, depth + 1) for x in inside)
+    return deepest
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, refused past MAX_BODY bytes before it is read whole."""
+    """The request's JSON object: from this machine's page, refused past MAX_BODY bytes before
+    it is read whole, and past BODY_SECONDS; a client that leaves mid-body raises _Gone."""
+    _same_site(request)
     size = request.headers.get("content-length")
+    too_big = _Answered(_error(f"the request is larger than {MAX_BODY} bytes", 413, True))
     if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-        raise _TooBig()
+        raise too_big
     data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise _TooBig()
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise too_big
+    except TimeoutError:
+        late = f"the request took over {BODY_SECONDS:g} s to arrive"
+        raise _Answered(_error(late, 408, True)) from None
+    except ClientDisconnect:
+        raise _Gone from None
+    deep = InputError(f"the request nests lists or objects more than {MAX_NESTING} deep")
     try:
         body = json.loads(data or b"{}")
+    except RecursionError:  # json's own guard against a stack overflow
+        raise deep from None
     except (ValueError, UnicodeDecodeError):
         raise InputError("the request is not JSON") from None
+    if _nesting(body) > MAX_NESTING:
+        raise deep
     if not isinstance(body, dict):
         raise InputError("the request must be a JSON object")
     for key in ("snake", "box", "region", "form"):
@@ -86,19 +170,69 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
-class _TooBig(Exception):
-    pass
-
-
-class _Answered(Exception):
-    """A request answered before any work is reserved for it (``response``)."""
-
-    def __init__(self, response: Response) -> None:
-        self.response = response
+async def _left(request: Request) -> None:
+    """Return when the client has gone (its body read, the next message is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
     return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
+
+
+Handler = Callable[[Any, Request], Awaitable[Response]]
+
+
+def _one_line(handler: Handler) -> Handler:
+    """A route that answers every failure in one line: its own refusals, a client that left
+    (nothing logged), and any other exception (500, one line in the log; the traceback too
+    with SNAKECUBE_DEBUG=1)."""
+
+    @functools.wraps(handler)
+    async def route(self: Any, request: Request) -> Response:
+        try:
+            return await handler(self, request)
+        except _Answered as answered:
+            return answered.response
+        except _Gone:
+            return Response(status_code=400)  # never sent: the client has gone
+        except InputError as err:
+            return _error(str(err))
+        except (Busy, Stopping) as err:
+            return _error(str(err), 503)
+        except JobError as err:
+            return _error(f"internal error: {err}", 500)
+        except Exception as err:
+            debug = os.environ.get(DEBUG_ENV) == "1"
+            log.error("internal error in %s: %s: %s", request.url.path, type(err).__name__,
+                      " ".join(str(err).split())[:300], exc_info=debug)  # fmt: skip
+            return _error(f"internal error: {type(err).__name__}", 500)
+
+    return route
+
+
+class _Stream(EventSourceResponse):
+    """The solve's events; the place reserved for the search is given back however the
+    response ends (if the search never started, it is not left counted)."""
+
+    def __init__(self, place: Place, events: AsyncIterator[dict[str, str]], stop: Any) -> None:
+        super().__init__(events, ping=10, shutdown_event=stop, shutdown_grace_period=1.0)
+        self.place = place
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.place.release()
+
+
+async def _settle(*tasks: asyncio.Future[Any]) -> None:
+    """Cancel ``tasks`` and wait until they have ended (shielded: also while the caller is
+    being cancelled), so none is left pending."""
+    for t in tasks:
+        t.cancel()
+    with anyio.CancelScope(shield=True):
+        await asyncio.wait(tasks)
 
 
 class Routes:
@@ -109,9 +243,11 @@ class Routes:
         self.catalog = answers.catalog()
         self.engine = _engine()
 
+    @_one_line
     async def page(self, request: Request) -> Response:
         return Response(static_text("index.html"), media_type="text/html; charset=utf-8")
 
+    @_one_line
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
         if name == "config.js":
@@ -122,102 +258,99 @@ class Routes:
             return _error(f"no such file: {limits.shorten(name)}", 404)
         return Response(static_text(name), media_type=STATIC[name])
 
+    @_one_line
     async def get_catalog(self, request: Request) -> Response:
         return JSONResponse(self.catalog)
 
+    @_one_line
     async def status(self, request: Request) -> Response:
         pool = self.pool
         return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
-                             "pids": pool.pids()})  # fmt: skip
+                             "pids": pool.pids(), "restarts": dict(pool.restarts),
+                             "stopping": pool.stopping})  # fmt: skip
 
-    async def _admit(self, request: Request, kind: str) -> tuple[Any, ...]:
+    async def _read(self, request: Request, kind: str) -> tuple[Any, ...]:
         """Step 1 of every job: the request read and checked (limits and syntax before any
-        work), then a place in the pool reserved; else ``_Answered`` with the refusal."""
-        try:
-            body = await _body(request)
-            snake, box, region = _fields(body)
-            answers.check(snake, box, region)
-            if kind == "solve":
-                wrong = await run_in_threadpool(answers.mismatch, snake, box, region)
-                if wrong is not None:  # bad input too: 400, with the designs that do fit
-                    raise _Answered(JSONResponse(wrong, status_code=400))
-                args: tuple[Any, ...] = (snake, box, region, self.max_seconds)
-            else:
-                args = (snake, box, region, _cells(body))
-            if kind == "download":
-                args = (*args, _form(body))
-            self.pool.reserve()
-        except _TooBig:
-            raise _Answered(_error(f"the request is larger than {MAX_BODY} bytes", 413)) from None
-        except InputError as err:
-            raise _Answered(_error(str(err))) from None
-        except Busy as err:
-            raise _Answered(_error(str(err), 503)) from None
-        return args
+        work): the job's arguments."""
+        body = await _body(request)
+        snake, box, region = _fields(body)
+        answers.check(snake, box, region)
+        if kind == "solve":
+            return (snake, box, region, self.max_seconds)
+        args = (snake, box, region, _cells(body))
+        return (*args, _form(body)) if kind == "download" else args
 
-    async def _run(self, request: Request, kind: str) -> Any:
-        """A job that answers at once (details, plan, download): admitted, then run."""
-        args = await self._admit(request, kind)
+    async def _job(
+        self, request: Request, place: Place, kind: str, args: tuple[Any, ...], seconds: float
+    ) -> Any:
+        """Run a job on its place while watching the client: if the client leaves first,
+        the job (and its process) ends at once and _Gone is raised."""
+        job = asyncio.ensure_future(self.pool.run(place, kind, args, None, seconds))
+        gone = asyncio.ensure_future(_left(request))
         try:
-            return await self.pool.run(kind, args, None, self.max_seconds + EXTRA_SECONDS)
-        except InputError as err:
-            raise _Answered(_error(str(err))) from None
-        except JobError as err:
-            raise _Answered(_error(f"internal error: {err}", 500)) from None
+            await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await _settle(job, gone)
+            place.release()  # if the job was cancelled before it started (else done already)
+        if job.cancelled():
+            raise _Gone
+        return job.result()
 
+    async def _answer(self, request: Request, kind: str) -> Any:
+        """A job that answers at once (details, plan, download): read, reserved, run."""
+        args = await self._read(request, kind)
+        place = self.pool.reserve()
+        return await self._job(request, place, kind, args, self.max_seconds + EXTRA_SECONDS)
+
+    @_one_line
     async def solve(self, request: Request) -> Response:
         """Server-sent events: ``progress`` while the search runs, then one ``result``."""
+        args = await self._read(request, "solve")
+        if answers.mismatch(*args[:3], nearby=False) is not None:  # bad input: 400, with
+            place = self.pool.reserve()  # the designs that do fit, looked for in the pool
+            wrong = await self._job(request, place, "mismatch", args[:3], NEARBY_JOB_SECONDS)
+            return JSONResponse(wrong, status_code=400)
+        place = self.pool.reserve()
+        stop = anyio.Event()  # set by sse-starlette when the server stops
+        return _Stream(place, self._events(place, args, stop), stop)
+
+    async def _events(
+        self, place: Place, args: tuple[Any, ...], stop: anyio.Event
+    ) -> AsyncIterator[dict[str, str]]:
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        seconds = self.max_seconds + EXTRA_SECONDS
+        job = asyncio.ensure_future(self.pool.run(place, "solve", args, queue.put, seconds))
+        stopping = asyncio.ensure_future(stop.wait())
+        for task in (job, stopping):
+            task.add_done_callback(lambda _: queue.put_nowait(None))
         try:
-            args = await self._admit(request, "solve")
-        except _Answered as answered:
-            return answered.response
-        return EventSourceResponse(self._events(args), ping=10)
-
-    async def _events(self, args: tuple[Any, ...]) -> AsyncIterator[dict[str, str]]:
-        queue: asyncio.Queue[dict[str, str]] = asyncio.Queue()
-
-        async def progress(p: dict[str, Any]) -> None:
-            await queue.put({"event": "progress", "data": json.dumps(p)})
-
-        job = asyncio.ensure_future(
-            self.pool.run("solve", args, progress, self.max_seconds + EXTRA_SECONDS)
-        )
-        try:
-            while not job.done() or not queue.empty():
-                getter = asyncio.ensure_future(queue.get())
-                await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
-                if getter.done():
-                    yield getter.result()
-                else:
-                    getter.cancel()
-            try:
-                result = job.result()
-            except InputError as err:
-                result = {"error": str(err)}
-            except JobError as err:
-                result = {"error": f"internal error: {err}"}
+            while (progress := await queue.get()) is not None:
+                yield {"event": "progress", "data": json.dumps(progress)}
+            result: dict[str, Any] = {"error": STOPPING}
+            if job.done() and not job.cancelled():
+                try:
+                    result = job.result()
+                except InputError as err:
+                    result = {"error": str(err)}
+                except Stopping as err:
+                    result = {"error": str(err)}
+                except JobError as err:
+                    result = {"error": f"internal error: {err}"}
             yield {"event": "result", "data": json.dumps(result)}
-        finally:
-            if not job.done():  # the client went away: end the search now
-                job.cancel()
+        finally:  # the end, the client gone or the server stopping: the search ends now
+            await _settle(job, stopping)
 
+    @_one_line
     async def details(self, request: Request) -> Response:
-        try:
-            return JSONResponse(await self._run(request, "details"))
-        except _Answered as answered:
-            return answered.response
+        return JSONResponse(await self._answer(request, "details"))
 
+    @_one_line
     async def plan(self, request: Request) -> Response:
-        try:
-            return JSONResponse(await self._run(request, "plan"))
-        except _Answered as answered:
-            return answered.response
+        return JSONResponse(await self._answer(request, "plan"))
 
+    @_one_line
     async def download(self, request: Request) -> Response:
-        try:
-            data = await self._run(request, "download")
-        except _Answered as answered:
-            return answered.response
+        data = await self._answer(request, "download")
         return Response(data, media_type="application/octet-stream")
 
 
@@ -235,9 +368,18 @@ def _form(body: dict[str, Any]) -> str:
     return form
 
 
-def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 60.0) -> Starlette:
+def allowed_hosts(host: str = "127.0.0.1") -> list[str]:
+    """The Host names the server answers: this machine's, and the ``--host`` it was given."""
+    given = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return list(dict.fromkeys([*LOCAL_HOSTS, given.lower()]))
+
+
+def create_app(
+    workers: int | None = None, queue: int = 8, max_seconds: float = 60.0, host: str = "127.0.0.1"
+) -> Starlette:
     """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
-    more requests waiting, and searches bounded by ``max_seconds``."""
+    more requests waiting, and searches bounded by ``max_seconds``, answering the Host names
+    of :func:`allowed_hosts`."""
     pool = Pool(workers or limits.cores(), queue)
     routes = Routes(pool, max_seconds)
 
@@ -260,10 +402,50 @@ def create_app(workers: int | None = None, queue: int = 8, max_seconds: float = 
             Route("/api/download", routes.download, methods=["POST"]),
             Route("/{name:str}", routes.asset),
         ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))],
         lifespan=lifespan,
     )
+    app.router.redirect_slashes = False  # its redirects name the Host: /page.js/ is a 404
     app.state.pool = pool
     return app
+
+
+class _Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers:
+    HEADER_SECONDS from the connection, or from the last answer on it, to a whole request
+    line and headers. uvicorn has no such setting (its keep-alive timer starts only after an
+    answer, and every byte restarts it), so a client sending its headers slowly, or nothing,
+    held its connection for ever."""
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._headers_due()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._headers_due()
+
+    def _headers_due(self) -> None:
+        waiting = self.cycle  # a new request replaces it
+
+        def late() -> None:
+            if self.cycle is waiting and not self.transport.is_closing():
+                self.transport.close()
+
+        self.loop.call_later(HEADER_SECONDS, late)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which first ends every job when it stops, so each client gets its
+    answer ("the server is stopping") before the connections are closed."""
+
+    def __init__(self, config: uvicorn.Config, pool: Pool) -> None:
+        super().__init__(config)
+        self.pool = pool
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.pool.stop()
+        await super().shutdown(sockets)
 
 
 def _listening(host: str, port: int) -> Any:
@@ -294,11 +476,25 @@ def serve(
     """Run the app with uvicorn until Ctrl-C (or SIGTERM); say the address first."""
     sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
     port = sock.getsockname()[1]  # the one chosen, for --port 0
-    app = create_app(workers, queue, max_seconds)
+    app = create_app(workers, queue, max_seconds, host)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[sock])
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        http=_Protocol,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=CONNECTIONS,
+        timeout_graceful_shutdown=GRACE_SECONDS,
+        proxy_headers=False,  # nothing stands between the browser and this server
+    )
+    try:
+        _Server(config, app.state.pool).run(sockets=[sock])
+    finally:
+        app.state.pool.close()  # also when uvicorn was stopped before its lifespan ended
+        # The forkserver's folder (pymp-*, its socket): multiprocessing removes it at
+        # interpreter exit, which the command skips (snakecube.stop ends with os._exit).
+        shutil.rmtree(multiprocessing.util.get_temp_dir(), ignore_errors=True)

@@ -82,6 +82,13 @@ def _write_site(folder: Path, nm: Path) -> None:
     (folder / "snakecube.zip").write_bytes(package_zip())
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def build(out: str | Path, modules: Path | None = None) -> Path:
     """Write the static site into ``out`` (made if missing; files there are replaced)."""
     nm = modules or node_modules()
@@ -97,6 +104,7 @@ def build(out: str | Path, modules: Path | None = None) -> Path:
         # Made whole beside the target, then moved into place: a full disk or Ctrl-C leaves
         # no half-written site.
         temp = Path(tempfile.mkdtemp(prefix=".snakecube-site-", dir=folder.parent))
+        temp.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would become the site's mode
         _write_site(temp, nm)
         if not folder.exists():
             os.replace(temp, folder)

@@ -1,7 +1,7 @@
 // snakecube's page: one script for both ways of shipping it. CONFIG.mode is "served" (the
 // server answers over HTTP, progress as server-sent events) or "static" (Pyodide answers in
 // a Web Worker). Everything else - the form, the counts, the step viewer, the fold plan, the
-// shareable #snake=...&box=... link - is the same code.
+// shareable #snake=...&solution=K&step=N link - is the same code.
 "use strict";
 (function () {
   const CONFIG = window.SNAKECUBE_CONFIG || { mode: "served", engine: "" };
@@ -16,7 +16,7 @@
 
   // ---- backends ------------------------------------------------------------------------
   function servedBackend() {
-    let controller = null;
+    let controller = null, planController = null;
     // A refused request: its one line, and for a cube count that does not fit, the designs
     // one typo away that do.
     async function refusal(r) {
@@ -30,9 +30,9 @@
       err.nearby = nearby;
       return err;
     }
-    async function post(path, body) {
+    async function post(path, body, signal) {
       const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify(body) });
+        body: JSON.stringify(body), signal });
       if (!r.ok) throw await refusal(r);
       return r;
     }
@@ -65,8 +65,20 @@
         }
         throw new UserError("the connection to the server ended before the answer");
       },
-      stop() { if (controller) controller.abort(); controller = null; },
-      async call(kind, body) { return (await post(`api/${kind}`, body)).json(); },
+      stop() { if (controller) controller.abort(); controller = null; this.cancelPlan(); },
+      async call(kind, body) {
+        if (kind !== "plan") return (await post(`api/${kind}`, body)).json();
+        planController = new AbortController();  // picking another solution aborts it
+        try {
+          return await (await post("api/plan", body, planController.signal)).json();
+        } finally { planController = null; }
+      },
+      // The plan being worked out is not wanted any more: drop its request (the server
+      // ends the job when the connection closes).
+      cancelPlan() {
+        if (planController) { planController.abort(); mark("plan cancelled"); }
+        planController = null;
+      },
       async download(body) { return (await post("api/download", body)).blob(); },
       downloads: ["pdf", "gif", "html"],
     };
@@ -98,24 +110,29 @@
     function ask(kind, args, onProgress) {
       return ready.then(() => new Promise((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, { resolve, reject, onProgress });
+        pending.set(id, { resolve, reject, onProgress, kind });
         worker.postMessage({ id, kind, args });
       }));
+    }
+    // A static host cannot send the headers Pyodide's interrupt needs: to stop a job, end
+    // the worker and start a fresh one.
+    function restart() {
+      worker.terminate();
+      for (const job of pending.values()) job.reject(new UserError("stopped"));
+      pending.clear();
+      backend.ready = start();
+      setEngine("loading the solver again…");
+      backend.ready.then(setEngine);
     }
     const backend = {
       ready: start(),
       solve(req, onProgress) { return ask("solve", req, onProgress); },
-      stop() {
-        // A static host cannot send the headers Pyodide's interrupt needs: end the worker
-        // and start a fresh one.
-        worker.terminate();
-        for (const job of pending.values()) job.reject(new UserError("stopped"));
-        pending.clear();
-        backend.ready = start();
-        setEngine("loading the solver again…");
-        backend.ready.then(setEngine);
-      },
+      stop() { restart(); },
       call(kind, body) { return ask(kind, body); },
+      // The plan being worked out holds the one solver: end it so the next answer comes now.
+      cancelPlan() {
+        if ([...pending.values()].some((job) => job.kind === "plan")) { restart(); mark("plan cancelled"); }
+      },
       async download(body) {  // the offline viewer is pure Python; the sheet and GIF are not
         const out = await ask("viewer", body);
         return new Blob([out.html], { type: "text/html" });
@@ -131,11 +148,15 @@
   let asked = null;      // the request of the answer shown
   let answer = null;     // its answer
   let picked = null;     // the picked solution's cells
+  let pickedIndex = 0;   // and its place in the list
   let scene = null;      // the step viewer's scene
   let step = 0;
-  let plan = null, planStep = 0, planTimer = null;
+  let plan = null, planStep = 0, planTimer = null, planAnimation = null;
+  let planWanted = null; // the request of the plan being worked out or shown
   let run = 0;           // a counter: answers of an older request are dropped
   let slowTarget = false; // the static solver said the target is slow in the browser
+  let linked = null;     // {solution, step} from the link, applied to the next answer
+  let viewWanted = false; // a new answer is drawn: bring its picture into view when done
 
   function setEngine(text) { $("engine").textContent = text ? `engine: ${text}` : ""; }
   function setState(s) { document.body.dataset.state = s; }
@@ -146,16 +167,26 @@
     e.hidden = !line;
   }
 
+  // Only what acts: after an error or an empty answer, its message and nothing else.
+  function showOnlyMessage() {
+    for (const id of ["pick-row", "right", "words-box", "warning", "progress"]) $(id).hidden = true;
+    $("counts").textContent = "";
+    $("search").textContent = "";
+  }
+
   function request() {
     const region = $("region").value;
     return { snake: $("snake").value.trim(), box: region.trim() ? "" : $("box").value.trim(),
              region };
   }
 
+  // The link holds the snake and target, and once an answer is shown the solution picked
+  // and the step shown (both counted from 1, as the page shows them).
   function setHash(req) {
     const parts = [`snake=${encodeURIComponent(req.snake)}`];
     if (req.box) parts.push(`box=${encodeURIComponent(req.box)}`);
     if (req.region && req.region.length < 1500) parts.push(`region=${encodeURIComponent(req.region)}`);
+    if (scene && asked === req) parts.push(`solution=${pickedIndex + 1}`, `step=${step + 1}`);
     const hash = "#" + parts.join("&");
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -167,6 +198,8 @@
     $("box").value = params.get("box") || "";
     $("region").value = params.get("region") || "";
     $("region-box").open = !!params.get("region");
+    const whole = (v) => (/^[1-9][0-9]*$/.test(v || "") ? Number(v) : null);
+    linked = { solution: whole(params.get("solution")), step: whole(params.get("step")) };
     return true;
   }
 
@@ -188,8 +221,11 @@
     showError("");
     $("warning").hidden = true;
     if (!req.snake) { showError("type a snake: segment lengths like 3-3-3-3-2-..., or a catalog name"); return; }
+    scene = null;
     setHash(req);
     setState("solving");
+    backend.cancelPlan();
+    clearPlan();
     // The answer shown belongs to the last snake: hide it until this one's is drawn.
     for (const id of ["answer", "right", "words-box"]) $(id).hidden = true;
     $("solve").disabled = true;
@@ -241,7 +277,8 @@
         $("progress-text").textContent = "stopped";
       } else {
         showError(err instanceof UserError ? err.message : `error: ${err.message}`);
-        if (err.nearby && err.nearby.length) {
+        showOnlyMessage();
+        if (err.nearby) {
           $("answer").hidden = false;
           showNearby(err.nearby, true);
         }
@@ -253,6 +290,8 @@
         $("stop").hidden = true;
         $("progress").hidden = $("progress-text").textContent !== "stopped";
         setState(document.body.dataset.state === "solving" ? "stopped" : document.body.dataset.state);
+        if (viewWanted && scene) bringIntoView();  // once the page above has its final size
+        viewWanted = false;
         mark("done", mine);
       }
     }
@@ -267,62 +306,91 @@
     setState("stopped");
   }
 
-  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+  const WHY = {
+    limit: "stopped at the first solution",
+    seconds: "stopped at the server's time limit",
+    interrupted: "stopped",
+    nodes: "stopped at the search's size limit",
+  };
+
+  // "4 distinct solutions" when the count is complete; "at least 4 distinct solutions (the
+  // search was stopped ...)" when it is not: no bare "4+".
+  function countWords(result) {
+    const n = result.distinct, whole = result.complete;
+    const what = `distinct solution${n === 1 && whole ? "" : "s"}`;
+    if (whole) {
+      const parts = [`${n} ${what}`, `${result.placements} placements`];
+      if (result.distinct_up_to_reversal !== n) parts.push(`${result.distinct_up_to_reversal} up to reversal`);
+      return parts.join(" · ") + " · complete";
+    }
+    const why = WHY[result.stop_reason] || "the search was stopped";
+    return `at least ${n} ${what} (incomplete: ${why}) · at least ${result.placements} placements`;
+  }
 
   async function showAnswer(req, result, mine, keepPick, final = true) {
     if (result.error) {
       showError(result.error);
+      showOnlyMessage();
       $("answer").hidden = false;
-      $("counts").textContent = "";
-      $("search").textContent = "";
-      $("pick-row").hidden = true;
       showNearby(result.nearby || [], true);
       setState("error");
       return;
     }
     asked = req;
     answer = result;
-    const more = result.complete ? "" : "+";
-    const why = { limit: "stopped at the first solution", seconds: "stopped at the server's time limit",
-      interrupted: "stopped", nodes: "stopped at the node limit" }[result.stop_reason] || "";
-    $("counts").textContent = `${result.distinct}${more} distinct solution${result.distinct === 1 && !more ? "" : "s"}` +
-      ` · ${result.placements}${more} placements` +
-      (result.distinct_up_to_reversal !== result.distinct ? ` · ${result.distinct_up_to_reversal}${more} up to reversal` : "") +
-      ` · ${result.complete ? "complete" : "incomplete: " + why}`;
-    $("search").textContent = `${result.target.description}; ${result.nodes.toLocaleString()} nodes in ` +
-      `${result.seconds.toFixed(3)} s on the ${result.engine} engine` +
+    $("counts").textContent = countWords(result);
+    // "placements" and the search's size are explained where they are said (the title).
+    $("search").textContent = `${result.target.description}; the search tried ${result.nodes.toLocaleString()} ` +
+      `segment positions in ${result.seconds.toFixed(3)} s on the ${result.engine} engine` +
       (result.solutions_shown < result.distinct ? `; the first ${result.solutions_shown} solutions are listed` : "");
+    $("search").title = "A placement is one way the snake fills the target; distinct solutions count " +
+      "placements that are turns or mirror images of each other once. A segment position is " +
+      "one segment placed by the search inside the target without overlap.";
     $("answer").hidden = false;
     showNearby(result.nearby || [], false);
-    const select = $("solutions");
-    const before = select.value;
-    select.innerHTML = "";
-    result.solutions.forEach((s, i) => {
-      const o = document.createElement("option");
-      o.value = String(i);
-      o.textContent = `${i + 1} of ${result.distinct}${more}${s.start_class ? " (starts at a " + s.start_class + ")" : ""}`;
-      select.appendChild(o);
-    });
-    $("pick-row").hidden = result.solutions.length === 0;
-    for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
-    $("no-downloads").hidden = backend.downloads.length === 3;
     if (!result.solutions.length) {
-      $("right").hidden = true;
-      $("words-box").hidden = true;
+      for (const id of ["pick-row", "right", "words-box"]) $(id).hidden = true;
       if (final) setState("done");
       return;
     }
+    const select = $("solutions");
+    const before = select.value;
+    select.innerHTML = "";
+    const total = result.complete ? `${result.distinct}` : `at least ${result.distinct}`;
+    result.solutions.forEach((s, i) => {
+      const o = document.createElement("option");
+      o.value = String(i);
+      const start = s.start_class ? ` (starts at ${/^[aeiou]/.test(s.start_class) ? "an" : "a"} ${s.start_class})` : "";
+      o.textContent = `${i + 1} of ${total}${start}`;
+      select.appendChild(o);
+    });
+    $("pick-row").hidden = false;
+    for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
+    $("no-downloads").hidden = backend.downloads.length === 3;
     // The fold plan is worked out once the answer is final: in the browser it shares the one
     // solver with the count, and on the server it is not needed to draw the answer.
-    if (keepPick && before && Number(before) < result.solutions.length) {
+    const wanted = linked && linked.solution ? linked.solution - 1 : null;
+    if (keepPick && before && Number(before) < result.solutions.length && wanted === null) {
       select.value = before;
       $("right").hidden = false;
       $("words-box").hidden = false;
       if (final && mine === run) loadPlan({ ...asked, cells: picked }, mine);
     } else {
-      await pick(0, mine, final);
+      const index = wanted !== null && wanted < result.solutions.length ? wanted : 0;
+      const at = linked && linked.step ? linked.step - 1 : 0;
+      if (final) linked = null;
+      await pick(index, mine, final, at);
+      if (mine === run) viewWanted = true;
+      if (mine === run && !final) bringIntoView();  // the first solution, while the count goes on
     }
     if (final && mine === run) setState("done");
+  }
+
+  // On a narrow screen the picture comes under the answer: bring it and its step into view.
+  function bringIntoView() {
+    const box = $("step-title").getBoundingClientRect();
+    const bottom = $("viewer").getBoundingClientRect().bottom;
+    if (box.top < 0 || bottom > window.innerHeight) $("right").scrollIntoView({ block: "start" });
   }
 
   function showNearby(list, typo) {
@@ -340,8 +408,8 @@
       const a = document.createElement("a");
       a.href = `#snake=${encodeURIComponent(n.text)}` + ($("box").value.trim() ? `&box=${encodeURIComponent($("box").value.trim())}` : "");
       a.className = "suggestion";
-      a.textContent = n.text;
-      a.title = `${n.edit}; ${n.distinct}${n.complete ? "" : "+"} distinct`;
+      a.textContent = n.name ? `${n.name}: ${n.text}` : n.text;
+      a.title = n.edit + (n.distinct ? `; ${n.complete ? "" : "at least "}${n.distinct} distinct solutions` : "");
       a.addEventListener("click", (e) => { e.preventDefault(); $("snake").value = n.text; solve(); });
       box.appendChild(a);
       const note = document.createElement("span");
@@ -352,32 +420,83 @@
     box.hidden = false;
   }
 
-  async function pick(index, mine, withPlan = true) {
+  async function pick(index, mine, withPlan = true, at = 0) {
     const s = answer.solutions[index];
+    backend.cancelPlan();  // the plan of the solution shown before is not wanted any more
+    clearPlan();
     picked = s.cells;
+    pickedIndex = index;
     $("solutions").value = String(index);
     const body = { ...asked, cells: picked };
     const d = await backend.call("details", body);
     mark("details", mine);
     if (mine !== run) return;
     scene = d.viewer;
-    $("words").textContent = d.words;
+    showWords(d.words);
     $("words-box").hidden = false;
     $("right").hidden = false;
     $("slider").max = String(scene.steps.length - 1);
-    clearPlan();
-    go(0);
+    go(at);
     mark("drawn", mine);
     if (withPlan) loadPlan(body, mine);
   }
 
+  // The words as a list: the start, then one item per step (its check under it), the step
+  // shown marked; a click on a step shows it.
+  function showWords(text) {
+    const box = $("words");
+    box.replaceChildren();
+    const list = document.createElement("ol");
+    list.className = "steps";
+    let item = null;
+    for (const line of text.split("\n")) {
+      const m = /^Step (\d+):/.exec(line);
+      if (m) {
+        item = document.createElement("li");
+        item.dataset.step = String(Number(m[1]) - 1);
+        item.textContent = line;
+        const k = item;
+        k.addEventListener("click", () => go(Number(k.dataset.step)));
+        list.appendChild(item);
+      } else if (item && line.trim()) {
+        const check = document.createElement("span");
+        check.className = "check";
+        check.textContent = line.trim();
+        item.appendChild(check);
+      } else if (line.trim()) {
+        const p = document.createElement("p");
+        p.textContent = line;
+        box.appendChild(p);
+      }
+    }
+    box.appendChild(list);
+  }
+
+  function markWords() {
+    for (const li of document.querySelectorAll("#words li")) {
+      const here = Number(li.dataset.step) === step;
+      li.classList.toggle("current", here);
+      if (here) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+      if (here) {  // keep it in view inside the list's own box (never scroll the page)
+        const box = $("words");
+        if (box.scrollHeight > box.clientHeight + 1) {
+          const top = li.offsetTop;  // #words is positioned: offsets are within it
+          if (top < box.scrollTop || top + li.offsetHeight > box.scrollTop + box.clientHeight) {
+            box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+          }
+        }
+      }
+    }
+  }
+
   // ---- drawing -------------------------------------------------------------------------
-  // The scene is drawn as SVG by the few lines below, from the scene's own camera (its
-  // cut-aways are worked out for that camera): no plotting library, so the first drawing
-  // costs milliseconds, not the seconds plotly.js takes to load and start WebGL. Drag turns
-  // the view; a double click turns it back.
+  // A picture is drawn as SVG by the lines below, from the scene's own camera and numbers
+  // (worked out in Python: each number on a face of its own cube that the camera sees): no
+  // plotting library, so the first drawing costs milliseconds. Cubes are painted far to
+  // near, each with its number right after it, so a nearer cube covers a number it hides.
+  // Drag turns the view; a double click turns it back.
   const SVG = "http://www.w3.org/2000/svg";
-  const SHADE = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
+  const SHADE_DEFAULT = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
 
   function basis(eye) {
     const n = Math.hypot(...eye) || 1;
@@ -402,48 +521,136 @@
     return e;
   }
 
-  // cubes: [{cell, colour, cut}]; labels: [[cell, text]]; lo, hi: the corners to fit.
-  function drawCubes(box, cubes, eye, labels, lo, hi) {
-    const turn = box.turn || [0, 0];
-    const az = Math.atan2(eye[1], eye[0]) + turn[0];
-    const flat = Math.hypot(eye[0], eye[1]);
-    const el0 = Math.max(-1.45, Math.min(1.45, Math.atan2(eye[2], flat) + turn[1]));
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+  // A point turned by `angle` about the line through `o` along the unit axis `d`.
+  function rotate(p, o, d, angle) {
+    const v = [p[0] - o[0], p[1] - o[1], p[2] - o[2]];
+    const c = Math.cos(angle), s = Math.sin(angle), k = dot(d, v) * (1 - c);
+    const x = [d[1] * v[2] - d[2] * v[1], d[2] * v[0] - d[0] * v[2], d[0] * v[1] - d[1] * v[0]];
+    return [0, 1, 2].map((a) => o[a] + v[a] * c + x[a] * s + d[a] * k);
+  }
+
+  // The six faces of a cube: [axis, sign, corner indices round it]; corner i = bits x, y, z.
+  const FACES = [];
+  for (let a = 0; a < 3; a++) {
+    const u = (a + 1) % 3, v = (a + 2) % 3;
+    for (const b of [0, 1]) {
+      FACES.push([a, b ? 1 : -1, [[0, 0], [1, 0], [1, 1], [0, 1]].map(([i, j]) => (b << a) | (i << u) | (j << v))]);
+    }
+  }
+
+  // A picture: {eye, window (left, bottom, right, top) or fit (a box's low and high corners
+  // to show whole) or neither (the cubes drawn), cubes: [{i, cell, colour,
+  // cut, mark, seam, turn: {o, d, angle} or absent}], labels: [[cube, x, y, z, bold]], arc,
+  // seam: [axis, where]}. Cubes turned part of the way (an animation) are drawn turned.
+  function drawPicture(box, pic) {
+    const t = box.turn || [0, 0];
+    const turned = t[0] !== 0 || t[1] !== 0;
+    const eye0 = pic.eye;
+    const az = Math.atan2(eye0[1], eye0[0]) + t[0];
+    const el0 = Math.max(-1.45, Math.min(1.45, Math.atan2(eye0[2], Math.hypot(eye0[0], eye0[1])) + t[1]));
     const { f, r, u } = basis([Math.cos(el0) * Math.cos(az), Math.cos(el0) * Math.sin(az), Math.sin(el0)]);
-    const P = (p) => [p[0] * r[0] + p[1] * r[1] + p[2] * r[2], -(p[0] * u[0] + p[1] * u[1] + p[2] * u[2])];
-    const corners = [];
-    for (const x of [lo[0], hi[0]]) for (const y of [lo[1], hi[1]]) for (const z of [lo[2], hi[2]]) corners.push(P([x, y, z]));
-    const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
-    const pad = 0.6;
-    const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
-    const w = Math.max(...xs) - x0 + pad, h = Math.max(...ys) - y0 + pad;
-    const svg = el("svg", { viewBox: `${x0} ${y0} ${w} ${h}`, width: "100%", height: "100%",
-      preserveAspectRatio: "xMidYMid meet", class: "cubes", role: "img" });
-    const depth = (c) => (c[0] + 0.5) * f[0] + (c[1] + 0.5) * f[1] + (c[2] + 0.5) * f[2];
-    const order = cubes.slice().sort((a, b) => depth(a.cell) - depth(b.cell));
-    for (const c of order) {
-      const g = el("g", {}, svg);
-      for (let a = 0; a < 3; a++) {
-        if (Math.abs(f[a]) < 1e-9) continue;
-        const at = c.cell[a] + (f[a] > 0 ? 1 : 0);
-        const b = (a + 1) % 3, d = (a + 2) % 3;
-        const pts = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([i, j]) => {
-          const p = c.cell.slice();
-          p[a] = at; p[b] += i; p[d] += j;
-          return P(p).map((v) => v.toFixed(4)).join(",");
-        });
-        el("polygon", c.cut
-          ? { points: pts.join(" "), fill: "none", stroke: "#888", "stroke-width": 0.02, "stroke-dasharray": "0.08 0.06" }
-          : { points: pts.join(" "), fill: shade(c.colour, SHADE[a]), stroke: "#222", "stroke-width": 0.025,
-              "stroke-linejoin": "round" }, g);
+    const P = (p) => [dot(p, r), -dot(p, u)];
+    const shadeOf = pic.shade || SHADE_DEFAULT;
+    const labels = new Map(pic.labels.map((l) => [l[0], l]));
+    const items = pic.cubes.map((c) => {
+      const k = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [c.cell[0] + (i & 1), c.cell[1] + (i >> 1 & 1), c.cell[2] + (i >> 2 & 1)]);
+      const corners = c.turn ? k.map((p) => rotate(p, c.turn.o, c.turn.d, c.turn.angle)) : k;
+      const centre = [0, 1, 2].map((a) => corners.reduce((s, p) => s + p[a], 0) / 8);
+      return { c, corners, depth: dot(centre, f) };
+    });
+    items.sort((a, b) => a.depth - b.depth);
+    const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
+      class: "cubes", role: "img" });
+    const xs = [], ys = [];
+    for (const { c, corners } of items) {
+      const g = el("g", { "data-cube": c.i }, svg);
+      for (const p of corners) { const q = P(p); xs.push(q[0]); ys.push(q[1]); }
+      if (c.cut) {
+        for (const [, , idx] of FACES) {
+          el("polygon", { points: idx.map((i) => P(corners[i]).map((v) => v.toFixed(4)).join(",")).join(" "),
+            fill: "none", stroke: "#888", "stroke-width": 0.02, "stroke-dasharray": "0.08 0.06" }, g);
+        }
+        continue;
+      }
+      const normalOf = (a, s) => {
+        const n = [0, 0, 0]; n[a] = s;
+        return c.turn ? rotate(n, [0, 0, 0], c.turn.d, c.turn.angle) : n;
+      };
+      for (const [a, s, idx] of FACES) {
+        const n = normalOf(a, s);
+        if (dot(n, f) <= 1e-9) continue;
+        const pts = idx.map((i) => P(corners[i]));
+        const light = shadeOf[0] * Math.abs(n[0]) + shadeOf[1] * Math.abs(n[1]) + shadeOf[2] * Math.abs(n[2]);
+        el("polygon", { points: pts.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "),
+          fill: shade(c.colour, light), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
+          "data-face": `${a},${s}` }, g);
+        if (c.mark) {  // inside the face's edges, so the next cubes' edges leave it whole
+          const mx = pts.reduce((v, q) => v + q[0], 0) / 4, my = pts.reduce((v, q) => v + q[1], 0) / 4;
+          el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * 0.88).toFixed(4)},${(my + (q[1] - my) * 0.88).toFixed(4)}`).join(" "),
+            fill: "none", stroke: c.mark, "stroke-width": 0.07 }, g);
+        }
+        if (c.seam && pic.seam && a !== pic.seam[0] && !c.turn) {  // the joint: this face's edge on it
+          const on = idx.map((i) => corners[i]).filter((p) => Math.abs(p[pic.seam[0]] - pic.seam[1]) < 1e-6);
+          if (on.length === 2) {
+            const [p0, p1] = on.map(P);
+            el("line", { x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1], stroke: "#111", "stroke-width": 0.1,
+              "stroke-linecap": "round" }, g);
+          }
+        }
+      }
+      const label = labels.get(c.i);
+      if (label) {
+        let at = [label[1], label[2], label[3]];
+        let show = true;
+        if (c.turn) at = rotate(at, c.turn.o, c.turn.d, c.turn.angle);
+        if (turned || c.turn) {  // the face it is on must still look towards the eye
+          const face = [0, 1, 2].find((a) => Math.abs(label[a + 1] - c.cell[a]) < 1e-6 || Math.abs(label[a + 1] - c.cell[a] - 1) < 1e-6);
+          const s = Math.abs(label[face + 1] - c.cell[face] - 1) < 1e-6 ? 1 : -1;
+          show = dot(normalOf(face, s), f) > 0.05;
+        }
+        if (show) {
+          const [x, y] = P(at);
+          const txt = el("text", { x: x.toFixed(4), y: (y + 0.13).toFixed(4), "text-anchor": "middle",
+            "font-size": 0.38, class: label[4] ? "label bold" : "label", "data-cube": c.i }, g);
+          txt.textContent = String(c.i + 1);
+        }
       }
     }
-    for (const [cell, text] of labels) {
-      const [x, y] = P([cell[0] + 0.5, cell[1] + 0.5, cell[2] + 0.5]);
-      const t = el("text", { x: x.toFixed(4), y: (y + 0.13).toFixed(4), "text-anchor": "middle",
-        "font-size": 0.38, class: "label" }, svg);
-      t.textContent = text;
+    if (pic.arc) {  // the turn's arrow, on top
+      const pts = pic.arc.map(P);
+      const tip = pts[pts.length - 1];
+      let k = pts.length - 2;
+      while (k > 0 && Math.hypot(pts[k][0] - tip[0], pts[k][1] - tip[1]) < 0.42) k--;
+      const back = pts[Math.max(0, k)];
+      const len = Math.hypot(tip[0] - back[0], tip[1] - back[1]) || 1;
+      const ux = (tip[0] - back[0]) / len, uy = (tip[1] - back[1]) / len, hd = 0.42;
+      const line = [...pts.slice(0, Math.max(1, k + 1)), [tip[0] - ux * hd * 0.8, tip[1] - uy * hd * 0.8]];
+      el("polyline", { points: line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "), fill: "none",
+        stroke: "#d62728", "stroke-width": 0.09, "stroke-linecap": "round", "stroke-linejoin": "round", class: "arrow" }, svg);
+      const base = [tip[0] - ux * hd, tip[1] - uy * hd];
+      el("polygon", { points: [tip, [base[0] - uy * hd * 0.45, base[1] + ux * hd * 0.45],
+        [base[0] + uy * hd * 0.45, base[1] - ux * hd * 0.45]].map((q) => q.join(",")).join(" "),
+        fill: "#d62728", class: "arrow" }, svg);
+      for (const q of pts) { xs.push(q[0]); ys.push(q[1]); }
     }
+    let view;
+    if (pic.window && !turned) {  // the frame the scene chose: the same before and after
+      const [x0, y0, x1, y1] = pic.window;
+      view = [x0, -y1, x1 - x0, y1 - y0];
+    } else if (pic.fit) {  // the whole box, so that it stays put from step to step
+      const [lo, hi] = pic.fit, pts = [];
+      for (const x of [lo[0], hi[0]]) for (const y of [lo[1], hi[1]]) for (const z of [lo[2], hi[2]]) pts.push(P([x, y, z]));
+      const pad = 0.6, x0 = Math.min(...pts.map((q) => q[0])) - pad, y0 = Math.min(...pts.map((q) => q[1])) - pad;
+      view = [x0, y0, Math.max(...pts.map((q) => q[0])) + pad - x0, Math.max(...pts.map((q) => q[1])) + pad - y0];
+    } else {
+      const pad = 0.3, x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+      view = [x0, y0, Math.max(...xs) + pad - x0, Math.max(...ys) + pad - y0];
+    }
+    svg.setAttribute("viewBox", view.map((v) => v.toFixed(4)).join(" "));
     box.replaceChildren(svg);
+    return svg;
   }
 
   function turnable(box, redraw) {
@@ -460,54 +667,58 @@
     box.addEventListener("dblclick", () => { box.turn = [0, 0]; redraw(); });
   }
 
-  // Step k's cubes and numbers: the new cubes numbered, and cube 1.
-  function stepDrawing(k) {
+  // Step k's picture: its cubes (new ones blue, the cube it turns at red), the cubes in the
+  // way of a key cube cut away, and the numbers the scene gives.
+  function stepPicture(k) {
     const s = scene.steps[k];
     const cutSet = new Set(s.cut);
     const cubes = [];
     for (let i = 0; i <= s.last; i++) {
       const colour = i >= s.first ? scene.new : i === s.pivot ? scene.pivot : scene.colours[i];
-      cubes.push({ cell: scene.cells[i], colour, cut: cutSet.has(i) });
+      cubes.push({ i, cell: scene.cells[i], colour, cut: cutSet.has(i) });
     }
-    const labels = [];
-    for (let i = s.first; i <= s.last; i++) labels.push([scene.cells[i], String(i + 1)]);
-    if (s.first > 0) labels.push([scene.cells[0], "1"]);
-    return { cubes, labels };
+    const labels = s.labels.map((l) => [...l, l[0] >= s.first ? 1 : 0]);
+    return { eye: scene.eye, shade: scene.shade, window: null, fit: [[0, 0, 0], scene.dims], cubes, labels,
+             arc: null, seam: null };
   }
 
   function go(k) {
     if (!scene) return;
     step = Math.max(0, Math.min(scene.steps.length - 1, k));
     const s = scene.steps[step];
-    const { cubes, labels } = stepDrawing(step);
-    drawCubes($("viewer"), cubes, scene.eye, labels, [0, 0, 0], scene.dims);
+    drawPicture($("viewer"), stepPicture(step));
     $("step-title").textContent = s.title;
     $("slider").value = String(step);
     $("prev").disabled = step === 0;
     $("next").disabled = step === scene.steps.length - 1;
+    markWords();
+    if (asked) setHash(asked);
   }
 
+  // ---- the fold plan -------------------------------------------------------------------
   function clearPlan() {
-    clearInterval(planTimer);
-    planTimer = null;
+    stopPlay();
     plan = null;
-    $("plan-play").textContent = "Play";
+    planWanted = null;
+    $("plan-box").hidden = false;
     $("plan").hidden = true;
     $("plan-controls").hidden = true;
     $("plan-words").textContent = "";
+    $("plan-caption").textContent = "";
     $("plan-status").hidden = false;
     $("plan-status").textContent = "the fold plan comes when the count is complete…";
   }
 
-  async function loadPlan(body, mine, asked = false) {
+  async function loadPlan(body, mine, asked_ = false) {
     clearPlan();
-    if (slowTarget && !asked) {
+    planWanted = body;
+    if (slowTarget && !asked_) {
       // In the browser a big target's plan takes a while and holds the one solver: on request.
       $("plan-status").textContent = "";
       const b = document.createElement("button");
       b.type = "button";
       b.id = "plan-ask";
-      b.textContent = "Work out a fold plan (slow in the browser: it may take half a minute)";
+      b.textContent = "Work out a fold plan (slow in the browser: it may take a minute)";
       b.addEventListener("click", () => loadPlan(body, mine, true));
       $("plan-status").appendChild(b);
       return;
@@ -515,52 +726,134 @@
     $("plan-status").textContent = "working out a fold plan…";
     try {
       const p = await backend.call("plan", body);
-      if (mine !== run || picked !== body.cells) return;
+      if (mine !== run || planWanted !== body) return;
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
-      const all = p.states.flat();  // one frame for every state, so the snake does not jump
-      plan.lo = [0, 1, 2].map((a) => Math.min(...all.map((c) => c[a])));
-      plan.hi = [0, 1, 2].map((a) => Math.max(...all.map((c) => c[a])) + 1);
-      $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end.`;
+      $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end. ` +
+        "Each step is drawn framed on its joint: hold the green cube (and the pale ones), turn " +
+        "the red one the way the arrow shows; the blue cubes turn with it.";
       $("plan").hidden = false;
       $("plan-controls").hidden = false;
       planGo(0);
       mark("plan", mine);
     } catch (err) {
-      if (mine === run) $("plan-status").textContent = err.message;
+      if (mine === run && planWanted === body && err.name !== "AbortError" && err.message !== "stopped") {
+        $("plan-status").textContent = err.message;
+      }
     }
   }
 
-  // The plan's state k: every cube in its colour, the two ends numbered.
-  function planDrawing(k) {
-    const cells = plan.states[k];
-    const cubes = cells.map((c, i) => ({ cell: c, colour: scene ? scene.colours[i] : "#7a4a22", cut: false }));
-    const labels = [[cells[0], "1"], [cells[cells.length - 1], String(cells.length)]];
-    return { cubes, labels };
+  // The plan's frames: 0 the start from above; k the state before turn k, framed on its
+  // joint, with the turn's arrow; the last the finished shape.
+  function planFrames() { return plan ? plan.turns.length + 2 : 0; }
+
+  function cubesOf(pic) {
+    return pic.cubes.map(([i, x, y, z, colour, cut, mark, seam]) => ({ i, cell: [x, y, z], colour, cut: !!cut, mark, seam: !!seam }));
+  }
+
+  function framePicture(k) {
+    if (k === 0) return { ...plan.start, cubes: cubesOf(plan.start) };
+    const t = plan.turns[Math.min(k, plan.turns.length) - 1];
+    const pic = k <= plan.turns.length ? t.before : t.after;
+    return { ...pic, cubes: cubesOf(pic), arc: k <= plan.turns.length ? pic.arc : null };
+  }
+
+  function frameWords(k) {
+    if (k === 0) return plan.start.words + "\n" + plan.order;
+    if (k > plan.turns.length) return `Done: ${plan.quarter_turns} quarter turns.`;
+    const t = plan.turns[k - 1];
+    return [t.words.replace(`Step ${k}:`, `Step ${k} of ${plan.turns.length}:`), ...t.notes].join("\n");
   }
 
   function planGo(k) {
     if (!plan) return;
-    planStep = Math.max(0, Math.min(plan.states.length - 1, k));
-    const { cubes, labels } = planDrawing(planStep);
-    drawCubes($("plan"), cubes, scene ? scene.eye : [1, -1, 1], labels, plan.lo, plan.hi);
-    $("plan-words").textContent = plan.words[planStep] || "";
-    $("plan-count").textContent = `${planStep} of ${plan.states.length - 1}`;
+    cancelAnimation();
+    planStep = Math.max(0, Math.min(planFrames() - 1, k));
+    const pic = framePicture(planStep);
+    const svg = drawPicture($("plan"), pic);
+    const turn = planStep >= 1 && planStep <= plan.turns.length ? plan.turns[planStep - 1] : null;
+    if (turn) { svg.dataset.hold = turn.hold; svg.dataset.turn = turn.turn; }
+    $("plan-caption").textContent = pic.camera ? `(${pic.camera})` : "";
+    $("plan-words").textContent = frameWords(planStep);
+    $("plan-count").textContent = planStep === 0 ? "start" :
+      planStep > plan.turns.length ? "done" : `step ${planStep} of ${plan.turns.length}`;
+    $("plan-prev").disabled = planStep === 0;
+    $("plan-next").disabled = planStep === planFrames() - 1;
+  }
+
+  // Turn k played: the cubes that turn go a quarter turn about the joint, from the state
+  // before to the state after, in the step's frame; then the next frame. `then` runs after.
+  const TURN_MS = 900;
+  function cancelAnimation() { if (planAnimation) cancelAnimationFrame(planAnimation); planAnimation = null; }
+  function playTurn(k, then) {
+    cancelAnimation();
+    const t = plan.turns[k - 1];
+    const before = new Map(t.before.cubes.map((c) => [c[0], c]));
+    const after = new Map(t.after.cubes.map((c) => [c[0], c]));
+    const moving = new Set(t.moving);
+    const cells = new Map(plan.states[k - 1].map((c, i) => [i, c]));
+    const shown = [...new Set([...before.keys(), ...after.keys()])].filter((i) => !(before.get(i) || after.get(i))[5]);
+    const began = performance.now();
+    const frame = (now) => {
+      const x = Math.min(1, (now - began) / TURN_MS);
+      const eased = x < 0.5 ? 2 * x * x : 1 - 2 * (1 - x) * (1 - x);
+      const angle = t.sign * eased * Math.PI / 2;
+      const cubes = shown.map((i) => {
+        const c = before.get(i) || after.get(i);
+        const cube = { i, cell: cells.get(i), colour: c[4], cut: false, mark: "", seam: !!c[7] };
+        if (moving.has(i)) cube.turn = { o: t.origin, d: t.direction, angle };
+        return cube;
+      });
+      const labels = t.before.labels.filter((l) => l[0] === t.hold || l[0] === t.turn);
+      drawPicture($("plan"), { ...t.before, cubes, labels, arc: null });
+      if (x < 1) planAnimation = requestAnimationFrame(frame);
+      else {
+        planAnimation = null;
+        drawPicture($("plan"), { ...t.after, cubes: cubesOf(t.after), arc: null });
+        $("plan-count").textContent = `step ${k} of ${plan.turns.length}: done`;
+        then();
+      }
+    };
+    planAnimation = requestAnimationFrame(frame);
+  }
+
+  function planNext() {
+    if (!plan || planStep >= planFrames() - 1) return;
+    stopPlay();
+    const k = planStep;
+    if (k >= 1 && k <= plan.turns.length) {
+      $("plan-next").disabled = true;
+      playTurn(k, () => setTimeout(() => { if (plan && planStep === k) planGo(k + 1); }, 500));
+    } else planGo(k + 1);
+  }
+
+  function stopPlay() {
+    if (planTimer) clearTimeout(planTimer);
+    planTimer = null;
+    cancelAnimation();
+    if ($("plan-play")) $("plan-play").textContent = "Play";
   }
 
   function planPlay() {
-    if (planTimer) { clearInterval(planTimer); planTimer = null; $("plan-play").textContent = "Play"; return; }
-    if (plan && planStep >= plan.states.length - 1) planGo(0);
+    if (planTimer) { stopPlay(); planGo(planStep); return; }
+    if (!plan) return;
+    if (planStep >= planFrames() - 1) planGo(0);
     $("plan-play").textContent = "Pause";
-    planTimer = setInterval(() => {
-      if (!plan || planStep >= plan.states.length - 1) { clearInterval(planTimer); planTimer = null; $("plan-play").textContent = "Play"; return; }
-      planGo(planStep + 1);
-    }, 1200);
+    const next = () => {
+      if (!plan || planStep >= planFrames() - 1) { stopPlay(); return; }
+      const k = planStep;
+      if (k >= 1 && k <= plan.turns.length) {
+        playTurn(k, () => { planTimer = setTimeout(() => { planGo(k + 1); planTimer = setTimeout(next, 1400); }, 700); });
+      } else { planGo(k + 1); planTimer = setTimeout(next, 1400); }
+    };
+    planTimer = setTimeout(next, 300);
   }
 
+  // ---- printing ------------------------------------------------------------------------
   // A sheet to print (or to save as PDF from the print dialog): every step as a picture with
-  // its words, then the fold plan if it is worked out. It works in the static site too, where
-  // matplotlib's PDF sheet cannot be made.
+  // its words, then the fold plan, each turn before and after. It works in the static site
+  // too, where matplotlib's PDF sheet cannot be made. Lists stay lists; when the plan is not
+  // here, the sheet says so, and why, in its first lines.
   function printSteps() {
     if (!scene) return;
     const sheet = $("print-sheet");
@@ -568,25 +861,68 @@
     const head = document.createElement("h1");
     head.textContent = `${$("snake").value.trim() || "snake"}: ${answer ? answer.target.description : ""}`;
     sheet.appendChild(head);
-    const lines = document.createElement("pre");
-    lines.textContent = $("words").textContent;
-    sheet.appendChild(lines);
-    const figure = (title, drawing, lo, hi) => {
+    if (!plan) {
+      const missing = document.createElement("p");
+      missing.className = "missing";
+      const why = $("plan-status").textContent.trim();
+      missing.textContent = "The fold plan is not in this sheet: " + (
+        $("plan-ask") ? "it is worked out on request in this browser, and was not asked for." :
+        why.startsWith("working out") ? "it was still being worked out when you printed; print again when the plan shows." :
+        why ? `${why}.` : "there is none for this solution.");
+      sheet.appendChild(missing);
+    }
+    sheet.appendChild($("words").cloneNode(true)).removeAttribute("id");
+    const figure = (title, pics, cls) => {
       const fig = document.createElement("figure");
+      if (cls) fig.className = cls;
       const cap = document.createElement("figcaption");
       cap.textContent = title;
-      const box = document.createElement("div");
-      box.className = "print-cubes";
-      fig.append(cap, box);
+      fig.appendChild(cap);
+      const row = document.createElement("div");
+      row.className = "print-row";
+      for (const [caption, pic] of pics) {
+        const one = document.createElement("div");
+        one.className = "print-one";
+        if (caption) { const c = document.createElement("div"); c.className = "print-caption"; c.textContent = caption; one.appendChild(c); }
+        const box = document.createElement("div");
+        box.className = "print-cubes";
+        one.appendChild(box);
+        row.appendChild(one);
+        drawPicture(box, pic);
+      }
+      fig.appendChild(row);
       sheet.appendChild(fig);
-      drawCubes(box, drawing.cubes, scene.eye, drawing.labels, lo, hi);
     };
-    scene.steps.forEach((s, k) => figure(s.title, stepDrawing(k), [0, 0, 0], scene.dims));
+    scene.steps.forEach((s, k) => figure(s.title, [["", stepPicture(k)]]));
     if (plan) {
       const h = document.createElement("h2");
       h.textContent = `Fold it from a flat snake: ${plan.quarter_turns} quarter turns, holding the ${plan.held} end`;
       sheet.appendChild(h);
-      plan.states.forEach((_, k) => figure(plan.words[k] || "", planDrawing(k), plan.lo, plan.hi));
+      const lines = plan.start.words.split("\n");
+      const intro = document.createElement("div");
+      intro.className = "print-start";
+      let list = null;
+      for (const line of lines) {
+        if (line.startsWith("  ")) {
+          if (!list) { list = document.createElement("ul"); intro.appendChild(list); }
+          const li = document.createElement("li");
+          li.textContent = line.trim();
+          list.appendChild(li);
+        } else {
+          const p = document.createElement("p");
+          p.textContent = line;
+          intro.appendChild(p);
+        }
+      }
+      const order = document.createElement("p");
+      order.textContent = plan.order;
+      intro.appendChild(order);
+      sheet.appendChild(intro);
+      figure("The start, seen from above", [["", { ...plan.start, cubes: cubesOf(plan.start) }]], "print-start-picture");
+      plan.turns.forEach((t, k) => figure([t.words, ...t.notes].join(" "), [
+        [t.before.caption, { ...t.before, cubes: cubesOf(t.before) }],
+        [t.after.caption, { ...t.after, cubes: cubesOf(t.after), arc: null }],
+      ], "print-turn"));
     }
     window.print();
   }
@@ -613,14 +949,19 @@
   // ---- wiring --------------------------------------------------------------------------
   turnable($("viewer"), () => go(step));
   turnable($("plan"), () => planGo(planStep));
-  $("ask").addEventListener("submit", (e) => { e.preventDefault(); solve(); });
+  $("ask").addEventListener("submit", (e) => { e.preventDefault(); linked = null; solve(); });
   $("stop").addEventListener("click", stop);
   $("prev").addEventListener("click", () => go(step - 1));
   $("next").addEventListener("click", () => go(step + 1));
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
-  $("solutions").addEventListener("change", () => { const mine = ++run; pick(Number($("solutions").value), mine).catch((e) => showError(e.message)); });
-  $("plan-prev").addEventListener("click", () => planGo(planStep - 1));
-  $("plan-next").addEventListener("click", () => planGo(planStep + 1));
+  $("solutions").addEventListener("change", () => {
+    const mine = ++run;
+    pick(Number($("solutions").value), mine).then(() => setHash(asked)).catch((e) => {
+      if (e.message !== "stopped") showError(e.message);
+    });
+  });
+  $("plan-prev").addEventListener("click", () => { stopPlay(); planGo(planStep - 1); });
+  $("plan-next").addEventListener("click", planNext);
   $("plan-play").addEventListener("click", planPlay);
   for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).addEventListener("click", () => download(form));
   $("print").addEventListener("click", printSteps);
@@ -637,9 +978,26 @@
     if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
     if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
   });
-  window.addEventListener("hashchange", () => { if (readHash()) solve(); });
+  // A link opened in this tab: the same snake and target reopen the solution and step it
+  // names; another snake is solved.
+  window.addEventListener("hashchange", () => {
+    if (!readHash()) return;
+    const req = request();
+    const same = asked && answer && scene && req.snake === asked.snake && req.box === asked.box &&
+      req.region === asked.region && document.body.dataset.state === "done";
+    if (!same) { solve(); return; }
+    const want = linked.solution ? linked.solution - 1 : pickedIndex;
+    const at = linked.step ? linked.step - 1 : step;
+    linked = null;
+    if (want !== pickedIndex && want < answer.solutions.length) {
+      const mine = ++run;
+      pick(want, mine, true, at).catch((e) => showError(e.message));
+    } else go(at);
+  });
   window.snakecubeStep = () => step;
   window.snakecubeGo = (k) => go(k);
+  window.snakecubePlanGo = (k) => planGo(k);
+  window.snakecubeSolution = () => pickedIndex;
 
   // The catalog's names, for the snake box's suggestions.
   (CONFIG.mode === "static" ? backend.ready.then(() => backend.call("catalog", {})) :
