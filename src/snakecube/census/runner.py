@@ -221,7 +221,7 @@ def plan(
         parts = partitions or default_partitions(region.volume)
         done = Store.open(store, region, units, parts, max_segment).finished_units()
         todo = [u for i, u in enumerate(units) if i not in done]
-    return units, forecast(region, todo, workers)
+    return units, forecast(region, todo, workers, max_segment=max_segment)
 
 
 def too_long(region: Region, left: Forecast) -> str:

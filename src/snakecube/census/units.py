@@ -244,7 +244,7 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
-def _flood(nbmask: list[int], reach: int, area: int) -> int:
+def flood(nbmask: list[int], reach: int, area: int) -> int:
     """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
     todo = reach
     while todo:
@@ -316,8 +316,8 @@ def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, 
                 continue
             cand = nbmask[x] & ~occ  # split: free neighbours of x no free cell joins
             if level + 2 < n and cand & (cand - 1):
-                reach = _flood(nbmask, cand & -cand, ring[x] & ~occ)
-                if cand & ~reach and _flood(nbmask, reach, ~occ & full) != ~occ & full:
+                reach = flood(nbmask, cand & -cand, ring[x] & ~occ)
+                if cand & ~reach and flood(nbmask, reach, ~occ & full) != ~occ & full:
                     occ ^= 1 << x
                     continue
             nextd[level] = d
