@@ -172,3 +172,17 @@ def test_generate_the_chess_board_snake_cube():
     (g,) = generate(boxes[0], count=1, seed=1, unique=True, also=boxes[1:])
     for box in boxes:
         assert sc.solve(g.rating.snake, box).distinct_up_to_reversal == 1
+
+
+def test_a_census_of_several_targets_says_what_it_will_take(cli, tmp_path):
+    """As for one target: forecast first, refused past a day with what to do instead, and
+    nothing written; --seconds runs part of it and keeps the store."""
+    store = tmp_path / "store"
+    code, _, err = cli("designs", "--box", "4x4x4", "--box", "8x8x1", "--store", str(store))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "years on" in err and "--seconds" in err and not store.exists()
+    code, out, err = cli(
+        "designs", "--box", "4x4x4", "--box", "8x8x1", "--store", str(store), "--seconds", "1"
+    )
+    assert code == 0 and "the census will take about" in err and "complete       no" in out
+    assert (store / "manifest.json").is_file()
