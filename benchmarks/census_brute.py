@@ -3,6 +3,7 @@
     python3 benchmarks/census_brute.py                 # every box below
     python3 benchmarks/census_brute.py --box 2x3x4
     python3 benchmarks/census_brute.py --box 3x3x3 --tally
+    python3 benchmarks/census_brute.py --joint --box 2x3x4 --box 4x6x1 --tally
 
 Every directed Hamiltonian path is listed by the independent code of ``tests/bruteforce.py``
 (plain Python, no pruning), grouped by design and by symmetry class, and compared with
@@ -15,6 +16,10 @@ depth-first search written here and counts directed paths per design. No symmetr
 the identity fixes a directed Hamiltonian path (it would fix every cell), so each class has
 exactly |G| paths: a design's classes are its directed paths / |G|, and only the paths of
 palindromic designs are checked for a symmetry mapping them onto their own reverse.
+
+``--joint`` compares the census of several targets (``snakecube designs --box A --box B``)
+with the brute force of each box, intersected: the designs in every box, each with its
+solutions in each, and the totals.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import snakecube as sc
 from bruteforce import solutions_by_design
 from snakecube.census import census
+from snakecube.census.several import joint_census
 
 BOXES = [  # every box of 19 to 27 cells but 3x3x3 (too slow here: use --tally)
     *(f"1x1x{n}" for n in range(19, 28)),
@@ -112,7 +118,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", action="append", help="a box (default: the list above)")
     ap.add_argument("--tally", action="store_true", help="count by design directly")
+    ap.add_argument("--joint", action="store_true", help="the designs in every --box at once")
     args = ap.parse_args()
+    if args.joint:
+        raise SystemExit(joint(args.box or [], args.tally))
     bad = 0
     for text in args.box or BOXES:
         dims = tuple(int(t) for t in text.split("x"))
@@ -137,6 +146,31 @@ def main() -> None:
               f"  {'AGREE' if ok else 'DISAGREE'}", flush=True)  # fmt: skip
         got.close()
     raise SystemExit(1 if bad else 0)
+
+
+def joint(texts: list[str], by_tally: bool) -> int:
+    """Brute force of each box, intersected, against the census of them all; exit code."""
+    boxes = [tuple(int(t) for t in text.split("x")) for text in texts]
+    t0 = time.perf_counter()
+    each = [(tally(d) if by_tally else solutions_by_design(*d))[0] for d in boxes]
+    brute = time.perf_counter() - t0
+    keys = set.intersection(*(set(d) for d in each))
+    want = {k: tuple(d[k] for d in each) for k in keys}
+    with joint_census([sc.Box(*d) for d in boxes], workers=1) as got:
+        mine = {min(d.snake.lengths, d.snake.lengths[::-1]): d.distinct for d in got.designs}
+        ok = (
+            got.complete
+            and mine == want
+            and got.design_count == len(want)
+            and [c.design_count for c in got.alone] == [len(d) for d in each]
+            and list(got.solution_counts or ())
+            == [sum(v[i] for v in want.values()) for i in range(len(boxes))]
+            and got.unique_in_all == sum(1 for v in want.values() if set(v) == {1})
+        )
+    print(f"{' + '.join(texts)}: {len(want):,} designs in all (alone: "
+          f"{', '.join(f'{len(d):,}' for d in each)}), brute force {brute:.1f} s  "
+          f"{'AGREE' if ok else 'DISAGREE'}", flush=True)  # fmt: skip
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -114,3 +114,65 @@ def solutions_by_design(a: int, b: int, c: int):
         else:
             out[key] = len(classes)
     return out, paths
+
+
+def solutions_by_design_of(cells: list[Coord]):
+    """design (the smaller of it and its reverse) -> distinct solutions up to symmetry and
+    reversal, from every directed Hamiltonian path of ``cells`` (any region)."""
+    by_design, maps = census_of(cells)
+    out = {}
+    for lengths, (_n, classes) in by_design.items():
+        key = min(lengths, lengths[::-1])
+        if lengths == lengths[::-1]:
+            out[key] = len({min(p, canonical(p[::-1], maps)) for p in classes})
+        else:
+            out[key] = len(classes)
+    return out
+
+
+def common_designs(regions: list[list[Coord]]):
+    """design -> (its distinct solutions in each region, in order), for the designs that
+    fold into every one of ``regions``, each region's designs from every Hamiltonian path."""
+    each = [solutions_by_design_of(cells) for cells in regions]
+    keys = set.intersection(*(set(d) for d in each))
+    return {k: tuple(d[k] for d in each) for k in keys}
+
+
+def folds(lengths: tuple[int, ...], cells: list[Coord]) -> int:
+    """The distinct solutions (up to the cells' symmetries and reversal) of the snake with
+    these segment lengths in ``cells``: every placement, one segment at a time, in plain
+    coordinates."""
+    inside = set(cells)
+    maps = maps_of(cells)
+    steps = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+    found: set[tuple[Coord, ...]] = set()
+    path: list[Coord] = []
+    free = set(cells)
+
+    def place(k: int, last: tuple[int, int, int] | None) -> None:
+        if k == len(lengths):
+            if not free:
+                p = tuple(path)
+                found.add(min(canonical(p, maps), canonical(p[::-1], maps)))
+            return
+        x, y, z = path[-1]
+        for step in steps:
+            if last is not None and (step == last or step == (-last[0], -last[1], -last[2])):
+                continue  # a corner turns 90 degrees
+            dx, dy, dz = step
+            added = [(x + j * dx, y + j * dy, z + j * dz) for j in range(1, lengths[k])]
+            if all(c in free for c in added):
+                path.extend(added)
+                free.difference_update(added)
+                place(k + 1, step)
+                free.update(added)
+                del path[len(path) - len(added) :]
+
+    for start in cells:
+        path.append(start)
+        free.discard(start)
+        place(0, None)
+        free.add(start)
+        path.pop()
+    assert inside == free
+    return len(found)

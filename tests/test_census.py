@@ -234,6 +234,17 @@ def test_a_sample_is_drawn_from_the_designs_with_their_counts():
             got.sample(-1)
 
 
+@pytest.mark.parametrize("dims,longest", [((3, 4, 1), 3), ((4, 4, 1), 3), ((2, 2, 4), 3),
+                                          ((3, 6, 1), 4), ((2, 3, 3), 2)])  # fmt: skip
+def test_a_census_of_short_segments_is_the_brute_force_ones(dims, longest):
+    """--max-segment: only the designs with no segment longer, each with all its solutions."""
+    want, _ = _brute(dims)
+    with census(sc.Box(*dims), max_segment=longest) as got:
+        mine = {min(d.snake.lengths, d.snake.lengths[::-1]): d.distinct for d in got.designs}
+        assert got.complete and got.max_segment == longest
+    assert mine == {k: v for k, v in want.items() if max(k) <= longest}
+
+
 # -- issue 43: a census says what it will take, and refuses what it cannot finish --------
 
 

@@ -94,6 +94,25 @@ def test_a_census_on_the_cluster_equals_the_local_one(cluster, tmp_path):
     assert on_cluster["complete"] and on_cluster["designs"] == 13901  # docs/census.md
 
 
+def test_a_census_of_several_targets_on_the_cluster_equals_the_local_one(cluster, tmp_path):
+    """The targets' censuses, their intersection and a search in one more target, as tasks."""
+    two = ("--box", "2x3x4", "--box", "4x6x1")
+    on_cluster = _designs(*two, "--scheduler", cluster["address"], "--store", str(tmp_path / "a"))
+    local = _designs(*two)
+    for data in (on_cluster, local):
+        for one in data["alone"]:
+            one.pop("store")
+    assert on_cluster == local and on_cluster["designs"] == 116
+    searched = ("--box", "4x6x1", "--fold-into", "2x3x4")
+    far = _designs(*searched, "--scheduler", cluster["address"], "--store", str(tmp_path / "b"))
+    near = _designs(*searched)
+    for data in (far, near):
+        data["alone"][0].pop("store")
+        for key in ("core_seconds", "decided_per_core_second"):
+            data["searched"].pop(key)
+    assert far == near and far["designs"] == 116 and far["exact"]
+
+
 def test_a_worker_killed_mid_run_is_survived(cluster, tmp_path):
     store = tmp_path / "s"
     run = subprocess.Popen(

@@ -12,13 +12,15 @@ import math
 import random
 import time
 from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from snakecube import limits, pool
 from snakecube.errors import InputError
 from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
 from snakecube.search.engine import Engine
+from snakecube.search.estimate import end_sizes
+from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.search.strategy import last_end_pays
 from snakecube.shape import Box, CellIndex, Coord, Region
@@ -215,21 +217,37 @@ def rate(
 @dataclass(frozen=True, slots=True)
 class Generated:
     """A new design, the path it was made from (a solution, so it needs no search to prove
-    it folds), and its rating."""
+    it folds), and its rating. Made for several boxes (``also``), ``ratings`` and
+    ``solutions`` hold one per box, the first box's first (``rating``, ``solution``)."""
 
     rating: Rating
     solution: Solution  # the design's own path
+    ratings: tuple[Rating, ...] = ()
+    solutions: tuple[Solution, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """``{"turns", "segment_lengths", "difficulty", "solutions", "cells"}``."""
+        """``{"turns", "segment_lengths", "difficulty", "solutions", "cells"}``, of the first
+        box; for several boxes also ``targets``: per box its ``target``, ``solutions``,
+        ``difficulty`` and a solution's ``cells``."""
         d = self.rating
-        return {
+        out: dict[str, object] = {
             "turns": d.snake.turns(),
             "segment_lengths": list(d.snake.lengths),
             "difficulty": None if d.difficulty is None else round(d.difficulty, 2),
             "solutions": d.distinct,
             "cells": [list(c) for c in self.solution.cells],
         }
+        if len(self.ratings) > 1:
+            out["targets"] = [
+                {
+                    "target": r.region.describe(),
+                    "solutions": r.distinct,
+                    "difficulty": None if r.difficulty is None else round(r.difficulty, 2),
+                    "cells": [list(c) for c in sol.cells],
+                }
+                for r, sol in zip(self.ratings, self.solutions, strict=True)
+            ]
+        return out
 
 
 def _stopped(result: Result) -> bool:
@@ -240,37 +258,72 @@ def _stopped(result: Result) -> bool:
 
 
 def _check_candidate(
-    job: tuple[Box, Snake, tuple[CellIndex, ...], bool, int],
+    job: tuple[tuple[Box, ...], Snake, tuple[CellIndex, ...], tuple[bool, ...], int],
 ) -> Iterator[Generated]:
-    """One candidate, checked in a worker: yields the design if it qualifies."""
+    """One candidate, checked in a worker: yields the design if it qualifies (in every box:
+    it folds, with one solution where ``unique`` says so). The candidate is a path of the
+    first box; the others are searched, from the end whose tree is estimated smaller."""
 
-    box, snake, path, unique, max_nodes = job
-    if unique:
+    boxes, snake, path, unique, max_nodes = job
+    found = [Solution(snake, boxes[0], path)]
+    for i, box in enumerate(boxes):
+        if i == 0 and not unique[0]:
+            continue  # the candidate's own path is its solution there
         # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
-        limit = 3 if snake.is_palindrome else 2
-        check = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes)
-        if _stopped(check) or check.distinct_up_to_reversal != 1:
+        limit = (3 if snake.is_palindrome else 2) if unique[i] else 1
+        check = _search(snake, box, limit, max_nodes, better_end=i > 0)
+        if check.stop_reason == "interrupted":
+            raise KeyboardInterrupt
+        if not check.solutions or (unique[i] and _stopped(check)):
+            return  # no fold within the node limit; or a second one, or no proof there is none
+        if unique[i] and check.distinct_up_to_reversal != 1:
             return
-    rating = rate(snake, box)
-    if not rating.complete:
-        raise KeyboardInterrupt
-    yield Generated(rating, Solution(snake, box, path))
+        if i > 0:
+            found.append(check.solutions[0])
+    ratings = []
+    for box in boxes:
+        rating = rate(snake, box)
+        if not rating.complete:
+            raise KeyboardInterrupt
+        ratings.append(rating)
+    several = len(boxes) > 1
+    yield Generated(ratings[0], found[0], tuple(ratings) if several else (),
+                    tuple(found) if several else ())  # fmt: skip
+
+
+def _search(snake: Snake, box: Box, limit: int, max_nodes: int, better_end: bool) -> Result:
+    """Up to ``limit`` solutions of ``snake`` in ``box``, within ``max_nodes`` nodes; with
+    ``better_end``, searched from the end with the smaller estimated tree (a search that
+    must finish to prove a count is often far shorter from one end), and read from cube 1."""
+    reverse = False
+    if better_end and not snake.is_palindrome and box.volume > pool.SMALL_JOB_CELLS:
+        first, last = end_sizes(Problem.build(snake, box))
+        reverse = last < first
+    result = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse)
+    if not reverse:
+        return result
+    forwards = tuple(Solution(snake, box, tuple(reversed(s.path))) for s in result.solutions)
+    return replace(result, snake=snake, solutions=forwards, reversed=False)
 
 
 UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design.md: unique 4x4x4 designs come faster
+# Samples drawn per candidate at most: 8x8 paths with no segment over 4 cubes (to fit the
+# 4x4x4 cube) are about 1 in 37 (docs/design.md).
+DRAWS_PER_ATTEMPT = 100
 
 
 def generate(
     box: Box,
     count: int = 1,
     seed: int = 0,
-    unique: bool = False,
+    unique: bool | Sequence[int] = False,
     min_straights: int = 0,
     max_segment: int | None = None,
     max_nodes: int = 30_000_000,
     attempts: int | None = None,
     workers: int | None = None,
     straightness: float | None = None,
+    also: Sequence[Box] = (),
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
@@ -281,28 +334,89 @@ def generate(
     Candidates are drawn in order from the seed and checked on all cores; results keep the
     candidates' order, so the output does not depend on the number of cores. Candidates
     are samples of one backbite chain, ``n**2`` moves apart after ``5 n**2`` moves to mix;
-    at most ``attempts`` are drawn (default ``max(1000, 200 * count)``). ``straightness``
-    (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain towards paths with
-    long straight runs (see :func:`backbite`): their designs are more often unique, and
-    quicker to prove so.
+    at most ``attempts`` are drawn (default ``max(1000, 200 * count)``; for several boxes,
+    ``attempts`` that fit them all, of at most ``DRAWS_PER_ATTEMPT`` times as many).
+    ``straightness`` (default: UNIQUE_STRAIGHTNESS with ``unique``, else 0) leans the chain
+    towards paths with long straight runs (see :func:`backbite`): their designs are more
+    often unique, and quicker to prove so.
+
+    ``also`` lists more boxes of the same size: a design must then fold into each of them
+    as well (found by a search with the same node limit), and ``unique`` may be True (one
+    solution in every box), False, or the positions of the boxes where it must be unique
+    (0 for ``box``, 1 for ``also[0]``, ...). Candidates are then drawn from the box with the
+    fewest pairs of touching cells (the flat one of 4x4x4 and 8x8x1: it has the fewer
+    paths, so its designs fold elsewhere more often), with no segment longer than the
+    shortest of the boxes' longest sides, and uniform paths (straightness 0) by default.
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip
+    boxes, flags = _checked_boxes(box, also, unique)
     if straightness is None:
-        straightness = UNIQUE_STRAIGHTNESS if unique else 0.0
+        straightness = (UNIQUE_STRAIGHTNESS if len(boxes) == 1 else 0.0) if any(flags) else 0.0
+    if len(boxes) > 1:
+        fits = min(max(b.dims) for b in boxes)
+        max_segment = fits if max_segment is None else min(max_segment, fits)
+    # Candidates come from the box with the fewest pairs of touching cells (fewest paths).
+    k = min(range(len(boxes)), key=lambda i: (_adjacent_pairs(boxes[i]), i))
+    order = (k, *(i for i in range(len(boxes)) if i != k))
+    drawn = tuple(boxes[i] for i in order)
+    marks = tuple(flags[i] for i in order)
     rng = random.Random(seed)
-    chosen = _candidates(box, rng, attempts, float(straightness), min_straights, max_segment)
-    jobs = ((box, snake, path, unique, max_nodes) for snake, path in chosen)
+    chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,
+                         max_segment, DRAWS_PER_ATTEMPT if len(boxes) > 1 else 1)  # fmt: skip
+    jobs = ((drawn, snake, path, marks, max_nodes) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
         found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
     else:
         found = _in_candidate_order(pool.run(_check_candidate, jobs, n))
     try:
-        yield from itertools.islice(found, count)
+        for g in itertools.islice(found, count):
+            yield g if k == 0 else _in_order(g, order)
     finally:
         found.close()  # the workers stop now, not when the generator is collected
+
+
+def _adjacent_pairs(box: Box) -> int:
+    """How many pairs of cells of ``box`` touch: fewer pairs, fewer Hamiltonian paths."""
+    a, b, c = box.dims
+    return (a - 1) * b * c + a * (b - 1) * c + a * b * (c - 1)
+
+
+def _in_order(g: Generated, order: tuple[int, ...]) -> Generated:
+    """``g`` with its ratings and solutions in the boxes' order as given."""
+    back = sorted(range(len(order)), key=lambda j: order[j])
+    ratings = tuple(g.ratings[j] for j in back)
+    solutions = tuple(g.solutions[j] for j in back)
+    return Generated(ratings[0], solutions[0], ratings, solutions)
+
+
+def _checked_boxes(
+    box: Box, also: Sequence[Box], unique: bool | Sequence[int]
+) -> tuple[tuple[Box, ...], tuple[bool, ...]]:
+    """The boxes (``box`` first) and, for each, whether its solution must be unique."""
+    if isinstance(also, Box) or not isinstance(also, Sequence):
+        raise TypeError("generate(also=...) needs a list of Boxes")
+    boxes = (box, *also)
+    for b in also:
+        if not isinstance(b, Box):
+            raise TypeError(f"generate() needs Boxes, not {type(b).__name__}")
+        if b.volume != box.volume:
+            raise InputError(
+                f"the boxes must have equal size: the {box.describe()} has {box.volume} cells, "
+                f"the {b.describe()} has {b.volume}"
+            )
+    if len({b.cells for b in boxes}) < len(boxes):
+        raise InputError("a box is given twice")
+    if isinstance(unique, bool):
+        return boxes, (unique,) * len(boxes)
+    marked = set()
+    for i in unique:
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(boxes):
+            raise InputError(f"unique: {i!r} is not the position of one of the {len(boxes)} boxes")
+        marked.add(i)
+    return boxes, tuple(i in marked for i in range(len(boxes)))
 
 
 def _checked_options(
@@ -348,21 +462,28 @@ def _candidates(
     bias: float,
     min_straights: int,
     max_segment: int | None,
+    draws: int = 1,
 ) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
     """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
-    mix), each design once, that have the straights and segment lengths asked for."""
+    mix), each design once, that have the straights and segment lengths asked for. Of
+    ``attempts`` samples; with ``draws`` > 1, of ``attempts`` samples that have them (a
+    design met again counts), out of at most ``draws`` times as many in all."""
     seen: set[tuple[int, ...]] = set()
     path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
-    for _ in range(attempts):
+    kept = 0
+    for _ in range(attempts * draws):
         path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
         snake = design_of([box.cells[c] for c in path])
+        wanted = snake.cubes - 1 - snake.segments >= min_straights and (
+            max_segment is None or max(snake.lengths) <= max_segment
+        )
         key = min(snake.lengths, snake.lengths[::-1])
-        if key in seen or snake.cubes - 1 - snake.segments < min_straights:
-            continue
-        if max_segment is not None and max(snake.lengths) > max_segment:
-            continue
-        seen.add(key)
-        yield snake, tuple(path)
+        if wanted and key not in seen:
+            seen.add(key)
+            yield snake, tuple(path)
+        kept += wanted or draws == 1
+        if kept == attempts:
+            return
 
 
 def _in_candidate_order(events: Iterator[Any]) -> Generator[Generated, None, None]:

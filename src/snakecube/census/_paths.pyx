@@ -25,26 +25,33 @@ cdef class PathKeys:
     (the inner cubes i = 1..n-2). For a palindromic design it writes to ``fixed`` whether a
     symmetry of the region (rows of ``syms``, |G| x n) maps the path onto its own reverse.
     A free cell with no way in (free neighbours plus the head) cuts the branch, as does a
-    second cell with only one.
+    second cell with only one; so do free cells split in two pieces by the new head: a flood
+    fill in the head's ring (``ring``: the cells that touch it, edges and corners too) joins
+    its free neighbours, and only when it cannot does a flood fill of every free cell decide.
+    With ``maxrun`` below n, a path never goes more than ``maxrun`` steps in one direction
+    (the designs with no segment longer than ``maxrun + 1`` cubes); ``run`` holds, per
+    step, how many steps in a row went that way.
     """
 
     cdef const int64_t[::1] nb, syms
-    cdef const uint64_t[::1] nbmask
-    cdef int64_t[::1] path, dirs, nextd
+    cdef const uint64_t[::1] nbmask, ring
+    cdef int64_t[::1] path, dirs, nextd, runs
     cdef public uint64_t[::1] keys
     cdef public unsigned char[::1] fixed
-    cdef int64_t base, level
-    cdef uint64_t occ
+    cdef int64_t base, level, maxrun
+    cdef uint64_t occ, full
     cdef readonly bint finished
 
     def __init__(
-        self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] syms,
-        int64_t[::1] path, int64_t[::1] dirs, int64_t base, uint64_t[::1] keys,
-        unsigned char[::1] fixed,
+        self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const uint64_t[::1] ring,
+        const int64_t[::1] syms, int64_t[::1] path, int64_t[::1] dirs, int64_t[::1] run,
+        int64_t maxrun, int64_t base, uint64_t[::1] keys, unsigned char[::1] fixed,
     ):
         cdef int64_t i
-        self.nb, self.nbmask, self.syms = nb, nbmask, syms
-        self.path, self.dirs = path, dirs
+        cdef int64_t n = nbmask.shape[0]
+        self.nb, self.nbmask, self.ring, self.syms = nb, nbmask, ring, syms
+        self.full = ~(<uint64_t>0) if n == 64 else ((<uint64_t>1) << n) - 1
+        self.path, self.dirs, self.runs, self.maxrun = path, dirs, run, maxrun
         self.nextd = array("q", [0]) * (nbmask.shape[0] + 1)
         self.keys, self.fixed = keys, fixed
         self.base = self.level = base
@@ -62,17 +69,18 @@ cdef class PathKeys:
     cdef tuple _run(self, int64_t max_nodes):
 
         cdef const int64_t[::1] nb = self.nb, syms = self.syms
-        cdef const uint64_t[::1] nbmask = self.nbmask
-        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd
+        cdef const uint64_t[::1] nbmask = self.nbmask, ring = self.ring
+        cdef int64_t[::1] path = self.path, dirs = self.dirs, nextd = self.nextd, run = self.runs
+        cdef int64_t maxrun = self.maxrun, r
         cdef uint64_t[::1] keys = self.keys
         cdef unsigned char[::1] fixed = self.fixed
         cdef int64_t n = nbmask.shape[0], base = self.base, max_out = keys.shape[0]
         cdef int64_t n_syms = syms.shape[0] // n
         cdef int64_t level = self.level
-        cdef uint64_t occ = self.occ
+        cdef uint64_t occ = self.occ, full = self.full
         cdef bint finished = False
         cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
-        cdef uint64_t one = 1, free, cand, m, key, rkey
+        cdef uint64_t one = 1, free, cand, m, key, rkey, reach, todo, area
         cdef bint moved, same
         with nogil:
             while nodes < max_nodes:
@@ -110,6 +118,9 @@ cdef class PathKeys:
                     d += 1
                     if x < 0 or (occ >> x) & one:
                         continue
+                    r = run[level - 1] + 1 if level > 1 and dirs[level - 1] == d - 1 else 1
+                    if r > maxrun:  # a segment longer than asked for
+                        continue
                     # Step 2: step onto it.
                     occ |= one << x
                     nodes += 1
@@ -126,8 +137,33 @@ cdef class PathKeys:
                     if dead > 1 and level + 1 < n:
                         occ ^= one << x
                         continue
+                    # Step 3b: split: two free neighbours of x that no free cell joins.
+                    cand = nbmask[x] & ~occ
+                    if level + 2 < n and cand & (cand - one):
+                        reach = cand & (~cand + one)  # from one free neighbour, in x's ring
+                        todo = reach
+                        area = ring[x] & ~occ
+                        while todo:
+                            i = __builtin_ctzll(todo)
+                            todo &= todo - one
+                            m = nbmask[i] & area & ~reach
+                            reach |= m
+                            todo |= m
+                        if cand & ~reach:  # not joined nearby: every free cell decides
+                            area = ~occ & full
+                            todo = reach
+                            while todo:
+                                i = __builtin_ctzll(todo)
+                                todo &= todo - one
+                                m = nbmask[i] & area & ~reach
+                                reach |= m
+                                todo |= m
+                            if reach != area:
+                                occ ^= one << x
+                                continue
                     nextd[level] = d
                     dirs[level] = d - 1
+                    run[level] = r
                     path[level] = x
                     level += 1
                     nextd[level] = 0

@@ -13,12 +13,13 @@ Deterministic: the walks use their own seeded generator.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
 from dataclasses import dataclass
 
-from snakecube.census.units import Prefix
+from snakecube.census.units import Prefix, flood, ring_masks
 from snakecube.shape import Region
 
 PROBES = 2000  # random walks per forecast
@@ -81,28 +82,49 @@ def _amount(value: float, unit: str) -> str:
     return f"{text} {unit}{'' if text == '1' else 's'}"
 
 
-def forecast(region: Region, units: list[Prefix], workers: int, seed: int = 0) -> Forecast:
+def forecast(
+    region: Region,
+    units: list[Prefix],
+    workers: int,
+    seed: int = 0,
+    max_segment: int | None = None,
+) -> Forecast:
     """The census of ``region`` split into ``units``, on ``workers`` processes: its path
-    loop's tree estimated by ``PROBES`` random walks (the loop's moves and dead-end cut)."""
+    loop's tree estimated by ``PROBES`` random walks (the loop's moves, its dead-end and
+    split cuts, and no segment longer than ``max_segment``)."""
     if not units:
         return Forecast(0.0, 0.0, 0, workers)
     n = region.volume
     nb = region.neighbours
     nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    ring = ring_masks(region)
+    full = (1 << n) - 1
+    maxrun = n if max_segment is None else max_segment - 1
     rng = random.Random(seed)
     walks = []
     for _ in range(PROBES):
         prefix = rng.choice(units)
         occ = sum(1 << c for c in prefix)
         head, level = prefix[-1], len(prefix)
+        last, run = -1, 0  # the last step's direction and how many in a row
+        for a, b in itertools.pairwise(prefix):
+            d = nb[a].index(b)
+            last, run = d, run + 1 if d == last else 1
         weight, total = float(len(units)), 0.0
+        if run > maxrun:
+            walks.append(0.0)
+            continue
         while level < n:
-            # Step 1: the loop's nodes here (free neighbours of the head), and its children:
-            # those that strand at most one cell (a free cell with no free neighbour left is
-            # stranded twice over, one with a single one must be the path's last cell).
+            # Step 1: the loop's nodes here (free neighbours of the head, within the longest
+            # segment), and its children: those that strand at most one cell (a free cell
+            # with no free neighbour left is stranded twice over, one with a single one must
+            # be the path's last cell) and do not split the free cells.
             placed, children = 0, []
-            for x in nb[head]:
+            for d, x in enumerate(nb[head]):
                 if x < 0 or occ >> x & 1:
+                    continue
+                r = run + 1 if d == last else 1
+                if r > maxrun:
                     continue
                 placed += 1
                 taken = occ | 1 << x
@@ -114,14 +136,20 @@ def forecast(region: Region, units: list[Prefix], workers: int, seed: int = 0) -
                     m = nbmask[low.bit_length() - 1] & free
                     if m == 0 or m & (m - 1) == 0:
                         dead += 1 if m else 2
-                if dead <= 1 or level + 1 == n:
-                    children.append(x)
+                if dead > 1 and level + 1 < n:
+                    continue
+                cand = nbmask[x] & ~taken
+                if level + 2 < n and cand & (cand - 1):
+                    reach = flood(nbmask, cand & -cand, ring[x] & ~taken)
+                    if cand & ~reach and flood(nbmask, reach, ~taken & full) != ~taken & full:
+                        continue
+                children.append((d, x, r))
             # Step 2: count this level's nodes, then go down one child at random.
             total += weight * placed
             if not children:
                 break
             weight *= len(children)
-            head = rng.choice(children)
+            last, head, run = rng.choice(children)
             occ |= 1 << head
             level += 1
         walks.append(total)

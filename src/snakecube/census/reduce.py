@@ -74,3 +74,26 @@ def reduce_partition(store: Store, p: int, units: list[int]) -> PartInfo:
     )
     store.write_part(info, keys, solutions)
     return info
+
+
+def design_stats(keys: Any, table: Any, cells: int) -> dict[str, Any]:
+    """The statistics of designs (sorted canonical ``keys``) with their solutions in each of
+    several targets (``table``: a row per target): per target the solutions, the unique
+    designs and the histogram; the designs unique in all; the palindromes; and the TOP
+    designs with the most solutions in all, then by turn string, as (key, [solutions])."""
+    rev = reverse_keys(keys, cells - 2)
+    total = table.sum(axis=0, dtype=np.uint64)
+    order = np.lexsort((~rev, ~total))[:TOP]
+    histograms = []
+    for row in table:
+        values, freq = np.unique(row, return_counts=True)
+        histograms.append({int(v): int(f) for v, f in zip(values, freq, strict=True)})
+    return {
+        "designs": len(keys),
+        "solutions": [int(row.sum(dtype=np.uint64)) for row in table],
+        "unique": [int((row == 1).sum()) for row in table],
+        "unique_in_all": int((table == 1).all(axis=0).sum()) if len(keys) else 0,
+        "palindromes": int((rev == keys).sum()),
+        "histograms": histograms,
+        "top": [(int(keys[i]), [int(x) for x in table[:, i]]) for i in order],
+    }

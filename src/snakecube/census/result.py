@@ -68,6 +68,7 @@ class Census:
     partitions: tuple[int, int]
     store: Path | None
     _store: Store = field(repr=False, compare=False)
+    max_segment: int | None = None  # only designs with no longer segment were counted
     _cleanup: Any = field(default=None, repr=False, compare=False)
 
     def rows(self) -> Iterator[DesignCount]:
@@ -134,8 +135,10 @@ class Census:
 
     def to_dict(self, rows: int = 10) -> dict[str, object]:
         """A JSON-ready summary; ``rows`` designs with the most solutions are listed."""
+        limited = {} if self.max_segment is None else {"max_segment": self.max_segment}
         return {
             "target": self.region.describe(),
+            **limited,
             "paths": self.paths,
             "designs": self.design_count,
             "solutions": self.solution_count,

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def workers_for(region: Region, workers: int | None) -> int:
     return limits.cores() if region.volume > pool.SMALL_JOB_CELLS else 1
 
 
-def _checked(
+def checked(
     region: Region,
     progress: Progress | None,
     workers: int | None,
@@ -102,6 +103,7 @@ def census(
     store: str | Path | None = None,
     partitions: int | None = None,
     scheduler: str | None = None,
+    max_segment: int | None = None,
     seconds: float | None = None,
     on_forecast: Callable[[Forecast], None] | None = None,
 ) -> Census:
@@ -116,39 +118,37 @@ def census(
     that cluster instead of local processes (``snakecube.cluster``); then ``store`` is needed,
     and must be a directory every worker can reach.
 
+    ``max_segment`` counts only the designs with no segment longer than that many cubes
+    (every path with a longer straight run is cut where it starts): far less work when only
+    those are wanted, as the designs of the 8x8 board that might fit the 4x4x4 cube.
+
     ``seconds`` stops the census then, like Ctrl-C (``stop_reason`` "seconds"; the store
     keeps the finished units). Without it, a census whose work left is forecast
     (:func:`plan`) to take over ``forecast.LONGEST`` on these workers is refused with the
-    forecast (InputError), before anything is written; on a cluster there is no bound.
+    forecast (InputError), before anything is written; on a cluster there is no bound (the
+    forecast counts every path, so with ``max_segment`` it is an upper bound).
     ``on_forecast(forecast)`` is called with it before the work starts (regions of more
     than 27 cells), so a person can be told at once what the census will take.
     """
-    n_workers, p = _checked(region, progress, workers, store, partitions, scheduler)
+    n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
+    max_segment = checked_segment(max_segment)
     if seconds is not None:
         seconds = limits.seconds(seconds)
-    units, left = plan(region, n_workers, store, p)
+    units, left = plan(region, n_workers, store, p, max_segment=max_segment)
     if left is not None and seconds is None and scheduler is None and left.too_long():
         raise InputError(too_long(region, left))
     if left is not None and on_forecast is not None:
         on_forecast(left)
-    # Without a store, a temporary directory, removed with the Census (or at once on error);
-    # its name holds this process's pid, so one a killed process left is removed next time.
-    temp = None
-    if store is None:
-        _remove_orphans(Path(tempfile.gettempdir()))
-        temp = tempfile.TemporaryDirectory(
-            prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
-        )
+    temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
-            from snakecube.cluster import connect  # the cluster extra, only with --scheduler
-
             client = connect(scheduler)
-        st = Store.open(root, region, units, p)
         deadline = None if seconds is None else time.monotonic() + seconds
-        result = _Runner(st, region, units, progress, n_workers, client, deadline).run()
+        result = run_census(
+            region, root, units, p, progress, n_workers, client, max_segment, deadline
+        )
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -156,9 +156,49 @@ def census(
     finally:
         if client is not None:
             client.close()
-    return Census(
-        **result, region=region, store=None if store is None else root, _store=st, _cleanup=temp
+    return replace(result, store=None if store is None else root, _cleanup=temp)
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler`` (InputError if none answers)."""
+    from snakecube.cluster import connect  # the cluster extra, only with --scheduler
+
+    return connect(scheduler)
+
+
+def checked_segment(max_segment: int | None) -> int | None:
+    """``max_segment``, checked: None or a whole number of at least 2 cubes."""
+    if max_segment is None:
+        return None
+    return limits.whole(max_segment, "max_segment", 2, limits.MAX_CENSUS_CELLS)
+
+
+def temporary_store() -> tempfile.TemporaryDirectory[str]:
+    """A temporary directory for a census without a store. Its name holds this process's
+    pid, so one a killed process left is removed next time."""
+    _remove_orphans(Path(tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(
+        prefix=f"{TEMP_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
     )
+
+
+def run_census(
+    region: Region,
+    root: Path,
+    units: list[tuple[int, ...]],
+    partitions: int,
+    progress: Progress | None,
+    workers: int,
+    client: Any = None,
+    max_segment: int | None = None,
+    deadline: float | None = None,
+) -> Census:
+    """The census of ``region`` in the store at ``root``: the units and reduces still to do,
+    run here or on ``client``'s cluster until ``deadline`` (a ``time.monotonic()``), and the
+    answer read from the store."""
+    st = Store.open(root, region, units, partitions, max_segment)
+    result = _Runner(st, region, units, progress, workers, client, deadline).run()
+    return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
 
 
 def plan(
@@ -167,6 +207,7 @@ def plan(
     store: str | Path | None = None,
     partitions: int | None = None,
     always: bool = False,
+    max_segment: int | None = None,
 ) -> tuple[list[Prefix], Forecast | None]:
     """The census's units, and the forecast of the work left on ``workers`` processes: all
     the units, or those not finished yet in an existing ``store`` (a rerun goes on from
@@ -178,9 +219,9 @@ def plan(
     todo = units
     if store is not None and (Path(store) / "manifest.json").is_file():
         parts = partitions or default_partitions(region.volume)
-        done = Store.open(store, region, units, parts).finished_units()
+        done = Store.open(store, region, units, parts, max_segment).finished_units()
         todo = [u for i, u in enumerate(units) if i not in done]
-    return units, forecast(region, todo, workers)
+    return units, forecast(region, todo, workers, max_segment=max_segment)
 
 
 def too_long(region: Region, left: Forecast) -> str:
@@ -270,13 +311,17 @@ class _Runner:
         st, region, units = self.st, self.region, self.units
 
         def job(i: int) -> Iterator[UnitInfo]:
-            yield st.write_unit(tally_unit(region, i, units[i]))
+            yield st.write_unit(tally_unit(region, i, units[i], st.max_segment))
 
         if self.client is None and (self.workers <= 1 or len(todo) <= 1):
             for i in todo:  # here, checking time and progress after every slice
-                yield st.write_unit(tally_unit(region, i, units[i], self._waiting))
+                yield st.write_unit(
+                    tally_unit(region, i, units[i], st.max_segment, on_slice=self._waiting)
+                )
             return
-        yield from self._map(job, todo, "unit")
+        yield from map_jobs(
+            job, todo, f"snakecube-{st.id}-unit", self.workers, self.client, self._waiting
+        )
 
     def _map_parts(self, todo: list[int]) -> Iterator[PartInfo]:
         st = self.st
@@ -285,28 +330,40 @@ class _Runner:
         def job(p: int) -> Iterator[PartInfo]:
             yield reduce_partition(st, p, everyone)
 
-        yield from self._map(job, todo, "partition")
+        yield from map_jobs(
+            job, todo, f"snakecube-{st.id}-partition", self.workers, self.client, self._waiting
+        )
 
-    def _map(
-        self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str
-    ) -> Iterator[Any]:
-        if self.client is not None:
-            from snakecube.cluster import map_tasks  # the cluster extra
 
-            yield from map_tasks(self.client, job, todo, f"snakecube-{self.st.id}-{kind}")
-            return
-        if self.workers <= 1 or len(todo) <= 1:
-            for i in todo:
-                yield from job(i)
-            return
+def map_jobs(
+    job: Callable[[int], Iterator[Any]],
+    todo: list[int],
+    name: str,
+    workers: int,
+    client: Any = None,
+    waiting: Callable[[], None] | None = None,
+) -> Iterator[Any]:
+    """What ``job(i)`` yields for each ``i`` of ``todo``, as the jobs finish: in this
+    process, in ``workers`` forked processes, or as Dask tasks named ``name-i`` on
+    ``client``'s cluster. ``waiting()`` is called while the workers have nothing new (it
+    may raise to stop them)."""
+    if client is not None:
+        from snakecube.cluster import map_tasks  # the cluster extra
 
-        events = pool.run(job, todo, min(self.workers, len(todo)), lookahead=self.workers)
-        with contextlib.closing(events):
-            for event in events:
-                if event is None:
-                    self._waiting()
-                elif not event.done:
-                    yield event.value
+        yield from map_tasks(client, job, todo, name)
+        return
+    if workers <= 1 or len(todo) <= 1:
+        for i in todo:
+            yield from job(i)
+        return
+    events = pool.run(job, todo, min(workers, len(todo)), lookahead=workers)
+    with contextlib.closing(events):
+        for event in events:
+            if event is None:
+                if waiting is not None:
+                    waiting()
+            elif not event.done:
+                yield event.value
 
 
 def _partial(

@@ -63,15 +63,23 @@ def partition_of(keys: Any, bits: int) -> Any:
     return (keys * np.uint64(GOLDEN)) >> np.uint64(64 - bits)
 
 
-def census_id(region: Region, units: list[tuple[int, ...]], partitions: int) -> str:
-    """A fingerprint of what a store holds: the format, target cells, units and partitions."""
-    text = json.dumps(
-        [FORMAT, VERSION, [list(c) for c in region.cells], [list(u) for u in units], partitions]
-    )
+def census_id(
+    region: Region,
+    units: list[tuple[int, ...]],
+    partitions: int,
+    max_segment: int | None = None,
+) -> str:
+    """A fingerprint of what a store holds: the format, target cells, units and partitions,
+    and the longest segment counted if the census is limited to shorter ones."""
+    cells = [list(c) for c in region.cells]
+    fields: list[object] = [FORMAT, VERSION, cells, [list(u) for u in units], partitions]
+    if max_segment is not None:
+        fields.append({"max_segment": max_segment})
+    text = json.dumps(fields)
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _digest(data: bytes | memoryview) -> str:
+def checksum(data: bytes | memoryview) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
@@ -109,27 +117,35 @@ class Store:
         self.partitions: int = manifest["partitions"]
         self.bits = self.partitions.bit_length() - 1
         self.cells: int = len(manifest["cells"])
+        self.max_segment: int | None = manifest.get("max_segment")
         # Checked headers by path, with the (inode, size, mtime) they were read at: a reduce
         # reads every unit's header once per partition.
-        self._headers: dict[Path, tuple[tuple[int, int, int], dict[str, Any], int]] = {}
+        self._headers: Headers = {}
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
     def open(
-        cls, root: str | Path, region: Region, units: list[tuple[int, ...]], partitions: int
+        cls,
+        root: str | Path,
+        region: Region,
+        units: list[tuple[int, ...]],
+        partitions: int,
+        max_segment: int | None = None,
     ) -> Store:
         """Open the store at ``root`` for this census, creating it if it does not exist or
         is an empty directory; refuse a store of another census, or anything else."""
         root = Path(root)
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "target": region.describe(),
             "cells": [list(c) for c in region.cells],
             "units": len(units),
             "partitions": partitions,
-            "id": census_id(region, units, partitions),
+            "id": census_id(region, units, partitions, max_segment),
         }
+        if max_segment is not None:
+            manifest["max_segment"] = max_segment
         name = repr(str(root))
         try:
             if root.exists() and not root.is_dir():
@@ -161,7 +177,7 @@ class Store:
     def finished_units(self) -> dict[int, UnitInfo]:
         """The finished units, from their headers (each checked)."""
         out: dict[int, UnitInfo] = {}
-        for path in _listing(self.root / "units"):
+        for path in listing(self.root / "units"):
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 continue  # a temporary file left by a stopped run: ignored, overwritten later
             m = _UNIT_NAME.fullmatch(path.name)
@@ -189,10 +205,10 @@ class Store:
         blocks, digests = [], []
         for p in range(self.partitions):
             a, b = int(bounds[p]), int(bounds[p + 1])
-            block = _le(keys[a:b]).tobytes() + _le(counts[a:b]).tobytes()
+            block = le64(keys[a:b]).tobytes() + le64(counts[a:b]).tobytes()
             blocks.append(block)
-            digests.append(_digest(block))
-        fixed = _le(tally.fixed_keys).tobytes() + _le(tally.fixed_counts).tobytes()
+            digests.append(checksum(block))
+        fixed = le64(tally.fixed_keys).tobytes() + le64(tally.fixed_counts).tobytes()
         header = {
             "census": self.id,
             "unit": tally.unit,
@@ -201,9 +217,9 @@ class Store:
             "offsets": [int(x) for x in bounds],
             "digests": digests,
             "fixed": len(tally.fixed_keys),
-            "fixed_digest": _digest(fixed),
+            "fixed_digest": checksum(fixed),
         }
-        write_atomic(self.unit_path(tally.unit), _pack(UNIT_MAGIC, header, [*blocks, fixed]))
+        write_atomic(self.unit_path(tally.unit), pack(UNIT_MAGIC, header, [*blocks, fixed]))
         return UnitInfo(tally.unit, tally.classes, tally.nodes, int(bounds[-1]))
 
     def read_unit_partition(self, unit: int, p: int) -> tuple[Any, Any]:
@@ -212,8 +228,8 @@ class Store:
         header, start = self._header(path, UNIT_MAGIC)
         offsets = header["offsets"]
         a, b = offsets[p], offsets[p + 1]
-        block = _read(path, start + 16 * a, 16 * (b - a))
-        if _digest(block) != header["digests"][p]:
+        block = read_block(path, start + 16 * a, 16 * (b - a))
+        if checksum(block) != header["digests"][p]:
             raise InputError(
                 f"census store: {str(path)!r}, partition {p}: the data does not "
                 "match its checksum (edited or damaged); delete the file to redo "
@@ -226,8 +242,8 @@ class Store:
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
         f = header["fixed"]
-        block = _read(path, start + 16 * header["offsets"][-1], 16 * f)
-        if _digest(block) != header["fixed_digest"]:
+        block = read_block(path, start + 16 * header["offsets"][-1], 16 * f)
+        if checksum(block) != header["fixed_digest"]:
             raise InputError(
                 f"census store: {str(path)!r}: the palindrome data does not match "
                 "its checksum (edited or damaged); delete the file to redo that "
@@ -251,7 +267,7 @@ class Store:
     def finished_parts(self) -> dict[int, PartInfo]:
         """The reduced partitions, from their headers (each checked)."""
         out: dict[int, PartInfo] = {}
-        for path in _listing(self.root / "parts"):
+        for path in listing(self.root / "parts"):
             if path.name.startswith(".") and path.name.endswith(".tmp"):
                 continue
             m = _PART_NAME.fullmatch(path.name)
@@ -275,7 +291,7 @@ class Store:
         return out
 
     def write_part(self, info: PartInfo, keys: Any, solutions: Any) -> None:
-        block = _le(keys).tobytes() + _le(solutions).tobytes()
+        block = le64(keys).tobytes() + le64(solutions).tobytes()
         header = {
             "census": self.id,
             "partition": info.partition,
@@ -285,17 +301,17 @@ class Store:
             "palindromes": info.palindromes,
             "histogram": {str(k): v for k, v in info.histogram.items()},
             "top": [list(t) for t in info.top],
-            "digest": _digest(block),
+            "digest": checksum(block),
         }
-        write_atomic(self.part_path(info.partition), _pack(PART_MAGIC, header, [block]))
+        write_atomic(self.part_path(info.partition), pack(PART_MAGIC, header, [block]))
 
     def read_part(self, p: int) -> tuple[Any, Any]:
         """(keys, solutions) of every design in partition ``p``, checked."""
         path = self.part_path(p)
         header, start = self._header(path, PART_MAGIC)
         d = header["designs"]
-        block = _read(path, start, 16 * d)
-        if _digest(block) != header["digest"]:
+        block = read_block(path, start, 16 * d)
+        if checksum(block) != header["digest"]:
             raise InputError(
                 f"census store: {str(path)!r}: the data does not match its "
                 "checksum (edited or damaged); delete the file to redo it"
@@ -305,43 +321,12 @@ class Store:
     # -- headers ---------------------------------------------------------------------------
     def _header(self, path: Path, magic: bytes) -> tuple[dict[str, Any], int]:
         """A file's JSON header (checked), and where its data starts."""
-        name = repr(str(path))
-        try:
-            with path.open("rb") as f:
-                st = os.fstat(f.fileno())
-                seen = (st.st_ino, st.st_size, st.st_mtime_ns)
-                cached = self._headers.get(path)
-                if cached is not None and cached[0] == seen:
-                    return cached[1], cached[2]
-                head = f.read(len(magic) + 4)
-                if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
-                    what = magic[3:7].decode().lower()
-                    raise InputError(f"census store: {name} is not a snakecube {what} file")
-                size = int.from_bytes(head[len(magic) :], "little")
-                if size > MAX_HEADER:
-                    raise InputError(f"census store: {name}: header too large ({size} bytes)")
-                text = f.read(size)
-                digest = f.read(16)
-        except OSError as err:
-            raise InputError(f"census store: cannot read {name}: {err.strerror or err}") from None
-        if len(text) < size or len(digest) < 16:
-            raise InputError(f"census store: {name} is cut short")
-        if hashlib.blake2b(head + text, digest_size=16).digest() != digest:
-            raise InputError(
-                f"census store: {name}: the header does not match its checksum (edited or damaged)"
-            )
-        try:
-            header = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise InputError(f"census store: {name}: the header is not JSON") from None
-        if not isinstance(header, dict) or header.get("census") != self.id:
-            raise InputError(f"census store: {name} belongs to another census")
-        spec: dict[str, type] = _UNIT_HEADER if magic == UNIT_MAGIC else _PART_HEADER
-        for key, kind in spec.items():
-            value = header.get(key)
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise InputError(f"census store: {name}: header field {key!r} is malformed")
-        if magic == UNIT_MAGIC:
+        unit = magic == UNIT_MAGIC
+        spec = _UNIT_HEADER if unit else _PART_HEADER
+        before = self._headers.get(path)
+        header, start = read_header(path, magic, "unit" if unit else "part", self.id, spec,
+                                    self._headers)  # fmt: skip
+        if unit and self._headers.get(path) is not before:  # read afresh: check its offsets
             offsets = header["offsets"]
             if (
                 len(offsets) != self.partitions + 1
@@ -350,10 +335,66 @@ class Store:
                 or offsets[0] != 0
                 or any(b < a for a, b in itertools.pairwise(offsets))
             ):
-                raise InputError(f"census store: {name}: header field 'offsets' is malformed")
-        start = len(head) + size + 16
-        self._headers[path] = (seen, header, start)
+                del self._headers[path]
+                raise InputError(
+                    f"census store: {str(path)!r}: header field 'offsets' is malformed"
+                )
         return header, start
+
+
+Headers = dict[Path, tuple[tuple[int, int, int], dict[str, Any], int]]
+
+
+def read_header(
+    path: Path,
+    magic: bytes,
+    what: str,
+    owner: str,
+    spec: dict[str, type],
+    cache: Headers | None = None,
+) -> tuple[dict[str, Any], int]:
+    """The JSON header of one of a store's binary files, checked: its magic, its digest, that
+    it belongs to the store ``owner`` (an id) and has the fields of ``spec``; and where the
+    file's data starts. One-line errors name the file. ``cache`` keeps checked headers by
+    path with the (inode, size, mtime) they were read at."""
+    name = repr(str(path))
+    try:
+        with path.open("rb") as f:
+            st = os.fstat(f.fileno())
+            seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+            cached = None if cache is None else cache.get(path)
+            if cached is not None and cached[0] == seen:
+                return cached[1], cached[2]
+            head = f.read(len(magic) + 4)
+            if len(head) < len(magic) + 4 or head[: len(magic)] != magic:
+                raise InputError(f"census store: {name} is not a snakecube {what} file")
+            size = int.from_bytes(head[len(magic) :], "little")
+            if size > MAX_HEADER:
+                raise InputError(f"census store: {name}: header too large ({size} bytes)")
+            text = f.read(size)
+            digest = f.read(16)
+    except OSError as err:
+        raise InputError(f"census store: cannot read {name}: {err.strerror or err}") from None
+    if len(text) < size or len(digest) < 16:
+        raise InputError(f"census store: {name} is cut short")
+    if hashlib.blake2b(head + text, digest_size=16).digest() != digest:
+        raise InputError(
+            f"census store: {name}: the header does not match its checksum (edited or damaged)"
+        )
+    try:
+        header = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError(f"census store: {name}: the header is not JSON") from None
+    if not isinstance(header, dict) or header.get("census") != owner:
+        raise InputError(f"census store: {name} belongs to another census")
+    for key, kind in spec.items():
+        value = header.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"census store: {name}: header field {key!r} is malformed")
+    start = len(head) + size + 16
+    if cache is not None:
+        cache[path] = (seen, header, start)
+    return header, start
 
 
 _UNIT_HEADER = {
@@ -503,14 +544,15 @@ def _fresh(root: Path) -> bool:
     return True
 
 
-def _pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
+def pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
+    """A binary file of the store: magic, header length, JSON header, its digest, data."""
     text = json.dumps(header, separators=(",", ":")).encode()
     head = magic + len(text).to_bytes(4, "little") + text
     return b"".join([head, hashlib.blake2b(head, digest_size=16).digest(), *blocks])
 
 
-def _le(array: Any) -> Any:
-
+def le64(array: Any) -> Any:
+    """``array`` as little-endian unsigned 64-bit integers, contiguous (for the files)."""
     return np.ascontiguousarray(array, dtype="<u8")
 
 
@@ -520,7 +562,7 @@ def _arrays(block: bytes, n: int) -> tuple[Any, Any]:
     return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)
 
 
-def _read(path: Path, offset: int, size: int) -> bytes:
+def read_block(path: Path, offset: int, size: int) -> bytes:
     try:
         with path.open("rb") as f:
             f.seek(offset)
@@ -534,7 +576,7 @@ def _read(path: Path, offset: int, size: int) -> bytes:
     return data
 
 
-def _listing(folder: Path) -> list[Path]:
+def listing(folder: Path) -> list[Path]:
     try:
         return sorted(folder.iterdir())
     except FileNotFoundError:

@@ -85,17 +85,22 @@ class UnitTally:
 
 
 def tally_unit(
-    region: Region, unit: int, prefix: Prefix, on_slice: Callable[[], None] | None = None
+    region: Region,
+    unit: int,
+    prefix: Prefix,
+    max_segment: int | None = None,
+    on_slice: Callable[[], None] | None = None,
 ) -> UnitTally:
-    """Enumerate every Hamiltonian path extending ``prefix`` and tally it by design;
-    ``on_slice()`` is called after every slice of the loop (it may raise to stop)."""
+    """Enumerate every Hamiltonian path extending ``prefix`` (with no segment longer than
+    ``max_segment`` cubes, if given) and tally it by design; ``on_slice()`` is called after
+    every slice of the loop (it may raise to stop)."""
 
     chunks: list[np.ndarray] = []
     buffered = classes = nodes = 0
     keys = np.empty(0, np.uint64)
     counts = np.empty(0, np.uint64)
     fixed: dict[int, int] = {}
-    for batch, flags, visited in _batches(region, prefix):
+    for batch, flags, visited in _batches(region, prefix, max_segment):
         if on_slice is not None:
             on_slice()
         nodes += visited
@@ -138,43 +143,78 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
     return keys[starts], np.add.reduceat(counts, starts).astype(np.uint64)
 
 
-def _batches(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+def _batches(
+    region: Region, prefix: Prefix, max_segment: int | None = None
+) -> Iterator[tuple[Any, Any, int]]:
     """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
     where built (``snakecube.compiled``), else in Python."""
 
+    maxrun = region.volume if max_segment is None else max_segment - 1
+    if _longest_run(region, prefix) > maxrun:
+        return  # the prefix has a segment too long: no path of this unit counts
     loop = compiled.extension("paths")
     if loop is not None:
-        yield from _compiled(region, prefix, loop)
+        yield from _compiled(region, prefix, loop, maxrun)
     else:
-        yield from _python(region, prefix)
+        yield from _python(region, prefix, maxrun)
 
 
-def _tables(region: Region) -> tuple[list[int], list[int], list[int]]:
+def _longest_run(region: Region, path: Prefix) -> int:
+    """The most steps in a row in one direction along ``path``."""
+    best = run = 0
+    last = -1
+    for a, b in itertools.pairwise(path):
+        d = region.neighbours[a].index(b)
+        run = run + 1 if d == last else 1
+        best, last = max(best, run), d
+    return best
+
+
+def _tables(region: Region) -> tuple[list[int], list[int], list[int], list[int]]:
     nb = [x for row in region.neighbours for x in row]
     nbmask = [sum(1 << x for x in row if x >= 0) for row in region.neighbours]
     syms = [c for g in region.symmetries for c in g]
-    return nb, nbmask, syms
+    return nb, nbmask, ring_masks(region), syms
 
 
-def _compiled(region: Region, prefix: Prefix, loop: Any) -> Iterator[tuple[Any, Any, int]]:
+def ring_masks(region: Region) -> list[int]:
+    """Per cell, the mask of the region's other cells that touch it (at a face, an edge or
+    a corner): where the path loop first looks for a way between the head's neighbours."""
+    out = []
+    for x, y, z in region.cells:
+        near = (
+            region.index.get((x + dx, y + dy, z + dz), -1)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for dz in (-1, 0, 1)
+        )
+        out.append(sum(1 << c for c in near if c >= 0 and region.cells[c] != (x, y, z)))
+    return out
+
+
+def _compiled(
+    region: Region, prefix: Prefix, loop: Any, maxrun: int
+) -> Iterator[tuple[Any, Any, int]]:
     """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
 
     n = region.volume
-    nb, nbmask, syms = (
+    nb, nbmask, ring, syms = (
         np.array(t, dtype=dt)
-        for t, dt in zip(_tables(region), (np.int64, np.uint64, np.int64), strict=True)
+        for t, dt in zip(_tables(region), (np.int64, np.uint64, np.uint64, np.int64), strict=True)
     )
     path = np.zeros(n + 1, np.int64)
     path[: len(prefix)] = prefix
     dirs = np.zeros(n + 1, np.int64)
+    run = np.zeros(n + 1, np.int64)
     for i in range(1, len(prefix)):
         dirs[i] = region.neighbours[prefix[i - 1]].index(prefix[i])
+        run[i] = run[i - 1] + 1 if i > 1 and dirs[i] == dirs[i - 1] else 1
     keys = np.zeros(BATCH, np.uint64)
     flags = np.zeros(BATCH, np.uint8)
     if len(prefix) == n:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    walk = loop.PathKeys(nb, nbmask, syms, path, dirs, len(prefix), keys, flags)
+    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, run, maxrun, len(prefix), keys, flags)
     while not walk.finished:
         got, nodes = walk.run(SLICE_NODES)
         yield keys[:got], flags[:got], nodes
@@ -204,19 +244,37 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
-def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
+def flood(nbmask: list[int], reach: int, area: int) -> int:
+    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
+    todo = reach
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        m = nbmask[low.bit_length() - 1] & area & ~reach
+        reach |= m
+        todo |= m
+    return reach
+
+
+def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
 
     n = region.volume
     nb = region.neighbours
     nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    ring = ring_masks(region)
+    full = (1 << n) - 1
     if len(prefix) == n:
         yield _whole_path(region, prefix)
         return
     path = list(prefix)
     occ = sum(1 << c for c in prefix)
     nextd = [0] * (n + 1)
+    dirs, run = [0] * (n + 1), [0] * (n + 1)
+    for i in range(1, len(prefix)):
+        dirs[i] = nb[prefix[i - 1]].index(prefix[i])
+        run[i] = run[i - 1] + 1 if i > 1 and dirs[i] == dirs[i - 1] else 1
     keys: list[int] = []
     flags: list[int] = []
     nodes = 0
@@ -239,6 +297,9 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
             d += 1
             if x < 0 or occ >> x & 1:
                 continue
+            r = run[level - 1] + 1 if level > 1 and dirs[level - 1] == d - 1 else 1
+            if r > maxrun:  # a segment longer than asked for
+                continue
             occ |= 1 << x
             nodes += 1
             dead = 0
@@ -253,7 +314,14 @@ def _python(region: Region, prefix: Prefix) -> Iterator[tuple[Any, Any, int]]:
             if dead > 1 and level + 1 < n:
                 occ ^= 1 << x
                 continue
+            cand = nbmask[x] & ~occ  # split: free neighbours of x no free cell joins
+            if level + 2 < n and cand & (cand - 1):
+                reach = flood(nbmask, cand & -cand, ring[x] & ~occ)
+                if cand & ~reach and flood(nbmask, reach, ~occ & full) != ~occ & full:
+                    occ ^= 1 << x
+                    continue
             nextd[level] = d
+            dirs[level], run[level] = d - 1, r
             path.append(x)
             nextd[level + 1] = 0
             break

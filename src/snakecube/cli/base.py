@@ -143,6 +143,70 @@ def add_target(p: Parser, required: bool = False) -> None:
     where.add_argument("--region", metavar="FILE", help="target region: layers of # and .")
 
 
+class _Target(argparse.Action):
+    """--box or --region that may repeat: each adds a target, in the order given, to
+    ``args.targets`` as (option, text)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Namespace, values: object,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        namespace.targets = [*(getattr(namespace, "targets", None) or []), (self.dest, values)]
+
+
+def add_targets(p: Parser, pick: bool = False) -> None:
+    """--box and --region, each of which may repeat (several targets, in the order given);
+    with ``pick``, --target K chooses the one the command works on (default the first)."""
+    p.set_defaults(targets=None)
+    p.add_argument(
+        "--box",
+        action=_Target,
+        metavar="AxBxC",
+        help="target box, like 3x3x3 or 2x3x4; may repeat, with --region too, for several "
+        "targets (default: the snake's cube)",
+    )
+    p.add_argument(
+        "--region",
+        action=_Target,
+        metavar="FILE",
+        help="target region: layers of # and .; may repeat",
+    )
+    if pick:
+        p.add_argument(
+            "--target",
+            metavar="K",
+            help="of several targets, the one to use: its number (1 = the first, the "
+            "default) or its --box text",
+        )
+
+
+def targets_of(args: Namespace) -> list[Region]:
+    """Every target given with --box and --region (see :func:`add_targets`), in order."""
+    listed = getattr(args, "targets", None) or []
+    return [Box.parse(text) if kind == "box" else Region.from_file(text) for kind, text in listed]
+
+
+def _picked(args: Namespace, listed: list[tuple[str, str]]) -> tuple[str, str]:
+    """The target --target names among ``listed`` (the first without it)."""
+    want = getattr(args, "target", None)
+    if want is None:
+        return listed[0]
+    names = ", ".join(f"--{kind} {text}" for kind, text in listed)
+    if want.strip().isdigit():
+        k = int(want)
+        if 1 <= k <= len(listed):
+            return listed[k - 1]
+        raise InputError(
+            f"--target {limits.shorten(want)}: give 1 to {len(listed)}, one of the targets "
+            f"({names})"
+        )
+    for kind, text in listed:
+        if text == want.strip():
+            return kind, text
+    raise InputError(
+        f"--target {limits.shorten(want)} is none of the targets ({names}); give its number "
+        "or its --box text"
+    )
+
+
 def add_seconds(p: Parser) -> None:
     p.add_argument(
         "--seconds",
@@ -172,7 +236,14 @@ def snake_text(args: Namespace) -> str:
 
 
 def target_of(args: Namespace) -> Region | None:
-    """The target from --box or --region, or None for the snake's own cube."""
+    """The target from --box or --region, or None for the snake's own cube. Of several
+    (:func:`add_targets`), the one --target picks, else the first."""
+    listed = getattr(args, "targets", None)
+    if listed:
+        kind, text = _picked(args, listed)
+        return Box.parse(text) if kind == "box" else Region.from_file(text)
+    if getattr(args, "target", None) is not None:
+        raise InputError("--target picks one of several targets: give them with --box or --region")
     if getattr(args, "box", None) is not None:
         return Box.parse(args.box)
     if getattr(args, "region", None) is not None:

@@ -14,6 +14,7 @@ from snakecube.cli.base import (
     add_seconds,
     add_snake,
     add_target,
+    add_targets,
     command,
     print_json,
     say,
@@ -21,6 +22,7 @@ from snakecube.cli.base import (
     snake_text,
     straightness_type,
     target_of,
+    targets_of,
     whole,
     workers_type,
 )
@@ -41,6 +43,7 @@ def _print_census(result: Any, args: Namespace) -> None:
         return
     for key in (
         "target",
+        "max_segment",
         "paths",
         "designs",
         "solutions",
@@ -48,6 +51,8 @@ def _print_census(result: Any, args: Namespace) -> None:
         "max_solutions",
         "palindromes",
     ):
+        if key not in summary:
+            continue  # max_segment: only when the census was limited
         value = summary[key]
         print(f"{key:14} {'(not tallied)' if value is None else value}")
     if result.complete:
@@ -79,7 +84,7 @@ def _store(args: Namespace) -> str | None:
 
 
 def _designs_options(p: Parser) -> None:
-    add_target(p, required=True)
+    add_targets(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", help="write one row per design")
     p.add_argument(
@@ -118,6 +123,24 @@ def _designs_options(p: Parser) -> None:
         action="store_true",
         help="add each design's difficulty to the CSV (one search per design)",
     )
+    p.add_argument(
+        "--max-segment",
+        type=whole(2, 64),
+        metavar="L",
+        help="count only the designs with no segment longer than L cubes (far faster)",
+    )
+    p.add_argument(
+        "--fold-into",
+        metavar="AxBxC",
+        help="keep the designs that also fold into this box, decided by a search of each "
+        "(for a box whose own census is out of reach, as 4x4x4 beside --box 8x8x1)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=whole(1),
+        metavar="N",
+        help="with --fold-into: nodes per design and end before it is left open (10000000)",
+    )
     add_seconds(p)
     p.add_argument(
         "--estimate",
@@ -130,14 +153,20 @@ def _designs_options(p: Parser) -> None:
     "designs",
     _designs_options,
     help="every design that folds into a box, with its solutions",
-    epilog="example: snakecube designs --box 3x3x3 --csv designs.csv",
+    epilog="example: snakecube designs --box 3x3x3 --csv designs.csv; the designs that fold "
+    "into two boxes: snakecube designs --box 2x3x4 --box 4x6x1",
 )
 def designs_command(args: Namespace) -> int:
     from snakecube.census import census  # numpy: loaded by the commands that count designs
 
-    target = target_of(args)
-    if target is None:
+    targets = targets_of(args)
+    if not targets:
         raise InputError("designs needs --box AxBxC or --region FILE")
+    if len(targets) > 1 or args.fold_into is not None:
+        return _designs_of_several(args, targets)
+    if args.nodes is not None:
+        raise InputError("--nodes limits the search of --fold-into BOX: give it")
+    target = targets[0]
     if args.estimate:
         return _estimate(target, args)
     bar = (
@@ -153,6 +182,7 @@ def designs_command(args: Namespace) -> int:
             store=_store(args),
             partitions=args.partitions,
             scheduler=args.scheduler,
+            max_segment=args.max_segment,
             seconds=seconds_left(args),
             on_forecast=None if args.quiet or args.scheduler else _say_forecast,
         )
@@ -187,7 +217,9 @@ def _estimate(target: Region, args: Namespace) -> int:
     from snakecube.census.forecast import LONGEST, duration
 
     workers = runner.workers_for(target, args.workers)
-    units, left = runner.plan(target, workers, _store(args), args.partitions, always=True)
+    units, left = runner.plan(
+        target, workers, _store(args), args.partitions, always=True, max_segment=args.max_segment
+    )
     assert left is not None  # always=True
     data = {"target": target.describe(), **left.to_dict(),
             "refused_without_seconds": left.too_long()}  # fmt: skip
@@ -206,9 +238,157 @@ def _estimate(target: Region, args: Namespace) -> int:
     return EXIT_OK
 
 
+def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
+    """designs with several targets: the designs that fold into every one of them."""
+    from snakecube.census.several import joint_census  # numpy, as for one target
+
+    if args.difficulty:
+        raise InputError("--difficulty rates the designs of one target: give one --box")
+    if args.estimate:
+        raise InputError("--estimate forecasts the census of one target: give one --box")
+    fold_into = None if args.fold_into is None else Box.parse(args.fold_into, "--fold-into")
+    if fold_into is None and args.nodes is not None:
+        raise InputError("--nodes limits the search of --fold-into BOX: give it")
+    bar = (
+        None
+        if args.quiet
+        else progress_bar(desc="census", unit="step", lines=60, began=args.started)
+    )
+    try:
+        result = joint_census(
+            targets,
+            progress=bar,
+            workers=args.workers,
+            store=_store(args),
+            partitions=args.partitions,
+            scheduler=args.scheduler,
+            fold_into=fold_into,
+            nodes=args.nodes,
+            seconds=seconds_left(args),
+            max_segment=args.max_segment,
+            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    with result:
+        listed = result.complete or (
+            result.searched is not None and result.searched.candidates is not None
+        )
+        if args.csv and listed:
+            try:
+                result.write_csv(args.csv)
+            except KeyboardInterrupt:
+                say(f"snakecube: interrupted: {args.csv!r} was not written")
+                _print_joint(result, args)
+                return EXIT_INTERRUPTED
+            say(f"snakecube: wrote {args.csv!r}")
+        _print_joint(result, args)
+    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+
+
+def _print_joint(result: Any, args: Namespace) -> None:
+    """A census of several targets as text: what they share first, then a column per
+    counted target, and what the search in one more target found."""
+    summary = result.to_dict(rows=args.top)
+    if args.json:
+        print_json(args, summary, indent=2)
+        return
+    names = result.columns()
+    alone = summary["alone"]
+    searched = result.searched
+    described = [r.describe() for r in result.regions]
+    also = [] if searched is None else [f"{searched.target.describe()} (by search)"]
+    print(f"{'targets':15}{', '.join(described + also)}")
+    limited = result.alone[0].max_segment if result.alone else None
+    if limited is not None:
+        print(f"{'max_segment':15}{limited} (only the designs with no longer segment counted)")
+    if summary["designs"] is None:
+        done = sum(1 for a in alone if a["complete"])
+        print(
+            f"complete       no: interrupted with {done} of {len(alone)} targets counted and "
+            f"{result.partitions[0]} of {result.partitions[1]} partitions compared. Rerun "
+            f"with {_where(result)} to resume"
+        )
+        return
+    every = "fold into every target"
+    if result.exact:
+        shares = ", ".join(
+            f"{100 * summary['designs'] / a['designs']:.3g} % of the {d}'s {a['designs']}"
+            for d, a in zip(described, alone, strict=True)
+            if a["designs"]
+        )
+        print(f"{'designs':15}{summary['designs']} {every}" + (f" ({shares})" if shares else ""))
+    else:
+        print(f"{'designs':15}at least {summary['designs']} {every}")
+    if searched is not None:
+        _print_searched(searched, described)
+    print(f"{'unique in all':15}{summary['unique_in_all']} (one solution in every "
+          f"{'counted ' if searched is not None else ''}target)")  # fmt: skip
+    print(f"{'palindromes':15}{summary['palindromes']}")
+    width = max(10, *(len(n) + 2 for n in names))
+
+    def row(label: str, values: list[Any]) -> None:
+        print(f"  {label:16}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
+
+    print(f"{'per target':18}" + "".join(f"{n:>{width}}" for n in names))
+    row("paths", [a["paths"] for a in alone])
+    row("designs alone", [a["designs"] for a in alone])
+    row("solutions", summary["solutions"])
+    row("unique", summary["unique"])
+    row("max_solutions", summary["max_solutions"])
+    for n, h in zip(names, summary["histograms"], strict=True):
+        print(f"  histogram {n}: " + ", ".join(f"{k}: {v}" for k, v in h.items()))
+    if summary["top"]:
+        print(f"top {len(summary['top'])} by solutions:")
+        print("  " + "".join(f"{n:>{width}}" for n in names) + "  turns")
+        for t in summary["top"]:
+            print("  " + "".join(f"{s:>{width}}" for s in t["solutions"]) + f"  {t['turns']}")
+    if not result.complete:
+        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        print(f"complete       no: {why}; rerun with {_where(result)} to go on")
+
+
+def _print_searched(searched: Any, described: list[str]) -> None:
+    """What the search in the extra target decided, and the estimate of the rest."""
+    of = " and the ".join(described)
+    print(f"{'searched':15}each design of the {of} with no segment longer than "
+          f"{searched.longest} cubes, by first-solution searches of at most {searched.nodes} "
+          f"nodes from each end")  # fmt: skip
+    if searched.candidates is None:
+        print(f"{'candidates':15}not all listed yet")
+        return
+    share = 100 * searched.decided / searched.candidates if searched.candidates else 100
+    rate = "" if searched.rate is None else f"; {searched.rate:.1f} per core-second"
+    print(f"{'candidates':15}{searched.candidates}")
+    print(f"{'decided':15}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
+          f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
+          f"{searched.open} open at the node limit{rate}")  # fmt: skip
+    if searched.estimate is not None and searched.decided < searched.candidates:
+        print(f"{'estimate':15}{searched.estimate:.0f} +- {searched.error:.0f} fold (the share "
+              f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
+
+
+def _where(result: Any) -> str:
+    return f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
+
+
 def _generate_options(p: Parser) -> None:
-    p.add_argument("--box", metavar="AxBxC", default="4x4x4", help="the box (default 4x4x4)")
-    p.add_argument("--unique", action="store_true", help="only designs with one solution")
+    p.add_argument(
+        "--box",
+        metavar="AxBxC",
+        action="append",
+        help="the box (default 4x4x4); repeat it for designs that fold into every box, drawn "
+        "from the first",
+    )
+    p.add_argument(
+        "--unique",
+        nargs="?",
+        const="",
+        metavar="BOX,...",
+        help="only designs with one solution (in every box; or only in the boxes named, as "
+        "given to --box, or their numbers: --unique 8x8x1)",
+    )
     p.add_argument(
         "--count", type=whole(1, 10_000), default=1, metavar="N", help="how many (default 1)"
     )
@@ -246,33 +426,46 @@ def _generate_options(p: Parser) -> None:
     "generate",
     _generate_options,
     help="invent new designs from random Hamiltonian paths",
-    epilog="example: snakecube generate --box 4x4x4 --unique --count 3",
+    epilog="example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: "
+    "snakecube generate --box 4x4x4 --box 8x8x1 --unique",
 )
 def generate_command(args: Namespace) -> int:
 
+    texts = args.box or ["4x4x4"]
+    boxes = [Box.parse(t) for t in texts]
+    unique = _unique_in(args.unique, texts)
     rows: list[dict[str, Any]] = []
     interrupted = False
     try:
         for g in generate(
-            Box.parse(args.box),
+            boxes[0],
             count=args.count,
             seed=args.seed,
-            unique=args.unique,
+            unique=unique,
             min_straights=args.min_straights,
             max_segment=args.max_segment,
             straightness=args.straightness,
             workers=args.workers,
+            also=boxes[1:],
         ):
             rows.append(g.to_dict())
             if not args.json:
                 d = rows[-1]
-                print(
-                    f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
-                    f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
-                )
+                if len(boxes) == 1:
+                    print(
+                        f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
+                        f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
+                    )
+                else:
+                    print(f"{len(rows)}. {d['turns']}")
                 print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
+                for text, t in zip(texts, d.get("targets", []), strict=False):
+                    plural = "s" if t["solutions"] != 1 else ""
+                    print(f"   {text}: {t['solutions']} solution{plural}, "
+                          f"difficulty {t['difficulty']}")  # fmt: skip
                 if args.show:
-                    print(instructions(g.solution))
+                    for sol in g.solutions or (g.solution,):
+                        print(instructions(sol))
     except KeyboardInterrupt:
         interrupted = True
     complete = len(rows) == args.count
@@ -285,6 +478,28 @@ def generate_command(args: Namespace) -> int:
     if not complete:
         say(f"snakecube: found {len(rows)} of {args.count} designs within the attempts")
     return EXIT_OK
+
+
+def _unique_in(value: str | None, texts: list[str]) -> bool | list[int]:
+    """--unique: False without it, True alone, else the positions of the boxes it names
+    (as typed to --box, or 1-based numbers)."""
+    if value is None:
+        return False
+    if not value.strip():
+        return True
+    marked = []
+    for word in value.split(","):
+        word = word.strip()
+        if word.isdigit() and 1 <= int(word) <= len(texts):
+            marked.append(int(word) - 1)
+        elif word in texts:
+            marked.append(texts.index(word))
+        else:
+            raise InputError(
+                f"--unique {limits.shorten(word)} is none of the boxes ({', '.join(texts)}); "
+                "name them as given to --box, or by number"
+            )
+    return marked
 
 
 def _rate_options(p: Parser) -> None:

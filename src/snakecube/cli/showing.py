@@ -14,7 +14,7 @@ from snakecube.cli.base import (
     Parser,
     add_seconds,
     add_snake,
-    add_target,
+    add_targets,
     command,
     print_json,
     say,
@@ -41,9 +41,10 @@ EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
 
 
 def _add_which(p: Parser) -> None:
-    """The snake, the target and which solution: what show and fold both take."""
+    """The snake, the target (of several: --target K) and which solution: what show and
+    fold both take."""
     add_snake(p)
-    add_target(p)
+    add_targets(p, pick=True)
     p.add_argument(
         "--solution",
         type=whole(1),

@@ -20,6 +20,7 @@ from snakecube.cli.base import (
     add_seconds,
     add_snake,
     add_target,
+    add_targets,
     cells,
     command,
     coord,
@@ -27,6 +28,7 @@ from snakecube.cli.base import (
     seconds_left,
     snake_text,
     target_of,
+    targets_of,
     whole,
     workers_type,
 )
@@ -70,7 +72,7 @@ def _suggest(text: str, target: Region | None, seconds: float) -> str:
 
 def _solve_options(p: Parser) -> None:
     add_snake(p)
-    add_target(p)
+    add_targets(p)
     many = p.add_mutually_exclusive_group()
     many.add_argument("--first", action="store_true", help="stop at the first solution")
     many.add_argument("--limit", type=whole(1), metavar="N", help="stop after N distinct solutions")
@@ -137,11 +139,15 @@ def _solve_options(p: Parser) -> None:
     "solve",
     _solve_options,
     help="fold a snake into a cube, box or region; count solutions",
-    epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
+    epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3; with several "
+    "targets: snakecube solve SNAKE --box 4x4x4 --box 8x8x1",
 )
 def solve_command(args: Namespace) -> int:
 
-    target = target_of(args)
+    targets = targets_of(args)
+    if len(targets) > 1:
+        return _solve_several(args, targets)
+    target = targets[0] if targets else None
     start = None if args.start is None else coord(args.start, "--start")
     path = None if args.path is None else cells(args.path)
     bar = None if args.quiet else progress_bar(began=args.started)
@@ -202,6 +208,98 @@ def solve_command(args: Namespace) -> int:
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
+def _solve_several(args: Namespace, targets: list[Region]) -> int:
+    """solve with several targets: each answered in turn, as for one, then a last line (or
+    ``folds_into`` in JSON) saying which of them the snake folds into."""
+    for t in targets[1:]:
+        if t.volume != targets[0].volume:
+            raise InputError(
+                f"the targets must have equal size: the {targets[0].describe()} has "
+                f"{targets[0].volume} cells, the {t.describe()} has {t.volume}"
+            )
+    start = None if args.start is None else coord(args.start, "--start")
+    path = None if args.path is None else cells(args.path)
+    results = []
+    for target in targets:
+        bar = None if args.quiet else progress_bar(desc=f"{target.describe()}")
+        try:
+            result = solve(
+                snake_text(args),
+                target,
+                start=start,
+                path=path,
+                reverse=True
+                if args.reverse
+                else {"auto": None, "first": False}.get(args.end, True),
+                limit=1 if args.first else args.limit,
+                seconds=seconds_left(args),
+                engine=args.engine,
+                workers=args.workers,
+                progress=bar,
+                strategy=args.strategy,
+                seed=args.seed,
+                scheduler=args.scheduler,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        typed = Snake.parse(snake_text(args), target.volume)
+        if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
+            result = replace(result, snake=typed)
+        results.append(result)
+        if result.stop_reason == "interrupted":
+            break
+    stopped = results[-1].stop_reason == "interrupted"
+    said = catalog.recognized(results[0].snake.turns(), snake_text(args))
+    folds = [r.region.describe() for r in results if r.solutions]
+    if args.json:
+        data: dict[str, Any] = {
+            "catalog": said or None,
+            "results": [r.to_dict() for r in results],
+            "folds_into": folds,
+            "complete": len(results) == len(targets) and all(r.complete for r in results),
+            "stop_reason": next((r.stop_reason for r in results if r.stop_reason), None),
+        }
+        print_json(args, data, indent=2)
+        return EXIT_INTERRUPTED if stopped else EXIT_OK
+    style = "letters" if args.letters else "signs"
+    if said:
+        print(f"({said})")
+    for i, result in enumerate(results, 1):
+        if i > 1:
+            print()
+        print(f"=== target {i} of {len(targets)}: {result.region.describe()} ===")
+        print(report(result, style))
+        if args.show:
+            for k, sol in enumerate(result.solutions, 1):
+                print(f"\n=== solution {k}: every text form ===\n{show(sol, style)}")
+    print()
+    print(folds_line(results, targets))
+    return EXIT_INTERRUPTED if stopped else EXIT_OK
+
+
+def folds_line(results: list[Any], targets: list[Region]) -> str:
+    """'folds into the 4x4x4 box and the 8x8x1 box (2 of 2 targets)', naming the targets
+    it does not fold into and those a stopped search left open."""
+    folds = [r.region.describe() for r in results if r.solutions]
+    no = [r.region.describe() for r in results if r.complete and not r.solutions]
+    open_ = [r.region.describe() for r in results if not r.complete and not r.solutions]
+    open_ += [t.describe() for t in targets[len(results) :]]
+    line = "folds into " + (_and(folds) if folds else "none of the targets")
+    line += f" ({len(folds)} of {len(targets)} target{'s' if len(targets) != 1 else ''}"
+    if no:
+        line += f"; not into {_and(no)}"
+    if open_:
+        line += f"; unknown, the search stopped first: {_and(open_)}"
+    return line + ")"
+
+
+def _and(names: list[str]) -> str:
+    """'the 4x4x4 box', 'the 4x4x4 box and the 8x8x1 box', 'the A, the B and the C'."""
+    named = [f"the {n}" for n in names]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
 def _check_options(p: Parser) -> None:
     p.add_argument("snake", metavar="SNAKE", help=SNAKE_HELP + " (quoted, as one word)")
     p.add_argument(
@@ -213,7 +311,7 @@ def _check_options(p: Parser) -> None:
         "'START x,y,z MOVES: BACK 2, UP 3, ...'",
     )
     p.add_argument("--file", metavar="FILE", help="read the solution from this file")
-    add_target(p)
+    add_targets(p, pick=True)
     p.add_argument(
         "--axes", metavar="WORD=DIR,...", help="direction words, like RIGHT=+x,BACK=+y,UP=+z"
     )

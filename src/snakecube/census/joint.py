@@ -1,0 +1,324 @@
+"""The census of several targets: every design that folds into each of them, with its
+solutions in each.
+
+Method: each target's own census (``runner``), in its own store under ``DIR/targets/NAME``,
+all with the same number of partitions. A design's partition depends on its canonical key
+only (``store.partition_of``), and targets of equal size share one key space, so partition p
+of every target holds the only candidates for partition p of the answer: the designs common
+to all are the intersection of the p-th partitions, taken partition by partition. Each
+intersection is a task (here, in worker processes or on Dask, like the census's reduces)
+that writes ``DIR/parts/pNNNN.bin``; a finished file is its checkpoint.
+
+Layout of the store::
+
+    DIR/manifest.json         the joint census: format, targets, their census ids, partitions,
+                              and the target searched (``decide``), if any
+    DIR/targets/NAME/         each target's own census store (NAME: 2x3x4, or region-HASH)
+    DIR/parts/p0003.bin       one per partition that has a design in every target
+    DIR/searched/NAME/        the search in one more target (``decide``)
+
+Binary layout of a joint partition file (integers little-endian), as the census's own::
+
+    magic b"SNKJOIN1" | u32 header length | header JSON | 16-byte blake2b of all before |
+    keys u64[d] (sorted) | solutions in target 1 u64[d] | ... | in target k u64[d]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from snakecube.census.reduce import design_stats
+from snakecube.census.store import (
+    MAX_HEADER,
+    Headers,
+    Store,
+    checksum,
+    le64,
+    listing,
+    pack,
+    read_block,
+    read_header,
+    write_atomic,
+    write_new,
+)
+from snakecube.errors import InputError
+from snakecube.shape import Box, Region
+
+FORMAT, VERSION = "snakecube-joint-census", 1
+MAGIC = b"SNKJOIN1"
+_PART_HEADER = {
+    "partition": int,
+    "designs": int,
+    "solutions": list,
+    "unique": list,
+    "unique_in_all": int,
+    "palindromes": int,
+    "histograms": list,
+    "top": list,
+    "digest": str,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class JointPart:
+    """One intersected partition's header: its common designs' statistics."""
+
+    partition: int
+    designs: int
+    solutions: list[int]  # per target
+    unique: list[int]  # per target: designs with one solution there
+    unique_in_all: int  # designs with one solution in every target
+    palindromes: int
+    histograms: list[dict[int, int]]  # per target
+    top: list[tuple[int, list[int]]]  # (key, solutions per target), most solutions first
+
+
+def target_name(region: Region) -> str:
+    """The folder of a target's own store in a joint store: ``2x3x4`` for a box (as
+    typed: 4x6x1 and 1x4x6 are different cells), ``region-`` and a hash of the cells else."""
+    if isinstance(region, Box):
+        return "x".join(map(str, region.dims))
+    text = json.dumps([list(c) for c in region.cells])
+    return "region-" + hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def joint_id(ids: Sequence[str], partitions: int, searched: dict[str, Any] | None) -> str:
+    """A fingerprint of a joint census: the format, its targets' census ids, in order, and
+    the target searched (its cells and node limit), if any."""
+    text = json.dumps([FORMAT, VERSION, list(ids), partitions, searched])
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def searched_spec(region: Region | None, nodes: int) -> dict[str, Any] | None:
+    if region is None:
+        return None
+    return {
+        "target": region.describe(),
+        "folder": target_name(region),
+        "cells": [list(c) for c in region.cells],
+        "nodes": nodes,
+    }
+
+
+class JointStore:
+    """An open joint store (see the module's docstring)."""
+
+    def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
+        self.root = root
+        self.manifest = manifest
+        self.id: str = manifest["id"]
+        self.partitions: int = manifest["partitions"]
+        self.targets: int = len(manifest["targets"])
+        self._headers: Headers = {}
+
+    @classmethod
+    def open(
+        cls,
+        root: str | Path,
+        regions: Sequence[Region],
+        ids: Sequence[str],
+        partitions: int,
+        searched: dict[str, Any] | None = None,
+    ) -> JointStore:
+        """Open the joint store at ``root``, creating it if it does not exist or is empty;
+        refuse one of other targets (or in another order), or anything else."""
+        root = Path(root)
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "targets": [r.describe() for r in regions],
+            "folders": [target_name(r) for r in regions],
+            "censuses": list(ids),
+            "partitions": partitions,
+            "searched": searched,
+            "id": joint_id(ids, partitions, searched),
+        }
+        name = repr(str(root))
+        try:
+            if root.exists() and not root.is_dir():
+                raise InputError(f"census store {name} is not a directory")
+            root.mkdir(parents=True, exist_ok=True)
+            if not (root / "manifest.json").exists() and _fresh(root):
+                for folder in ("targets", "parts", "searched"):
+                    (root / folder).mkdir(exist_ok=True)
+                if write_new(root / "manifest.json", json.dumps(manifest, indent=1).encode()):
+                    return cls(root, manifest)
+        except OSError as err:
+            raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
+        found = _read_manifest(root)
+        if found.get("id") != manifest["id"]:
+            other = found.get("searched")
+            also = (
+                f", folding into the {other.get('target')} by search with "
+                f"{other.get('nodes')} nodes per end"
+                if isinstance(other, dict)
+                else ""
+            )
+            raise InputError(
+                f"census store {name} belongs to another census of several targets "
+                f"({', '.join(map(str, found.get('targets', [])))}, in that order{also}, "
+                f"{found.get('partitions')} partitions); use another directory"
+            )
+        return cls(root, found)
+
+    @property
+    def bits(self) -> int:
+        return self.partitions.bit_length() - 1
+
+    def searched_root(self) -> Path:
+        """Where the search in the extra target keeps its work (``decide.Decisions``)."""
+        return self.root / "searched" / self.manifest["searched"]["folder"]
+
+    def target_root(self, i: int) -> Path:
+        return self.root / "targets" / self.manifest["folders"][i]
+
+    def part_path(self, p: int) -> Path:
+        return self.root / "parts" / f"p{p:04d}.bin"
+
+    def finished_parts(self) -> dict[int, JointPart]:
+        """The intersected partitions, from their headers (each checked)."""
+        out: dict[int, JointPart] = {}
+        for path in listing(self.root / "parts"):
+            if path.name.startswith(".") and path.name.endswith(".tmp"):
+                continue  # a temporary file left by a stopped run: ignored, overwritten later
+            p = _part_number(path.name)
+            if p is None or p >= self.partitions:
+                raise InputError(f"census store: unexpected file {str(path)!r}")
+            h, _ = self._header(path)
+            if h["partition"] != p:
+                raise InputError(f"census store: {str(path)!r} holds partition {h['partition']!r}")
+            out[p] = JointPart(
+                p,
+                h["designs"],
+                h["solutions"],
+                h["unique"],
+                h["unique_in_all"],
+                h["palindromes"],
+                [{int(k): v for k, v in hist.items()} for hist in h["histograms"]],
+                [(t[0], list(t[1])) for t in h["top"]],
+            )
+        return out
+
+    def write_part(self, info: JointPart, keys: Any, columns: Any) -> None:
+        block = le64(keys).tobytes() + b"".join(le64(c).tobytes() for c in columns)
+        header = {
+            "census": self.id,
+            "partition": info.partition,
+            "designs": info.designs,
+            "solutions": info.solutions,
+            "unique": info.unique,
+            "unique_in_all": info.unique_in_all,
+            "palindromes": info.palindromes,
+            "histograms": [{str(k): v for k, v in h.items()} for h in info.histograms],
+            "top": [[k, s] for k, s in info.top],
+            "digest": checksum(block),
+        }
+        write_atomic(self.part_path(info.partition), pack(MAGIC, header, [block]))
+
+    def read_part(self, p: int) -> tuple[Any, Any]:
+        """(keys, solutions: one row per target) of partition ``p``'s common designs."""
+        path = self.part_path(p)
+        header, start = self._header(path)
+        d = header["designs"]
+        block = read_block(path, start, 8 * d * (1 + self.targets))
+        if checksum(block) != header["digest"]:
+            raise InputError(
+                f"census store: {str(path)!r}: the data does not match its "
+                "checksum (edited or damaged); delete the file to redo it"
+            )
+        data = np.frombuffer(block, dtype="<u8").astype(np.uint64)
+        return data[:d], data[d:].reshape(self.targets, d)
+
+    def _header(self, path: Path) -> tuple[dict[str, Any], int]:
+        header, start = read_header(
+            path, MAGIC, "joint partition", self.id, _PART_HEADER, self._headers
+        )
+        k = self.targets
+        if any(len(header[f]) != k for f in ("solutions", "unique", "histograms")):
+            raise InputError(f"census store: {str(path)!r}: the header has not {k} targets")
+        return header, start
+
+
+def _part_number(name: str) -> int | None:
+    if len(name) == 9 and name.startswith("p") and name.endswith(".bin") and name[1:5].isdigit():
+        return int(name[1:5])
+    return None
+
+
+def _fresh(root: Path) -> bool:
+    """True if ``root`` holds nothing but what creating a joint store leaves before its
+    manifest (empty ``targets``, ``parts`` and ``searched`` folders, temporary files)."""
+    for entry in root.iterdir():
+        if entry.name.startswith(".") and entry.name.endswith(".tmp"):
+            continue
+        if (
+            entry.name not in ("targets", "parts", "searched")
+            or not entry.is_dir()
+            or any(entry.iterdir())
+        ):
+            return False
+    return True
+
+
+def _read_manifest(root: Path) -> dict[str, Any]:
+    """The joint store's manifest, with its shape checked; one-line errors name the file."""
+    path = root / "manifest.json"
+    name = repr(str(path))
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_HEADER + 1)
+    except FileNotFoundError:
+        raise InputError(
+            f"{str(root)!r} is not a census store (no manifest.json), and it is "
+            "not empty; use an empty or new directory"
+        ) from None
+    except OSError as err:
+        raise InputError(f"cannot read {name}: {err.strerror or err}") from None
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(f"{name} is not a census manifest (not JSON text)") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        if isinstance(manifest, dict) and manifest.get("format") == "snakecube-census":
+            raise InputError(
+                f"{str(root)!r} is the census store of one target; a census of several "
+                "targets keeps each target's store inside its own: use another directory"
+            )
+        raise InputError(f"{name} is not a snakecube census manifest")
+    shape = {"version": int, "targets": list, "folders": list, "censuses": list,
+             "partitions": int, "id": str}  # fmt: skip
+    if manifest.get("searched") is not None and not isinstance(manifest["searched"], dict):
+        raise InputError(f"{name}: 'searched' is not an object")
+    for key, kind in shape.items():
+        if not isinstance(manifest.get(key), kind):
+            raise InputError(f"{name}: {key!r} is missing or not a {kind.__name__}")
+    if manifest["version"] != VERSION:
+        raise InputError(
+            f"{name}: format version {manifest['version']}; this snakecube reads {VERSION}"
+        )
+    return manifest
+
+
+# -- the intersection ---------------------------------------------------------------------
+
+
+def intersect_partition(jst: JointStore, singles: Sequence[Store], p: int, cells: int) -> JointPart:
+    """The designs of partition ``p`` found in every target's store, with their solutions
+    in each; written to the joint store and described."""
+    keys, first = singles[0].read_part(p)
+    columns = [first]
+    for st in singles[1:]:
+        other, sols = st.read_part(p)
+        keys, mine, theirs = np.intersect1d(keys, other, assume_unique=True, return_indices=True)
+        columns = [c[mine] for c in columns] + [sols[theirs]]
+    table = np.array(columns, dtype=np.uint64).reshape(len(singles), len(keys))
+    info = JointPart(partition=p, **design_stats(keys, table, cells))
+    jst.write_part(info, keys, table)
+    return info
