@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import shutil
 
 import pytest
 
@@ -225,17 +226,23 @@ def test_a_search_in_one_more_target_equals_its_census(counted, searched):
 
 
 def test_a_search_stopped_early_is_a_lower_bound_with_an_estimate(tmp_path):
-    """Stopped after its first slices (a node limit of 1 leaves the designs whose first
-    search does not finish at once open), then resumed to the end."""
+    """The census counted, the search stopped at its time limit before its slices were
+    done, then resumed to the end. (``seconds`` stops any phase: so that the search is the
+    one stopped, the counted census is taken from a finished store.)"""
     store = tmp_path / "s"
     exact = joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=store)
     assert exact.exact
+    shutil.copytree(store, tmp_path / "t")
+    shutil.rmtree(tmp_path / "t" / "searched")
     with joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t",
                       seconds=1e-9) as early:  # fmt: skip
         s = early.searched
         assert not early.complete and early.stop_reason == "seconds" and not early.exact
-        assert s.tasks[0] < s.tasks[1] or s.candidates is None
+        assert s is not None and (s.tasks[0] < s.tasks[1] or s.candidates is None)
         assert early.design_count <= exact.design_count
+    with joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "u",
+                      seconds=1e-9) as counting:  # fmt: skip
+        assert counting.stop_reason == "seconds" and counting.searched is None
     again = joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t")
     assert again.exact and again.design_count == exact.design_count
 
