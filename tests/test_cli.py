@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -378,3 +379,32 @@ def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
     shown = _on_a_terminal("designs", "--box", "4x4x4", "--seconds", "2.5")
     assert "the census will take about" in shown and "years" in shown  # said first
     assert "census" in shown and "step" in shown  # then the bar, though no unit finishes
+
+
+@pytest.mark.slow
+def test_generate_shows_progress_on_a_terminal_and_stops_with_what_it_found():
+    """Proving 3 designs of the 5x5x5 unique takes minutes: the bar shows while it works
+    (read until it does), and Ctrl-C ends it in one line with what was found."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = _cli("generate", "--box", "5x5x5", "--unique", "--count", "3", "--workers", "1",
+                stderr_override=slave, session=True)  # fmt: skip
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + HANG
+    while b"sample" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if ready:
+            seen += os.read(master, 4096)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(timeout=HANG)
+    try:
+        while data := os.read(master, 4096):
+            seen += data
+    except OSError:
+        pass
+    os.close(master)
+    text = seen.decode(errors="replace")
+    assert "generating" in text and "sample" in text
+    assert proc.returncode == 130 and "interrupted after" in text and "Traceback" not in text

@@ -11,7 +11,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -324,6 +324,7 @@ def generate(
     workers: int | None = None,
     straightness: float | None = None,
     also: Sequence[Box] = (),
+    progress: Progress | None = None,
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
@@ -347,6 +348,9 @@ def generate(
     fewest pairs of touching cells (the flat one of 4x4x4 and 8x8x1: it has the fewer
     paths, so its designs fold elsewhere more often), with no segment longer than the
     shortest of the boxes' longest sides, and uniform paths (straightness 0) by default.
+
+    ``progress(samples, most, found)`` is called for every sample of the chain drawn and
+    while the workers check candidates (``most``: the samples that may be drawn).
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
@@ -363,16 +367,27 @@ def generate(
     drawn = tuple(boxes[i] for i in order)
     marks = tuple(flags[i] for i in order)
     rng = random.Random(seed)
+    draws = DRAWS_PER_ATTEMPT if len(boxes) > 1 else 1
+    state = [0, 0]  # samples drawn, designs found
+
+    def tick(samples: int | None = None) -> None:
+        if samples is not None:
+            state[0] = samples
+        if progress is not None:
+            progress(state[0], attempts * draws, state[1])
+
     chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,
-                         max_segment, DRAWS_PER_ATTEMPT if len(boxes) > 1 else 1)  # fmt: skip
+                         max_segment, draws, tick)  # fmt: skip
     jobs = ((drawn, snake, path, marks, max_nodes) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
         found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
     else:
-        found = _in_candidate_order(pool.run(_check_candidate, jobs, n))
+        found = _in_candidate_order(pool.run(_check_candidate, jobs, n), tick)
     try:
         for g in itertools.islice(found, count):
+            state[1] += 1
+            tick()
             yield g if k == 0 else _in_order(g, order)
     finally:
         found.close()  # the workers stop now, not when the generator is collected
@@ -463,15 +478,19 @@ def _candidates(
     min_straights: int,
     max_segment: int | None,
     draws: int = 1,
+    tick: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
     """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
     mix), each design once, that have the straights and segment lengths asked for. Of
     ``attempts`` samples; with ``draws`` > 1, of ``attempts`` samples that have them (a
-    design met again counts), out of at most ``draws`` times as many in all."""
+    design met again counts), out of at most ``draws`` times as many in all. ``tick(k)`` is
+    called with each sample's number."""
     seen: set[tuple[int, ...]] = set()
     path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
     kept = 0
-    for _ in range(attempts * draws):
+    for i in range(attempts * draws):
+        if tick is not None:
+            tick(i + 1)
         path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
         snake = design_of([box.cells[c] for c in path])
         wanted = snake.cubes - 1 - snake.segments >= min_straights and (
@@ -486,13 +505,16 @@ def _candidates(
             return
 
 
-def _in_candidate_order(events: Iterator[Any]) -> Generator[Generated, None, None]:
+def _in_candidate_order(
+    events: Iterator[Any], waiting_tick: Callable[[], None]
+) -> Generator[Generated, None, None]:
     """The designs the workers found, released in candidate order, so any core count gives
-    the same designs."""
+    the same designs; ``waiting_tick()`` is called while the workers have nothing new."""
     waiting: dict[int, list[Generated | None]] = {}
     released = 0
     for event in events:
         if event is None:
+            waiting_tick()
             continue
         waiting.setdefault(event.job, []).append(None if event.done else event.value)
         while released in waiting and waiting[released][-1:] == [None]:

@@ -57,6 +57,11 @@ class _Bar:
         self._bar.refresh()
         self._drawn = now
 
+    def clear(self) -> None:
+        """Take the bar off the terminal until the next call (before printing lines)."""
+        if self._bar is not None:
+            self._bar.clear()
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
@@ -81,6 +86,9 @@ class _Lines:
             file=self._stream,
             flush=True,
         )
+
+    def clear(self) -> None:
+        pass
 
     def close(self) -> None:
         pass

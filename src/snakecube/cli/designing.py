@@ -436,6 +436,7 @@ def generate_command(args: Namespace) -> int:
     unique = _unique_in(args.unique, texts)
     rows: list[dict[str, Any]] = []
     interrupted = False
+    bar = progress_bar(desc="generating", unit="sample", began=args.started)
     try:
         for g in generate(
             boxes[0],
@@ -447,8 +448,11 @@ def generate_command(args: Namespace) -> int:
             straightness=args.straightness,
             workers=args.workers,
             also=boxes[1:],
+            progress=bar,
         ):
             rows.append(g.to_dict())
+            if bar is not None:
+                bar.clear()  # the design's lines, then the bar again below them
             if not args.json:
                 d = rows[-1]
                 if len(boxes) == 1:
@@ -468,6 +472,9 @@ def generate_command(args: Namespace) -> int:
                         print(instructions(sol))
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
     complete = len(rows) == args.count
     if args.json:
         stop_reason = "interrupted" if interrupted else None
