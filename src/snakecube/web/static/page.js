@@ -84,6 +84,7 @@
     };
   }
 
+  const PLAN_PATIENCE = 1500;  // ms, see cancelPlan
   function staticBackend() {
     let worker = null, ready = null, pending = new Map(), nextId = 1;
     function start() {
@@ -110,28 +111,46 @@
     function ask(kind, args, onProgress) {
       return ready.then(() => new Promise((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, { resolve, reject, onProgress, kind });
+        pending.set(id, { resolve, reject, onProgress, kind, args, started: performance.now() });
         worker.postMessage({ id, kind, args });
       }));
     }
     // A static host cannot send the headers Pyodide's interrupt needs: to stop a job, end
-    // the worker and start a fresh one.
-    function restart() {
+    // the worker and start a fresh one. With ``requeue``, only the plan is ended: the other
+    // jobs asked meanwhile are sent again to the fresh worker.
+    function restart(requeue = false) {
       worker.terminate();
-      for (const job of pending.values()) job.reject(new UserError("stopped"));
+      const again = [];
+      for (const [id, job] of pending) {
+        if (requeue && job.kind !== "plan") again.push([id, job]);
+        else job.reject(new UserError("stopped"));
+      }
       pending.clear();
       backend.ready = start();
       setEngine("loading the solver again…");
       backend.ready.then(setEngine);
+      for (const [id, job] of again) {
+        pending.set(id, job);
+        ready.then(() => worker.postMessage({ id, kind: job.kind, args: job.args }));
+      }
     }
     const backend = {
       ready: start(),
       solve(req, onProgress) { return ask("solve", req, onProgress); },
       stop() { restart(); },
       call(kind, body) { return ask(kind, body); },
-      // The plan being worked out holds the one solver: end it so the next answer comes now.
+      // The plan being worked out holds the one solver. A fresh solver takes 2-3 s to load,
+      // longer than most plans take: a plan not wanted any more may go on for PLAN_PATIENCE
+      // from when it was asked (its answer is not shown); past that, the worker is ended and
+      // the jobs asked meanwhile go to a fresh one.
       cancelPlan() {
-        if ([...pending.values()].some((job) => job.kind === "plan")) { restart(); mark("plan cancelled"); }
+        const plan = [...pending.values()].find((job) => job.kind === "plan");
+        if (!plan || plan.dropped) return;
+        plan.dropped = true;
+        mark("plan cancelled");
+        const end = () => { if ([...pending.values()].includes(plan)) restart(true); };
+        const left = PLAN_PATIENCE - (performance.now() - plan.started);
+        if (left <= 0) end(); else setTimeout(end, left);
       },
       async download(body) {  // the offline viewer is pure Python; the sheet and GIF are not
         const out = await ask("viewer", body);
