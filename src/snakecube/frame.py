@@ -101,17 +101,29 @@ def dot(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 # -- visibility ---------------------------------------------------------------------------------
-def blocker(point: Sequence[float], eye: Sequence[float], filled: set[Coord]) -> Coord | None:
+Bounds = tuple[list[int], list[int]]
+
+
+def bounds(filled: set[Coord]) -> Bounds:
+    """The corners of the box around ``filled`` (not empty): where a ray can stop looking."""
+    return [min(c[a] for c in filled) for a in range(3)], [
+        max(c[a] for c in filled) + 1 for a in range(3)
+    ]
+
+
+def blocker(
+    point: Sequence[float], eye: Sequence[float], filled: set[Coord], box: Bounds | None = None
+) -> Coord | None:
     """The first filled cell that the ray from ``point`` towards ``eye`` enters, or None.
 
     Cells are unit cubes [x, x+1] x [y, y+1] x [z, z+1]. The ray is traced cell by cell
     (Amanatides and Woo), starting just off ``point`` so that a point on a face does not see
-    its own cube.
+    its own cube. ``box`` is ``bounds(filled)``, when the caller traces many rays through
+    the same cells.
     """
     if not filled:
         return None
-    lo = [min(c[a] for c in filled) for a in range(3)]
-    hi = [max(c[a] for c in filled) + 1 for a in range(3)]
+    lo, hi = bounds(filled) if box is None else box
     p = [point[a] + 1e-6 * eye[a] for a in range(3)]
     cell = [math.floor(p[a]) for a in range(3)]
     step, t_max, t_delta = [0, 0, 0], [math.inf] * 3, [math.inf] * 3
@@ -153,9 +165,10 @@ LABEL_SPOTS = ((0.0, 0.0), (0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))
 def label_face(cell: Coord, eye: Sequence[float], filled: set[Coord]) -> tuple[int, int] | None:
     """The cube's most frontal face (axis, sign) whose label area (the centre and four
     points around it) is visible; None if no face has one."""
+    box = bounds(filled) if filled else None
     for axis, sign in facing(eye):
         spots = [_face_point(cell, axis, sign, du, dv) for du, dv in LABEL_SPOTS]
-        if all(blocker(s, eye, filled) is None for s in spots):
+        if all(blocker(s, eye, filled, box) is None for s in spots):
             return axis, sign
     return None
 
@@ -166,10 +179,13 @@ def label_point(cell: Coord, eye: Sequence[float], filled: set[Coord]) -> list[f
     return None if face is None else _face_point(cell, face[0], face[1], 0.0, 0.0)
 
 
-def is_visible(cell: Coord, eye: Sequence[float], filled: set[Coord]) -> bool:
+def is_visible(
+    cell: Coord, eye: Sequence[float], filled: set[Coord], box: Bounds | None = None
+) -> bool:
     """True when the centre of one of the cube's eye-facing faces is visible."""
+    box = bounds(filled) if box is None and filled else box
     return any(
-        blocker(_face_point(cell, a, s, 0.0, 0.0), eye, filled) is None for a, s in facing(eye)
+        blocker(_face_point(cell, a, s, 0.0, 0.0), eye, filled, box) is None for a, s in facing(eye)
     )
 
 
@@ -225,7 +241,8 @@ def hidden_steps(solution: Solution, camera: Camera = CAMERA) -> list[int]:
     out = []
     for s in steps(solution):
         filled = set(cells[: s.last + 1])
-        out.append(sum(not is_visible(c, eye, filled) for c in cells[s.first : s.last + 1]))
+        box = bounds(filled)
+        out.append(sum(not is_visible(c, eye, filled, box) for c in cells[s.first : s.last + 1]))
     return out
 
 
