@@ -19,7 +19,7 @@ import random
 import statistics
 from dataclasses import dataclass
 
-from snakecube.census.units import Prefix, flood, ring_masks
+from snakecube.census.units import Prefix, ring_masks, splits, stranded
 from snakecube.shape import Region
 
 PROBES = 2000  # random walks per forecast
@@ -128,21 +128,10 @@ def forecast(
                     continue
                 placed += 1
                 taken = occ | 1 << x
-                free = ~taken | 1 << x
-                dead, cand = 0, nbmask[head] & ~taken
-                while cand:
-                    low = cand & -cand
-                    cand ^= low
-                    m = nbmask[low.bit_length() - 1] & free
-                    if m == 0 or m & (m - 1) == 0:
-                        dead += 1 if m else 2
-                if dead > 1 and level + 1 < n:
+                if (stranded(nbmask, head, x, taken) > 1 and level + 1 < n) or (
+                    level + 2 < n and splits(nbmask, ring, x, taken, full)
+                ):
                     continue
-                cand = nbmask[x] & ~taken
-                if level + 2 < n and cand & (cand - 1):
-                    reach = flood(nbmask, cand & -cand, ring[x] & ~taken)
-                    if cand & ~reach and flood(nbmask, reach, ~taken & full) != ~taken & full:
-                        continue
                 children.append((d, x, r))
             # Step 2: count this level's nodes, then go down one child at random.
             total += weight * placed

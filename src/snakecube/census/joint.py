@@ -36,12 +36,13 @@ import numpy as np
 
 from snakecube.census.reduce import design_stats
 from snakecube.census.store import (
-    MAX_HEADER,
     Headers,
     Store,
+    check_fields,
     checksum,
     le64,
     listing,
+    load_manifest,
     pack,
     read_block,
     read_header,
@@ -269,22 +270,7 @@ def _fresh(root: Path) -> bool:
 
 def _read_manifest(root: Path) -> dict[str, Any]:
     """The joint store's manifest, with its shape checked; one-line errors name the file."""
-    path = root / "manifest.json"
-    name = repr(str(path))
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_HEADER + 1)
-    except FileNotFoundError:
-        raise InputError(
-            f"{str(root)!r} is not a census store (no manifest.json), and it is "
-            "not empty; use an empty or new directory"
-        ) from None
-    except OSError as err:
-        raise InputError(f"cannot read {name}: {err.strerror or err}") from None
-    try:
-        manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise InputError(f"{name} is not a census manifest (not JSON text)") from None
+    manifest, name = load_manifest(root)
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         if isinstance(manifest, dict) and manifest.get("format") == "snakecube-census":
             raise InputError(
@@ -292,17 +278,11 @@ def _read_manifest(root: Path) -> dict[str, Any]:
                 "targets keeps each target's store inside its own: use another directory"
             )
         raise InputError(f"{name} is not a snakecube census manifest")
-    shape = {"version": int, "targets": list, "folders": list, "censuses": list,
-             "partitions": int, "id": str}  # fmt: skip
     if manifest.get("searched") is not None and not isinstance(manifest["searched"], dict):
         raise InputError(f"{name}: 'searched' is not an object")
-    for key, kind in shape.items():
-        if not isinstance(manifest.get(key), kind):
-            raise InputError(f"{name}: {key!r} is missing or not a {kind.__name__}")
-    if manifest["version"] != VERSION:
-        raise InputError(
-            f"{name}: format version {manifest['version']}; this snakecube reads {VERSION}"
-        )
+    shape = {"version": int, "targets": list, "folders": list, "censuses": list,
+             "partitions": int, "id": str}  # fmt: skip
+    check_fields(manifest, name, shape, VERSION)
     return manifest
 
 

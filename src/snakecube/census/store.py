@@ -418,8 +418,9 @@ _PART_HEADER = {
 }
 
 
-def read_manifest(root: Path) -> dict[str, Any]:
-    """The store's manifest, with its shape checked; one-line errors name the file and line."""
+def load_manifest(root: Path) -> tuple[Any, str]:
+    """The JSON in ``root``'s manifest.json, and the file's name for messages; one-line
+    errors name the file and line."""
     path = root / "manifest.json"
     name = repr(str(path))
     try:
@@ -435,11 +436,30 @@ def read_manifest(root: Path) -> dict[str, Any]:
     if len(data) > MAX_HEADER:
         raise InputError(f"{name} is too large to be a census manifest")
     try:
-        manifest = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8")), name
     except UnicodeDecodeError as err:
         raise InputError(f"{name} is not text (byte {err.start + 1})") from None
     except json.JSONDecodeError as err:
         raise InputError(f"{name}, line {err.lineno}: not JSON ({err.msg})") from None
+
+
+def check_fields(
+    manifest: dict[str, Any], name: str, shape: dict[str, type], version: int = VERSION
+) -> None:
+    """InputError unless each key of ``shape`` holds a value of its type and the manifest's
+    version is ``version`` (the one this snakecube writes)."""
+    for key, kind in shape.items():
+        if not isinstance(manifest.get(key), kind):
+            raise InputError(f"{name}: {key!r} is missing or not a {kind.__name__}")
+    if manifest["version"] != version:
+        raise InputError(
+            f"{name}: format version {manifest['version']}; this snakecube reads {version}"
+        )
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The store's manifest, with its shape checked; one-line errors name the file and line."""
+    manifest, name = load_manifest(root)
     shape = {
         "format": str,
         "version": int,
@@ -451,13 +471,7 @@ def read_manifest(root: Path) -> dict[str, Any]:
     }
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise InputError(f"{name} is not a snakecube census manifest")
-    for key, kind in shape.items():
-        if not isinstance(manifest.get(key), kind):
-            raise InputError(f"{name}: {key!r} is missing or not a {kind.__name__}")
-    if manifest["version"] != VERSION:
-        raise InputError(
-            f"{name}: format version {manifest['version']}; this snakecube reads {VERSION}"
-        )
+    check_fields(manifest, name, shape)
     p = manifest["partitions"]
     if p < 1 or p & (p - 1):
         raise InputError(f"{name}: 'partitions' must be a power of two, not {p}")

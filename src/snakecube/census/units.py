@@ -244,6 +244,35 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
+def stranded(nbmask: list[int], head: int, x: int, occ: int) -> int:
+    """The path's dead-end cut, for the step from ``head`` to ``x`` (``occ`` holds both):
+    the free neighbours of ``head`` left with no free neighbour count twice, those with one
+    once (that one must be the path's last cell). More than 1: no Hamiltonian path goes on."""
+    free = ~occ | (1 << x)
+    dead, cand = 0, nbmask[head] & ~occ
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        m = nbmask[low.bit_length() - 1] & free
+        if m == 0 or m & (m - 1) == 0:
+            dead += 1 if m else 2
+    return dead
+
+
+def splits(nbmask: list[int], ring: list[int], x: int, occ: int, full: int) -> bool:
+    """The path's split cut, at its head ``x`` (``occ`` holds it): True when the free cells
+    fall apart. Looked for first among the cells around ``x`` (``ring``): only when two of
+    its free neighbours are not joined there is the whole free area flooded."""
+    cand = nbmask[x] & ~occ
+    if not cand & (cand - 1):
+        return False
+    reach = flood(nbmask, cand & -cand, ring[x] & ~occ)
+    if not cand & ~reach:
+        return False
+    free = ~occ & full
+    return flood(nbmask, reach, free) != free
+
+
 def flood(nbmask: list[int], reach: int, area: int) -> int:
     """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
     todo = reach
@@ -302,24 +331,11 @@ def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, 
                 continue
             occ |= 1 << x
             nodes += 1
-            dead = 0
-            free = ~occ | (1 << x)
-            cand = nbmask[head] & ~occ
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                m = nbmask[low.bit_length() - 1] & free
-                if m == 0 or m & (m - 1) == 0:
-                    dead += 1 if m else 2
-            if dead > 1 and level + 1 < n:
+            if (stranded(nbmask, head, x, occ) > 1 and level + 1 < n) or (
+                level + 2 < n and splits(nbmask, ring, x, occ, full)
+            ):
                 occ ^= 1 << x
                 continue
-            cand = nbmask[x] & ~occ  # split: free neighbours of x no free cell joins
-            if level + 2 < n and cand & (cand - 1):
-                reach = flood(nbmask, cand & -cand, ring[x] & ~occ)
-                if cand & ~reach and flood(nbmask, reach, ~occ & full) != ~occ & full:
-                    occ ^= 1 << x
-                    continue
             nextd[level] = d
             dirs[level], run[level] = d - 1, r
             path.append(x)
