@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from argparse import SUPPRESS, Namespace
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from snakecube import limits
@@ -169,36 +170,57 @@ def designs_command(args: Namespace) -> int:
     target = targets[0]
     if args.estimate:
         return _estimate(target, args)
+    return _counted(
+        args,
+        lambda bar: census(target, max_segment=args.max_segment, **_census_options(args, bar)),
+        lambda result: result.complete,
+        lambda result: result.write_csv(args.csv, difficulty=args.difficulty),
+        _print_census,
+    )
+
+
+def _census_options(args: Namespace, bar: Any) -> dict[str, Any]:
+    """The options every census takes from the command line, with its progress bar."""
+    return {
+        "progress": bar,
+        "workers": args.workers,
+        "store": _store(args),
+        "partitions": args.partitions,
+        "scheduler": args.scheduler,
+        "seconds": seconds_left(args),
+        "on_forecast": None if args.quiet or args.scheduler else _say_forecast,
+    }
+
+
+def _counted(
+    args: Namespace,
+    count: Callable[[Any], Any],
+    listed: Callable[[Any], bool],
+    write: Callable[[Any], None],
+    show: Callable[[Any, Namespace], None],
+) -> int:
+    """Run ``count(bar)`` under a progress bar, write the CSV where its designs are
+    ``listed``, and ``show`` the answer; exit 130 when it was interrupted."""
     bar = (
         None
         if args.quiet
         else progress_bar(desc="census", unit="step", lines=60, began=args.started)
     )
     try:
-        result = census(
-            target,
-            progress=bar,
-            workers=args.workers,
-            store=_store(args),
-            partitions=args.partitions,
-            scheduler=args.scheduler,
-            max_segment=args.max_segment,
-            seconds=seconds_left(args),
-            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
-        )
+        result = count(bar)
     finally:
         if bar is not None:
             bar.close()
     with result:
-        if args.csv and result.complete:
+        if args.csv and listed(result):
             try:
-                result.write_csv(args.csv, difficulty=args.difficulty)
+                write(result)
             except KeyboardInterrupt:
                 say(f"snakecube: interrupted: {args.csv!r} was not written")
-                _print_census(result, args)
+                show(result, args)
                 return EXIT_INTERRUPTED
             say(f"snakecube: wrote {args.csv!r}")
-        _print_census(result, args)
+        show(result, args)
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
 
 
@@ -249,42 +271,15 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
     fold_into = None if args.fold_into is None else Box.parse(args.fold_into, "--fold-into")
     if fold_into is None and args.nodes is not None:
         raise InputError("--nodes limits the search of --fold-into BOX: give it")
-    bar = (
-        None
-        if args.quiet
-        else progress_bar(desc="census", unit="step", lines=60, began=args.started)
-    )
-    try:
-        result = joint_census(
-            targets,
-            progress=bar,
-            workers=args.workers,
-            store=_store(args),
-            partitions=args.partitions,
-            scheduler=args.scheduler,
-            fold_into=fold_into,
-            nodes=args.nodes,
-            seconds=seconds_left(args),
-            max_segment=args.max_segment,
-            on_forecast=None if args.quiet or args.scheduler else _say_forecast,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-    with result:
-        listed = result.complete or (
-            result.searched is not None and result.searched.candidates is not None
-        )
-        if args.csv and listed:
-            try:
-                result.write_csv(args.csv)
-            except KeyboardInterrupt:
-                say(f"snakecube: interrupted: {args.csv!r} was not written")
-                _print_joint(result, args)
-                return EXIT_INTERRUPTED
-            say(f"snakecube: wrote {args.csv!r}")
-        _print_joint(result, args)
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return _counted(
+        args,
+        lambda bar: joint_census(targets, fold_into=fold_into, nodes=args.nodes,
+                                 max_segment=args.max_segment, **_census_options(args, bar)),
+        lambda result: result.complete
+        or (result.searched is not None and result.searched.candidates is not None),
+        lambda result: result.write_csv(args.csv),
+        _print_joint,
+    )  # fmt: skip
 
 
 def _print_joint(result: Any, args: Namespace) -> None:
