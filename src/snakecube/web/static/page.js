@@ -560,7 +560,7 @@
       const centre = [0, 1, 2].map((a) => corners.reduce((s, p) => s + p[a], 0) / 8);
       return { c, corners, depth: dot(centre, f) };
     });
-    items.sort((a, b) => a.depth - b.depth);
+    items.sort((a, b) => (b.c.cut ? 1 : 0) - (a.c.cut ? 1 : 0) || a.depth - b.depth);  // cut away: under all
     const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
       class: "cubes", role: "img" });
     const xs = [], ys = [];
