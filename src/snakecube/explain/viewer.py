@@ -228,7 +228,9 @@ _SCRIPT = r"""
     }
     items.forEach(function (it) { if (it.c[4] === 2) edges(it.c, it.c[3], [4, 3], 1); });
     // cut away: under every solid cube, so that no dotted line crosses one or its number
-    items.forEach(function (it) { if (it.c[4] === 1) { shown += 1; edges(it.c, it.c[3], [2, 3], 1); } });
+    items.forEach(function (it) {
+      if (it.c[4] === 1) { shown += 1; edges(it.c, it.c[3], [2, 3], 1); }
+    });
     items.forEach(function (it) {
       var c = it.c;
       if (c[4] === 2 || c[4] === 1) return;
