@@ -737,7 +737,9 @@
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
       $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end. ` +
-        "Each step is drawn framed on its joint: hold the green cube (and the pale ones), turn " +
+        "Each step is drawn framed on its joint, seen as you see it sitting at the table: from " +
+        "the front-right, above the table, unless the caption under it says from the front-left " +
+        "or from higher above. Hold the green cube (and the pale ones), turn " +
         "the red one the way the arrow shows; the blue cubes turn with it.";
       $("plan").hidden = false;
       $("plan-controls").hidden = false;
