@@ -737,9 +737,10 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     cube numbered; then each quarter turn, before and after, framed on the joint and the
     cubes that turn. The held cubes are pale, the one held at the joint green, the one that
     turns on the joint red and the rest that turn with it blue; the two joint cubes carry
-    their numbers, the turning line is drawn through them, and an arrow shows the quarter
-    turn. A step whose joint cubes the table camera hides uses the first second view that
-    numbers both, else a cut-away."""
+    their numbers, the seam between them is drawn thick, and an arrow round the red cube
+    shows the quarter turn. Each step is seen from the first of PLAN_VIEWS (in front of the
+    table and above it) that shows both joint cubes well, else with the cubes in front of
+    them cut away (:func:`_joint_views`)."""
     lines = steps_in_words(plan)
     start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
     start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
