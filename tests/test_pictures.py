@@ -9,6 +9,8 @@ actually placed them.
 from __future__ import annotations
 
 import functools
+import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -259,3 +261,207 @@ def test_every_form_for_every_catalog_puzzle(name, tmp_path):
         for path in (sheet, plan_file):
             data = path.read_bytes()
             assert data[: len(MAGIC[form])] == MAGIC[form], path
+
+
+# -- a fold plan's steps, readable on a phone ------------------------------------------------------
+PHONE = (374, 330)  # CSS px of the page's plan picture on a phone 390 px wide
+JOINT_FACE = 0.45  # a joint cube shows about half a cube face (projected), or more
+MIN_EDGE = 24  # CSS px: every edge of a joint cube's faces on the phone
+LINE = 0.05  # cube widths: half an arrow's line on the page, with a little room
+
+
+def _area(points) -> float:
+    return (
+        abs(
+            sum(
+                points[k][0] * points[(k + 1) % len(points)][1]
+                - points[(k + 1) % len(points)][0] * points[k][1]
+                for k in range(len(points))
+            )
+        )
+        / 2
+    )
+
+
+def _on_quad(quad, s: float, t: float):
+    """The point at (s, t) of a parallelogram given by its four corners in order."""
+    (x0, y0), (x1, y1), _, (x3, y3) = quad
+    return (x0 + (x1 - x0) * s + (x3 - x0) * t, y0 + (y1 - y0) * s + (y3 - y0) * t)
+
+
+def faces_of(d: drawing.Drawing, cube: int) -> list[drawing.Shape]:
+    first = d.order[cube]
+    return [s for s in d.shapes[first : first + 3] if s.fill and s.cube == cube]
+
+
+def shown_area(d: drawing.Drawing, cube: int, n: int = 10) -> float:
+    """How much of a cube's faces a drawing shows, in cube widths squared: each face's area
+    on the page times the share of its sample points under no filled shape painted later."""
+    later = [s for s in d.shapes[d.order[cube] + 3 :] if s.fill and s.cube != cube]
+    total = 0.0
+    for face in faces_of(d, cube):
+        grid = [
+            _on_quad(face.points, (j + 0.5) / n, (k + 0.5) / n) for j in range(n) for k in range(n)
+        ]
+        free = sum(not any(_inside(s.points, p) for s in later) for p in grid)
+        total += _area(face.points) * free / len(grid)
+    return total
+
+
+def _text_box(label: drawing.Label):
+    """The corners of a number's box on the page (about 0.2 cube widths a digit, 0.3 high
+    at the page's font of 0.38), and its centre."""
+    w, h = 0.11 * len(label.text) + 0.02, 0.14
+    x, y = label.at
+    return [(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h), (x, y)]
+
+
+def _segment_distance(p, a, b) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy or 1)))
+    return ((p[0] - a[0] - t * dx) ** 2 + (p[1] - a[1] - t * dy) ** 2) ** 0.5
+
+
+def _crosses(box, line) -> bool:
+    """True when a polyline passes through (or within LINE of) a box's edges or inside it."""
+    xs, ys = [p[0] for p in box], [p[1] for p in box]
+    for a, b in itertools.pairwise(line):
+        for k in range(11):
+            p = (a[0] + (b[0] - a[0]) * k / 10, a[1] + (b[1] - a[1]) * k / 10)
+            if (
+                min(xs) - LINE <= p[0] <= max(xs) + LINE
+                and min(ys) - LINE <= p[1] <= max(ys) + LINE
+            ):
+                return True
+    return False
+
+
+def unreadable(panel: scene.Panel, view: scene.View) -> list[str]:
+    """What keeps a plan step's picture from reading on a phone, measured on the drawing
+    with its own paint order (no code shared with the scene's choices)."""
+    d = scene.drawing_of(panel, view)
+    out = []
+    eye = view.camera.eye
+    if eye[2] <= 0.1 or eye[1] >= 0:  # the person sits at the table's front (-y), above it
+        out.append(f"seen from below or behind ({view.camera})")
+    if "seen from the front" not in view.caption or "above the table" not in view.caption:
+        out.append(f"the camera is not said in words: {view.caption!r}")
+    px = min(PHONE[0] / d.width, PHONE[1] / d.height)
+    joint = (panel.hold, panel.step.pivot)
+    arrow_lines = [s.points for s in d.shapes if s.cube == -1 and not s.fill]
+    heads = [s for s in d.shapes if s.cube == -1 and s.fill]
+    for i in joint:
+        if i not in d.order:
+            out.append(f"joint cube {i + 1} not drawn")
+            continue
+        area = shown_area(d, i)
+        if area < JOINT_FACE:
+            out.append(f"joint cube {i + 1} shows {area:.2f} of a face")
+        for face in faces_of(d, i):
+            pts = face.points
+            edge = min(((pts[k][0] - pts[k - 1][0]) ** 2 + (pts[k][1] - pts[k - 1][1]) ** 2) ** 0.5
+                       for k in range(4))  # fmt: skip
+            if edge * px < MIN_EDGE - 0.5:
+                out.append(f"joint cube {i + 1} has an edge of {edge * px:.0f} px")
+                break
+    labels = {label.cube: label for label in d.labels}
+    for i in joint:
+        if i not in labels:
+            out.append(f"joint cube {i + 1} has no number")
+    for label in d.labels:
+        box = _text_box(label)
+        own = [s for s in faces_of(d, label.cube)]
+        face = next((s for s in own if all(_inside(s.points, p) for p in box)), None)
+        if label.cube in joint and face is None:
+            out.append(f"number {label.text} is not wholly on a face of its cube")
+        later = [
+            s
+            for s in d.shapes[d.order[label.cube] + 3 :]
+            if s.fill and s.cube not in (-1, label.cube)
+        ]
+        if any(_inside(s.points, p) for s in later for p in box):
+            out.append(f"number {label.text} is under another cube")
+        if any(_crosses(box, line) for line in arrow_lines):
+            out.append(f"the arrow crosses number {label.text}")
+        over = [s.points for s in d.shapes[d.order[label.cube] :] if s.dash == "dotted"]
+        if any(_crosses(box, line) for line in over):
+            out.append(f"cut-away lines cross number {label.text}")
+        for head in heads:
+            if any(_inside(head.points, p) for p in box) or any(
+                _inside(box[:4], p) for p in head.points
+            ):
+                out.append(f"number {label.text} covers the arrowhead")
+    if view.arc is not None:
+        if not heads:
+            out.append("no arrowhead")
+        for head in heads:
+            if not drawing.inside(head.points, d.bounds):
+                out.append("the arrowhead is outside the picture")
+            if d.shapes.index(head) < max(d.order.values()) + 3:
+                out.append("the arrowhead is painted under a cube")
+    return out
+
+
+def _turn_sense_ok(plan: fold.FoldPlan, k: int, panel: scene.Panel) -> bool:
+    """Turning the red cube along the arrow gives the state after (tests/foldsim.py's
+    convention: a move turns cubes joint+1.. about the line from cube joint to joint+1)."""
+    import foldsim
+
+    before, after = [tuple(c) for c in plan.frames[k - 1]], [tuple(c) for c in plan.frames[k]]
+    hold, turn = panel.hold, panel.step.pivot
+    if plan.held == "last":  # the same turn, the snake numbered from the held end
+        before, after = before[::-1], after[::-1]
+        hold, turn = len(before) - 1 - hold, len(before) - 1 - turn
+    assert turn == hold + 1
+    arc = panel.views[0].arc
+    o = [before[turn][a] + 0.5 for a in range(3)]
+    d = [before[turn][a] - before[hold][a] for a in range(3)]
+    u = [arc[0][a] - o[a] for a in range(3)]
+    v = [arc[-1][a] - o[a] for a in range(3)]
+    cross = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    q = 1 if sum(cross[a] * d[a] for a in range(3)) > 0 else -1
+    return foldsim.move(before, hold + 1, q) == after
+
+
+PLANS = [
+    ("king-b", 0),
+    pytest.param("king", 0, marks=pytest.mark.slow),
+    *(pytest.param("king-b", k, marks=pytest.mark.slow) for k in (1, 2, 3)),
+]
+
+
+@pytest.mark.parametrize(("name", "k"), PLANS)
+def test_every_plan_step_reads_on_a_phone(name, k):
+    """Every step of the plan the page shows (the king's, King B's four solutions): a camera
+    at the table in front and above, said in words; both joint cubes showing half a face
+    or more with edges of 24 px on a phone; their numbers wholly on a face of their own, no
+    arrow, cut-away line or cube over any number; an arrowhead drawn on top in the picture;
+    and turning the red cube along the arrow gives the state after."""
+    solutions = sc.solutions(name)
+    for _ in range(k):
+        next(solutions)
+    plan = fold.plan(scene.display(next(solutions)))
+    panels = scene.fold_panels(plan)
+    problems = []
+    for p in panels[1:]:
+        for view in p.views:
+            problems += [f"step {p.step.number} {view.caption}: {w}" for w in unreadable(p, view)]
+        if not _turn_sense_ok(plan, p.step.number, p):
+            problems.append(f"step {p.step.number}: the arrow turns the other way")
+    assert problems == [], "\n".join(problems)
+
+
+def test_an_unreadable_step_is_caught():
+    """The checks can fail: King B's first step seen from below, its arc reversed."""
+    plan = plan_of("king-b")
+    p = scene.fold_panels(plan)[2]
+    below = scene.Camera(-28.0, -62.0, "seen from below")
+    turn = scene.turn_of(plan, 2)
+    before = p.views[0]
+    moved = scene.make_view(below, before.cells, before.solid, [p.hold, p.step.pivot])
+    moved = replace(moved, cells=before.cells, window=None, arc=before.arc[::-1], caption="x")
+    found = unreadable(p, moved)
+    assert any("below" in w for w in found) and any("not said" in w for w in found), found
+    reversed_panel = replace(p, views=(replace(before, arc=before.arc[::-1]), p.views[1]))
+    assert not _turn_sense_ok(plan, 2, reversed_panel)
+    assert turn.hold == p.hold

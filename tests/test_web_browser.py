@@ -435,9 +435,11 @@ def _joint_cubes_px(page: object) -> list[float]:
 @pytest.mark.parametrize("way", ["served", "static"])
 def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureRequest) -> None:
     """King B at 390x844: the link reopens solution 3 at step 12 with the picture and its
-    step in view and the step marked in the words; numbers only on faces that show; picking
-    another solution cancels the plan being worked out; the plan's joint cubes are at least
-    24 px. A typo of the king: one message, the king suggested, nothing else."""
+    step in view (one scroll) and the step marked in the words; numbers only on faces that
+    show; picking another solution cancels the plan being worked out; the plan's joint cubes
+    are at least 24 px; its flat start is one whole list; ▶ plays a turn and stays on the
+    state after it until the next ▶; the link holds the plan's step and reopens it in view.
+    A typo of the king: one message, the king suggested, nothing else."""
     base = request.getfixturevalue(way)
     timeout = TIMEOUT[way]
     page = _page(browser, base, "phone")
@@ -488,6 +490,10 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
     if way == "static":
         page.click("#plan-ask", timeout=timeout)  # type: ignore[attr-defined]
     page.wait_for_selector("#plan svg", timeout=240_000)  # type: ignore[attr-defined]
+    # The flat start: every segment a line of one list shown whole, no scroll box.
+    start = page.locator("#plan-words")  # type: ignore[attr-defined]
+    assert start.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1")
+    assert start.inner_text().count("\n") >= 30  # King B: 39 segments
     page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
     turns = int(page.inner_text("#plan-count").split(" of ")[1])  # type: ignore[attr-defined]
     smallest = 1e9
@@ -499,11 +505,28 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
     page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
     page.locator("#plan-box").scroll_into_view_if_needed()  # type: ignore[attr-defined]
     page.screenshot(path=str(SHOTS / f"king-b-{way}-phone-plan1.png"))  # type: ignore[attr-defined]
-    page.click("#plan-next")  # type: ignore[attr-defined]  # the turn plays, then step 2
+    page.click("#plan-next")  # type: ignore[attr-defined]  # the turn plays, and stays
     page.wait_for_function(  # type: ignore[attr-defined]
-        "document.getElementById('plan-count').textContent.startsWith('step 2 of')",
+        f"document.getElementById('plan-count').textContent === 'step 1 of {turns}: done'",
         timeout=10_000,
     )
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # the old page moved on at 0.5 s
+    assert page.inner_text("#plan-count") == f"step 1 of {turns}: done"  # type: ignore[attr-defined]
+    assert page.inner_text("#plan-caption").startswith("(after, seen from the front")  # type: ignore[attr-defined]
+    page.click("#plan-next")  # type: ignore[attr-defined]  # then the next step
+    assert page.inner_text("#plan-count") == f"step 2 of {turns}"  # type: ignore[attr-defined]
+    assert page.url.endswith("&solution=3&step=1&plan=2"), page.url  # type: ignore[attr-defined]
+    words = page.locator("#plan-words").bounding_box()  # type: ignore[attr-defined]
+    controls = page.locator("#plan-controls").bounding_box()  # type: ignore[attr-defined]
+    assert words["y"] >= 0 and controls["y"] + controls["height"] <= 844, (words, controls)
+    # A link to a plan step reopens it, in view.
+    page.evaluate("location.hash = '#snake=king-b&solution=3&step=1&plan=7'")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        f"document.getElementById('plan-count').textContent === 'step 7 of {turns}'",
+        timeout=10_000,
+    )
+    words = page.locator("#plan-words").bounding_box()  # type: ignore[attr-defined]
+    assert -2 <= words["y"] < 100, words
     # A typo: its one message and the king, nothing else.
     _solve(page, KING_TYPO, timeout)
     assert "63 cubes" in page.inner_text("#error")  # type: ignore[attr-defined]
@@ -517,4 +540,43 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
     assert links == [f"{n['name']}: {n['text']}" if n.get("name") else n["text"] for n in expected]
     page.screenshot(path=str(SHOTS / f"king-typo-{way}-phone.png"))  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
+    if way == "served":  # where the plan comes by itself after Solve (in the browser: asked)
+        _scrolls_once(browser, base, timeout)
+
+
+def _scrolls_once(browser: object, base: str, timeout: int) -> None:
+    """King B typed and solved on a phone: the page scrolls once, to the viewer, and not
+    again when the plan comes; a link to a plan step opens with that step's words at the
+    top."""
+    context = browser.new_context(  # type: ignore[attr-defined]  # a phone, touched
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.add_init_script(  # type: ignore[attr-defined]
+        "window.scrolls = []; addEventListener('scroll', () => window.scrolls.push(scrollY));"
+    )
+    jumps = "window.scrolls.filter((y, k) => Math.abs(y - (k ? window.scrolls[k - 1] : 0)) > 50)"
+    _ready(page, base, timeout)
+    page.tap("#snake")  # type: ignore[attr-defined]
+    page.keyboard.type("King B")  # type: ignore[attr-defined]
+    page.tap("#solve")  # type: ignore[attr-defined]
+    page.wait_for_selector("#plan svg", timeout=timeout)  # type: ignore[attr-defined]
+    page.wait_for_timeout(500)  # type: ignore[attr-defined]  # the old page jumped here
+    assert len(page.evaluate(jumps)) == 1, page.evaluate("window.scrolls")  # type: ignore[attr-defined]
+    title = page.locator("#step-title").bounding_box()  # type: ignore[attr-defined]
+    assert -2 <= title["y"] < 100, title  # at the top, to a fraction of a pixel
+    page.goto("about:blank")  # type: ignore[attr-defined]
+    _ready(page, base, timeout, "#snake=king-b&solution=1&step=3&plan=7")
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.getElementById('plan-count').textContent.startsWith('step 7 of')",
+        timeout=timeout,
+    )
+    assert len(page.evaluate(jumps)) == 1, page.evaluate("window.scrolls")  # type: ignore[attr-defined]
+    words = page.locator("#plan-words").bounding_box()  # type: ignore[attr-defined]
+    assert -2 <= words["y"] < 100, words
+    assert page.evaluate("window.snakecubeStep()") == 2  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]

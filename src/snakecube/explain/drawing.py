@@ -214,13 +214,15 @@ def draw(
     for c in cubes:
         if c.kind == "tail":
             shapes.extend(_edges(c, project, c.colour, 0.8, "dashed"))
+    for c in cubes:  # cut away: under every solid cube, so no dotted line crosses one
+        if c.kind == "cut":
+            shapes.extend(_edges(c, project, "#999999", 0.7, "dotted"))
     near = sorted(
         (c for c in cubes if c.kind != "tail"),
         key=lambda c: dot((c.cell[0] + 0.5, c.cell[1] + 0.5, c.cell[2] + 0.5), eye),
     )
     for c in near:
         if c.kind == "cut":
-            shapes.extend(_edges(c, project, "#999999", 0.7, "dotted"))
             continue
         order[c.cube] = len(shapes)
         for axis, sign in faces:

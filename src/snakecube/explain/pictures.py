@@ -561,7 +561,9 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
 
 # -- a fold plan's sheet -------------------------------------------------------------------------
 PLAN_KEY = (
-    "Each step is drawn before and after, framed on the joint to turn. The green cube is the "
+    "Each step is drawn before and after, framed on the joint to turn, seen as you see it "
+    "sitting at the table: from the front-right, above the table, unless its caption says "
+    "from the front-left or from higher above. The green cube is the "
     "one you hold at the joint (with every pale cube: the end you hold stays still); the red "
     "cube is the one you turn: it spins in place on the joint, and the blue cubes turn with "
     "it. The thick black line is the joint between them, both cubes at the joint carry their "

@@ -25,6 +25,7 @@ what the matplotlib renderer draws and the tests check.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -384,27 +385,33 @@ def apart(view: View, priority: Sequence[int], keep: Iterable[int] = ()) -> View
 # -- a fold plan's pictures ----------------------------------------------------------------------
 HOLD = "#2f9e44"  # the cube you hold at the joint: green
 PALE = 0.6  # the other held cubes: their colour this far towards white
-# A step's picture shows this much of the page, in cube widths (wide, high): the joint and the
-# cubes near it, then all the cubes that turn, or every cube, when that fits in MAX (so that
-# the joint's cubes stay large: on a phone 390 px wide a cube is then over 24 px across); at
+# A step's picture shows this much of the page, in cube widths (wide, high): the joint, the
+# turn's arrow and the cubes near it, then all the cubes that turn, or every cube, when that
+# fits in MAX (so that the joint's cubes stay large: on a phone's 374 x 330 px picture a cube
+# is then 41 px across, its shortest edge seen from any PLAN_VIEWS camera over 24 px); at
 # least MIN, so a small turn keeps its surroundings; MAX's shape, wider than high.
-PLAN_MIN = (7.8, 6.0)
-PLAN_MAX = (13.0, 10.0)
-FOCUS = 3  # cubes on each side of the joint that a step's picture always holds
-# A step whose joint the table camera hides is seen as the person would see it after moving a
-# little (the same side of the table, left and right unchanged); else the few cubes in the way
-# are cut away (CUT_FEW at most); else it is seen from below or behind (``SECOND_VIEWS``);
-# else cut away, however many.
-NEAR_VIEWS = (
-    CAMERA,
-    Camera(28.0, -118.0, "seen from the front, a little to the left"),
-    Camera(62.0, -62.0, "seen from higher up"),
-    Camera(62.0, -118.0, "seen from higher up, a little to the left"),
+PLAN_MIN = (7.0, 5.6)
+PLAN_MAX = (9.0, 7.2)
+FOCUS = 3  # cubes on each side of the joint that a step's picture holds when they fit
+# The cameras of a plan's steps: places a person at the table has, in front of it and above,
+# named in words on every picture (the first is the main one). A step uses the first that
+# shows both joint cubes well (JOINT_SEEN, each number on its most frontal face); else the
+# main one with the cubes in front of the joint's front faces cut away; never from below or
+# behind (a person cannot look from under the table).
+PLAN_VIEWS = (
+    Camera(28.0, -62.0, "seen from the front-right, above the table"),
+    Camera(28.0, -118.0, "seen from the front-left, above the table"),
+    Camera(50.0, -62.0, "seen from the front-right, high above the table"),
+    Camera(50.0, -118.0, "seen from the front-left, high above the table"),
 )
-CUT_FEW = 3
+JOINT_SEEN = 0.5  # a joint cube shows at least half a cube face (projected, cube widths^2)
+SAMPLES = 5  # sample points on a face, each way, to measure how much of it shows
 CUT_NOTE = "dotted edges: cubes cut away so that the joint shows"
 ARC_STEPS = 12  # points along the turn's arrow
-ARC_RADIUS = 1.45  # cube widths from the turning line to the arrow
+ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: beside the red cube
+ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
+ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
+TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
 
 
 def pale(colour: str, k: float = PALE) -> str:
@@ -450,19 +457,24 @@ class Turn:
             for i, c in enumerate(self.before)
         ]
 
-    def arc(self) -> tuple[Point3, ...]:
-        """The arrow of the turn: the path round the turning line of the first cube that
-        moves (nearest the joint), ARC_RADIUS from the line, so it passes beside the cube."""
+    def arc(
+        self, start: float = 0.0, radius: float = ARC_RADII[0], along: float = 0.0
+    ) -> tuple[Point3, ...]:
+        """An arrow of the turn: a quarter circle about the turning line, ``radius`` from it
+        round the turning cube (``along`` the line from its centre, away from the joint),
+        from the angle ``start`` (radians, from the first cube that moves, about the turning
+        direction) on in the turn's sense."""
         first = next(i for i in self.moving if self.before[i] != self.after[i])
-        centre = _centre(self.before[first])
         d = self.direction
-        v = [centre[a] - self.origin[a] for a in range(3)]
+        centre = tuple(_centre(self.before[self.turn])[a] + along * d[a] for a in range(3))
+        v = [_centre(self.before[first])[a] - centre[a] for a in range(3)]
         along = dot(v, d)
-        foot = [self.origin[a] + along * d[a] for a in range(3)]
-        r = math.sqrt(sum((centre[a] - foot[a]) ** 2 for a in range(3)))
-        start = tuple(foot[a] + (centre[a] - foot[a]) * ARC_RADIUS / r for a in range(3))
+        out = [v[a] - along * d[a] for a in range(3)]
+        r = math.sqrt(dot(out, out))
+        edge = [centre[a] + out[a] * radius / r for a in range(3)]
+        begin = _rotate(edge, centre, d, start)
         return tuple(
-            _rotate(start, self.origin, d, self.sign * k * math.pi / 2 / ARC_STEPS)
+            _rotate(begin, centre, d, self.sign * k * math.pi / 2 / ARC_STEPS)
             for k in range(ARC_STEPS + 1)
         )
 
@@ -501,11 +513,15 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     raise ValueError(f"step {k} of the plan is not a quarter turn about its joint")
 
 
-def _window(camera: Camera, focus: list[Point3], more: list[list[Point3]]) -> Window:
-    """The page rectangle a step's pictures show: round the ``focus`` points, widened to the
-    first of ``more`` that still fits in PLAN_MAX, then to PLAN_MIN and the RATIO."""
+def _window(camera: Camera, focus: list[list[Point3]], more: list[list[Point3]]) -> Window:
+    """The page rectangle a step's pictures show: round the first of ``focus`` (largest
+    first) that fits in PLAN_MAX, widened to the first of ``more`` that still fits, then to
+    PLAN_MIN and the ratio."""
     project = drawing.projector(camera)
-    box = drawing.box_of((project(p) for p in focus), 0.3)
+    for points in focus:
+        box = drawing.box_of((project(p) for p in points), 0.3)
+        if box[2] - box[0] <= PLAN_MAX[0] and box[3] - box[1] <= PLAN_MAX[1]:
+            break
     for extra in more:
         grown = drawing.box_of([*(project(p) for p in extra), box[:2], box[2:]], 0.3)
         if grown[2] - grown[0] <= PLAN_MAX[0] and grown[3] - grown[1] <= PLAN_MAX[1]:
@@ -523,21 +539,145 @@ def _corner_points(cells: Sequence[Coord], cubes: Iterable[int]) -> list[Point3]
     return [(float(x), float(y), float(z)) for i in cubes for x, y, z in corners(cells[i])]
 
 
+def _face_grid(cell: Coord, axis: int, sign: int) -> list[Point3]:
+    """SAMPLES x SAMPLES points spread over a cube's face (axis, sign)."""
+    u, v = [a for a in range(3) if a != axis]
+    out = []
+    for j in range(SAMPLES):
+        for k in range(SAMPLES):
+            p = [cell[0] + 0.5, cell[1] + 0.5, cell[2] + 0.5]
+            p[axis] += 0.5 * sign
+            p[u] += (j + 0.5) / SAMPLES - 0.5
+            p[v] += (k + 0.5) / SAMPLES - 0.5
+            out.append((p[0], p[1], p[2]))
+    return out
+
+
+def seen_area(view: View, i: int) -> float:
+    """How much of cube ``i`` a view shows, in cube faces seen square on: each face towards
+    the eye, its projected area (the eye's component across it) times the share of its
+    sample points that no drawn cube hides."""
+    if view.cells is None:
+        raise ValueError("the view has no cells")
+    cells = view.cells
+    filled = {cells[j] for j in view.solid}
+    eye = view.camera.eye
+    total = 0.0
+    for axis, sign in facing(eye):
+        grid = _face_grid(cells[i], axis, sign)
+        free = sum(blocker(p, eye, filled) is None for p in grid)
+        total += abs(eye[axis]) * free / len(grid)
+    return total
+
+
+def _reads(view: View, joint: Sequence[int]) -> bool:
+    """True when both joint cubes show at least JOINT_SEEN and carry their numbers on their
+    most frontal face (where a number fits)."""
+    front = facing(view.camera.eye)[0]
+    cells = view.cells or ()
+    return all(
+        i in view.labels
+        and drawing.face_of(cells[i], view.labels[i]) == front
+        and seen_area(view, i) >= JOINT_SEEN
+        for i in joint
+    )
+
+
+def _in_front(
+    cells: Sequence[Coord], camera: Camera, joint: Sequence[int], shown: Sequence[int]
+) -> set[int]:
+    """The drawn cubes in front of the joint cubes' most frontal faces (every sample point),
+    the joint cubes themselves kept."""
+    eye = camera.eye
+    where = {cells[i]: i for i in shown}
+    axis, sign = facing(eye)[0]
+    out: set[int] = set()
+    for i in joint:
+        for p in _face_grid(cells[i], axis, sign):
+            rest = set(where)
+            while (hit := blocker(p, eye, rest)) is not None and where[hit] not in joint:
+                out.add(where[hit])
+                rest.discard(hit)
+    return out
+
+
+def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
+    """The turn's arrow in ``view`` (the picture before): of the quarter circles round the
+    turning cube (ARC_RADII, every eighth of a turn as a start), one on the side towards the
+    eye (so that drawn on top it is not read as the back of the turn, the other way round),
+    inside the window, clear of the joint cubes' numbers, and long on the page."""
+    project = drawing.projector(view.camera)
+    eye = view.camera.eye
+    centre = _centre(turn.before[turn.turn])
+    window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
+    spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
+    best: tuple[tuple[bool, float, float], tuple[Point3, ...]] | None = None
+    for radius, along, k in itertools.product(ARC_RADII, ARC_ALONG, range(16)):
+        arc = turn.arc(k * math.pi / 8, radius, along)
+        flat = [project(p) for p in arc]
+        near = _arrow_points(flat)
+        clear = min((_off_text(p, q) for p in near for q in spots), default=9.0)
+        mid = [centre[a] + along * turn.direction[a] for a in range(3)]
+        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc)
+        inside = drawing.inside(
+            [(x + dx, y + dy) for x, y in flat for dx in (-0.3, 0.3) for dy in (-0.3, 0.3)],
+            window,
+        )
+        length = sum(math.dist(a, b) for a, b in itertools.pairwise(flat))
+        key = (
+            inside and front >= -0.1 and clear >= ARC_CLEAR,
+            min(length, 1.2) + 0.3 * min(front, 0.5),
+            clear,
+        )
+        if best is None or key > best[0]:
+            best = (key, arc)
+    assert best is not None
+    return best[1]
+
+
+def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Points along an arrow on the page (a quarter of each segment apart) and round its
+    head: what must stay clear of the numbers."""
+    dense = [
+        (a[0] + (b[0] - a[0]) * t / 4, a[1] + (b[1] - a[1]) * t / 4)
+        for a, b in itertools.pairwise(flat)
+        for t in range(4)
+    ]
+    head = drawing.arrow_shapes(flat, ARROW)[-1].points
+    edges = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in itertools.pairwise(head)]
+    middle = (sum(x for x, _ in head) / 3, sum(y for _, y in head) / 3)
+    return [*dense, *head, *edges, middle]
+
+
+def _off_text(p: tuple[float, float], at: tuple[float, float]) -> float:
+    """How far page point ``p`` is from a number's box written at ``at`` (TEXT_BOX)."""
+    dx = max(abs(p[0] - at[0]) - TEXT_BOX[0], 0.0)
+    dy = max(abs(p[1] - at[1]) - TEXT_BOX[1], 0.0)
+    return math.hypot(dx, dy)
+
+
 def _turn_views(
     turn: Turn, camera: Camera, numbered: list[int], cut: bool = False
 ) -> tuple[View, View]:
-    """A step's pictures, before and after, seen by ``camera`` in one window; the numbers of
-    ``numbered`` where they show (the two joint cubes kept), cubes in their way cut away
-    when ``cut``."""
+    """A step's pictures, before and after, seen by ``camera`` in one window framed on the
+    joint and its arrow (then the turning cubes, then all, where they fit); the numbers of
+    ``numbered`` where they show (the two joint cubes kept, other numbers clear of the
+    arrow), the cubes in front of the joint cubes cut away when ``cut``."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
-    near_held = sorted(held_side, key=lambda i: abs(i - turn.hold))[:FOCUS]
-    near_moving = list(turn.moving[: FOCUS + 1])
-    focus = [
-        *_corner_points(turn.before, [*near_held, *near_moving]),
-        *_corner_points(turn.after, near_moving),
-        *turn.arc(),
-    ]
+    ring = [p for r in ARC_RADII for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
+    joint = [turn.hold, turn.turn]
+    focus = []
+    for size in (FOCUS, 1, 0):
+        near_held = sorted(held_side, key=lambda i: abs(i - turn.hold))[: max(size, 1)]
+        near_moving = list(turn.moving[: size + 1])
+        focus.append(
+            [
+                *_corner_points(turn.before, [*near_held, *near_moving]),
+                *_corner_points(turn.after, near_moving),
+                *ring,
+            ]
+        )
     everything = [*_corner_points(turn.before, range(n)), *_corner_points(turn.after, range(n))]
     moving = [
         *_corner_points(turn.before, turn.moving),
@@ -549,24 +689,47 @@ def _turn_views(
         shown = [
             i for i in range(n) if drawing.inside(drawing.silhouette(cells[i], camera), window)
         ]
-        keep = [turn.turn, turn.hold]
-        # a cut-away keeps only the joint's cubes whole: any other cube may be in their way
-        view = make_view(
-            camera, cells, shown, keep if cut else numbered, cut_for=keep if cut else ()
-        )
-        view = apart(view, numbered, keep)
-        name = f"{caption}, {camera.name}" if camera.name else caption
+        view = apart(make_view(camera, cells, shown, numbered), numbered, joint)
+        if cut and not _reads(replace(view, cells=tuple(cells)), joint):  # only where needed
+            gone = _in_front(cells, camera, joint, shown)
+            view = make_view(camera, cells, [i for i in shown if i not in gone], numbered)
+            view = apart(replace(view, cutaway=tuple(sorted(gone))), numbered, joint)
         out.append(
             replace(
                 view,
                 cells=tuple(cells),
-                caption=name,
+                caption=f"{caption}, {camera.name}" if camera.name else caption,
                 window=window,
-                arc=turn.arc() if caption == "before" else None,
                 seam=turn.seam(),
             )
         )
-    return out[0], out[1]
+    before, after = out
+    arc = _arc_for(turn, before)
+    project = drawing.projector(camera)
+    path = _arrow_points([project(p) for p in arc])
+    labels = {
+        i: p
+        for i, p in before.labels.items()
+        if i in joint or min(_off_text(q, project(p)) for q in path) >= ARC_CLEAR
+    }
+    return _whole_faces(replace(before, arc=arc, labels=labels), joint), _whole_faces(after, joint)
+
+
+def _whole_faces(view: View, joint: Sequence[int]) -> View:
+    """The view with the numbers of cubes other than the joint's only on their most frontal
+    face, showing whole (a number written across a cube's edge reads as the next cube's)."""
+    cells = view.cells or ()
+    filled = {cells[j] for j in view.solid}
+    eye = view.camera.eye
+    keep = {}
+    for i, p in view.labels.items():
+        axis, sign = drawing.face_of(cells[i], p)
+        if i in joint or (
+            (axis, sign) == facing(eye)[0]
+            and all(blocker(q, eye, filled) is None for q in _face_grid(cells[i], axis, sign))
+        ):
+            keep[i] = p
+    return replace(view, labels=keep)
 
 
 def fold_panels(plan: FoldPlan) -> list[Panel]:
@@ -574,9 +737,10 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     cube numbered; then each quarter turn, before and after, framed on the joint and the
     cubes that turn. The held cubes are pale, the one held at the joint green, the one that
     turns on the joint red and the rest that turn with it blue; the two joint cubes carry
-    their numbers, the turning line is drawn through them, and an arrow shows the quarter
-    turn. A step whose joint cubes the table camera hides uses the first second view that
-    numbers both, else a cut-away."""
+    their numbers, the seam between them is drawn thick, and an arrow round the red cube
+    shows the quarter turn. Each step is seen from the first of PLAN_VIEWS (in front of the
+    table and above it) that shows both joint cubes well, else with the cubes in front of
+    them cut away (:func:`_joint_views`)."""
     lines = steps_in_words(plan)
     start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
     start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
@@ -635,60 +799,30 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
 
 
 def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tuple[str, ...]]:
-    """A step's two pictures, from a view in which both joint cubes carry their numbers
-    before and after (see NEAR_VIEWS: the table camera unless another of them shows the
-    joint cubes much more, SEEN_MORE times), and the notes they need."""
+    """A step's two pictures, from the first of PLAN_VIEWS in which both joint cubes read
+    (:func:`_reads`) before and after; else the main camera with the cubes in front of the
+    joint cut away when that is at most CUT_FEW cubes, else the first camera that reads with
+    a cut-away (the main one if none); and the notes they need."""
+    joint = (turn.hold, turn.turn)
 
-    def numbers_both(pair: tuple[View, View]) -> bool:
-        return all(i in v.labels for v in pair for i in (turn.hold, turn.turn))
+    def reads(pair: tuple[View, View]) -> bool:
+        return all(_reads(v, joint) for v in pair)
 
-    near = [
-        pair for camera in NEAR_VIEWS if numbers_both(pair := _turn_views(turn, camera, numbered))
-    ]
-    if near:
-        seen = [_joint_seen(turn, pair) for pair in near]
-        first = 0 if near[0][0].camera == CAMERA else None
-        best = max(range(len(near)), key=lambda k: (seen[k], -k))
-        if first is not None and seen[first] * SEEN_MORE >= seen[best]:
-            best = first
-        return near[best], ()
-    cut = _turn_views(turn, CAMERA, numbered, cut=True)
-    if numbers_both(cut) and max(len(v.cutaway) for v in cut) <= CUT_FEW:
-        return cut, (CUT_NOTE,)
-    for camera in SECOND_VIEWS:
+    for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered)
-        if numbers_both(pair):
+        if reads(pair):
             return pair, ()
-    for camera in (*NEAR_VIEWS[1:], *SECOND_VIEWS):
-        other = _turn_views(turn, camera, numbered, cut=True)
-        if numbers_both(other):
-            return other, (CUT_NOTE,)
-    return cut, (CUT_NOTE,)
+    main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
+    if reads(main) and max(len(v.cutaway) for v in main) <= CUT_FEW:
+        return main, (CUT_NOTE,)
+    for camera in PLAN_VIEWS:
+        pair = _turn_views(turn, camera, numbered, cut=True)
+        if reads(pair):
+            return pair, (CUT_NOTE,)
+    return main, (CUT_NOTE,)
 
 
-SEEN_MORE = 1.6  # another near view wins over the table camera when it shows this much more
-GRID = (-0.35, 0.0, 0.35)  # sample points on a face, each way
-
-
-def _joint_seen(turn: Turn, pair: tuple[View, View]) -> int:
-    """How much of the two joint cubes a step's pictures show: the sample points on their
-    faces towards the eye that no drawn cube hides, before and after."""
-    count = 0
-    for view in pair:
-        cells = view.cells or turn.before
-        filled = {cells[i] for i in view.solid}
-        eye = view.camera.eye
-        for i in (turn.hold, turn.turn):
-            for axis, sign in facing(eye):
-                for du in GRID:
-                    for dv in GRID:
-                        p = [cells[i][0] + 0.5, cells[i][1] + 0.5, cells[i][2] + 0.5]
-                        p[axis] += 0.5 * sign
-                        u, v = [a for a in range(3) if a != axis]
-                        p[u] += du
-                        p[v] += dv
-                        count += blocker(p, eye, filled) is None
-    return count
+CUT_FEW = 3  # the main camera's cut-away wins over another camera's up to this many cubes
 
 
 def _is_corner(cells: Sequence[Coord], i: int) -> bool:

@@ -227,11 +227,14 @@ _SCRIPT = r"""
       ctx.closePath();
     }
     items.forEach(function (it) { if (it.c[4] === 2) edges(it.c, it.c[3], [4, 3], 1); });
+    // cut away: under every solid cube, so that no dotted line crosses one or its number
+    items.forEach(function (it) {
+      if (it.c[4] === 1) { shown += 1; edges(it.c, it.c[3], [2, 3], 1); }
+    });
     items.forEach(function (it) {
       var c = it.c;
-      if (c[4] === 2) return;
+      if (c[4] === 2 || c[4] === 1) return;
       shown += 1;
-      if (c[4] === 1) { edges(c, c[3], [2, 3], 1); return; }
       solid += 1;
       var quads = [];
       for (var a = 0; a < 3; a++) {

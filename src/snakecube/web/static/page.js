@@ -171,6 +171,8 @@
   let scene = null;      // the step viewer's scene
   let step = 0;
   let plan = null, planStep = 0, planTimer = null, planAnimation = null;
+  let planAfter = false;  // the state after the turn of planStep is shown (until ▶)
+  let planLinked = null;  // the plan step the link names, applied when the plan comes
   let planWanted = null; // the request of the plan being worked out or shown
   let run = 0;           // a counter: answers of an older request are dropped
   let slowTarget = false; // the static solver said the target is slow in the browser
@@ -200,12 +202,15 @@
   }
 
   // The link holds the snake and target, and once an answer is shown the solution picked
-  // and the step shown (both counted from 1, as the page shows them).
+  // and the step shown (both counted from 1, as the page shows them), and the fold plan's
+  // step once one past its start is shown (plan=K: step K of the plan, before its turn).
   function setHash(req) {
     const parts = [`snake=${encodeURIComponent(req.snake)}`];
     if (req.box) parts.push(`box=${encodeURIComponent(req.box)}`);
     if (req.region && req.region.length < 1500) parts.push(`region=${encodeURIComponent(req.region)}`);
     if (scene && asked === req) parts.push(`solution=${pickedIndex + 1}`, `step=${step + 1}`);
+    if (scene && asked === req && plan && planStep > 0) parts.push(`plan=${planStep}`);
+    else if (scene && asked === req && !plan && planLinked) parts.push(`plan=${planLinked}`);
     const hash = "#" + parts.join("&");
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -219,6 +224,7 @@
     $("region-box").open = !!params.get("region");
     const whole = (v) => (/^[1-9][0-9]*$/.test(v || "") ? Number(v) : null);
     linked = { solution: whole(params.get("solution")), step: whole(params.get("step")) };
+    planLinked = whole(params.get("plan"));
     return true;
   }
 
@@ -309,7 +315,8 @@
         $("stop").hidden = true;
         $("progress").hidden = $("progress-text").textContent !== "stopped";
         setState(document.body.dataset.state === "solving" ? "stopped" : document.body.dataset.state);
-        if (viewWanted && scene) bringIntoView();  // once the page above has its final size
+        // once the page above has its final size; a link to a plan step: to the plan, when it comes
+        if (viewWanted && scene && !planLinked) bringIntoView();
         viewWanted = false;
         mark("done", mine);
       }
@@ -579,7 +586,7 @@
       const centre = [0, 1, 2].map((a) => corners.reduce((s, p) => s + p[a], 0) / 8);
       return { c, corners, depth: dot(centre, f) };
     });
-    items.sort((a, b) => a.depth - b.depth);
+    items.sort((a, b) => (b.c.cut ? 1 : 0) - (a.c.cut ? 1 : 0) || a.depth - b.depth);  // cut away: under all
     const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
       class: "cubes", role: "img" });
     const xs = [], ys = [];
@@ -749,11 +756,16 @@
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
       $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end. ` +
-        "Each step is drawn framed on its joint: hold the green cube (and the pale ones), turn " +
+        "Each step is drawn framed on its joint, seen as you see it sitting at the table: from " +
+        "the front-right, above the table, unless the caption under it says from the front-left " +
+        "or from higher above. Hold the green cube (and the pale ones), turn " +
         "the red one the way the arrow shows; the blue cubes turn with it.";
       $("plan").hidden = false;
       $("plan-controls").hidden = false;
-      planGo(0);
+      const linkedStep = planLinked;
+      planLinked = null;
+      planGo(linkedStep || 0);
+      if (linkedStep) planIntoView(true);
       mark("plan", mine);
     } catch (err) {
       if (mine === run && planWanted === body && err.name !== "AbortError" && err.message !== "stopped") {
@@ -784,9 +796,21 @@
     return [t.words.replace(`Step ${k}:`, `Step ${k} of ${plan.turns.length}:`), ...t.notes].join("\n");
   }
 
+  // The plan's words, picture and buttons in view (``top``: its words at the top; else only
+  // when part of them is out of view), so that a step's caption does not slip away.
+  function planIntoView(top = false) {
+    const words = $("plan-words").getBoundingClientRect();
+    const bottom = $("plan-controls").getBoundingClientRect().bottom;
+    let by = 0;
+    if (top || words.top < 0) by = words.top - 8;
+    else if (bottom > window.innerHeight) by = Math.min(words.top - 8, bottom - window.innerHeight + 8);
+    if (by) window.scrollBy({ top: by, behavior: "instant" });
+  }
+
   function planGo(k) {
     if (!plan) return;
     cancelAnimation();
+    planAfter = false;
     planStep = Math.max(0, Math.min(planFrames() - 1, k));
     const pic = framePicture(planStep);
     const svg = drawPicture($("plan"), pic);
@@ -798,11 +822,12 @@
       planStep > plan.turns.length ? "done" : `step ${planStep} of ${plan.turns.length}`;
     $("plan-prev").disabled = planStep === 0;
     $("plan-next").disabled = planStep === planFrames() - 1;
+    if (asked && scene) setHash(asked);
   }
 
   // Turn k played: the cubes that turn go a quarter turn about the joint, from the state
   // before to the state after, in the step's frame; then the next frame. `then` runs after.
-  const TURN_MS = 900;
+  const TURN_MS = 900, AFTER_MS = 2000;
   function cancelAnimation() { if (planAnimation) cancelAnimationFrame(planAnimation); planAnimation = null; }
   function playTurn(k, then) {
     cancelAnimation();
@@ -830,20 +855,23 @@
         planAnimation = null;
         drawPicture($("plan"), { ...t.after, cubes: cubesOf(t.after), arc: null });
         $("plan-count").textContent = `step ${k} of ${plan.turns.length}: done`;
+        $("plan-caption").textContent = t.after.caption ? `(${t.after.caption})` : "";
+        planAfter = true;
         then();
       }
     };
     planAnimation = requestAnimationFrame(frame);
   }
 
+  // ▶ plays the step's turn and stays on the state after it; the next ▶ shows the next step.
   function planNext() {
     if (!plan || planStep >= planFrames() - 1) return;
     stopPlay();
     const k = planStep;
-    if (k >= 1 && k <= plan.turns.length) {
+    if (k >= 1 && k <= plan.turns.length && !planAfter) {
       $("plan-next").disabled = true;
-      playTurn(k, () => setTimeout(() => { if (plan && planStep === k) planGo(k + 1); }, 500));
-    } else planGo(k + 1);
+      playTurn(k, () => { $("plan-next").disabled = false; });
+    } else { planGo(k + 1); planIntoView(); }
   }
 
   function stopPlay() {
@@ -862,7 +890,8 @@
       if (!plan || planStep >= planFrames() - 1) { stopPlay(); return; }
       const k = planStep;
       if (k >= 1 && k <= plan.turns.length) {
-        playTurn(k, () => { planTimer = setTimeout(() => { planGo(k + 1); planTimer = setTimeout(next, 1400); }, 700); });
+        // the state after the turn stays AFTER_MS before the next step
+        playTurn(k, () => { planTimer = setTimeout(() => { planGo(k + 1); planTimer = setTimeout(next, 1400); }, AFTER_MS); });
       } else { planGo(k + 1); planTimer = setTimeout(next, 1400); }
     };
     planTimer = setTimeout(next, 300);
@@ -979,7 +1008,7 @@
       if (e.message !== "stopped") showError(e.message);
     });
   });
-  $("plan-prev").addEventListener("click", () => { stopPlay(); planGo(planStep - 1); });
+  $("plan-prev").addEventListener("click", () => { stopPlay(); planGo(planAfter ? planStep : planStep - 1); planIntoView(); });
   $("plan-next").addEventListener("click", planNext);
   $("plan-play").addEventListener("click", planPlay);
   for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).addEventListener("click", () => download(form));
@@ -1011,7 +1040,11 @@
     if (want !== pickedIndex && want < answer.solutions.length) {
       const mine = ++run;
       pick(want, mine, true, at).catch((e) => showError(e.message));
-    } else go(at);
+    } else {
+      go(at);
+      if (planLinked && plan) { const k = planLinked; planLinked = null; planGo(k); planIntoView(true); }
+      else if (!planLinked) bringIntoView();
+    }
   });
   window.snakecubeStep = () => step;
   window.snakecubeGo = (k) => go(k);
