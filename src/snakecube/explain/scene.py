@@ -40,6 +40,7 @@ from snakecube.frame import (
     Camera,
     Step,
     blocker,
+    bounds,
     corners,
     display,
     dot,
@@ -563,9 +564,10 @@ def seen_area(view: View, i: int) -> float:
     filled = {cells[j] for j in view.solid}
     eye = view.camera.eye
     total = 0.0
+    box = bounds(filled) if filled else None
     for axis, sign in facing(eye):
         grid = _face_grid(cells[i], axis, sign)
-        free = sum(blocker(p, eye, filled) is None for p in grid)
+        free = sum(blocker(p, eye, filled, box) is None for p in grid)
         total += abs(eye[axis]) * free / len(grid)
     return total
 
@@ -590,12 +592,13 @@ def _in_front(
     the joint cubes themselves kept."""
     eye = camera.eye
     where = {cells[i]: i for i in shown}
+    box = bounds(set(where)) if where else None  # of them all: a ray may stop later, not sooner
     axis, sign = facing(eye)[0]
     out: set[int] = set()
     for i in joint:
         for p in _face_grid(cells[i], axis, sign):
             rest = set(where)
-            while (hit := blocker(p, eye, rest)) is not None and where[hit] not in joint:
+            while (hit := blocker(p, eye, rest, box)) is not None and where[hit] not in joint:
                 out.add(where[hit])
                 rest.discard(hit)
     return out
@@ -661,8 +664,8 @@ def _turn_views(
 ) -> tuple[View, View]:
     """A step's pictures, before and after, seen by ``camera`` in one window framed on the
     joint and its arrow (then the turning cubes, then all, where they fit); the numbers of
-    ``numbered`` where they show (the two joint cubes kept, other numbers clear of the
-    arrow), the cubes in front of the joint cubes cut away when ``cut``."""
+    ``numbered`` where they show, the cubes in front of the joint cubes cut away when
+    ``cut``. Without the arrow: :func:`_with_arrow` adds it to the pair a step shows."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
     ring = [p for r in ARC_RADII for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
@@ -703,9 +706,18 @@ def _turn_views(
                 seam=turn.seam(),
             )
         )
-    before, after = out
+    return out[0], out[1]
+
+
+def _with_arrow(turn: Turn, pair: tuple[View, View]) -> tuple[View, View]:
+    """A step's pictures with the turn's arrow drawn before, the numbers of cubes other
+    than the joint's only clear of it and on whole front faces. (Which camera a step uses
+    does not depend on this: :func:`_reads` looks at the joint cubes' numbers only, which
+    are always kept; so only the chosen pair gets its arrow, the dearest part.)"""
+    before, after = pair
+    joint = [turn.hold, turn.turn]
     arc = _arc_for(turn, before)
-    project = drawing.projector(camera)
+    project = drawing.projector(before.camera)
     path = _arrow_points([project(p) for p in arc])
     labels = {
         i: p
@@ -720,13 +732,14 @@ def _whole_faces(view: View, joint: Sequence[int]) -> View:
     face, showing whole (a number written across a cube's edge reads as the next cube's)."""
     cells = view.cells or ()
     filled = {cells[j] for j in view.solid}
+    box = bounds(filled) if filled else None
     eye = view.camera.eye
     keep = {}
     for i, p in view.labels.items():
         axis, sign = drawing.face_of(cells[i], p)
         if i in joint or (
             (axis, sign) == facing(eye)[0]
-            and all(blocker(q, eye, filled) is None for q in _face_grid(cells[i], axis, sign))
+            and all(blocker(q, eye, filled, box) is None for q in _face_grid(cells[i], axis, sign))
         ):
             keep[i] = p
     return replace(view, labels=keep)
@@ -811,15 +824,15 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered)
         if reads(pair):
-            return pair, ()
+            return _with_arrow(turn, pair), ()
     main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
     if reads(main) and max(len(v.cutaway) for v in main) <= CUT_FEW:
-        return main, (CUT_NOTE,)
+        return _with_arrow(turn, main), (CUT_NOTE,)
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered, cut=True)
         if reads(pair):
-            return pair, (CUT_NOTE,)
-    return main, (CUT_NOTE,)
+            return _with_arrow(turn, pair), (CUT_NOTE,)
+    return _with_arrow(turn, main), (CUT_NOTE,)
 
 
 CUT_FEW = 3  # the main camera's cut-away wins over another camera's up to this many cubes
