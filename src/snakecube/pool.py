@@ -117,7 +117,7 @@ WATCH_SECONDS = 0.5  # where there is no prctl: how often a worker checks its pa
 _PRCTL = sys.platform.startswith("linux")  # False: watch the parent's pid instead
 
 
-def _follow_parent(parent: int) -> None:
+def follow_parent(parent: int) -> None:
     """End this worker when the process ``parent`` ends, however it ends."""
     done = False
     if _PRCTL:
@@ -144,7 +144,7 @@ def _follow_parent(parent: int) -> None:
 
 
 def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any, parent: int) -> None:
-    _follow_parent(parent)
+    follow_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
