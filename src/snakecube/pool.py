@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
+from snakecube import stop
 from snakecube.errors import InputError
 from snakecube.limits import cores
 
@@ -224,6 +225,7 @@ def run(
             break
     try:
         while any(running.values()):
+            stop.check()  # a Ctrl-C dropped inside a finalizer (a worker's) still stops
             try:
                 i, value, done = results.get(timeout=poll)
             except queue.Empty:

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Generator, Iterator
 
 from snakecube import pool
+from snakecube import stop as stop_signal
 from snakecube.search.engine import Engine, Placement, Stats
 from snakecube.search.inputs import Inputs
 from snakecube.search.options import Budget
@@ -79,6 +80,7 @@ def _drain(
     stop: str | None = None
     try:
         for event in events:
+            stop_signal.check()  # a Ctrl-C dropped inside a finalizer still stops
             if event is not None:
                 unit, placements, visited, finished = event
                 nodes += visited

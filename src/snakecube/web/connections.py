@@ -8,7 +8,12 @@ answer to a request whose client half-closed, and one JSON line for every refusa
   or nothing, held its connection for ever. The timer is cancelled when the connection
   closes, so a closed connection (and what it had buffered) is freed at once.
 * **Caps**: at most ``CLIENT_CONNECTIONS`` connections from one address and ``CONNECTIONS``
-  in all. A new connection past a cap takes the place of the oldest connection of that
+  in all, fewer where the process may open fewer files (``fitted_caps``): ``FILES_KEPT`` are
+  kept for the workers' pipes and the rest, and ``BACKLOG`` for the connections the event
+  loop accepts at once before any is looked at, so a flood of connections never leaves the
+  server without a file descriptor to accept with (asyncio then logs the failure for every
+  connection waiting, and retries ever more often), or to start a worker with. A new
+  connection past a cap takes the place of the oldest connection of that
   address (or, past the global cap, of the address holding the most) that has no request in
   progress: idle, or still sending its headers. If every one of them is answering a request,
   the new connection is refused (503, one line). So slow or half-open connections from one
@@ -29,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import resource
 import socket
 import time
 from typing import Any
@@ -39,6 +45,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEADER_SECONDS = 10.0  # from the connection (or the last answer on it) to a request's headers
 CONNECTIONS = 256  # connections in all
 CLIENT_CONNECTIONS = 32  # connections from one address: below CONNECTIONS
+FILES_KEPT = 64  # file descriptors kept for the rest (workers' pipes, the forkserver, logs)
+BACKLOG = 64  # connections waiting to be accepted, and accepted at once (uvicorn's backlog)
 PROBE_SECONDS = 0.2  # after a half-close: how often to look whether the client has gone
 PHRASES = {400: "Bad Request", 503: "Service Unavailable"}
 
@@ -55,10 +63,21 @@ def refusal(status: int, message: str) -> bytes:
     return head.encode() + body
 
 
+def fitted_caps() -> tuple[int, int]:
+    """The caps on connections (in all, from one address) for this process's limit on open
+    files."""
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    total = CONNECTIONS
+    if files != resource.RLIM_INFINITY:
+        total = max(8, min(CONNECTIONS, files - FILES_KEPT - 2 * BACKLOG))
+    return total, max(2, min(CLIENT_CONNECTIONS, total // 2))
+
+
 class Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with the deadline, the caps, the half-close and the
-    one-line refusals of this module."""
+    one-line refusals of this module (``caps``: in all, from one address)."""
 
+    caps = (CONNECTIONS, CLIENT_CONNECTIONS)
     _due: asyncio.TimerHandle | None = None
     _probe: asyncio.TimerHandle | None = None
     opened = 0.0
@@ -82,11 +101,16 @@ class Protocol(H11Protocol):
     def _room(self) -> bool:
         """Make room for this connection under the caps (closing another one that waits), or
         refuse it: whether it stays."""
-        others = [p for p in self.connections if p is not self and isinstance(p, Protocol)]
+        others = [
+            p
+            for p in self.connections
+            if p is not self and isinstance(p, Protocol) and not p.transport.is_closing()
+        ]
         mine = [p for p in others if p.host == self.host]
-        if len(mine) >= CLIENT_CONNECTIONS:
+        total, each = self.caps
+        if len(mine) >= each:
             crowd = mine
-        elif len(others) >= CONNECTIONS:
+        elif len(others) >= total:
             by_host: dict[str, list[Protocol]] = {}
             for p in others:
                 by_host.setdefault(p.host, []).append(p)

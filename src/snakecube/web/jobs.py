@@ -164,6 +164,21 @@ def _cap_memory(limit: int) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
+def _peak(reset: bool = False) -> int:
+    """This process's peak resident memory since the last reset, in bytes (0 where /proc
+    does not say); ``reset``: start again from now."""
+    try:
+        if reset:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # resets the peak (VmHWM) to the current resident set
+            return 0
+        with open("/proc/self/status") as f:
+            line = next(x for x in f if x.startswith("VmHWM:"))
+        return int(line.split()[1]) << 10
+    except (OSError, StopIteration, ValueError, IndexError):
+        return 0
+
+
 def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 20) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
     temporary files go into ``folder`` (the pool removes it with the worker). It ends with
@@ -180,20 +195,23 @@ def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 
         warm()
     with contextlib.suppress(OSError, ValueError):
         conn.send(("ready", None))  # the server waits for this before it takes requests
+    too_big = f"this needs more than the {memory >> 20} MB of memory the server gives one job"
     while True:
         try:
             kind, args = conn.recv()
         except (EOFError, OSError):
             return
+        _peak(reset=True)
         try:
             out = ("done", _answer(kind, args, conn.send))
         except InputError as err:
             out = ("input", str(err))
         except MemoryError:
-            out = ("memory", f"the job needs more than the {memory >> 20} MB of memory the "
-                             "server gives one; try a smaller target")  # fmt: skip
+            out = ("memory", too_big)
         except Exception as err:
-            out = ("bug", f"{type(err).__name__}: {err}")
+            # Libraries that meet the cap may say so otherwise (Pillow: "quantization error")
+            near = _peak() > memory // 2
+            out = ("memory", too_big) if near else ("bug", f"{type(err).__name__}: {err}")
         try:
             conn.send(out)
         except (OSError, ValueError):
@@ -438,9 +456,12 @@ class Pool:
                     raise Busy(f"busy: no search process was free within {self.wait:g} s; "
                                "try again in a moment")  # fmt: skip
                 await asyncio.wait({getter}, timeout=min(left, 1.0))
-        finally:
+        except BaseException:  # Busy, or the job cancelled (its client gone) meanwhile
             if not getter.done():
                 getter.cancel()  # a get cancelled leaves its slot in the queue
+            elif not getter.cancelled():
+                self._idle.put_nowait(getter.result())  # got as the job ended: given back
+            raise
         slot = getter.result()
         if slot is None or self._stopping:
             self._idle.put_nowait(slot)  # the next waiter stops too

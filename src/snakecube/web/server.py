@@ -64,7 +64,7 @@ from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.search import kernel
 from snakecube.web import answers
-from snakecube.web.connections import Protocol
+from snakecube.web.connections import BACKLOG, Protocol, fitted_caps
 from snakecube.web.downloads import FORMS
 from snakecube.web.jobs import (
     MEMORY_MB,
@@ -477,7 +477,7 @@ def create_app(
     """The app: a pool of ``workers`` search processes (default: the cores) of at most
     ``memory`` MB each with ``queue`` more requests waiting, and searches bounded by
     ``max_seconds``, answering the Host names of :func:`allowed_hosts`."""
-    pool = Pool(workers or limits.cores(), queue, max_seconds + EXTRA_SECONDS, memory)
+    pool = Pool(workers or limits.cores(), queue, max_seconds, memory)
     routes = Routes(pool, max_seconds)
 
     @contextlib.asynccontextmanager
@@ -598,7 +598,7 @@ def _listening(host: str, port: int) -> Any:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
-        sock.listen(128)  # from now on a browser waits for the page instead of being refused
+        sock.listen(BACKLOG)  # from now on a browser waits for the page instead of being refused
     except OSError as err:
         sock.close()
         raise InputError(f"cannot serve on {host}:{port}: {err.strerror or err}") from None
@@ -639,12 +639,14 @@ def serve(
     print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    Protocol.caps = fitted_caps()
     config = uvicorn.Config(
         app,
         log_level="warning",
         http=Protocol,  # connections.py: header deadline, connection caps (no limit_concurrency)
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=GRACE_SECONDS,
+        backlog=BACKLOG,
         proxy_headers=False,  # nothing stands between the browser and this server
     )
     with _signals_noted(), _quiet_logs():
