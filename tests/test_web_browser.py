@@ -621,8 +621,8 @@ def test_hidden_frames_of_the_page_start_no_search(
             if strip:
                 context.route(served, _unframeable)  # type: ignore[attr-defined]
             page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")  # type: ignore[attr-defined]
-            page.wait_for_timeout(3000)  # type: ignore[attr-defined]
+            page.goto(f"http://127.0.0.1:{port}/", wait_until="commit")  # type: ignore[attr-defined]
+            page.wait_for_timeout(4000)  # type: ignore[attr-defined]
             framed = [f for f in page.frames if f.url.startswith(served)]  # type: ignore[attr-defined]
             with urllib.request.urlopen(served + "api/status", timeout=10) as r:
                 status = json.load(r)

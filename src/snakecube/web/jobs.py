@@ -179,6 +179,21 @@ def _peak(reset: bool = False) -> int:
         return 0
 
 
+def _let_the_forkserver_end() -> None:
+    """Close this worker's copy of the pipe whose end tells the forkserver to stop: the
+    forkserver gives one to every process it forks (for a nested forkserver, which workers
+    never use), so a worker busy with a long job kept the forkserver, and so itself (its
+    ``PR_SET_PDEATHSIG`` comes when the forkserver ends), running after the server died."""
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if isinstance(alive, int):
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+
+
 def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 20) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
     temporary files go into ``folder`` (the pool removes it with the worker). It ends with
@@ -186,6 +201,7 @@ def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 
     follow_parent(os.getppid())  # the forkserver: it ends when the server does
     if not pid_alive(server):  # the server ended before the line above
         os._exit(1)
+    _let_the_forkserver_end()
     for sig in STOP_SIGNALS:  # the server decides when a job ends, and kills this process
         signal.signal(sig, signal.SIG_IGN)
     warnings.simplefilter("ignore")
