@@ -27,7 +27,16 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
 
 from snakecube.web.jobs import pid_alive  # noqa: E402
-from webserver import LEFTOVERS, Server, cells_of, one_line, read_all, send, until  # noqa: E402
+from webserver import (  # noqa: E402
+    LEFTOVERS,
+    Server,
+    cells_of,
+    one_line,
+    read_all,
+    running,
+    send,
+    until,
+)
 
 LONG_5 = "-".join(["2"] * 124)  # a 5x5x5 search that runs for minutes
 # The 10x10x10 serpentine: rows of 10 joined by turns, 100 rows (every count stops early)
@@ -78,10 +87,8 @@ def answer_of(raw: bytes) -> tuple[int, bytes]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("serve"), "--workers", "1", "--queue", "4",
-               "--max-seconds", "20")  # fmt: skip
-    yield s
-    s.kill()
+    where = tmp_path_factory.mktemp("serve")
+    yield from running(where, "--workers", "1", "--queue", "4", "--max-seconds", "20")
 
 
 # -- no other site's page ------------------------------------------------------------------------

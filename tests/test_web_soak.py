@@ -26,7 +26,16 @@ httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
 from snakecube.web.connections import HEADER_SECONDS  # noqa: E402
 from snakecube.web.jobs import pid_alive  # noqa: E402
 from snakecube.web.server import BODY_SECONDS, KEEP_ALIVE_SECONDS  # noqa: E402
-from webserver import LEFTOVERS, Server, cells_of, one_line, read_all, send, until  # noqa: E402
+from webserver import (  # noqa: E402
+    LEFTOVERS,
+    Server,
+    cells_of,
+    one_line,
+    read_all,
+    running,
+    send,
+    until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -38,10 +47,8 @@ NO_CUBE = "-".join(["2"] * 40 + ["3"] * 11)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("serve"), "--workers", "1", "--queue", "9",
-               "--max-seconds", "20")  # fmt: skip
-    yield s
-    s.kill()
+    where = tmp_path_factory.mktemp("serve")
+    yield from running(where, "--workers", "1", "--queue", "9", "--max-seconds", "20")
 
 
 def test_bad_input_keeps_the_worker_warm(server):

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2 as httpx
@@ -108,6 +108,15 @@ class Server:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+
+
+def running(where: Path, *options: str) -> Iterator[Server]:
+    """A server for a module's tests (``yield from`` it in a fixture), killed after them."""
+    s = Server(where, *options)
+    try:
+        yield s
+    finally:
+        s.kill()
 
 
 def until(ready: Callable[[], object], what: str, seconds: float = HANG) -> None:

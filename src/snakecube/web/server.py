@@ -573,12 +573,8 @@ class _Server(uvicorn.Server):
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        before = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
-        try:
+        with _stop_signals(self.handle_exit):
             yield
-        finally:
-            for sig, handler in before.items():
-                signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.should_exit = True  # not raised again after the stop: nothing is left to stop
@@ -606,19 +602,20 @@ def _listening(host: str, port: int) -> Any:
 
 
 @contextlib.contextmanager
-def _signals_noted() -> Iterator[None]:
-    """While the server runs and cleans up, a stop signal only stops uvicorn (its handler
-    replaces this one meanwhile); none raises KeyboardInterrupt into the clean-up."""
-
-    def noted(sig: int, frame: FrameType | None) -> None:
-        return None
-
-    before = {sig: signal.signal(sig, noted) for sig in STOP_SIGNALS}
+def _stop_signals(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """The stop signals go to ``handler`` inside the block, and to their handlers before it
+    after it."""
+    before = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+
+def _noted(sig: int, frame: FrameType | None) -> None:
+    """While the server runs and cleans up, a stop signal only stops uvicorn (whose handler
+    replaces this one meanwhile): none raises KeyboardInterrupt into the clean-up."""
 
 
 def serve(
@@ -649,7 +646,7 @@ def serve(
         backlog=BACKLOG,
         proxy_headers=False,  # nothing stands between the browser and this server
     )
-    with _signals_noted(), _quiet_logs():
+    with _stop_signals(_noted), _quiet_logs():
         try:
             _Server(config, app.state.pool).run(sockets=[sock])
         finally:
