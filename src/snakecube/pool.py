@@ -20,6 +20,8 @@ design checks).
 * A worker that dies (killed, out of memory) while its job has sent nothing yet gets its job
   redone by a new worker, up to ``retries`` times; otherwise :class:`WorkerDied` is raised.
 * Closing the iterator (or an exception in the caller) terminates the workers.
+* In the command, a Ctrl-C that Python dropped (raised inside a finalizer, such as a worker's
+  ``Process`` object being freed) is raised again at the next poll (``stop.check``).
 
 ``SMALL_JOB_CELLS``: targets of at most this many cells are always run in one process, by
 every command: forking costs more than the whole job there.
@@ -41,7 +43,7 @@ from snakecube import stop
 from snakecube.errors import InputError
 from snakecube.limits import cores
 
-__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "WorkerError", "cores", "run"]
+__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "WorkerError", "cores", "follow_parent", "run"]
 
 SMALL_JOB_CELLS = 27
 T = TypeVar("T")
