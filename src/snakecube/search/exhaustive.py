@@ -51,7 +51,7 @@ def depth_first(
     the Dask cluster at ``scheduler``), within ``budget``."""
     problem = inputs.problem
     units = CLUSTER_UNITS if scheduler is not None else 16 * workers
-    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=units)
+    plan = make_plan(problem, inputs.start, inputs.prefix, units, budget.deadline())
     if workers > 1 or scheduler is not None:
         engine.warm(problem)  # build tables once, before the workers fork
     if scheduler is not None or (workers > 1 and len(plan.units) > 1):
@@ -92,7 +92,10 @@ def _drain(
                 nodes += visited
                 done += finished
                 for dirs in placements:
-                    by_unit[unit].append(of_unit(problem, plan, unit, dirs))
+                    sol = of_unit(problem, plan, unit, dirs)
+                    if not plan.keeps(problem, unit, sol.path):
+                        continue  # a symmetric copy in a unit the plan's budget left whole
+                    by_unit[unit].append(sol)
                     found += 1
                     if budget.enough(found):
                         stop = "limit"

@@ -171,7 +171,7 @@ def first_solution(
 ) -> Result:
     """A first solution by the members called ``names``, within ``budget``."""
     problem = inputs.problem
-    plan = make_plan(problem)
+    plan = make_plan(problem, deadline=budget.deadline())
     n_workers = limits.workers(workers) if workers is not None else limits.cores()
     stop: str | None = None
 
