@@ -131,3 +131,49 @@ def test_regions_other_than_boxes():
         last = list(search.slices_of())[-1]
         kernel = sc.solve(snake, region, strategy="depth-first")
         assert (last.cells is not None) == (kernel.distinct > 0)
+
+
+# -- in the tool: the member beside the restarts, proofs of none ----------------------------
+
+
+def test_auto_runs_sat_beside_the_restarts_for_these_snakes():
+    from snakecube.search.first import restarts
+    from snakecube.search.inputs import compile_inputs
+    from snakecube.search.strategy import choose_members
+
+    inputs = compile_inputs(bent(75), sc.Box(3, 5, 5))
+    want = ("restarts", "sat") if restarts.AVAILABLE else ("sat",)
+    assert choose_members("auto", inputs, 1, None) == want
+    assert choose_members("auto", inputs, None, None) == ()  # a count: depth first
+    small = compile_inputs(bent(18), sc.Box(2, 3, 3))
+    assert choose_members("auto", small, 1, None) == ()  # 27 cells and fewer: depth first
+
+
+@pytest.mark.parametrize("limit", [1, None])
+def test_a_bent_snake_that_cannot_fold_is_proven_so(limit):
+    """3x3x7 (the issue's case: depth first gave no answer in 30 s): complete, no solutions,
+    from the first-solution portfolio and from a count alike."""
+    r = sc.solve(bent(63), sc.Box(3, 3, 7), limit=limit)
+    assert r.complete and r.distinct == 0 and r.stop_reason is None
+    assert "sat" in r.engine
+
+
+def test_a_count_of_a_snake_that_folds_goes_on_to_depth_first():
+    r = sc.solve(bent(36), sc.Box(3, 3, 4), seconds=0.5, workers=1)
+    assert r.engine in ("kernel", "reference") and (r.distinct > 0 or not r.complete)
+
+
+def test_without_python_sat_the_tool_says_so_and_searches_on(monkeypatch):
+    from snakecube.errors import SlowWarning
+    from snakecube.search.inputs import compile_inputs
+    from snakecube.search.strategy import AUTO_MEMBERS, choose_members, proof_first
+
+    monkeypatch.setattr(sat, "available", lambda: False)
+    big = compile_inputs(bent(125), sc.Box(5, 5, 5))
+    with pytest.warns(SlowWarning, match="python-sat"):
+        members = choose_members("auto", big, 1, None)
+    assert "sat" not in members and set(members) <= set(AUTO_MEMBERS)
+    small = compile_inputs(bent(63), sc.Box(3, 3, 7))
+    with pytest.warns(SlowWarning, match="python-sat"):
+        assert choose_members("auto", small, 1, None) == ()  # depth first, as before
+    assert not proof_first("auto", small, None, None)
