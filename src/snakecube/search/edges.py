@@ -22,10 +22,12 @@ inner cell. The model has one variable an edge of the grid (``edge(c, m)``) and 
   a symmetry of the target swaps the colours).
 
 Those clauses allow a path plus closed cycles. Each model is checked: when its edges fall
-apart into several pieces, a clause for each piece says that some edge must leave it (a cut,
-true of every Hamiltonian path), and the solver goes on; the first model in one piece is a
-path. UNSAT, with or without cuts, proves that the snake does not fold: every clause holds for
-every fold.
+apart into several pieces, a clause for each closed piece says that not all its edges are
+used (a lazy cut: no fold has a cycle), and the solver goes on; the first model in one piece
+is a path. UNSAT, with or without cuts, proves that the snake does not fold: every clause
+holds for every fold. (Measured on bent snakes in 17 boxes of 343-900 cells: 15,612 conflicts
+in all with these cycle clauses, 29,916 with a clause per piece that some edge leaves it,
+14,764 with both; the cycle clauses were fewest in 12 of the 17.)
 
 The model has about 4n variables and 30n clauses against the position model's n^2 / 2 and
 more (``search.sat``): a bent 9x9x9 snake (729 cubes) folds in under a second, and the
@@ -197,10 +199,13 @@ class EdgeModel:
             out.append(piece)
         return out
 
-    def cut(self, piece: list[CellIndex]) -> Clause:
-        """The clause that some edge leaves ``piece`` (true of every Hamiltonian path)."""
+    def cycle(self, piece: list[CellIndex], model: list[int]) -> Clause | None:
+        """For a closed piece of a model (a cycle: as many edges as cells), the clause that
+        not all its edges are used (no fold has a cycle); None for the open piece."""
         inside = set(piece)
-        return [v for a, b, v in self.edges if (a in inside) != (b in inside)]
+        true = {v for v in model if v > 0}
+        used = [v for a, b, v in self.edges if v in true and a in inside and b in inside]
+        return [-v for v in used] if len(used) == len(piece) else None
 
     def placement(self, model: list[int]) -> tuple[CellIndex, ...]:
         """The cells in snake order of a model in one piece: from the end whose colour a

@@ -226,7 +226,7 @@ class SatSearch:
         self.solver: Any = off_main_thread(self._solver)
         self.slices = 0
         self.conflicts = 0
-        self.cuts = 0  # clauses added against models in several pieces (the edge model)
+        self.cuts = 0  # clauses added against the cycles of models (the edge model)
 
     def _solver(self) -> Any:
         """CaDiCaL with the model's clauses."""
@@ -271,8 +271,10 @@ class SatSearch:
                 break
             decided = False
             for piece in pieces:
-                self.solver.add_clause(self.edges.cut(piece))
-            self.cuts += len(pieces)
+                clause = self.edges.cycle(piece, model)
+                if clause is not None:
+                    self.solver.add_clause(clause)
+                    self.cuts += 1
         out = Slice(self.slices, self.conflicts - began, decided, cells)
         self.slices += 1
         return out
