@@ -173,15 +173,20 @@ class EdgeModel:
                 opposite = [inc[d ^ 1]] if inc[d ^ 1] else []
                 add([*guard, self.end[c], -inc[d], *opposite])
 
-    def pieces(self, model: list[int]) -> list[list[CellIndex]]:
-        """The cells of each connected piece of a model's edges."""
-        n = self.problem.ncells
+    def _adjacency(self, model: list[int]) -> list[list[CellIndex]]:
+        """Each cell's neighbours along the edges a model uses."""
         true = {v for v in model if v > 0}
-        adj: list[list[CellIndex]] = [[] for _ in range(n)]
+        adj: list[list[CellIndex]] = [[] for _ in range(self.problem.ncells)]
         for a, b, v in self.edges:
             if v in true:
                 adj[a].append(b)
                 adj[b].append(a)
+        return adj
+
+    def pieces(self, model: list[int]) -> list[list[CellIndex]]:
+        """The cells of each connected piece of a model's edges."""
+        n = self.problem.ncells
+        adj = self._adjacency(model)
         seen = [False] * n
         out = []
         for c in range(n):
@@ -212,11 +217,7 @@ class EdgeModel:
         fold's first cube has."""
         region, n = self.problem.region, self.problem.ncells
         true = {v for v in model if v > 0}
-        adj: list[list[CellIndex]] = [[] for _ in range(n)]
-        for a, b, v in self.edges:
-            if v in true:
-                adj[a].append(b)
-                adj[b].append(a)
+        adj = self._adjacency(model)
         ends = [c for c in range(n) if len(adj[c]) <= 1]
         if self.rule.bent:
             first = min(ends)
