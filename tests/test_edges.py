@@ -80,11 +80,10 @@ def all_models(problem: Problem) -> set[tuple[int, ...]]:
             m = s.get_model()
             pieces = model.pieces(m)
             if len(pieces) > 1:
-                closed = [model.cycle(piece, m) for piece in pieces]
-                assert sum(c is None for c in closed) == 1  # one path, the rest cycles
+                closed = model.cycles(pieces, m)
+                assert len(closed) == len(pieces) - 1  # one path, the rest cycles
                 for clause in closed:
-                    if clause is not None:
-                        s.add_clause(clause)
+                    s.add_clause(clause)
                 continue
             cells = model.placement(m)
             assert cells not in found

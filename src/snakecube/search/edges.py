@@ -204,13 +204,20 @@ class EdgeModel:
             out.append(piece)
         return out
 
-    def cycle(self, piece: list[CellIndex], model: list[int]) -> Clause | None:
-        """For a closed piece of a model (a cycle: as many edges as cells), the clause that
-        not all its edges are used (no fold has a cycle); None for the open piece."""
-        inside = set(piece)
+    def cycles(self, pieces: list[list[CellIndex]], model: list[int]) -> list[Clause]:
+        """For each closed piece of a model (a cycle: as many edges as cells), in order, the
+        clause that not all its edges are used (no fold has a cycle); the open piece (the one
+        with the ends) gets none."""
         true = {v for v in model if v > 0}
-        used = [v for a, b, v in self.edges if v in true and a in inside and b in inside]
-        return [-v for v in used] if len(used) == len(piece) else None
+        piece_of = [0] * self.problem.ncells
+        for i, piece in enumerate(pieces):
+            for c in piece:
+                piece_of[c] = i
+        used: list[Clause] = [[] for _ in pieces]
+        for a, _b, v in self.edges:
+            if v in true:
+                used[piece_of[a]].append(-v)
+        return [u for u, piece in zip(used, pieces, strict=True) if len(u) == len(piece)]
 
     def placement(self, model: list[int]) -> tuple[CellIndex, ...]:
         """The cells in snake order of a model in one piece: from the end whose colour a

@@ -4,7 +4,18 @@ Depth-first search and the restarts lose themselves under one bad early choice w
 subtree has no solution that no check sees (docs/design.md, "Where the hard designs are
 hard"). A CDCL solver learns a clause from each conflict, which is what those subtrees need.
 
-Variables (numbered by ``Encoding``):
+Two models. Snakes whose corners follow the grid's colouring (every inner cube a corner, or
+corners on alternate cubes) get the edge model of ``search.edges``, with its lazy cuts: it
+decides them in about a second up to 1000 cubes, and its UNSAT is a proof that the snake does
+not fold (``refute`` asks for one before a count). Any other snake of up to ``POSITION_CELLS``
+cells gets the position model below; on fully mixed designs it is not faster than the
+restarts (docs/design.md, "SAT"), so ``auto`` leaves it out for them.
+
+The solver runs in slices of ``SLICE`` conflicts, each made of calls of at most ``STEP``
+conflicts from a helper thread (``off_main_thread``): CaDiCaL cannot be interrupted, so that is
+how a stop, Ctrl-C or a time limit reaches it within a fraction of a second.
+
+The position model's variables (numbered by ``Encoding``):
 
 * ``at(i, c)``: cube ``i`` (snake order) sits on cell ``c``. Only cells of the colour cube
   ``i`` can have are used (a path alternates colours; when both start colours are possible
@@ -270,11 +281,9 @@ class SatSearch:
                 cells = self.edges.placement(model)
                 break
             decided = False
-            for piece in pieces:
-                clause = self.edges.cycle(piece, model)
-                if clause is not None:
-                    self.solver.add_clause(clause)
-                    self.cuts += 1
+            for clause in self.edges.cycles(pieces, model):
+                self.solver.add_clause(clause)
+                self.cuts += 1
         out = Slice(self.slices, self.conflicts - began, decided, cells)
         self.slices += 1
         return out
