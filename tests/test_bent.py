@@ -162,3 +162,22 @@ def test_ctrl_c_ends_the_729_cube_bent_snake_within_a_second(mode, tmp_path):
         assert "Traceback" not in err and "internal error" not in err, err[-500:]
         assert json.loads(out)["complete"] is False
         assert took < 1.0, (mode, after, took)
+
+
+def test_the_kernel_ticks_often_past_128_cells():
+    """A tick (a chance to stop) every SLICE * 2 // words nodes where the loop works on arrays:
+    on 729 cells a call of SLICE nodes took over a second."""
+    from snakecube.search import kernel
+    from snakecube.search.engine import Stats
+    from snakecube.search.plan import make_plan
+    from snakecube.search.problem import Problem
+
+    if not kernel.AVAILABLE:
+        pytest.skip("the compiled kernel is not built")
+    problem = Problem.build(sc.Snake((2,) * 728), sc.Box(9, 9, 9))
+    stats = Stats()
+    walk = kernel.search(problem, make_plan(problem).units[0], stats)
+    assert next(walk) is None  # a tick: this unit has no early solution
+    words = (729 + 63) // 64
+    assert 0 < stats.nodes <= kernel.SLICE * 2 // words + 64
+    walk.close()
