@@ -9,6 +9,8 @@
     python benchmarks/make_hard_set.py --seeds 201-208 \
         --boxes 3x4x5,2x5x5,4x4x4,3x3x5,2x4x5,3x4x4,2x3x5,3x3x4 \
         --out benchmarks/data/smaller-boxes-designs.json
+    python benchmarks/make_hard_set.py --seeds 301-320 --boxes 5x5x5 \
+        --out benchmarks/data/fresh-5x5x5-designs.json
 
 Each design is the snake of a uniformly mixed random Hamiltonian path (20 n^2 backbite moves
 from a serpentine, n the number of cells; ``--mix`` sets the 20), one per seed in each of
@@ -16,7 +18,8 @@ from a serpentine, n the number of cells; ``--mix`` sets the 20), one per seed i
 never sees it. The wider set (seeds 7-26) stands in for designs the solver was not tuned on
 (no parameter was set on them); the mixed200 set (ten times the moves) was made after the
 search it measures. The last two, made after every parameter was set, check the margin on more
-4x5x5 designs and on every other box shape of 24-60 cells.
+4x5x5 designs and on every other box shape of 24-60 cells; the fresh 5x5x5 set (seeds 301-320)
+was made for issue 50, to measure before and after its change in one run.
 """
 
 from __future__ import annotations

@@ -162,6 +162,51 @@ def test_plan_units_cover_start_classes():
     assert r_small == {u.start for u in bigger.units}
 
 
+@pytest.mark.parametrize(
+    "snake, box",
+    [
+        ("lengths:" + ",".join(["2"] * 17), (2, 3, 3)),
+        ("king", None),
+        ("lengths:2,3,2,2,2,2,2,3,2,2,2,3,2,2", (2, 3, 3)),
+    ],
+)
+def test_a_plan_cut_short_by_its_budget_still_counts_exactly(snake, box, monkeypatch):
+    """Past the plan's budget (units, steps or deadline), units keep their stabilizers and
+    every class is still counted once: the same solutions, one per class."""
+    from snakecube.search import plan as planning
+
+    target = sc.Box(*box) if box else None
+    full = sc.solve(snake, target, workers=1)
+    want = sorted(s.canonical() for s in full.solutions)
+    for units, steps in ((1, 10**9), (10**9, 1), (3, 10**9), (10**9, 5)):
+        monkeypatch.setattr(planning, "PLAN_UNITS", units)
+        monkeypatch.setattr(planning, "PLAN_STEPS", steps)
+        planning._PLANS.clear()
+        cut = sc.solve(snake, target, workers=1)
+        assert (cut.placements, cut.distinct, cut.complete) == (
+            full.placements,
+            full.distinct,
+            True,
+        )
+        assert sorted(s.canonical() for s in cut.solutions) == want
+        problem, made = prepare(snake, target)
+        assert not made.complete or units > 1  # the budget did cut the walk
+        assert all(u.fixers or made.keeps(problem, i, ()) for i, u in enumerate(made.units))
+    planning._PLANS.clear()
+
+
+def test_a_deadline_cuts_the_plan_short_and_is_not_cached():
+    from snakecube.search import plan as planning
+
+    problem, _ = prepare("lengths:" + ",".join(["2"] * 342), sc.Box(7, 7, 7))
+    planning._PLANS.clear()
+    late = planning.make_plan(problem, deadline=0.0)  # long past
+    full = planning.make_plan(problem)
+    assert full is not late  # made again, within the budget
+    assert not late.complete and len(late.units) < len(full.units)
+    assert planning.make_plan(problem) is full  # and cached
+
+
 def test_small_jobs_are_the_pools_small_jobs():
     from snakecube.pool import SMALL_JOB_CELLS
     from snakecube.search.strategy import SMALL

@@ -99,7 +99,9 @@ def _solve_options(p: Parser) -> None:
         "searches, a SAT solver (snakecube[sat]) or a portfolio of restarts and SAT (default "
         "auto: for --first on targets of more than 64 cells, the restarts beside depth first "
         "from the end whose tree is estimated smaller and, in boxes of up to 128 cells, the "
-        "beam searches; else depth first)",
+        "beam searches; for snakes that turn at every cube or at every second one, the "
+        "restarts beside SAT, which also proves it when such a snake does not fold; else "
+        "depth first)",
     )
     p.add_argument(
         "--seed",
