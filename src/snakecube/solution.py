@@ -81,6 +81,27 @@ class Solution:
         return f"<Solution {self.snake.turns()} in {self.region.describe()}: {dirs}>"
 
 
+# Why a search stopped before its end (``Result.stop_reason`` and the like), for people.
+STOP_WORDS = {
+    "limit": "stopped at the solution limit",
+    "seconds": "stopped at the time limit",
+    "interrupted": "interrupted",
+    "nodes": "stopped at the node limit",
+}
+
+
+def complete_words(complete: bool, stop_reason: str | None) -> str:
+    """'yes', or 'no (stopped at the time limit)': whether a search ran to its end, as every
+    command prints it.
+
+    >>> complete_words(True, None), complete_words(False, "seconds")
+    ('yes', 'no (stopped at the time limit)')
+    """
+    if complete:
+        return "yes"
+    return f"no ({STOP_WORDS.get(stop_reason or '', stop_reason or 'stopped')})"
+
+
 @dataclass(frozen=True, slots=True)
 class StartClassCount:
     """How many solutions start in one orbit of start cells."""

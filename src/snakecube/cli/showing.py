@@ -7,7 +7,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from snakecube import catalog, explain, fold, limits
+from snakecube import explain, fold, limits
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -15,6 +15,7 @@ from snakecube.cli.base import (
     add_seconds,
     add_snake,
     add_targets,
+    catalog_note,
     command,
     print_json,
     say,
@@ -119,14 +120,16 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
 
-    said = catalog.recognized(Snake.parse(snake_text(args)).turns(), snake_text(args))
+    target = target_of(args)
+    typed = Snake.parse(snake_text(args), None if target is None else target.volume)
+    said = catalog_note(typed, snake_text(args), target)
     if said and not getattr(args, "json", False):
         print(f"({said})")
     bar = progress_bar(began=args.started)  # solve's bar: the same search, the same progress
     try:
         choice = choose(
             snake_text(args),
-            target_of(args),
+            target,
             solution=args.solution,
             end=end,
             nodes=getattr(args, "nodes", 200_000),
@@ -231,7 +234,7 @@ def _fold_census_options(p: Parser) -> None:
 def fold_census_command(args: Namespace) -> int:
     from snakecube.fold.survey import run, summarize  # numpy, through the census
 
-    box = Box.parse(args.box)
+    box = Box.parse(args.box, "--box")
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
     bar = (
         None

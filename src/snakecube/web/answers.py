@@ -38,19 +38,22 @@ NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
 SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
 
 
-# The command line's options in a message, and what the page calls them instead.
+# The library's parameters in a message, and what the page calls them instead.
 PAGE_WORDS = (
-    ("give --box AxBxC or --region FILE", "type a box under Target (like 2x3x4) or give a region"),
-    ("the target (--box)", "a box under Target"),
-    ("(--box)", "(under Target)"),
+    (
+        "give a target (target='AxBxC' or a Region)",
+        "type a box under Target (like 2x3x4) or give a region",
+    ),
+    ("the target (target=)", "a box under Target"),
+    ("(target=)", "(under Target)"),
 )
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def page_words(text: str) -> str:
-    """A message in the page's words: its fields, not the command line's options.
+    """A message in the page's words: its fields, not the library's parameters.
 
-    >>> page_words("9 cubes; give --box AxBxC or --region FILE")
+    >>> page_words("9 cubes; give a target (target='AxBxC' or a Region)")
     '9 cubes; type a box under Target (like 2x3x4) or give a region'
     """
     for cli, page in PAGE_WORDS:
