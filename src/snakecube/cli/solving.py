@@ -392,7 +392,7 @@ def catalog_command(args: Namespace) -> int:
                         "source": src,
                     }
                     for n, t, src in e.other_end
-                ],  # fmt: skip
+                ],
             }
         )
     if args.json:  # a merged name is listed too, as a pointer to its canonical entry
