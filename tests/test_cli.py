@@ -317,7 +317,9 @@ def test_check_and_export(capsys):
 
 def test_a_typed_snake_is_named_from_either_end(capsys):
     code, out, _ = run(capsys, "solve", "3-2-2-3-2-3-2-2-3-3-2-2-2-3-3-3-3")
-    assert code == 0 and "(this is seed-green: the catalog's standard, read from its other end)" in out
+    assert (
+        code == 0 and "(this is seed-green: the catalog's standard, read from its other end)" in out
+    )
     code, out, _ = run(capsys, "solve", "standard")
     assert code == 0 and "catalog's" not in out  # typed by its name: nothing to say
     code, out, _ = run(capsys, "catalog")

@@ -56,7 +56,8 @@ def test_ctrl_c_in_rate_gives_no_score():
 
 @pytest.mark.slow
 def test_ctrl_c_in_flat_exits_130():
-    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", after=1.5)
+    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", "--seconds", "600",
+                        after=1.5)  # fmt: skip
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
 

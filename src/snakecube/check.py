@@ -503,6 +503,7 @@ class Verdict:
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),
                 "reading": self.snake.reading,
+                "notation": self.snake.notation,
             },
             "target": {"description": self.region.describe(), "dims": list(self.region.dims)},
             "read_as": self.reading,

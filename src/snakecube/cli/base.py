@@ -253,6 +253,7 @@ _PHRASES = (
     ("give a target (target='AxBxC' or a Region)", "give --box AxBxC or --region FILE"),
     ("the target (target=)", "the target (--box)"),
     ("(limit=1)", "(--first)"),
+    ("a time limit (seconds=)", "a time limit (--seconds S)"),
 )
 _PARAMETERS = re.compile(r"\b(axes|scheduler|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
 

@@ -465,7 +465,12 @@ def generate_command(args: Namespace) -> int:
     unique = _unique_in(args.unique, texts)
     rows: list[dict[str, Any]] = []
     interrupted = False
-    bar = progress_bar(desc="generating", unit="sample", began=args.started)
+    # The bar counts the designs found against those asked for; the samples of the chain
+    # drawn, which may be many more than are needed, come after it.
+    drawn = progress_bar(
+        desc="generating", unit="design", began=args.started, tally="samples drawn"
+    )
+    bar = None if drawn is None else _Designs(drawn, args.count)
     try:
         for g in generate(
             boxes[0],
@@ -514,6 +519,23 @@ def generate_command(args: Namespace) -> int:
     if not complete:
         say(f"snakecube: found {len(rows)} of {args.count} designs within the attempts")
     return EXIT_OK
+
+
+class _Designs:
+    """generate's progress as the designs found out of those asked for (``generate`` calls
+    ``progress(samples, most, found)``)."""
+
+    def __init__(self, bar: Any, count: int) -> None:
+        self.bar, self.count = bar, count
+
+    def __call__(self, samples: int, most: int, found: int) -> None:
+        self.bar(found, self.count, samples)
+
+    def clear(self) -> None:
+        self.bar.clear()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _unique_in(value: str | None, texts: list[str]) -> bool | list[int]:

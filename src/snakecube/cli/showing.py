@@ -28,13 +28,15 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
-from snakecube.flat import flat
+from snakecube.flat import Forecast, describe, flat
 from snakecube.fold.choice import choose
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
+from snakecube.solution import complete_words
 
+SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
 EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
     "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "
     "swings clear of the cubes in place, then the first"
@@ -277,9 +279,22 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
-    bar = progress_bar(desc="laying flat", unit="node", began=args.started)
+    snake = Snake.parse(snake_text(args))
+    said = catalog_note(snake, snake_text(args))
+    if said and not args.json:
+        print(f"({said})")
+    bar = progress_bar(desc="laying flat", unit="segment", began=args.started)
+
+    def ahead(forecast: Forecast) -> None:
+        """Say a count forecast to take a while, before it starts."""
+        if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
+            return  # quick; or refused, which the error says
+        stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
+        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated)"
+            f"{stops}; Ctrl-C stops it, keeping what was found")  # fmt: skip
+
     try:
-        result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args), progress=bar)
+        result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)
     finally:
         if bar is not None:
             bar.close()
@@ -295,11 +310,6 @@ def flat_command(args: Namespace) -> int:
         for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
             print(f"{key:22} {data[key]}")
         print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
-        why = {"seconds": "stopped at the time limit", "interrupted": "interrupted"}
-        done = (
-            "yes"
-            if result.complete
-            else f"no ({why.get(result.stop_reason or '', '')}; counts are lower bounds)"
-        )
+        done = complete_words(result.complete, result.stop_reason, "counts are lower bounds")
         print(f"{'complete':22} {done}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
