@@ -90,13 +90,15 @@ class Solution:
         >>> solve("standard").solutions[0]
         <Solution ESCSCSCSCCCCSCSCCCSCCSCCCSE in 3x3x3 box from [0, 0, 0]>
         """
-        return f"<Solution {_short(self.snake)} in {self.region.describe()} from {list(self.cells[0])}>"
+        where = f"{self.region.describe()} from {list(self.cells[0])}"
+        return f"<Solution {_short(self.snake)} in {where}>"
 
     def __str__(self) -> str:
         """The snake and target, then each segment's direction and each cube's cell."""
         dirs = " ".join(f"{i}:{d}" for i, d in enumerate(self.direction_names(), 1))
         cells = " ".join(",".join(map(str, c)) for c in self.cells)
-        return f"{self.snake.turns()} in the {self.region.describe()}\ndirections {dirs}\ncells {cells}"
+        head = f"{self.snake.turns()} in the {self.region.describe()}"
+        return f"{head}\ndirections {dirs}\ncells {cells}"
 
 
 def _short(snake: Snake, most: int = 70) -> str:
@@ -185,9 +187,8 @@ class Result:
         >>> solve("seed-blue")
         <Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>
         """
-        done = (
-            "complete" if self.complete else f"stopped: {complete_words(False, self.stop_reason)}"
-        )
+        why = STOP_WORDS.get(self.stop_reason or "", self.stop_reason or "stopped")
+        done = "complete" if self.complete else f"incomplete: {why}"
         return (
             f"<Result {_short(self.snake)} in {self.region.describe()}: {self.distinct} distinct, "
             f"{self.placements} placements, {done}>"
@@ -205,8 +206,8 @@ class Result:
                 f"{self.snake.turns()} in the {self.region.describe()}",
                 f"placements {self.placements}{lower}",
                 f"distinct   {self.distinct}{lower} up to rotations and reflections, "
-                f"{counts.up_to_rotations} up to rotations, {self.distinct_up_to_reversal} "
-                "also up to reversal",
+                f"{counts.up_to_rotations}{lower} up to rotations, "
+                f"{self.distinct_up_to_reversal}{lower} also up to reversal",
                 f"complete   {complete_words(self.complete, self.stop_reason)}",
                 f"solutions  {len(self.solutions)} listed",
             ]
