@@ -1,8 +1,8 @@
 """First solutions of floppy big snakes: the set in benchmarks/data/hard-designs.json.
 
-    python3 benchmarks/hard.py                        # auto, 60 s cap, every design
-    python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
-    python3 benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
+    .venv/bin/python benchmarks/hard.py                        # auto, 60 s cap, every design
+    .venv/bin/python benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
+    .venv/bin/python benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
 
 A run of a whole set with the defaults (auto, cap 60) rewrites that set's one results file in
 place: ``benchmarks/results-hard.md`` for hard-designs.json, ``benchmarks/results-hard-NAME.md``
@@ -19,7 +19,6 @@ distribution: median, worst, and how many were solved within 1, 10 and 60 s.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
@@ -28,6 +27,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "hard-designs.json"
@@ -58,7 +59,7 @@ def results_file(designs: Path) -> Path:
 
 def write_results(path: Path, argv: list[str], lines: list[str]) -> None:
     """Rewrite a results file in place (a temporary file, then renamed): header, then lines."""
-    command = " ".join(["python3", "benchmarks/hard.py", *argv])
+    command = " ".join([".venv/bin/python", "benchmarks/hard.py", *argv])
     head = [
         f"# {path.stem}",
         "",
@@ -72,7 +73,7 @@ def write_results(path: Path, argv: list[str], lines: list[str]) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
     ap.add_argument(
         "--strategy",

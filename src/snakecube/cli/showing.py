@@ -212,12 +212,19 @@ def fold_command(args: Namespace) -> int:
     order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
-    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
+    print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
     print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
+
+
+def _bound(turns: int, bound: int) -> str:
+    """What the corners' angles say of a plan's quarter turns: the fewest possible when it
+    takes no more than they need, else how many they alone need (not the best a plan can
+    do: a start lying flat may need a corner turned twice)."""
+    return "the fewest possible" if turns <= bound else f"the corners' angles alone need {bound}"
 
 
 def _fold_census_options(p: Parser) -> None:
