@@ -496,7 +496,8 @@ def _stray(raw: str) -> str:
     def share(chars: frozenset[str]) -> float:
         return sum(ch in chars for ch in shown) / max(1, len(shown))
 
-    if sum(ch.isdigit() for ch in shown) >= len(shown) / 2:
+    marks = [ch for ch in shown if ch.isalnum() or ch not in _ALPHABETS[0][2]]  # no separators
+    if sum(ch.isdigit() for ch in marks) >= len(marks) / 2:
         what, may, chars = _ALPHABETS[0]
     elif "o" in raw.lower() and share(_ALPHABETS[1][2]) >= 0.5:
         what, may, chars = _ALPHABETS[1]

@@ -101,12 +101,12 @@ class Solution:
         return f"{head}\ndirections {dirs}\ncells {cells}"
 
 
-def _short(snake: Snake, most: int = 70) -> str:
+def _short(snake: Snake, most: int = 64) -> str:
     """The snake's turn string, its middle cut when longer than ``most`` letters."""
     turns = snake.turns()
     if len(turns) <= most:
         return turns
-    return f"{turns[: most // 2 - 2]}...{turns[-(most // 2 - 2) :]} ({snake.cubes} cubes)"
+    return f"{turns[:16]}...{turns[-16:]} ({snake.cubes} cubes)"
 
 
 # Why a search stopped before its end (``Result.stop_reason`` and the like), for people.
