@@ -405,3 +405,12 @@ def test_the_dry_run_s_pages_and_sizes_are_what_the_commands_make(tmp_path: Path
             assert abs(got_kb - int(size[1])) <= 0.1 * int(size[1]), f"{line}: {got_kb:.0f} kB"
             claims += 1
     assert claims >= 5
+
+
+def test_the_readme_says_how_long_the_tests_take():
+    """A new user learns before running it how long the suite takes, and that a fast loop
+    exists (and its command)."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert re.search(r"The whole suite takes about [\d½]+ minutes", text)
+    assert re.search(r"the fast loop [^.]* takes about [\d½]+ minutes", text)
+    assert '-m pytest -m "not slow and not pictures and not browser"' in text
