@@ -10,7 +10,7 @@ import pytest
 import snakecube as sc
 from snakecube import catalog
 from snakecube.cli import main
-from snakecube.nearby import catalog_typos, edits, nearby
+from snakecube.nearby import edits, nearby
 
 STANDARD = "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3"
 
@@ -152,6 +152,8 @@ def test_a_king_that_does_not_fold_names_the_king_in_show_and_fold(command, caps
 def test_every_typo_of_every_catalog_puzzle_names_it_first(name):
     """Each kind of typo of each catalog puzzle, at every size, typed from either end: the
     puzzle is the first catalog design named (found without a search)."""
+    from snakecube.nearby import catalog_typos
+
     true = sc.Snake.parse(name)
     side = max(catalog.find(name).box)
     for typed in (true, true.reversed()):
