@@ -24,10 +24,8 @@ Anything else must match exactly. docs/cli.md says the same in its opening parag
 from __future__ import annotations
 
 import difflib
-import os
 import re
 import shlex
-import signal
 import socket
 import subprocess
 import sys
@@ -38,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HANG, command
+from conftest import HANG, command, stop_groups
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -331,15 +329,7 @@ def test_the_local_dask_cluster_runs_as_the_docs_write_it(tmp_path: Path):
         done = subprocess.run(local(census), cwd=tmp_path, capture_output=True, text=True,
                               timeout=10 * HANG)  # fmt: skip
     finally:
-        for p in started:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in started:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+        stop_groups(started)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "designs        13901" in done.stdout.splitlines()  # as the docs say, and docs/census.md
     assert (tmp_path / census[census.index("--store") + 1]).is_dir()
