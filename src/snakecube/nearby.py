@@ -98,6 +98,8 @@ def catalog_typos(snake: Snake | str, target: Region | str | None = None) -> lis
         if region is not None and sorted(region.dims) != sorted(entry.box):
             continue
         size = (entry.box[0] * entry.box[1] * entry.box[2], max(entry.box))
+        if abs(snake.cubes - size[0]) >= max(*snake.lengths, size[1]):
+            continue  # one typo changes the cube count by less than the longest segment
         if size not in by_size:  # every typo of the snake that makes a design of this size
             by_size[size] = {}
             for rank, (c, words) in enumerate(edits(snake, *size)):
