@@ -510,16 +510,23 @@ def test_serve_open_without_a_display_says_so():
     pytest.importorskip("uvicorn", reason="the web extra is not installed")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     serve = [sys.executable, "-m", "snakecube", "serve", "--open", "--port", "0"]
-    proc = subprocess.Popen(serve, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(serve, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    said = b""
     try:
-        first = proc.stderr.readline() if proc.stderr else ""
-        second = proc.stderr.readline() if proc.stderr else ""
+        deadline = time.monotonic() + HANG
+        while b"serving the page" not in said and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+            if ready:
+                chunk = os.read(proc.stderr.fileno(), 4096)  # type: ignore[union-attr]
+                if not chunk:
+                    break
+                said += chunk
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=HANG)
+    first, _, rest = said.decode().partition("\n")
     assert "--open: there is no display here" in first and "open the address below" in first
-    assert "serving the page at http://127.0.0.1:" in second
+    assert rest.startswith("snakecube: serving the page at http://127.0.0.1:"), said
 
 
 @pytest.mark.slow
