@@ -462,6 +462,7 @@ def test_catalog_spells_each_puzzle_as_solve_does(capsys):
     assert "(published as SSCCCCCCSCCSCCCCCSCCSCCCCSS)" in out
 
 
+@pytest.mark.heavy
 def test_a_census_histogram_is_wrapped_and_bounded(capsys):
     code, out, _ = run(capsys, "designs", "--box", "2x3x4", "--quiet")
     lines = out.splitlines()

@@ -241,13 +241,16 @@ def test_library_errors_name_parameters_not_options():
 
 
 def test_reprs_are_a_line_and_the_detail_is_in_str():
-    r = sc.solve("king")
-    assert len(repr(r)) < 160 and "\n" not in repr(r)
-    assert repr(r).startswith("<Result ESCC") and "4 distinct, 192 placements, complete" in repr(r)
-    assert len(repr(r.solutions[0])) < 120 and "from [0, 0, 0]" in repr(r.solutions[0])
-    assert "placements 192" in str(r) and str(r) == r.summary()
+    r = sc.solve("seed-blue")
+    assert repr(r) == (
+        "<Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>"
+    )
+    assert "placements 576" in str(r) and str(r) == r.summary()
     assert "directions 1:+x" in str(r.solutions[0])
-    assert "incomplete: stopped at the solution limit" in repr(sc.solve("king", limit=1))
+    king = sc.solve("king", limit=1)
+    assert len(repr(king)) < 160 and "\n" not in repr(king)
+    assert "incomplete: stopped at the solution limit" in repr(king)
+    assert len(repr(king.solutions[0])) < 120 and "from [0, 0, 0]" in repr(king.solutions[0])
     long = sc.solve("lengths:" + ",".join(["2"] * 99), sc.Box(2, 50, 1), limit=1)
     assert len(repr(long)) < 160  # the turn string is cut in the middle
 
