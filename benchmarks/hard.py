@@ -1,9 +1,9 @@
 """First solutions of floppy big snakes: the set in benchmarks/data/hard-designs.json.
 
-    python3 benchmarks/hard.py                        # auto, 60 s cap, every design
-    python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
-    python3 benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
-    python3 benchmarks/hard.py --set benchmarks/data/fresh-5x5x5-designs.json \
+    .venv/bin/python benchmarks/hard.py                        # auto, 60 s cap, every design
+    .venv/bin/python benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
+    .venv/bin/python benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
+    .venv/bin/python benchmarks/hard.py --set benchmarks/data/fresh-5x5x5-designs.json \
         --before /tmp/main-venv/bin/snakecube --out benchmarks/results-hard.md
 
 A run of a whole set with the defaults (auto, cap 60) rewrites that set's one results file in
@@ -28,7 +28,6 @@ rewrites the part before the first section.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
@@ -37,6 +36,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "hard-designs.json"
@@ -69,7 +70,7 @@ def write_results(path: Path, argv: list[str], lines: list[str], section: str = 
     """Rewrite a results file in place (a temporary file, then renamed): header, then lines;
     with ``section``, only that ``## section`` of the file (the rest is kept), else only the
     part before the first section."""
-    command = " ".join(["python3", "benchmarks/hard.py", *argv])
+    command = " ".join([".venv/bin/python", "benchmarks/hard.py", *argv])
     said = (f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
             f"{os.getloadavg()[0]:.1f} at the end (whole processes; written by the script, "
             "rewritten in place at each run).")  # fmt: skip
@@ -118,7 +119,7 @@ def summary(times: list[float | None]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
     ap.add_argument(
         "--strategy",

@@ -1,12 +1,13 @@
 """Make the benchmark set of hard (floppy) designs: benchmarks/data/hard-designs.json.
 
-    python benchmarks/make_hard_set.py                    # the set: seeds 1-6
-    python benchmarks/make_hard_set.py --seeds 7-26 --out benchmarks/data/wider-designs.json
-    python benchmarks/make_hard_set.py --seeds 101-120 --mix 200 --boxes 5x5x5 \
+    .venv/bin/python benchmarks/make_hard_set.py                    # the set: seeds 1-6
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 7-26 \
+        --out benchmarks/data/wider-designs.json
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 101-120 --mix 200 --boxes 5x5x5 \
         --out benchmarks/data/mixed200-designs.json
-    python benchmarks/make_hard_set.py --seeds 27-46 --boxes 4x5x5 \
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 27-46 --boxes 4x5x5 \
         --out benchmarks/data/more-4x5x5-designs.json
-    python benchmarks/make_hard_set.py --seeds 201-208 \
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 201-208 \
         --boxes 3x4x5,2x5x5,4x4x4,3x3x5,2x4x5,3x4x4,2x3x5,3x3x4 \
         --out benchmarks/data/smaller-boxes-designs.json
     python benchmarks/make_hard_set.py --seeds 301-320 --boxes 5x5x5 \
@@ -24,10 +25,11 @@ was made for issue 50, to measure before and after its change in one run.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
@@ -37,7 +39,7 @@ OUT = Path(__file__).resolve().parent / "data" / "hard-designs.json"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1-6", help="first-last seed (default 1-6)")
     ap.add_argument("--mix", type=int, default=20, help="backbite moves per n^2 (default 20)")
     ap.add_argument("--boxes", default=",".join("x".join(map(str, b)) for b in BOXES))

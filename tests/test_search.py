@@ -271,3 +271,48 @@ def test_one_switch_hides_every_compiled_loop():
     )
     out = _in_a_fresh_process(code, SNAKECUBE_PUREPYTHON="1")
     assert out == "[False, False, False, False, False] False False True"
+
+
+# -- the library for Python callers (issue 53) ------------------------------------------------
+
+
+def test_library_errors_name_parameters_not_options():
+    """A Python caller reads what to pass; the command line says its own options instead."""
+    from snakecube.cli.base import cli_words
+
+    cases = [
+        (lambda: sc.solve("lengths:3,3,3"), "give a target (target='AxBxC' or a Region)"),
+        (lambda: sc.solve("standard", strategy="beam"), "strategy='beam' looks for one"),
+        (lambda: sc.Box.parse("4x4"), "box: '4x4' is not AxBxC"),
+    ]
+    for call, said in cases:
+        with pytest.raises(sc.InputError) as err:
+            call()
+        assert said in str(err.value) and "--" not in str(err.value)
+    assert "give --box AxBxC or --region FILE" in cli_words(cases[0][1])
+    assert cli_words("strategy='beam' looks for one solution (limit=1)") == (
+        "--strategy beam looks for one solution (--first)"
+    )
+
+
+def test_reprs_are_a_line_and_the_detail_is_in_str():
+    r = sc.solve("seed-blue")
+    assert repr(r) == (
+        "<Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>"
+    )
+    assert "placements 576" in str(r) and str(r) == r.summary()
+    assert "directions 1:+x" in str(r.solutions[0])
+    king = sc.solve("king", limit=1)
+    assert len(repr(king)) < 160 and "\n" not in repr(king)
+    assert "incomplete: stopped at the solution limit" in repr(king)
+    assert len(repr(king.solutions[0])) < 120 and "from [0, 0, 0]" in repr(king.solutions[0])
+    long = sc.solve("lengths:" + ",".join(["2"] * 99), sc.Box(2, 50, 1), limit=1)
+    assert len(repr(long)) < 160  # the turn string is cut in the middle
+
+
+def test_verify_returns_true_or_raises():
+    sol = sc.solve("standard").solutions[0]
+    assert sol.verify() is True
+    broken = sc.Solution(sol.snake, sol.region, sol.path[::-1][:1] + sol.path[1:])
+    with pytest.raises(sc.InvalidSolution):
+        broken.verify()

@@ -93,7 +93,7 @@ def check_strategy(strategy: str, scheduler: str | None = None) -> None:
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     if scheduler is not None and strategy in FIRST_STRATEGIES:
-        raise InputError(f"--scheduler runs depth-first searches; --strategy {strategy} runs "
+        raise InputError(f"scheduler= runs depth-first searches; strategy={strategy!r} runs "
                          "on one machine")  # fmt: skip
 
 
@@ -109,7 +109,7 @@ def choose_members(
     wanted = asked or problem.ncells > RESTARTS_CELLS or patterned
     if not wanted or limit != 1 or not inputs.free:
         if asked:
-            raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
+            raise InputError(f"strategy={strategy!r} looks for one solution (limit=1) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
