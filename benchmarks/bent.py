@@ -1,7 +1,7 @@
 """Bent snakes and corners on alternate cubes: which boxes up to 7x7x7 have a fold.
 
-    python3 benchmarks/bent.py                  # every box a <= b <= c <= 7 (a few minutes)
-    python3 benchmarks/bent.py --most 5         # boxes up to 5x5x5, printed only
+    .venv/bin/python benchmarks/bent.py            # every box a <= b <= c <= 7 (a few minutes)
+    .venv/bin/python benchmarks/bent.py --most 5   # boxes up to 5x5x5, printed only
 
 For every box a <= b <= c <= MOST (from 1x1x2), three snakes of its volume n:
 
@@ -24,13 +24,14 @@ sample of their rows with the independent checker and the brute force.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 
@@ -82,7 +83,7 @@ def cell(row: dict | None) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--most", type=int, default=7, help="the longest side (default 7)")
     args = ap.parse_args()
     began = time.monotonic()
@@ -119,7 +120,8 @@ def main() -> None:
     os.replace(tmp, DATA)
     kept = PAGE.read_text().split(MARK, 1) if PAGE.exists() else ["", ""]
     head = kept[0].split("<!-- the table starts here -->", 1)[0]
-    page = (f"{head}<!-- the table starts here -->\n\n`python3 benchmarks/bent.py`: {summary}\n\n"
+    command = ".venv/bin/python benchmarks/bent.py"
+    page = (f"{head}<!-- the table starts here -->\n\n`{command}`: {summary}\n\n"
             + "\n".join(lines) + f"\n\n{MARK}{kept[1] if len(kept) > 1 else ''}")  # fmt: skip
     tmp = PAGE.with_name(f".{PAGE.name}.tmp")
     tmp.write_text(page)
