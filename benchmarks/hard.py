@@ -28,6 +28,7 @@ rewrites the part before the first section.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import os
