@@ -333,15 +333,27 @@ def test_a_typed_snake_is_named_from_either_end(capsys):
 ELBOWS_729 = "elbows:" + ",".join(map(str, range(3, 700, 2))) + "/729"
 
 
-def _on_a_terminal(*args: str) -> str:
-    """What a command shows on a terminal (its stderr a pty) until it ends."""
+def _on_a_terminal(*args: str, until: tuple[str, ...] = ()) -> str:
+    """What a command shows on a terminal (its stderr a pty) until it ends; with ``until``,
+    until all those words have shown, and then a Ctrl-C ends it (a busy machine may take
+    longer than a command's own time limit to draw its first bar)."""
     import pty
 
     master, slave = pty.openpty()
     proc = _cli(*args, stderr_override=slave)
     os.close(slave)
-    chunks = []
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + HANG
     while True:
+        shown = b"".join(chunks).decode(errors="replace")
+        if until and all(word in shown for word in until):
+            proc.send_signal(signal.SIGINT)
+            until = ()
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if not ready:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                break
+            continue
         try:
             data = os.read(master, 4096)
         except OSError:
@@ -376,7 +388,7 @@ def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
     assert "searching" in shown and "unit" in shown
     shown = _on_a_terminal("rate", _hard_design(), "--box", "5x5x5", "--seconds", "2.5")
     assert "searching" in shown and "unit" in shown
-    shown = _on_a_terminal("flat", "king", "--seconds", "2.5")
+    shown = _on_a_terminal("flat", "king", "--seconds", "600", until=("laying flat", "found"))
     assert "laying flat" in shown and "found" in shown
     shown = _on_a_terminal("designs", "--box", "4x4x4", "--seconds", "2.5")
     assert "the census will take about" in shown and "years" in shown  # said first

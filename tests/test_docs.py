@@ -246,7 +246,9 @@ def benchmark_commands(pages: list[Path] = PAGES) -> list[tuple[str, tuple[str, 
     for page in pages:
         text = page.read_text(encoding="utf-8")
         fenced = re.compile(r"^(```+|~~~+)[^\n]*\n(.*?)^\1", re.S | re.M)
-        lines = [line for m in fenced.finditer(text) for line in m[2].splitlines()]
+        # a line ending in a backslash goes on in the next, as in a shell
+        blocks = [m[2].replace("\\\n", " ") for m in fenced.finditer(text)]
+        lines = [line for block in blocks for line in block.splitlines()]
         spans = [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", fenced.sub("", text))]
         for snippet in lines + spans:
             for m in BENCHMARK.finditer(snippet):
