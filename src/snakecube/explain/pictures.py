@@ -288,6 +288,7 @@ class Laid:
     lines: list[str]
     drawings: list[Drawing | None]  # None: a flat target's picture
     bounds: list[tuple[float, float, float, float]]
+    small: int = 0  # the first ``small`` pictures are overviews: narrower, at their own scale
 
 
 def _caption_lines(laid: Laid, width: float) -> int:
@@ -297,11 +298,13 @@ def _caption_lines(laid: Laid, width: float) -> int:
 
 def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | None = None,
         arrows: bool = True) -> Laid:  # fmt: skip
-    """A panel's words wrapped to ``width`` inches and its views as drawings."""
+    """A panel's words wrapped to ``width`` inches and its views as drawings (a plan step's
+    first overview, the whole snake small, before them)."""
     lines = wrap(panel.title, width) + [n for note in panel.notes for n in wrap(note, width)]
     drawings: list[Drawing | None] = []
     bounds = []
-    for view in views or panel.views:
+    small = 1 if views is None and panel.overviews else 0
+    for view in [*panel.overviews[:small], *(views or panel.views)]:
         if scene.is_flat(solution) and panel.cells is None:
             drawings.append(None)
             bounds.append(_flat_bounds(panel))
@@ -309,15 +312,24 @@ def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | 
         d = scene.drawing_of(panel, view, solution.cells, arrows=arrows)
         drawings.append(d)
         bounds.append(d.bounds)
-    return Laid(panel, lines, drawings, bounds)
+    return Laid(panel, lines, drawings, bounds, small)
+
+
+SMALL = 0.6  # an overview's width, as a share of a close-up's
+
+
+def _widths(laid: Laid, w: float) -> list[float]:
+    """Each picture's width in a panel ``w`` inches wide: overviews SMALL of the others."""
+    weights = [SMALL if j < laid.small else 1.0 for j in range(len(laid.drawings))]
+    room = w - GAP * (len(weights) - 1)
+    return [room * k / sum(weights) for k in weights]
 
 
 def _areas(laid: Laid, w: float, h: float, text_h: float) -> list[tuple[float, float]]:
     """The room each picture of a panel gets (w x h inches, the words taking ``text_h``)."""
-    n = len(laid.drawings)
-    pic_w = (w - GAP * (n - 1)) / n
-    cap = lines_height(_caption_lines(laid, pic_w))
-    return [(pic_w, h - text_h - GAP - cap)] * n
+    widths = _widths(laid, w)
+    cap = lines_height(_caption_lines(laid, min(widths)))
+    return [(pw, h - text_h - GAP - cap) for pw in widths]
 
 
 def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
@@ -326,10 +338,16 @@ def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
     ``scale`` inches a cube width, each with its caption."""
     sheet.text(x, y, laid.lines)
     top = y + text_h + GAP
-    (pw, ph), *_ = _areas(laid, w, h, text_h)
-    cap = lines_height(_caption_lines(laid, pw))
+    areas = _areas(laid, w, h, text_h)
+    cap = lines_height(_caption_lines(laid, min(pw for pw, _ in areas)))
+    left = x - GAP
     for j, (d, bounds) in enumerate(zip(laid.drawings, laid.bounds, strict=True)):
-        left = x + j * (pw + GAP)
+        pw, ph = areas[j]
+        left += (areas[j - 1][0] if j else 0) + GAP
+        if j < laid.small and d is not None:  # an overview: the whole snake, at its own scale
+            sheet.text(left, top, wrap(d.caption, pw), style="italic")
+            place(sheet, left, top + cap, pw, ph, d, bounds, fit(bounds, pw, ph))
+            continue
         if d is None:
             s = fit(bounds, pw, ph)
             bw, bh = (bounds[2] - bounds[0]) * s, (bounds[3] - bounds[1]) * s
@@ -589,7 +607,9 @@ def _plan_pages(
     scales = [
         min(
             fit(b, *a)
-            for b, a in zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True)
+            for b, a in list(zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True))[
+                x.small :
+            ]
         )
         for x in laid
     ]
@@ -648,6 +668,9 @@ GIF_SIZE = (5.5, 6.0)  # inches
 GIF_DPI = 90
 
 
+INSET = 0.34  # an animation frame's overview: this share of the picture's width and height
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One frame of an animation: its words and one picture."""
@@ -657,6 +680,7 @@ class Frame:
     view: View | None  # None: a flat target's picture
     arrows: bool = True
     seconds: float = SECONDS_PER_STEP
+    overview: View | None = None  # the whole snake, small, in a corner of the picture
 
 
 def draw_frame(fig: Any, frame: Frame, solution: Solution) -> None:
@@ -680,6 +704,11 @@ def draw_frame(fig: Any, frame: Frame, solution: Solution) -> None:
     d = scene.drawing_of(frame.panel, frame.view, solution.cells, arrows=frame.arrows)
     if d.caption:
         y += sheet.text(m, y, wrap(d.caption, w - 2 * m), style="italic")
+    if frame.overview is not None:  # the whole snake in the picture's top left corner
+        small = scene.drawing_of(frame.panel, frame.overview, arrows=False)
+        ow, oh = (w - 2 * m) * INSET, (h - y - m) * INSET
+        place(sheet, m, y, ow, oh, small, small.bounds, fit(small.bounds, ow, oh))
+        y += oh * 0.6  # the close-up below it, a little overlapped at its side
     place(sheet, m, y, w - 2 * m, h - y - m, d, d.bounds, fit(d.bounds, w - 2 * m, h - y - m))
 
 
@@ -714,14 +743,14 @@ def instruction_frames(shown: Solution, tails: Tails | None = None) -> list[Fram
 
 
 def plan_frames(plan: FoldPlan) -> list[Frame]:
-    """The start from above, then each quarter turn before (with its arrow) and after, then
-    the result."""
+    """The start from above, then each step before (with its arrow) and after, each with the
+    whole snake small in a corner, then the result."""
     panels = scene.fold_panels(plan)
     start = [line for line in panels[0].title.split("\n") if not line.startswith("  ")]
     out = [Frame("\n".join(start), panels[0], panels[0].views[0])]
     for p in panels[1:]:
-        out.append(Frame(p.title, p, p.views[0]))
-        out.append(Frame(p.title, p, p.views[1]))
+        out.append(Frame(p.title, p, p.views[0], overview=p.overviews[0]))
+        out.append(Frame(p.title, p, p.views[1], overview=p.overviews[1]))
     if len(panels) > 1:
         out.append(
             Frame(
@@ -729,6 +758,7 @@ def plan_frames(plan: FoldPlan) -> list[Frame]:
                 panels[-1],
                 panels[-1].views[1],
                 arrows=False,
+                overview=panels[-1].overviews[1],
             )
         )
     return out
