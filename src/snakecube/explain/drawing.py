@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from snakecube.frame import CUBE_EDGES, Camera, corners, dot, facing
 
@@ -43,6 +43,7 @@ class Shape:
     dash: str = ""  # "", "dotted", "dashed" or "dashdot"
     closed: bool = True
     cube: int = -1
+    alpha: float = 1.0  # below 1: see-through (it hides nothing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +82,9 @@ class Drawing:
 
 @dataclass(frozen=True, slots=True)
 class Cube:
-    """A cube to draw: its cell, how (``solid``, ``cut``: dotted edges, ``tail``: dashed
-    edges, drawn under everything), its colour, and an outline colour to mark it ("")."""
+    """A cube to draw: its cell, how (``solid``, ``ghost``: see-through, ``cut``: dotted
+    edges, ``tail``: dashed edges, drawn under everything), its colour, and an outline colour
+    to mark it ("")."""
 
     cube: int
     cell: tuple[int, int, int]
@@ -228,13 +230,19 @@ def draw(
     for c in near:
         if c.kind == "cut":
             continue
-        order[c.cube] = len(shapes)
+        alpha = GHOST_ALPHA if c.kind == "ghost" else 1.0
+        if c.kind == "solid":
+            order[c.cube] = len(shapes)
         for axis, sign in faces:
             quad = tuple(project(p) for p in face_quad(c.cell, axis, sign))
-            shapes.append(Shape(quad, shade(c.colour, FACE_SHADE[axis]), EDGE, 1.0, cube=c.cube))
+            fill = shade(c.colour, FACE_SHADE[axis])
+            shapes.append(Shape(quad, fill, EDGE, 1.0, cube=c.cube, alpha=alpha))
         if c.pattern == "hatch":
             for axis, sign in faces:
-                shapes.extend(_hatch(c, face_quad(c.cell, axis, sign), project))
+                shapes.extend(
+                    replace(h, alpha=alpha)
+                    for h in _hatch(c, face_quad(c.cell, axis, sign), project)
+                )
         if c.mark:  # inside the faces' edges, so the next cubes' edges leave it whole
             for axis, sign in faces:
                 ring = [project(p) for p in face_quad(c.cell, axis, sign)]
@@ -283,6 +291,7 @@ def _edges(c: Cube, project: Projector, colour: str, width: float, dash: str) ->
 
 HEAD = 0.42  # an arrowhead's length, in cube widths
 HALO = "#ffffff"  # round a plan's arrow, so that it reads over any cube, in grey too
+GHOST_ALPHA = 0.3  # a see-through cube's faces: a cube that turns, in front of the joint
 HATCH = "#0b3558"  # a hatched cube's lines
 HATCH_LINES = 4  # lines across a hatched face
 OUTLINE = "#222222"  # a close-up's window on an overview

@@ -32,6 +32,7 @@ from matplotlib.animation import FuncAnimation, PillowWriter
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgba
 from matplotlib.font_manager import FontProperties
 
 from snakecube.explain import drawing, scene
@@ -156,7 +157,7 @@ def draw_drawing(
             ax.add_collection(
                 PolyCollection(
                     [s.points for s in run],
-                    facecolors=[s.fill for s in run],
+                    facecolors=[to_rgba(s.fill, s.alpha) for s in run],
                     edgecolors=[s.stroke for s in run],
                     linewidths=[s.width * EDGE_PT for s in run],
                     joinstyle="round",
@@ -168,7 +169,7 @@ def draw_drawing(
             ax.add_collection(
                 LineCollection(
                     [[*s.points, s.points[0]] if s.closed else list(s.points) for s in run],
-                    colors=[s.stroke for s in run],
+                    colors=[to_rgba(s.stroke, s.alpha) for s in run],
                     linewidths=[s.width * EDGE_PT for s in run],
                     linestyles=[DASHES[s.dash] for s in run],
                     capstyle="round",
@@ -581,12 +582,13 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
 PLAN_KEY = (
     "Each step is drawn before and after, framed on the joint to turn, seen as you see it "
     "sitting at the table: from the front-right, above the table, unless its caption says "
-    "from the front-left or from higher above. The green cube is the "
-    "one you hold at the joint (with every pale cube: the end you hold stays still); the red "
-    "cube is the one you turn: it spins in place on the joint, and the blue cubes turn with "
+    "from the front-left or from higher above; beside them, the whole snake small, the "
+    "close-up's frame dashed on it. The pale cubes are the ones you hold still (the end you "
+    "hold outlined in black, the cube at the joint outlined thick in green); the dark red cube "
+    "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
     "it. The thick black line is the joint between them, both cubes at the joint carry their "
-    "numbers, and the red arrow shows the quarter turn. On the start, the end you hold is "
-    "outlined in red."
+    "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
+    "On the start, the end you hold is outlined in red."
 )
 
 

@@ -218,6 +218,8 @@ class View:
     arc: tuple[Point3, ...] | None = None
     seam: tuple[int, float] | None = None
     inset: Window | None = None  # a rectangle of the page outlined on it: the close-up's
+    # cubes that turn and stand in front of the joint: drawn see-through (never cut away)
+    ghost: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +401,7 @@ TURNING = "#8e1b1b"  # the cube that turns on the joint: dark red
 MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
 PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
 HELD_END = "#000000"  # the end you hold, outlined
-PALE = 0.6  # the other held cubes: their colour this far towards white
+PALE = 0.7  # the other held cubes: their colour this far towards white
 # A step's picture shows this much of the page, in cube widths (wide, high): the joint, the
 # turn's arrow and the cubes near it, then all the cubes that turn, or every cube, when that
 # fits in MAX (so that the joint's cubes stay large: on a phone's 374 x 330 px picture a cube
@@ -418,12 +420,18 @@ PLAN_VIEWS = (
     Camera(28.0, -118.0, "seen from the front-left, above the table"),
     Camera(50.0, -62.0, "seen from the front-right, high above the table"),
     Camera(50.0, -118.0, "seen from the front-left, high above the table"),
+    Camera(72.0, -62.0, "seen from the front-right, standing over the table"),
+    Camera(72.0, -118.0, "seen from the front-left, standing over the table"),
 )
 JOINT_SEEN = 0.5  # a joint cube shows at least half a cube face (projected, cube widths^2)
 SAMPLES = 5  # sample points on a face, each way, to measure how much of it shows
-CUT_NOTE = "dotted edges: cubes cut away so that the joint shows"
+CUT_NOTE = (
+    "dotted edges: cubes cut away so that the joint shows; see-through: cubes that turn, in "
+    "front of the joint"
+)
 ARC_STEPS = 12  # points along the turn's arrow
 ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: beside the red cube
+ARC_WIDER = (1.9, 2.2)  # ... and for a half turn, these as well
 ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
 ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
 TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
@@ -633,13 +641,18 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
     best: tuple[tuple[bool, float, float], tuple[Point3, ...]] | None = None
-    for radius, along, k in itertools.product(ARC_RADII, ARC_ALONG, range(16)):
+    # a half turn's arrow follows the cubes' own path, from where they are (its start
+    # read as theirs); a quarter turn's may start anywhere round the line
+    starts = range(16) if turn.quarters == 1 else (0, 1, 15)
+    for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, starts):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
         near = _arrow_points(flat)
         clear = min((_off_text(p, q) for p in near for q in spots), default=9.0)
         mid = [centre[a] + along * turn.direction[a] for a in range(3)]
-        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc)
+        # its middle quarter turn on the eye's side (a half turn's ends go round the line)
+        cut = len(arc) // 4 * (turn.quarters - 1)
+        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc[cut : len(arc) - cut])
         inside = drawing.inside(
             [(x + dx, y + dy) for x, y in flat for dx in (-0.3, 0.3) for dy in (-0.3, 0.3)],
             window,
@@ -654,6 +667,11 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
             best = (key, arc)
     assert best is not None
     return best[1]
+
+
+def _radii(turn: Turn) -> tuple[float, ...]:
+    """The arrow's radii tried: a half turn's half circle gets wider ones too."""
+    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ())
 
 
 def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -686,7 +704,7 @@ def _turn_views(
     ``cut``. Without the arrow: :func:`_with_arrow` adds it to the pair a step shows."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
-    ring = [p for r in ARC_RADII for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
+    ring = [p for r in _radii(turn) for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
     joint = [turn.hold, turn.turn]
     focus = []
     for size in (FOCUS, 1, 0):
@@ -712,9 +730,11 @@ def _turn_views(
         )
         view = apart(make_view(camera, cells, shown, numbered), numbered, joint)
         if cut and not _reads(replace(view, cells=tuple(cells)), joint):  # only where needed
-            gone = _in_front(cells, camera, joint, shown) - set(turn.moving)  # never a turning one
+            gone = _in_front(cells, camera, joint, shown)
+            see = gone & set(turn.moving)  # a cube that turns is never cut away: see-through
             view = make_view(camera, cells, [i for i in shown if i not in gone], numbered)
-            view = apart(replace(view, cutaway=tuple(sorted(gone))), numbered, joint)
+            cut_away = tuple(sorted(gone - see))
+            view = apart(replace(view, cutaway=cut_away, ghost=tuple(sorted(see))), numbered, joint)
         out.append(
             replace(
                 view,
@@ -872,7 +892,7 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
         if reads(pair):
             return _with_arrow(turn, pair), ()
     main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
-    if reads(main) and max(len(v.cutaway) for v in main) <= CUT_FEW:
+    if reads(main) and max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW:
         return _with_arrow(turn, main), (CUT_NOTE,)
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered, cut=True)
@@ -928,6 +948,10 @@ def drawing_of(
         cubes.append(drawing.Cube(i, where[i], "solid", colour, marks.get(i, ""), seam, pattern))
     for i in view.cutaway:
         cubes.append(drawing.Cube(i, where[i], "cut"))
+    for i in view.ghost:  # see-through, in their colour and pattern
+        colour = (panel.colours or {}).get(i, NEW)
+        pattern = (panel.patterns or {}).get(i, "")
+        cubes.append(drawing.Cube(i, where[i], "ghost", colour, pattern=pattern))
     under = []
     if panel.box is not None:
         lo, hi = panel.box

@@ -34,7 +34,8 @@ from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
-SOLID, CUT, TAIL = 0, 1, 2  # how a cube is drawn: faces, dotted edges, dashed edges
+SOLID, CUT, TAIL, GHOST = 0, 1, 2, 3  # how a cube is drawn: faces, dotted or dashed edges,
+# see-through faces
 
 
 def _point(p: Any) -> list[float]:
@@ -56,6 +57,7 @@ def _state(
     seam: Any = None,
     seamed: tuple[int, ...] = (),
     patterns: dict[int, str] | None = None,
+    ghost: Any = (),
 ) -> dict[str, Any]:
     """One frame as the page draws it: cubes [x, y, z, colour, kind, mark, cube, seam,
     pattern],
@@ -68,6 +70,7 @@ def _state(
         for i in solid
     ]
     cubes += [[*cells[i], "#999999", CUT, "", i, 0, ""] for i in cutaway]
+    cubes += [[*cells[i], colours[i], GHOST, "", i, 0, patterns.get(i, "")] for i in ghost]
     cubes += [[*c, "#4f7cac", TAIL, "", -1, 0, ""] for c in tail]
     numbers = [[i, *_point(p), str(i + 1), int(i in bold)] for i, p in labels.items()]
     everything = [cells[i] for i in (*solid, *cutaway)] or list(cells)
@@ -161,6 +164,7 @@ def _plan_state(p: scene.Panel, view: scene.View, cells: list[Any], words: str) 
         view.seam,
         tuple(i for i in (p.hold, p.step.pivot) if i >= 0),
         p.patterns,
+        view.ghost,
     )
 
 
@@ -243,7 +247,7 @@ _SCRIPT = r"""
       var c = it.c;
       if (c[4] === 2 || c[4] === 1) return;
       shown += 1;
-      solid += 1;
+      if (c[4] !== 3) solid += 1;
       var quads = [];
       for (var a = 0; a < 3; a++) {
         if (Math.abs(A.eye[a]) < 1e-9) continue;
@@ -256,9 +260,11 @@ _SCRIPT = r"""
         quads.push({axis: a, quad: quad, raw: raw});
         poly(quad);
         ctx.fillStyle = shade(c[3], SHADE[a]);
+        ctx.globalAlpha = c[4] === 3 ? 0.3 : 1;  // see-through: a cube that turns, in the way
         ctx.fill();
+        ctx.globalAlpha = 1;
         ctx.strokeStyle = '#333333'; ctx.lineWidth = 0.8; ctx.stroke();
-        painted.push({cube: c[6], points: quad});
+        if (c[4] !== 3) painted.push({cube: c[6], points: quad});  // see-through: hides none
         if (c[8] === 'hatch') {  // lines across the face: it reads apart in grey too
           ctx.beginPath();
           for (var k = 1; k < 8; k++) {

@@ -334,10 +334,10 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
     """One view of a panel as the page draws it: the camera (eye and name), the page
     rectangle it frames (or None: fit the cubes), the cubes ``[cube, x, y, z, colour, cut,
-    mark, seam, pattern]`` (cut: edges only; seam: a side of the joint; pattern: "hatch" or
-    ""), the numbers ``[cube, x, y, z, bold]`` each on a face of its own cube that the camera
-    sees, the arrow's path and the joint (axis, where), and ``inset``: the close-up's
-    rectangle outlined on an overview (or None)."""
+    mark, seam, pattern]`` (cut: 1 edges only, 2 see-through; seam: a side of the joint;
+    pattern: "hatch" or ""), the numbers ``[cube, x, y, z, bold]`` each on a face of its own
+    cube that the camera sees, the arrow's path and the joint (axis, where), and ``inset``:
+    the close-up's rectangle outlined on an overview (or None)."""
     where = view.cells or panel.cells or cells
     step = panel.step
     colours = panel.colours or {}
@@ -351,6 +351,10 @@ def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
         for i in view.solid
     ]  # fmt: skip
     cubes += [[i, *where[i], "#999999", 1, "", 0, ""] for i in view.cutaway]
+    cubes += [
+        [i, *where[i], colours.get(i) or _colour(i, step), 2, "", 0, patterns.get(i, "")]
+        for i in view.ghost
+    ]
     return {
         "eye": [round(v, 6) for v in view.camera.eye],
         "camera": view.camera.name,

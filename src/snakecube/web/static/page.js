@@ -620,14 +620,14 @@
         const light = shadeOf[0] * Math.abs(n[0]) + shadeOf[1] * Math.abs(n[1]) + shadeOf[2] * Math.abs(n[2]);
         el("polygon", { points: pts.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "),
           fill: shade(c.colour, light), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
-          "data-face": `${a},${s}` }, g);
+          "data-face": `${a},${s}`, ...(c.ghost ? { "fill-opacity": 0.3, class: "ghost" } : {}) }, g);
         if (c.pattern === "hatch") {  // lines across the face: the cubes that turn read in grey too
           const [a0, a1, , a3] = pts, H = 4;
           for (let k = 1; k < 2 * H; k++) {
             const w = k / H, e = [w <= 1 ? [w, 0] : [1, w - 1], w <= 1 ? [0, w] : [w - 1, 1]].map(([x, y]) =>
               [a0[0] + (a1[0] - a0[0]) * x + (a3[0] - a0[0]) * y, a0[1] + (a1[1] - a0[1]) * x + (a3[1] - a0[1]) * y]);
             el("line", { x1: e[0][0], y1: e[0][1], x2: e[1][0], y2: e[1][1], stroke: HATCH, "stroke-width": 0.02,
-              class: "hatch" }, g);
+              class: "hatch", ...(c.ghost ? { "stroke-opacity": 0.3 } : {}) }, g);
           }
         }
         if (c.mark) {  // inside the face's edges, so the next cubes' edges leave it whole
@@ -876,7 +876,7 @@
 
   function cubesOf(pic) {
     return pic.cubes.map(([i, x, y, z, colour, cut, mark, seam, pattern]) =>
-      ({ i, cell: [x, y, z], colour, cut: !!cut, mark, seam: !!seam, pattern: pattern || "" }));
+      ({ i, cell: [x, y, z], colour, cut: cut === 1, ghost: cut === 2, mark, seam: !!seam, pattern: pattern || "" }));
   }
 
   function framePicture(k, after = false) {
@@ -954,7 +954,7 @@
     const after = new Map(t.after.cubes.map((c) => [c[0], c]));
     const moving = new Set(t.moving);
     const cells = new Map(plan.states[k - 1].map((c, i) => [i, c]));
-    const shown = [...new Set([...before.keys(), ...after.keys()])].filter((i) => !(before.get(i) || after.get(i))[5]);
+    const shown = [...new Set([...before.keys(), ...after.keys()])].filter((i) => (before.get(i) || after.get(i))[5] !== 1);
     const began = performance.now(), ms = TURN_MS * (t.quarters || 1);
     const frame = (now) => {
       const x = Math.min(1, (now - began) / ms);
@@ -962,7 +962,8 @@
       const angle = t.sign * eased * (t.quarters || 1) * Math.PI / 2;
       const cubes = shown.map((i) => {
         const c = before.get(i) || after.get(i);
-        const cube = { i, cell: cells.get(i), colour: c[4], cut: false, mark: "", seam: !!c[7], pattern: c[8] || "" };
+        const cube = { i, cell: cells.get(i), colour: c[4], cut: false, ghost: c[5] === 2, mark: "", seam: !!c[7],
+          pattern: c[8] || "" };
         if (moving.has(i)) cube.turn = { o: t.origin, d: t.direction, angle };
         return cube;
       });
