@@ -217,12 +217,14 @@ def fold_command(args: Namespace) -> int:
         print(f"{'snake':16} {p.solution.snake.turns()}")
         print(f"no fold plan: {p.reason}")
         return EXIT_OK
-    order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
-    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
+    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound}; the fewest "
+          f"found {p.fewest})")  # fmt: skip
+    print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
+    print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
+          f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
-    print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK

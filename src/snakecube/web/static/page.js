@@ -461,6 +461,7 @@
     picked = s.cells;
     pickedIndex = index;
     $("solutions").value = String(index);
+    showPicked();
     const body = { ...asked, cells: picked };
     const d = await backend.call("details", body);
     mark("details", mine);
@@ -1208,6 +1209,7 @@
     } else {
       go(at);
       if (planLinked && plan) { const k = planLinked; planLinked = null; planGo(k.step, k.after); planIntoView(true); }
+      else if (planLinked && (!planWanted || $("plan-ask"))) loadPlan({ ...asked, cells: picked }, run);  // the link asks
       else if (!planLinked) bringIntoView();
     }
   });
