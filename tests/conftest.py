@@ -94,9 +94,11 @@ def refused(cli):
     return check
 
 
-# Time in the tests only catches a hang: a bound is far past what any machine needs, and how
-# long things take is measured by the benchmarks (benchmarks/responsiveness.py), never here.
-HANG = 60.0
+# Time in the tests only catches a hang: a bound is far past what any machine needs, a busy
+# one included (the slowest example, 15 s alone, took over 60 s beside a dozen other
+# processes on 2 cores), and how long things take is measured by the benchmarks
+# (benchmarks/responsiveness.py), never here.
+HANG = 180.0
 
 
 def spawn(*args: str, env: dict[str, str] | None = None, ready: Path | None = None, **kw):

@@ -128,8 +128,13 @@ class Result:
     reversed: bool = False  # folded from the other end: cube 1 is the typed snake's last cube
     searched_from_last: bool = False  # the search ran from the last end (its tree was smaller);
     # the solutions are still read from cube 1
+    rotation_classes: Counts | None = field(default=None, compare=False, repr=False)
+    # the counts up to rotations, as the search made them (within its time limit); else
+    # they are made from the solutions when asked for
 
     def _rotation_counts(self) -> Counts:
+        if self.rotation_classes is not None:
+            return self.rotation_classes
         multiplier = self.placements // self.distinct if self.distinct else 1
         paths = [s.path for s in self.solutions]
         return rotation_counts(self.region, paths, multiplier, self.snake.is_palindrome)

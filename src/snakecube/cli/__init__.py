@@ -132,6 +132,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         return EXIT_OK
     with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.simplefilter("ignore", ResourceWarning)  # for developers: a file closed late
         warnings.showwarning = _warning
         _WARNED.clear()
         return _run(COMMANDS[args.command], args)

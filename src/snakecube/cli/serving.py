@@ -40,6 +40,13 @@ def _serve_options(p: Parser) -> None:
         metavar="S",
         help="longest search; then marked incomplete (default 60)",
     )
+    p.add_argument(
+        "--memory",
+        type=whole(64, 1 << 20),
+        default=1024,
+        metavar="MB",
+        help="memory a search process may hold; a job past it is refused (default 1024)",
+    )
 
 
 @command(
@@ -58,7 +65,8 @@ def serve_command(args: Namespace) -> int:
 
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
     with contextlib.suppress(KeyboardInterrupt):
-        serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+        serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds,
+              args.memory)  # fmt: skip
     return EXIT_OK
 
 

@@ -134,8 +134,8 @@ def solve(
         result = first_solution(inputs, members, seed, workers, budget)
     elif reverse is None and (limit is None or max_nodes is None) and last_end_pays(inputs):
         searched = inputs.reversed()
-        result = _depth_first(searched, engine, workers, scheduler, budget)
-        return read_forwards(result, inputs.problem)
+        result = _depth_first(searched, engine, workers, scheduler, budget, again=True)
+        return read_forwards(result, inputs.problem, budget)
     else:
         result = _depth_first(inputs, engine, workers, scheduler, budget)
     return replace(result, reversed=True) if reverse else result
@@ -147,11 +147,13 @@ def _depth_first(
     workers: int | None,
     scheduler: str | None,
     budget: Budget,
+    again: bool = False,
 ) -> Result:
-    """Depth first over the plan's units, with the engine and processes chosen here."""
+    """Depth first over the plan's units, with the engine and processes chosen here;
+    ``again``: its solutions will be verified again, read from the other end."""
     chosen = choose_engine(inputs.problem, engine)
     n_workers = choose_workers(inputs.problem, budget.solutions, workers)
-    return depth_first(inputs, chosen, n_workers, scheduler, budget)
+    return depth_first(inputs, chosen, n_workers, scheduler, budget, again)
 
 
 def count(snake: Snake | str, target: Target = None, **options: object) -> int:
