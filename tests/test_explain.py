@@ -13,6 +13,7 @@ import sys
 import pytest
 
 import snakecube as sc
+from follow import WAYS
 from snakecube.designs import design_of, random_path
 from snakecube.explain import scene
 from snakecube.explain.words import (
@@ -55,14 +56,7 @@ def king():
 
 
 # -- words --------------------------------------------------------------------------------------
-READER_WAYS = {  # the naive reader's own table: words -> (dx, dy, dz), x right, y away, z up
-    "to the right": (1, 0, 0),
-    "to the left": (-1, 0, 0),
-    "away from you": (0, 1, 0),
-    "towards you": (0, -1, 0),
-    "up": (0, 0, 1),
-    "down": (0, 0, -1),
-}
+READER_WAYS = WAYS  # the readers' own table: words -> (dx, dy, dz), x right, y away, z up
 
 
 def _reader_place(words: str, size: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from snakecube.frame import CUBE_EDGES, Camera, corners, dot, facing
 
@@ -237,12 +237,9 @@ def draw(
             quad = tuple(project(p) for p in face_quad(c.cell, axis, sign))
             fill = shade(c.colour, FACE_SHADE[axis])
             shapes.append(Shape(quad, fill, EDGE, 1.0, cube=c.cube, alpha=alpha))
-        if c.pattern == "hatch":
+        if c.pattern == "hatch" and c.kind == "solid":  # see-through: tinted, no lines
             for axis, sign in faces:
-                shapes.extend(
-                    replace(h, alpha=alpha)
-                    for h in _hatch(c, face_quad(c.cell, axis, sign), project)
-                )
+                shapes.extend(_hatch(c, face_quad(c.cell, axis, sign), project))
         if c.mark:  # inside the faces' edges, so the next cubes' edges leave it whole
             for axis, sign in faces:
                 ring = [project(p) for p in face_quad(c.cell, axis, sign)]

@@ -265,7 +265,7 @@ _SCRIPT = r"""
         ctx.globalAlpha = 1;
         ctx.strokeStyle = '#333333'; ctx.lineWidth = 0.8; ctx.stroke();
         if (c[4] !== 3) painted.push({cube: c[6], points: quad});  // see-through: hides none
-        if (c[8] === 'hatch') {  // lines across the face: it reads apart in grey too
+        if (c[8] === 'hatch' && c[4] !== 3) {  // lines across the face: it reads in grey too
           ctx.beginPath();
           for (var k = 1; k < 8; k++) {
             var t = k / 4, e = [t <= 1 ? [t, 0] : [1, t - 1], t <= 1 ? [0, t] : [t - 1, 1]];

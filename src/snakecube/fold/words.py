@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.frame import TABLE
+from snakecube.snake import end_runs
 
 JUMP = 2  # corners: a step further back than this, against the way the plan walks, is a jump
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -123,25 +124,19 @@ def held_words(p: FoldPlan) -> str:
     """Which end to hold, told by the runs a person counts from it (the fewest that tell
     the two ends apart)."""
     lengths = p.solution.snake.lengths
-    mine = lengths if p.held == "first" else lengths[::-1]
-    other = mine[::-1]
     cube = "cube 1" if p.held == "first" else f"cube {len(p.end)}"
-    if mine == other:
+    told = end_runs(lengths if p.held == "first" else lengths[::-1])
+    if told is None:
         return (
             f"Hold either end in your left hand (the snake reads the same from both ends); it "
             f"stays where it is until the end [{cube}]."
         )
-    k = next(i for i in range(len(mine)) if mine[i] != other[i]) + 1
-
-    def said(ls: Sequence[int]) -> str:
-        words = [str(v) for v in ls[:k]]
-        return words[0] if k == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
+    mine, other, k = told
     first = "run is" if k == 1 else "runs are"
     return (
-        f"Hold in your left hand the end whose first {first} {said(mine)} cubes long (from the "
-        f"other end: {said(other)}; a corner cube counts in both its runs); it stays where it "
-        f"is until the end [{cube}]."
+        f"Hold in your left hand the end whose first {first} {mine} cubes long (from the "
+        f"other end: {other}; a corner cube counts in both its runs); it stays where it is "
+        f"until the end [{cube}]."
     )
 
 

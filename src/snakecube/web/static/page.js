@@ -602,6 +602,7 @@
     items.sort((a, b) => (b.c.cut ? 1 : 0) - (a.c.cut ? 1 : 0) || a.depth - b.depth);  // cut away: under all
     const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
       class: "cubes", role: "img" });
+    const seeThrough = pic.cubes.some((c) => c.ghost), over = [];
     const xs = [], ys = [];
     for (const { c, corners } of items) {
       const g = el("g", { "data-cube": c.i }, svg);
@@ -625,7 +626,7 @@
         el("polygon", { points: pts.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "),
           fill: shade(c.colour, light), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
           "data-face": `${a},${s}`, ...(c.ghost ? { "fill-opacity": 0.3, class: "ghost" } : {}) }, g);
-        if (c.pattern === "hatch") {  // lines across the face: the cubes that turn read in grey too
+        if (c.pattern === "hatch" && !c.ghost) {  // lines across the face: the cubes that turn read in grey too
           const [a0, a1, , a3] = pts, H = 4;
           for (let k = 1; k < 2 * H; k++) {
             const w = k / H, e = [w <= 1 ? [w, 0] : [1, w - 1], w <= 1 ? [0, w] : [w - 1, 1]].map(([x, y]) =>
@@ -663,6 +664,7 @@
           const txt = el("text", { x: x.toFixed(4), y: (y + 0.13).toFixed(4), "text-anchor": "middle",
             "font-size": 0.38, class: label[4] ? "label bold" : "label", "data-cube": c.i }, g);
           txt.textContent = String(c.i + 1);
+          if (seeThrough && !turned && !c.turn) over.push(txt);
         }
       }
     }
@@ -689,6 +691,9 @@
       el("polygon", { points: head, fill: ARROW, class: "arrow" }, svg);
       for (const q of pts) { xs.push(q[0]); ys.push(q[1]); }
     }
+    // A number a see-through cube stands in front of (it hides none) is written again on top,
+    // as the scene placed it: it reads whole, not through the tinted faces.
+    for (const txt of over) svg.appendChild(txt.cloneNode(true)).classList.add("over");
     if (pic.inset) {  // an overview: the close-up's frame, dashed
       const [x0, y0, x1, y1] = pic.inset;
       el("rect", { x: x0, y: -y1, width: x1 - x0, height: y1 - y0, fill: "none", stroke: "#222",
@@ -926,10 +931,26 @@
     svg.dataset.state = `${planStep}${planAfter ? "-after" : ""}`;
     const small = overviewPicture(planStep, planAfter);
     $("plan-overview").hidden = !small;
-    if (small) drawPicture($("plan-overview"), small);
+    if (small) { drawPicture($("plan-overview"), small); placeOverview(svg); }
     const t = $("plan").turn || [0, 0];
     $("plan-caption").textContent = t[0] || t[1] ? "(the view turned by you: it goes back when you let go)"
       : pic.camera || pic.caption ? `(${pic.caption || pic.camera})` : "";
+  }
+
+  // The whole snake goes in the corner of the close-up where it covers least of what is
+  // drawn there (the cubes' and numbers' boxes on the screen).
+  const CORNERS = ["tl", "tr", "bl", "br"];
+  function placeOverview(svg) {
+    const box = $("plan").getBoundingClientRect(), o = $("plan-overview");
+    const w = Math.max(96, box.width * 0.27), h = Math.max(80, box.height * 0.30);
+    const drawn = [...svg.querySelectorAll("g[data-cube], text")].map((e) => e.getBoundingClientRect());
+    const covered = (x, y) => drawn.reduce((sum, r) =>
+      sum + Math.max(0, Math.min(r.right, x + w) - Math.max(r.left, x)) *
+            Math.max(0, Math.min(r.bottom, y + h) - Math.max(r.top, y)), 0);
+    const at = { tl: [box.left, box.top], tr: [box.right - w, box.top],
+                 bl: [box.left, box.bottom - h], br: [box.right - w, box.bottom - h] };
+    const best = CORNERS.reduce((a, b) => (covered(...at[b]) < covered(...at[a]) ? b : a));
+    for (const c of CORNERS) o.classList.toggle(`corner-${c}`, c === best);
   }
 
   function planGo(k, after = false) {
