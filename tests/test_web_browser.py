@@ -652,8 +652,9 @@ def test_a_vertical_swipe_over_the_plan_scrolls_the_page(served: str, browser: o
     """On a phone, one finger swiping up over the plan's picture scrolls the page and leaves
     the view as it was; two fingers turn the view, and it comes back when let go."""
     context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+        bypass_csp=POLICY_OFF,
+    )  # fmt: skip
     page = context.new_page()
     _ready(page, served, 20_000, f"#snake={DESIGN}&box=2x4x4")
     page.wait_for_selector("#plan svg", timeout=30_000)  # type: ignore[attr-defined]
