@@ -618,7 +618,9 @@ def _plan_pages(
 
     def start_page(sheet: Sheet, number: int, pages: int) -> None:
         y = MARGIN + _header(sheet, title, number, pages)
-        intro = f"A plan of {plan.quarter_turns} quarter turns. {PLAN_KEY}"
+        intro = (
+            f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
+        )
         y += sheet.text(MARGIN, y, wrap(intro, width)) + GAP
         words = panels[0].title.split("\n")
         listed = [k for k, line in enumerate(words) if line.startswith("  ")]
