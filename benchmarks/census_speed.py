@@ -13,13 +13,14 @@ time: the machine is shared, and CPU time moves far less with the load. Rewrites
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-census-speed.md"
@@ -42,7 +43,7 @@ def census(python: str, box: str, nice: int) -> tuple[float, dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", required=True, help="the Python of the older build")
     ap.add_argument("--box", action="append", help=f"a box (default: {', '.join(BOXES)})")
     ap.add_argument("--rounds", type=int, default=3)
@@ -68,7 +69,7 @@ def main() -> None:
         print(rows[-1], flush=True)
     head = (
         "# The census's path loop: before and after\n\n"
-        f"`python3 benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, whole "
+        f"`.venv/bin/python benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, whole "
         f"processes, one worker, nice {args.nice}): median CPU seconds of `snakecube designs "
         "--box X`, both builds interleaved on the shared 2-core machine; both must find the "
         "same paths, designs and solutions.\n\n"

@@ -30,7 +30,6 @@ memory (resident set of the server process, and of its workers) at the start and
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import os
@@ -46,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
+from bench import Parser
 
 import snakecube as sc
 
@@ -356,7 +356,7 @@ class Soak:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=180.0, help="mixed traffic (180)")
     parser.add_argument("--flood", type=float, default=20.0, help="each flood (20)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
@@ -423,7 +423,7 @@ def main() -> None:
     lines = [
         "# Web soak: mixed traffic against `snakecube serve`",
         "",
-        f"`python3 benchmarks/web_soak.py --seconds {args.seconds:g}`, "
+        f"`.venv/bin/python benchmarks/web_soak.py --seconds {args.seconds:g}`, "
         f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
         f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - began:.0f} s in all; the server "
         "with `--workers 2 --queue 8` on 127.0.0.1.",

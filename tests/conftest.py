@@ -158,6 +158,20 @@ MEMORY = 3 << 30  # bytes of address space a fuzzed process may take
 CPU = 60  # seconds of CPU a fuzzed process may take
 
 
+def stop_groups(procs: list[subprocess.Popen]) -> None:
+    """Stop processes started in their own sessions, with their children: SIGTERM to each
+    group, then SIGKILL to a group still there after 20 s."""
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def command() -> list[str]:
     return [EXE] if EXE else [sys.executable, "-m", "snakecube"]
 

@@ -9,7 +9,8 @@ from typing import Any
 
 
 class _Bar:
-    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr.
+    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr, with
+    ``found`` after it as '12 found' (or '12 ' + ``tally``).
 
     Nothing is drawn during the first ``delay`` seconds (from ``began``, a
     ``time.monotonic()`` such as the command's start, else from the first call), so quick
@@ -24,8 +25,9 @@ class _Bar:
         desc: str = "searching",
         unit: str = "unit",
         began: float | None = None,
+        tally: str = "found",
     ) -> None:
-        self._desc, self._unit = desc, unit
+        self._desc, self._unit, self._tally = desc, unit, tally
         self._delay = delay
         self._interval = interval
         self._began: float | None = began  # None: the first call
@@ -53,7 +55,7 @@ class _Bar:
                 mininterval=0,
             )
         self._bar.n = done
-        self._bar.set_postfix_str(f"{found} found", refresh=False)
+        self._bar.set_postfix_str(f"{found} {self._tally}", refresh=False)
         self._bar.refresh()
         self._drawn = now
 
@@ -71,8 +73,9 @@ class _Lines:
     """A ``progress(done, units, found)`` callback for a log file: one line every
     ``interval`` seconds, for work long enough to be run in the background."""
 
-    def __init__(self, interval: float, stream: Any, desc: str, unit: str) -> None:
+    def __init__(self, interval: float, stream: Any, desc: str, unit: str, tally: str) -> None:
         self._interval, self._stream, self._desc, self._unit = interval, stream, desc, unit
+        self._tally = tally
         self._began = self._drawn = time.monotonic()
 
     def __call__(self, done: int, total: int, found: int) -> None:
@@ -82,7 +85,8 @@ class _Lines:
         self._drawn = now
         of = f"/{total}" if total else ""
         print(
-            f"{self._desc}: {done}{of} {self._unit}s, {found} found, {now - self._began:.0f} s",
+            f"{self._desc}: {done}{of} {self._unit}s, {found} {self._tally}, "
+            f"{now - self._began:.0f} s",
             file=self._stream,
             flush=True,
         )
@@ -101,15 +105,17 @@ def progress_bar(
     unit: str = "unit",
     lines: float | None = None,
     began: float | None = None,
+    tally: str = "found",
 ) -> _Bar | _Lines | None:
     """A bar for work units if ``stream`` (stderr) is a terminal, drawn from ``delay``
     seconds after ``began`` (the command's start; default: the first progress); else, if
-    ``lines`` is given, a line of progress every ``lines`` seconds; else None."""
+    ``lines`` is given, a line of progress every ``lines`` seconds; else None. ``tally``
+    names what the callback's third number counts."""
     stream = sys.stderr if stream is None else stream
     try:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         interactive = False
     if interactive:
-        return _Bar(delay, desc=desc, unit=unit, began=began)
-    return None if lines is None else _Lines(lines, stream, desc, unit)
+        return _Bar(delay, desc=desc, unit=unit, began=began, tally=tally)
+    return None if lines is None else _Lines(lines, stream, desc, unit, tally)

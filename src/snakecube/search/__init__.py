@@ -17,7 +17,7 @@ from snakecube.search.exhaustive import CLUSTER_UNITS, depth_first, serial
 from snakecube.search.inputs import Inputs, Target, as_snake, as_target, compile_inputs, prepare
 from snakecube.search.options import Budget, Progress
 from snakecube.search.plan import make_plan
-from snakecube.search.results import of_unit, read_forwards
+from snakecube.search.results import build, of_unit, read_forwards
 from snakecube.search.strategy import (
     AUTO_END_NODES,
     AUTO_END_RATIO,
@@ -33,6 +33,7 @@ from snakecube.search.strategy import (
     choose_members,
     choose_workers,
     last_end_pays,
+    proof_first,
 )
 from snakecube.shape import Coord
 from snakecube.snake import Snake
@@ -66,7 +67,9 @@ def solutions(
     for event in serial(inputs.problem, plan, chosen):
         if event is not None:
             for dirs in event[1]:
-                yield of_unit(inputs.problem, plan, event[0], dirs)
+                sol = of_unit(inputs.problem, plan, event[0], dirs)
+                if plan.keeps(inputs.problem, event[0], sol.path):
+                    yield sol
 
 
 def solve(
@@ -132,6 +135,12 @@ def solve(
         from snakecube.search.first import first_solution  # 15 ms to import; a count needs none
 
         result = first_solution(inputs, members, seed, workers, budget)
+    elif (
+        scheduler is None
+        and proof_first(strategy, inputs, limit, engine)
+        and (proof := _proof_of_none(inputs, budget))
+    ):
+        result = proof
     elif reverse is None and (limit is None or max_nodes is None) and last_end_pays(inputs):
         searched = inputs.reversed()
         result = _depth_first(searched, engine, workers, scheduler, budget, again=True)
@@ -139,6 +148,19 @@ def solve(
     else:
         result = _depth_first(inputs, engine, workers, scheduler, budget)
     return replace(result, reversed=True) if reverse else result
+
+
+def _proof_of_none(inputs: Inputs, budget: Budget) -> Result | None:
+    """The complete answer "no solutions", if the edge model proves it (``search.edges``)."""
+    from snakecube.search import sat
+
+    problem = inputs.problem
+    conflicts = sat.refute(problem, budget.out_of_time)
+    if conflicts is None:
+        return None
+    plan = make_plan(problem, deadline=budget.deadline())
+    nodes = conflicts * sat.NODES_PER_CONFLICT
+    return build(problem, plan, [], [0] * len(plan.start_classes), None, "sat", nodes, budget)
 
 
 def _depth_first(

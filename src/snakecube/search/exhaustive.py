@@ -55,7 +55,7 @@ def depth_first(
     verified again, read from the other end (time kept back for it)."""
     problem = inputs.problem
     units = CLUSTER_UNITS if scheduler is not None else 16 * workers
-    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=units)
+    plan = make_plan(problem, inputs.start, inputs.prefix, units, budget.deadline())
     if workers > 1 or scheduler is not None:
         engine.warm(problem)  # build tables once, before the workers fork
     if scheduler is not None or (workers > 1 and len(plan.units) > 1):
@@ -86,6 +86,8 @@ def _drain(
                 nodes += visited
                 done += finished
                 for dirs in placements:
+                    if not _counted(found, unit, dirs):
+                        continue  # a symmetric copy in a unit the plan's budget left whole
                     if not found.add(unit, dirs):
                         stop = "seconds"
                         break
@@ -106,6 +108,13 @@ def _drain(
     finally:
         events.close()
     return nodes, stop
+
+
+def _counted(found: Found, unit: int, dirs: Placement) -> bool:
+    """Does this placement count? Always, unless its unit has a stabilizer the plan's budget
+    left (``Plan.keeps``): then only one of its images does."""
+    u = found.plan.units[unit]
+    return not u.fixers or found.plan.keeps(found.problem, unit, found.problem.path(u.start, dirs))
 
 
 REPORT_SECONDS = 1.0  # a worker reports at least this often, even with nothing found
