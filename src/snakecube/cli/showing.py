@@ -225,8 +225,8 @@ def fold_command(args: Namespace) -> int:
         return EXIT_OK
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
-    print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)}; "
-          f"the fewest found {p.fewest})")  # fmt: skip
+    print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
+    print(f"{'fewest found':16} {p.fewest} (a plan that walks along the chain may take 2 more)")
     print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
     print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
           f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
