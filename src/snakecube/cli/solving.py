@@ -414,6 +414,8 @@ def catalog_command(args: Namespace) -> int:
             same = "the same design, read from its other end"
             print(f"  {same}: {other['name']} {other['turns']}{_published(other)}; "
                   f"source: {other['source']}")  # fmt: skip
+    print("\nseeds/000 to seeds/004: the published solvers snakecube started from "
+          "(docs/conventions.md, \"Sources: the seeds\")")  # fmt: skip
     return EXIT_OK
 
 

@@ -32,19 +32,28 @@ PROBES = 64  # walks per estimate
 
 
 def tree_size(
-    problem: Problem, probes: int = PROBES, seed: int = 0, stop: Callable[[], bool] | None = None
+    problem: Problem,
+    probes: int = PROBES,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+    levels: list[float] | None = None,
 ) -> float:
     """An estimate of the nodes a complete depth-first count of ``problem`` visits; ``stop()``,
-    asked between walks, ends it early (the estimate is then of the walks made)."""
+    asked between walks, ends it early (the estimate is then of the walks made). ``levels``,
+    if given, is set to the estimate level by level (entry k: the nodes that place segment k,
+    0-based), which sums to the total."""
     plan = make_plan(problem)
     units = [u for u in plan.units if replay(problem, u.start, u.prefix) is not None]
+    n_seg = len(problem.lengths)
     if not units:
+        if levels is not None:
+            levels[:] = [0.0] * n_seg
         return 0.0
     rng = random.Random(seed)
-    n_seg = len(problem.lengths)
     rays = [problem.rays[n] for n in problem.lengths]
     pruning: dict[int, _Pruning] = {}
     total = 0.0
+    by_level = [0.0] * n_seg
     walks = 0
     while walks < probes and not (stop is not None and walks and stop()):
         walks += 1
@@ -70,12 +79,15 @@ def tree_size(
                     children.append((d, ray, cand))
             # Step 2: count this level's nodes, weighted, and step to a random child.
             total += weight * placed
+            by_level[k] += weight * placed
             if not children or k + 1 == n_seg:
                 break
             weight *= len(children)
             d, (mask, head), last = rng.choice(children)
             occ |= mask
             axis = d >> 1
+    if levels is not None:
+        levels[:] = [x / walks for x in by_level]
     return total / walks
 
 
