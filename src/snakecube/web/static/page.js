@@ -853,6 +853,7 @@
       if (mine !== run || planWanted !== body) return;
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
+      wordsWidth = 0;
       const walk = (p.hand_distance / Math.max(1, p.span)).toFixed(1);
       $("plan-status").textContent = `${p.turns.length} steps, ${p.quarter_turns} quarter turns ` +
         `(the fewest found: ${p.fewest_turns}), holding the ${p.held} end; your hand moves ` +
@@ -867,6 +868,7 @@
       $("plan-overview").hidden = false;
       $("plan-turn").hidden = false;
       $("plan-controls").hidden = false;
+      planWordsHeight();
       const linkedStep = planLinked;
       planLinked = null;
       planGo(linkedStep ? linkedStep.step : 0, linkedStep ? linkedStep.after : false);
@@ -909,6 +911,25 @@
     const t = plan.turns[k - 1];
     return [t.words.replace(`Step ${k}:`, `Step ${k} of ${plan.turns.length}:`), ...t.notes].join("\n");
   }
+
+  // Every step's words get the height of the longest step's, so the picture and its ▶ stay
+  // in one place from step to step (the start's list is longer: it moves them down once).
+  let wordsWidth = 0;
+  function planWordsHeight() {
+    const e = $("plan-words");
+    if (!plan || e.clientWidth === wordsWidth) return;
+    wordsWidth = e.clientWidth;
+    const shown = e.textContent;
+    e.style.minHeight = "";
+    let most = 0;
+    for (let k = 1; k < planFrames(); k++) {
+      e.textContent = frameWords(k);
+      most = Math.max(most, e.getBoundingClientRect().height);
+    }
+    e.textContent = shown;
+    e.style.minHeight = `${Math.ceil(most)}px`;
+  }
+  addEventListener("resize", () => { if (plan) planWordsHeight(); });
 
   // The plan's words, picture and buttons in view (``top``: its words at the top; else only
   // when part of them is out of view), so that a step's caption does not slip away.
