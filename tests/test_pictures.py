@@ -463,6 +463,23 @@ def test_every_plan_step_reads_on_a_phone(name, k):
     assert problems == [], "\n".join(problems)
 
 
+def test_the_step_that_lifts_the_snake_says_so_in_words_and_captions():
+    """The king's plan swings cubes below the table top: the step before which the snake is
+    lifted says so first, and from there on its pictures' captions say the snake is in the
+    air, not "above the table"; the steps before it keep the table."""
+    plan = plan_of("king")
+    lifted = fold.lifted_at(plan)
+    assert lifted >= 2  # a step on the table before it, to check both
+    for p in scene.fold_panels(plan)[1:]:
+        k = p.step.number
+        captions = [v.caption for v in p.views]
+        assert p.title.startswith(f"Step {k}: first lift the snake") == (k == lifted), k
+        if k < lifted:
+            assert all("above the table" in c for c in captions), (k, captions)
+        else:
+            assert all("in the air" in c and "the table" not in c.split(";")[0] for c in captions)
+
+
 def test_an_unreadable_step_is_caught():
     """The checks can fail: King B's first step seen from below, its arc reversed."""
     plan = plan_of("king-b")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
-from snakecube.fold import FoldPlan, grip, steps_in_words
+from snakecube.fold import FoldPlan, grip, lifted_at, steps_in_words
 from snakecube.frame import (
     CAMERA,
     CUBE_EDGES,
@@ -803,6 +803,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     the table and above it) that shows both joint cubes well, else with the cubes in front of
     them cut away (:func:`_joint_views`); a cube that turns is never cut away."""
     lines = steps_in_words(plan)
+    lifted = lifted_at(plan)
     start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
     start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
     words = ["\n".join(start), *(w for w in lines if w.startswith("Step "))]
@@ -838,6 +839,8 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         )
         numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends]))
         views, notes = _joint_views(turn, numbered)
+        if lifted and k >= lifted:  # the snake is in the air: not "above the table"
+            views = tuple(replace(v, caption=in_the_air(v.caption)) for v in views)
         out.append(
             Panel(
                 Step(k, n, n - 1, turn.turn, 0),
@@ -860,6 +863,15 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             )
         )
     return out
+
+
+def in_the_air(caption: str) -> str:
+    """A step's caption once the snake is lifted off the table: the camera is where it was,
+    the snake no longer on the table."""
+    said = caption.replace("high above the table", "from high above").replace(
+        "above the table", "from above"
+    )
+    return f"{said}; the snake in the air, off the table"
 
 
 def _overview(close: View) -> View:

@@ -29,6 +29,7 @@ from snakecube.fold.plans import (
 )
 from snakecube.fold.words import (
     grip,
+    lifted_at,
     order_words,
     start_words,
     steps_in_words,
@@ -47,6 +48,7 @@ __all__ = [
     "fewest_bound",
     "grip",
     "hanging_tails",
+    "lifted_at",
     "lower_bound",
     "order_words",
     "orientation",

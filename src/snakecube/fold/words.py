@@ -161,9 +161,27 @@ def table_words(p: FoldPlan) -> str:
             f"staying on the table takes {p.table_turns} quarter turns instead of {p.quarter_turns}"
         )
     return (
-        f"Before step {_step_of(p, k - 1) + 1}, lift the snake off the table and go on in the "
+        f"Before step {lifted_at(p)}, lift the snake off the table and go on in the "
         f"air: then cubes swing below the level of the table top, so they would hit the table "
         f"({why})."
+    )
+
+
+def lifted_at(p: FoldPlan) -> int:
+    """The step (1-based) before which the snake is lifted off the table, or 0 when it stays
+    on the table."""
+    k = below_table(p)
+    return _step_of(p, k - 1) + 1 if k else 0
+
+
+def lift_words(p: FoldPlan, step: int) -> str:
+    """'' or, at the step (0-based) that first swings a cube below the table top, the words
+    that say to lift the snake first, said where it is needed (the start says it too)."""
+    if lifted_at(p) != step + 1:
+        return ""
+    return (
+        "first lift the snake off the table and go on in the air from here: this turn swings "
+        "cubes below the table top. Then find "
     )
 
 
@@ -278,10 +296,10 @@ def step_words(p: FoldPlan, step: int) -> str:
         else ""
     )
     text = (
-        f"Step {step + 1}: {find_words(p, step)}. Left hand: hold the cube before that corner "
+        f"Step {step + 1}: {lift_words(p, step)}{find_words(p, step)}. Left hand: hold the cube before that corner "
         f"still (your side of it). Right hand: turn the corner cube, and all beyond it, {turn} "
         f"{way} as you see it looking along the chain into the corner (you look "
-        f"{_way(axis).replace('to the ', '')}){then}. [cubes {min(a, b)} | {max(a, b)}]"
+        f"{_way(axis).replace('to the ', '')}){then}. [cubes {a} | {b}]"
     )
     return " ".join(filter(None, [text, jump_words(p, step), careful]))
 
