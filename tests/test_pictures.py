@@ -448,7 +448,8 @@ def test_every_plan_step_reads_on_a_phone(name, k):
     at the table in front and above, said in words; both joint cubes showing half a face
     or more with edges of 24 px on a phone; their numbers wholly on a face of their own, no
     arrow, cut-away line or cube over any number; an arrowhead drawn on top in the picture;
-    and turning the red cube along the arrow gives the state after."""
+    and turning the red cube along the arrow gives the state after, the arrow along the
+    path of the cubes that turn (on their side of the turning line, not across it)."""
     solutions = sc.solutions(name)
     for _ in range(k):
         next(solutions)
@@ -460,6 +461,9 @@ def test_every_plan_step_reads_on_a_phone(name, k):
             problems += [f"step {p.step.number} {view.caption}: {w}" for w in unreadable(p, view)]
         if not _turn_sense_ok(plan, p.step.number, p):
             problems.append(f"step {p.step.number}: the arrow turns the other way")
+        turn = scene.turn_of(plan, p.step.number)
+        if scene.off_the_run(turn, p.views[0].arc) > 45 * turn.quarters + 22.5 + 1:
+            problems.append(f"step {p.step.number}: the arrow is not where the run turns")
     assert problems == [], "\n".join(problems)
 
 
@@ -493,6 +497,11 @@ def test_an_unreadable_step_is_caught():
     assert any("below" in w for w in found) and any("not said" in w for w in found), found
     reversed_panel = replace(p, views=(replace(before, arc=before.arc[::-1]), p.views[1]))
     assert not _turn_sense_ok(plan, 2, reversed_panel)
+    # the same arrow across the turning line (the old choice, towards the eye): it turns
+    # the right way, but away from the run
+    assert scene.off_the_run(turn, before.arc) <= 45 * turn.quarters + 22.5 + 1
+    across = [scene._rotate(q, turn.origin, turn.direction, math.pi) for q in before.arc]
+    assert scene.off_the_run(turn, across) >= 90
     assert turn.hold == p.hold
 
 
