@@ -229,6 +229,32 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
         pictures.plt.close(fig)
 
 
+@pytest.mark.parametrize("name", ["standard", "king", "king-b"])
+def test_the_start_pictures_numbers_fit_their_cubes(name):
+    """The plan sheet's start picture draws every cube wide enough for its number's white
+    box (at most START_BADGE of a cube's width; a 64-cube start under its list of runs drew
+    cubes narrower than their numbers), on a page of its own where the page with the list
+    has no room, its numbers no smaller than NUMBER_LEAST."""
+    plan = plan_of(name)
+    layout = pictures.plan_start_layout(plan)
+    start = scene.start_panel(plan)
+    d = scene.drawing_of(start, start.views[0])
+    assert len(d.labels) == len(plan.end)  # every cube numbered
+    widest = max(pictures.badge(label.text, layout.number_pt)[0] for label in d.labels)
+    tallest = max(pictures.badge(label.text, layout.number_pt)[1] for label in d.labels)
+    # a cube's width on paper, measured on the drawing: its top face, seen from above
+    top = min(
+        (s for s in d.shapes if s.cube == 0 and s.fill),
+        key=lambda s: -(max(p[0] for p in s.points) - min(p[0] for p in s.points)),
+    )
+    cube = (max(p[0] for p in top.points) - min(p[0] for p in top.points)) * layout.scale
+    assert widest <= pictures.START_BADGE * cube + 1e-9, (name, layout, widest, cube)
+    assert tallest <= pictures.START_BADGE * cube + 1e-9, (name, layout, tallest, cube)
+    assert layout.number_pt >= pictures.NUMBER_LEAST
+    if name == "king-b":  # its list of 39 runs leaves too little room: a page of its own
+        assert layout.own_page
+
+
 # -- every form, every puzzle ----------------------------------------------------------------------
 
 
@@ -568,11 +594,12 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
     each class in a flat colour of its own, and of the band two pixels round the arrow."""
     import numpy as np
 
-    real = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+    steps = 2 if pictures.plan_start_layout(plan).own_page else 1  # the first step page
+    real = [_pixels(f) for f in pictures.plan_figures(plan)[steps:]]
     original = scene.drawing_of
     try:
         scene.drawing_of = _classes_only(original)
-        maps = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+        maps = [_pixels(f) for f in pictures.plan_figures(plan)[steps:]]
     finally:
         scene.drawing_of = original
     out = []

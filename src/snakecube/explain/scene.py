@@ -814,30 +814,10 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     them cut away (:func:`_joint_views`); a cube that turns is never cut away."""
     lines = steps_in_words(plan)
     lifted = lifted_at(plan)
-    start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
-    start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
-    words = ["\n".join(start), *(w for w in lines if w.startswith("Step "))]
-    frames = plan.frames
+    words = ["", *(w for w in lines if w.startswith("Step "))]
     n = len(plan.end)
     held_end = 0 if plan.held == "first" else n - 1
-    first = frames[0]
-    wood = {i: cube_colour(i) for i in range(n)}
-    top = make_view(ABOVE, first, range(n), range(n))
-    top = replace(top, cells=tuple(first), caption="seen from above")
-    out = [
-        Panel(
-            Step(0, n, n - 1, -1, 0),
-            words[0],
-            (top,),
-            top,
-            (),
-            None,
-            _bounds(first),
-            cells=tuple(first),
-            colours=wood,
-            marks={held_end: PIVOT},
-        )
-    ]
+    out = [start_panel(plan, lines)]
     for k in range(1, len(plan.steps()) + 1):
         turn = turn_of(plan, k)
         colours = {i: pale(cube_colour(i)) for i in range(n)}
@@ -873,6 +853,31 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             )
         )
     return out
+
+
+def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
+    """A fold plan's start: its words (``lines``: the plan's, else worked out) and the snake
+    flat from above, every cube numbered, the end held marked."""
+    lines = steps_in_words(plan) if lines is None else lines
+    start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
+    start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
+    first = plan.frames[0]
+    n = len(plan.end)
+    held_end = 0 if plan.held == "first" else n - 1
+    top = make_view(ABOVE, first, range(n), range(n))
+    top = replace(top, cells=tuple(first), caption="seen from above")
+    return Panel(
+        Step(0, n, n - 1, -1, 0),
+        "\n".join(start),
+        (top,),
+        top,
+        (),
+        None,
+        _bounds(first),
+        cells=tuple(first),
+        colours={i: cube_colour(i) for i in range(n)},
+        marks={held_end: PIVOT},
+    )
 
 
 def in_the_air(caption: str) -> str:
