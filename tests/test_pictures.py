@@ -532,7 +532,14 @@ def test_an_unreadable_step_is_caught():
 
 
 # -- printed in grey ---------------------------------------------------------------------------
-GREY_CLASSES = {"held": "#ff0000", "turning": "#00ff00", "moving": "#0000ff", "arrow": "#ff00ff"}
+GREY_CLASSES = {
+    "held": "#ff0000",
+    "turning": "#00ff00",
+    "moving": "#0000ff",
+    "arrow": "#ff00ff",
+    "held end": "#00ffff",  # on the start
+    "held end's ring": "#ffff00",
+}
 CLASS_CONTRAST = 0.15  # the least difference of mean grey (0 black .. 1 white) between classes
 ARROW_CONTRAST = 0.5  # ... between the arrow and the band round it
 
@@ -555,8 +562,16 @@ def _classes_only(original):
 
     def drawn(panel, view, *args, **kwargs):
         d = original(panel, view, *args, **kwargs)
-        if panel.hold < 0:
-            return replace(d, shapes=(), labels=())
+        if panel.hold < 0:  # the start: the end held, its ring, the other cubes
+            end = next(iter(panel.marks))
+            shapes = []
+            for s in d.shapes:
+                if s.cube == end and not s.fill:
+                    shapes.append(replace(s, stroke=GREY_CLASSES["held end's ring"]))
+                elif s.cube >= 0 and s.fill:
+                    c = GREY_CLASSES["held end" if s.cube == end else "held"]
+                    shapes.append(replace(s, fill=c, stroke=c))
+            return replace(d, shapes=tuple(shapes))
         moving = set(panel.moving)
         shapes = []
         for s in d.shapes:
@@ -595,15 +610,15 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
     import numpy as np
 
     steps = 2 if pictures.plan_start_layout(plan).own_page else 1  # the first step page
-    real = [_pixels(f) for f in pictures.plan_figures(plan)[steps:]]
+    real = [_pixels(f) for f in pictures.plan_figures(plan)]
     original = scene.drawing_of
     try:
         scene.drawing_of = _classes_only(original)
-        maps = [_pixels(f) for f in pictures.plan_figures(plan)[steps:]]
+        maps = [_pixels(f) for f in pictures.plan_figures(plan)]
     finally:
         scene.drawing_of = original
     out = []
-    for rgb, where in zip(real, maps, strict=True):
+    for rgb, where in zip(real[steps - 1 :], maps[steps - 1 :], strict=True):
         grey = (rgb @ np.array([0.299, 0.587, 0.114])) / 255
         page = {}
         for cls, hexa in GREY_CLASSES.items():
@@ -612,10 +627,10 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
             inner = mask.copy()  # a pixel in from the class's edges (the cubes' edge lines)
             for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
                 inner &= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
-            if cls != "arrow":
+            if cls not in ("arrow", "held end's ring"):  # lines: no inside
                 mask = inner
             page[cls] = float(grey[mask].mean()) if mask.any() else float("nan")
-            if cls == "arrow":
+            if cls == "arrow" and mask.any():
                 near = mask.copy()
                 for dy, dx in itertools.product(range(-2, 3), repeat=2):
                     near |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
@@ -630,8 +645,10 @@ def test_a_printed_plan_reads_in_grey(name):
     """Every step page of the plan `fold NAME --out plan.pdf` prints: held cubes, the cube
     that turns and the cubes that turn with it differ in grey by CLASS_CONTRAST or more, and
     the arrow from what is round it by ARROW_CONTRAST (besides the hatching and outlines that
-    tell them apart in any colour vision)."""
-    pages = grey_contrast(default_plan(name))
+    tell them apart in any colour vision); on the start picture, the ring round the end you
+    hold from that cube by ARROW_CONTRAST (its red ring on dark wood printed as one grey)."""
+    start, *pages = grey_contrast(default_plan(name))
+    assert start["held end"] - start["held end's ring"] >= ARROW_CONTRAST, (name, start)
     assert len(pages) >= 5
     for k, page in enumerate(pages, 2):
         classes = [page[c] for c in ("held", "turning", "moving")]
@@ -643,10 +660,15 @@ def test_a_printed_plan_reads_in_grey(name):
 
 @pytest.mark.pictures
 def test_the_grey_check_can_fail(monkeypatch):
-    """The old colours (red, green and blue print as one grey) fail it."""
+    """The old colours (red, green and blue print as one grey; the end held outlined in red
+    on its dark wood) fail it."""
     monkeypatch.setattr(scene, "TURNING", "#d62728")
     monkeypatch.setattr(scene, "MOVING", "#1f9bde")
     monkeypatch.setattr(scene, "HOLD", "#2f9e44")
+    monkeypatch.setattr(scene, "HELD_END", "#d62728")
+    monkeypatch.setattr(scene, "pale", lambda colour, k=0.7: colour)
     plan = fold.plan(solution_of("standard"))
-    pages = grey_contrast(plan)
+    start, *pages = grey_contrast(plan)
     assert any(abs(p["turning"] - p["moving"]) < CLASS_CONTRAST for p in pages)
+    assert scene.cube_colour(0 if plan.held == "first" else len(plan.end) - 1) == "#7a4a22"
+    assert start["held end"] - start["held end's ring"] < ARROW_CONTRAST, start

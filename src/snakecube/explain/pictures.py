@@ -626,7 +626,7 @@ PLAN_KEY = (
     "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
     "it. The thick black line is the joint between them, both cubes at the joint carry their "
     "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
-    "On the start, the end you hold is outlined in red."
+    "On the start too, the end you hold is pale and outlined in black."
 )
 
 

@@ -875,8 +875,11 @@ def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
         None,
         _bounds(first),
         cells=tuple(first),
-        colours={i: cube_colour(i) for i in range(n)},
-        marks={held_end: PIVOT},
+        # the end held as on every step: pale, outlined thick in black (a red outline on
+        # dark wood printed as one grey)
+        colours={i: pale(cube_colour(i)) if i == held_end else cube_colour(i) for i in range(n)},
+        marks={held_end: HELD_END},
+        patterns={held_end: "ring"},
     )
 
 

@@ -637,8 +637,10 @@
         }
         if (c.mark) {  // inside the face's edges, so the next cubes' edges leave it whole
           const mx = pts.reduce((v, q) => v + q[0], 0) / 4, my = pts.reduce((v, q) => v + q[1], 0) / 4;
-          el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * 0.88).toFixed(4)},${(my + (q[1] - my) * 0.88).toFixed(4)}`).join(" "),
-            fill: "none", stroke: c.mark, "stroke-width": 0.07 }, g);
+          for (const k of c.pattern === "ring" ? [0.88, 0.66] : [0.88]) {  // "ring": two, one inside the other
+            el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * k).toFixed(4)},${(my + (q[1] - my) * k).toFixed(4)}`).join(" "),
+              fill: "none", stroke: c.mark, "stroke-width": 0.07 }, g);
+          }
         }
         if (c.seam && pic.seam && a !== pic.seam[0] && !c.turn) {  // the joint: this face's edge on it
           const on = idx.map((i) => corners[i]).filter((p) => Math.abs(p[pic.seam[0]] - pic.seam[1]) < 1e-6);
@@ -860,7 +862,7 @@
         `${walk} times the stretch of chain the joints cover. Each step is drawn framed on its ` +
         "joint, as you see it sitting at the table (the caption says from where), with the whole " +
         "snake small in the corner. Hold the pale cubes still (the one at the joint outlined in " +
-        "green); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
+        "green, the end you hold outlined in black, on the start too); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
         "turn with it.";
       const note = pickedNote();
       if (note) updateOption(pickedIndex, p.quarter_turns);
