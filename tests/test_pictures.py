@@ -510,6 +510,27 @@ def test_the_step_that_lifts_the_snake_says_so_in_words_and_captions():
             assert all("in the air" in c and "the table" not in c.split(";")[0] for c in captions)
 
 
+def test_the_cubes_a_swing_passes_close_to_are_numbered_where_they_show():
+    """A step whose words say "go slowly: the turning cubes pass close to cubes already in
+    place [cubes 7 and 8]" numbers those cubes in its pictures where a face of theirs shows
+    whole (King B's jump, step 7: cube 8; cube 7's faces are behind others), so the outlined
+    end held is not taken for them; and no other cube than the joint's, the end of the run,
+    the ends and those is numbered."""
+    plan = default_plan("king-b")
+    panels = scene.fold_panels(plan)
+    named = 0
+    for p in panels[1:]:
+        k = p.step.number
+        close = {c - 1 for c in fold.close_cubes(plan, k - 1)}
+        assert all(f"{c + 1}" in p.title.split("close to cubes")[-1] for c in close), k
+        shown = {i for v in p.views for i in v.labels}
+        named += len(close & shown)
+        held_end = 0 if plan.held == "first" else len(plan.end) - 1
+        allowed = {p.hold, p.step.pivot, held_end, *p.moving, *close}
+        assert shown <= allowed, (k, shown - allowed)
+    assert named >= 1
+
+
 def test_an_unreadable_step_is_caught():
     """The checks can fail: King B's first step seen from below, its arc reversed."""
     plan = plan_of("king-b")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
-from snakecube.fold import FoldPlan, grip, lifted_at, steps_in_words
+from snakecube.fold import FoldPlan, close_cubes, grip, lifted_at, steps_in_words
 from snakecube.frame import (
     CAMERA,
     CUBE_EDGES,
@@ -827,7 +827,9 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         segment_end = next(
             (i for i in turn.moving[1:] if _is_corner(turn.after, i)), turn.moving[-1]
         )
-        numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends]))
+        # the cubes the words say the swing passes close to, to check by, where they show
+        close = [c - 1 for c in close_cubes(plan, k - 1)]
+        numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends, *close]))
         views, notes = _joint_views(turn, numbered)
         if lifted and k >= lifted:  # the snake is in the air: not "above the table"
             views = tuple(replace(v, caption=in_the_air(v.caption)) for v in views)

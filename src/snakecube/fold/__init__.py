@@ -28,6 +28,7 @@ from snakecube.fold.plans import (
     rank,
 )
 from snakecube.fold.words import (
+    close_cubes,
     grip,
     lifted_at,
     order_words,
@@ -43,6 +44,7 @@ __all__ = [
     "FoldPlan",
     "below_table",
     "check",
+    "close_cubes",
     "easiest",
     "easiest_index",
     "fewest_bound",

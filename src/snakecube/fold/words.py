@@ -287,9 +287,7 @@ def step_words(p: FoldPlan, step: int) -> str:
     way = "clockwise" if q > 0 else "anticlockwise"
     turn = "a quarter turn" if quarters == 1 else "a half turn (two quarter turns)"
     then = f"; the next run ({run} cubes) then points {_way(points)}" if points else ""
-    close = sorted(
-        {c for k in range(quarters) for c in _close(frames[first + k], joint, q, p.held)}
-    )
+    close = close_cubes(p, step)
     careful = (
         f"Go slowly: the turning cubes pass close to cubes already in place [{_cubes(close)}]."
         if close
@@ -313,6 +311,14 @@ def steps_in_words(p: FoldPlan) -> list[str]:
     lines += [step_words(p, k) for k in range(len(p.steps()))]
     lines.append(order_words(p))
     return lines
+
+
+def close_cubes(p: FoldPlan, step: int) -> list[int]:
+    """The cubes (1-based) already in place that step ``step``'s (0-based) turning cubes
+    pass within a cube's width of: the words say to go slowly, the pictures number them."""
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    joint, q, first = p.steps()[step]
+    return sorted({c for k in range(abs(q)) for c in _close(frames[first + k], joint, q, p.held)})
 
 
 def _close(cells: Sequence[Vec], joint: int, q: int, held: str) -> list[int]:
