@@ -832,7 +832,10 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends, *close]))
         views, notes = _joint_views(turn, numbered)
         if lifted and k >= lifted:  # the snake is in the air: not "above the table"
-            views = tuple(replace(v, caption=in_the_air(v.caption)) for v in views)
+            views = (
+                replace(views[0], caption=in_the_air(views[0].caption)),
+                replace(views[1], caption=in_the_air(views[1].caption)),
+            )
         out.append(
             Panel(
                 Step(k, n, n - 1, turn.turn, 0),

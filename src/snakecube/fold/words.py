@@ -294,9 +294,10 @@ def step_words(p: FoldPlan, step: int) -> str:
         else ""
     )
     text = (
-        f"Step {step + 1}: {lift_words(p, step)}{find_words(p, step)}. Left hand: hold the cube before that corner "
-        f"still (your side of it). Right hand: turn the corner cube, and all beyond it, {turn} "
-        f"{way} as you see it looking along the chain into the corner (you look "
+        f"Step {step + 1}: {lift_words(p, step)}{find_words(p, step)}. Left hand: hold the "
+        f"cube before that corner still (your side of it). Right hand: turn the corner cube, "
+        f"and all beyond it, {turn} {way} as you see it looking along the chain into the "
+        f"corner (you look "
         f"{_way(axis).replace('to the ', '')}){then}. [cubes {a} | {b}]"
     )
     return " ".join(filter(None, [text, jump_words(p, step), careful]))
