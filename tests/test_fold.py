@@ -349,7 +349,11 @@ def test_fold_command(capsys, tmp_path):
         assert key in data
     assert main(["fold", "seed-red", "--from", "last"]) == 0
     out = capsys.readouterr().out
-    assert "held end         cube 27" in out and "Step 1: the " in out
+    assert "held end         cube 27" in out and "Step 1: " in out
+    # held at the last end, the brackets still name the held side first: [cubes 7 | 6]
+    assert re.search(r"Step 1: [^\n]*\[cubes (\d+) \| (\d+)\]", out)
+    held, corner = map(int, re.search(r"\[cubes (\d+) \| (\d+)\]", out).groups())
+    assert held == corner + 1
     assert main(["fold", "standard", "--solution", "2"]) == 2
     assert main(["fold", "lengths:3,3,3,3", "--box", "3x3x1"]) == 2
     assert main(["fold", "standard", "--out", str(tmp_path / "p.txt")]) == 0
