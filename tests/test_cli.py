@@ -547,3 +547,43 @@ def test_serve_open_without_a_display_says_so():
 def test_generate_s_bar_counts_the_designs_asked_for():
     shown = _on_a_terminal("generate", "--box", "4x4x4", "--unique", "--count", "3", "--seed", "2")
     assert "/3 [" in shown and "samples drawn" in shown and "samples [" not in shown
+
+
+@pytest.mark.parametrize("command", ["show", "fold"])
+def test_out_that_cannot_be_written_is_refused_before_the_search_and_drawing(
+    capsys, tmp_path, monkeypatch, command
+):
+    from snakecube import explain
+    from snakecube.cli import showing
+
+    def never(*args, **kwargs):
+        raise AssertionError("searched or drew before checking --out")
+
+    for name in ("save", "save_plan", "hanging"):
+        monkeypatch.setattr(explain, name, never)
+    monkeypatch.setattr(showing, "choose", never)
+    missing = tmp_path / "no such folder" / "k.pdf"
+    code, out, err = run(capsys, command, "king", "--out", str(missing))
+    assert code == 2 and out == ""
+    assert err == (f"snakecube: error: cannot write {str(missing)!r}: there is no folder "
+                   f"{str(missing.parent)!r}\n")  # fmt: skip
+    code, out, err = run(capsys, command, "king", "--out", "/proc/k.pdf")  # not writable
+    assert code == 2 and err.count("\n") == 1 and "cannot write '/proc/k.pdf'" in err
+
+
+def test_designs_csv_that_cannot_be_written_is_refused_before_the_census(capsys, tmp_path):
+    missing = tmp_path / "none" / "d.csv"
+    code, out, err = run(capsys, "designs", "--box", "3x3x3", "--csv", str(missing))
+    assert code == 2 and out == "" and "there is no folder" in err and err.count("\n") == 1
+
+
+def test_show_and_fold_out_print_the_same_kind_of_thing(capsys, tmp_path):
+    """--out sends the answer to the file: standard output gets only the notes, standard
+    error what is drawn and where it went (docs/design.md, the command line)."""
+    for command in ("show", "fold"):
+        path = tmp_path / f"{command}.txt"
+        code, out, err = run(capsys, command, "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "--out",
+                             str(path))  # fmt: skip
+        assert code == 0 and path.read_text().strip()
+        assert out == "(this is the catalog's standard, also called cubra-blue)\n"
+        assert err.endswith(f"snakecube: wrote {str(path)!r}\n")

@@ -36,6 +36,7 @@ from snakecube.cli.base import (
 from snakecube.designs import generate, rate
 from snakecube.errors import InputError
 from snakecube.explain.words import instructions
+from snakecube.output import check_writable
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Region
 from snakecube.solution import complete_words
@@ -199,6 +200,8 @@ def designs_command(args: Namespace) -> int:
     targets = targets_of(args)
     if not targets:
         raise InputError("designs needs --box AxBxC or --region FILE")
+    if args.csv is not None:
+        check_writable(args.csv)  # before the census, not after it
     if len(targets) > 1 or args.fold_into is not None:
         return _designs_of_several(args, targets)
     if args.nodes is not None:
@@ -517,7 +520,7 @@ def generate_command(args: Namespace) -> int:
                     print(f"{len(rows)}. {d['turns']}")
                 print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
                 for text, r in zip(texts, g.ratings, strict=False):
-                    print(f"   {text}: {_rated(r)}")
+                    print(f"   {text}: {_rated(r, solutions_first=True)}")
                 if args.show:
                     for sol in g.solutions or (g.solution,):
                         print(instructions(sol))
@@ -546,14 +549,17 @@ def generate_command(args: Namespace) -> int:
     return EXIT_OK
 
 
-def _rated(r: Any) -> str:
-    """'difficulty 7.2, 1 solution', or for a rating stopped at its node limit 'difficulty
-    unknown (too many nodes to count every solution), at least 3 solutions'."""
+def _rated(r: Any, solutions_first: bool = False) -> str:
+    """'difficulty 7.2, 1 solution' (or the other way round), or for a rating stopped at
+    its node limit 'difficulty unknown (...), at least 3 solutions'."""
     plural = "s" if r.distinct != 1 else ""
     if r.complete:
-        return f"difficulty {round(r.difficulty, 2)}, {r.distinct} solution{plural}"
-    return (f"difficulty unknown (counting every solution takes too many nodes), at least "
-            f"{r.distinct} solution{plural}")  # fmt: skip
+        solutions = f"{r.distinct} solution{plural}"
+        difficulty = f"difficulty {round(r.difficulty, 2)}"
+    else:
+        solutions = f"at least {r.distinct} solution{plural}"
+        difficulty = "difficulty unknown (counting every solution takes too many nodes)"
+    return f"{solutions}, {difficulty}" if solutions_first else f"{difficulty}, {solutions}"
 
 
 class _Designs:
