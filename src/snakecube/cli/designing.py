@@ -247,6 +247,12 @@ def _counted(
     )
     try:
         result = count(bar)
+    except KeyboardInterrupt:  # before the count began: while planning and forecasting it
+        if args.json:
+            raise  # the tool's one JSON document says it
+        say(f"snakecube: interrupted while planning the census, before any design was "
+            f"counted{'; the --store is kept' if _store(args) else ''}")  # fmt: skip
+        return EXIT_INTERRUPTED
     finally:
         if bar is not None:
             bar.close()
@@ -278,9 +284,14 @@ def _estimate(target: Region, args: Namespace) -> int:
     from snakecube.census.forecast import LONGEST, duration
 
     workers = runner.workers_for(target, args.workers)
-    units, left = runner.plan(
-        target, workers, _store(args), args.partitions, always=True, max_segment=args.max_segment
-    )
+    try:
+        units, left = runner.plan(target, workers, _store(args), args.partitions, always=True,
+                                  max_segment=args.max_segment)  # fmt: skip
+    except KeyboardInterrupt:
+        if args.json:
+            raise  # the tool's one JSON document says it
+        say("snakecube: interrupted while forecasting the census: no forecast")
+        return EXIT_INTERRUPTED
     assert left is not None  # always=True
     data = {"target": target.describe(), **left.to_dict(),
             "refused_without_seconds": left.too_long()}  # fmt: skip

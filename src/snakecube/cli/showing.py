@@ -28,7 +28,7 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
-from snakecube.flat import Forecast, describe, flat
+from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
 from snakecube.fold.choice import choose
 from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
@@ -317,8 +317,10 @@ def flat_command(args: Namespace) -> int:
         if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
             return  # quick; or refused, which the error says
         stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
-        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated)"
-            f"{stops}; Ctrl-C stops it, keeping what was found")  # fmt: skip
+        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated, "
+            f"at {NODES_PER_SECOND:,.0f} segments a second, a quiet core's speed: the bar's "
+            f"time left follows this machine's speed as it goes){stops}; Ctrl-C stops it, "
+            "keeping what was found")  # fmt: skip
 
     try:
         result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)
