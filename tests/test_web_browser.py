@@ -209,7 +209,7 @@ SWAPPED = "3-3-3-3-2-2-2-3-3-2-2-2-3-3-2-2-3"  # the standard's segments 12 and 
 def test_a_snake_one_typo_from_the_catalog_says_so(served: str, browser: object) -> None:
     """A snake that folds, yet is the standard with two segments swapped: the page says so,
     as solve does on the command line, and its link solves the standard; the standard
-    itself has no such line."""
+    itself has no such line. (And a target decided before any search step says so.)"""
     timeout = TIMEOUT["served"]
     page = _page(browser, served)
     _ready(page, served, timeout)
@@ -224,6 +224,11 @@ def test_a_snake_one_typo_from_the_catalog_says_so(served: str, browser: object)
         timeout=timeout,
     )
     assert page.is_hidden("#typo")  # type: ignore[attr-defined]
+    # A target the root plan decides alone says so, not "0 segment positions".
+    page.fill("#box", "3x3x1")  # type: ignore[attr-defined]
+    _solve(page, "3-3-3-3", timeout)
+    said = page.inner_text("#search")  # type: ignore[attr-defined]
+    assert "placing the first segments every way decided it" in said and " 0 " not in said
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
 

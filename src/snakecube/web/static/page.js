@@ -369,8 +369,11 @@
     answer = result;
     $("counts").textContent = countWords(result);
     // "placements" and the search's size are explained where they are said (the title).
-    $("search").textContent = `${result.target.description}; the search tried ${result.nodes.toLocaleString()} ` +
-      `segment positions in ${result.seconds.toFixed(3)} s on the ${result.engine} engine` +
+    const tried = result.nodes === 0 && result.complete
+      ? `placing the first segments every way decided it, in ${result.seconds.toFixed(3)} s, with no search`
+      : `the search tried ${result.nodes.toLocaleString()} segment positions in ` +
+        `${result.seconds.toFixed(3)} s on the ${result.engine} engine`;
+    $("search").textContent = `${result.target.description}; ${tried}` +
       (result.solutions_shown < result.distinct ? `; the first ${result.solutions_shown} solutions are listed` : "");
     $("search").title = "A placement is one way the snake fills the target; distinct solutions count " +
       "placements that are turns or mirror images of each other once. A segment position is " +
