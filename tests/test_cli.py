@@ -569,6 +569,8 @@ def test_out_that_cannot_be_written_is_refused_before_the_search_and_drawing(
     assert code == 2 and out == ""
     assert err == (f"snakecube: error: cannot write {str(missing)!r}: there is no folder "
                    f"{str(missing.parent)!r}\n")  # fmt: skip
+    code, out, err = run(capsys, command, "king", "--out", str(tmp_path / "a\nb.pdf"))
+    assert code == 2 and "a file name with a control character" in err and err.count("\n") == 1
     code, out, err = run(capsys, command, "king", "--out", "/proc/k.pdf")  # not writable
     assert code == 2 and err.count("\n") == 1 and "cannot write '/proc/k.pdf'" in err
 

@@ -58,8 +58,13 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
 def check_writable(path: str | Path) -> None:
     """An InputError now if :func:`write_file` could not write ``path`` (no such folder, a
     folder not writable, a name that is no file's): commands check before the work that
-    makes the content. A file that can be written is left as it was."""
+    makes the content. A name with a control character (a newline, a tab) is refused too:
+    legal, but a slip of the shell far more often than a wish. A file that can be written is
+    left as it was."""
     path, name, kind, where = _destination(path)
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path.name):
+        raise InputError(f"cannot write {name}: a file name with a control character (a "
+                         "newline, a tab) is most likely a slip; name it without one")  # fmt: skip
     if kind == "device":
         if not os.access(where, os.W_OK):
             raise InputError(f"cannot write {name}: permission denied")
