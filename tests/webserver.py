@@ -4,6 +4,8 @@ session. Import it after ``pytest.importorskip("httpx2")``."""
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import json
 import os
 import resource
@@ -11,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,6 +39,16 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.tmp = where / "tmp"
         self.tmp.mkdir(exist_ok=True)
+        # The server's forkserver listens on a socket in TMPDIR, and a socket's path has at
+        # most 107 bytes: pytest's folders under xdist (popen-gwN, test names of 30
+        # characters) came to 108-109 and no worker could start. So the server is given a
+        # short link to its folder, the same for the same ``where`` (a test that starts a
+        # second server there finds what the first left).
+        digest = hashlib.sha1(str(where).encode()).hexdigest()[:12]
+        self.tmp_link = Path(tempfile.gettempdir()) / f"sc-test-{digest}"
+        if not self.tmp_link.is_symlink():
+            self.tmp_link.symlink_to(self.tmp, target_is_directory=True)
+            atexit.register(self.tmp_link.unlink, missing_ok=True)
         self.log_path = where / "serve.log"
 
         def limit() -> None:
@@ -47,7 +60,7 @@ class Server:
                 [sys.executable, "-m", "snakecube", "serve", "--port", str(self.port), *options],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
-                env={**os.environ, "TMPDIR": str(self.tmp)},
+                env={**os.environ, "TMPDIR": str(self.tmp_link)},
                 start_new_session=True,
                 preexec_fn=limit,
             )
