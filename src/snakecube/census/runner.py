@@ -311,7 +311,8 @@ class _Runner:
         st, region, units = self.st, self.region, self.units
 
         def job(i: int) -> Iterator[UnitInfo]:
-            yield st.write_unit(tally_unit(region, i, units[i], st.max_segment))
+            done = st.finished_unit(i)  # by a task that was run again (its worker died)
+            yield done or st.write_unit(tally_unit(region, i, units[i], st.max_segment))
 
         if self.client is None and (self.workers <= 1 or len(todo) <= 1):
             for i in todo:  # here, checking time and progress after every slice
@@ -350,7 +351,7 @@ def map_jobs(
     if client is not None:
         from snakecube.cluster import map_tasks  # the cluster extra
 
-        yield from map_tasks(client, job, todo, name)
+        yield from map_tasks(client, job, todo, name, waiting)
         return
     if workers <= 1 or len(todo) <= 1:
         for i in todo:
