@@ -8,6 +8,7 @@ whose census is out of reach may be asked design by design by a search (``decide
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -294,13 +295,8 @@ def _forecast(
             parts.append((r, left))
     if not parts:
         return None
-    total = Forecast(
-        sum(f.nodes for _, f in parts),
-        sum(f.error**2 for _, f in parts) ** 0.5,
-        sum(f.units for _, f in parts),
-        workers,
-    )
-    return max(parts, key=lambda rf: rf[1].nodes)[0], total
+    total = functools.reduce(Forecast.plus, (f for _, f in parts))
+    return max(parts, key=lambda rf: rf[1].cpu_seconds)[0], total
 
 
 def _nodes(nodes: int | None) -> int:

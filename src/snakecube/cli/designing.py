@@ -254,6 +254,10 @@ def _estimate(target: Region, args: Namespace) -> int:
         f"{'units':14} {len(units)}" + (f", {left.units} left" if left.units < len(units) else "")
     )
     print(f"{'search steps':14} {left.nodes:.2g}{error} (Knuth's estimate)")
+    print(f"{'path classes':14} {left.paths:.2g} (Knuth's estimate)")
+    phases = ", ".join(f"{k.replace('_', ' ')} {duration(v)}" for k, v in left.phases().items())
+    print(f"{'CPU time':14} {duration(left.cpu_seconds)} ({phases}; this machine's speed, "
+          "measured now)")  # fmt: skip
     print(f"{'time':14} {left.describe()}")
     if left.too_long():
         print(f"{'refused':14} without --seconds: over {duration(LONGEST)}")
