@@ -14,7 +14,8 @@ import pytest
 import snakecube as sc
 from bruteforce import box_cells, folds, solutions_by_design_of
 from snakecube.census import census
-from snakecube.census.decide import fitting, longest_line
+from snakecube.census import decide as deciding
+from snakecube.census.decide import FOLDS, NO, OPEN, decide, first_end, fitting, longest_line
 from snakecube.census.several import joint_census
 
 # Flat shapes with cut corners, and a 2x3x3 with two cells cut: so the triples below have
@@ -245,6 +246,32 @@ def test_a_search_stopped_early_is_a_lower_bound_with_an_estimate(tmp_path):
         assert counting.stop_reason == "seconds" and counting.searched is None
     again = joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t")
     assert again.exact and again.design_count == exact.design_count
+
+
+@pytest.mark.parametrize("counted,searched", [("4x4x1", "2x2x4"), ("2x2x4", "2x8x1")])
+def test_decide_agrees_with_a_plain_placement_search(counted, searched, monkeypatch):
+    """Every design of ``counted`` asked of ``searched``: FOLDS exactly when the brute force
+    of tests/bruteforce.py (every placement, no census or search code) places it, with the
+    rounds' first budget cut to 1 node (so most designs take several growing rounds); with a
+    node limit, a design the limit leaves OPEN, and the others right."""
+    import random
+
+    region, cells = _target(searched), list(_target(searched).cells)
+    rng = random.Random(7)
+    both = sorted(common_designs([counted, searched]))
+    alone = sorted(set(_brute(counted)) - set(both))
+    lengths = rng.sample(both, min(20, len(both))) + rng.sample(alone, 20)
+    monkeypatch.setattr(deciding, "ROUND_NODES", 1)
+    seen = set()
+    for design in lengths:
+        snake = sc.Snake.from_lengths(design)
+        want = FOLDS if folds(design, cells) else NO
+        outcome, spent = decide(snake, region)
+        assert outcome == want and spent >= 0
+        assert isinstance(first_end(snake, region), bool)
+        assert decide(snake, region, nodes=3)[0] in (want, OPEN)
+        seen.add(want)
+    assert seen == {FOLDS, NO}  # both answers were asked for
 
 
 def test_fold_into_on_the_command_line(cli, tmp_path):

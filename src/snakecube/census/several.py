@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from snakecube import limits
-from snakecube.census.decide import DEFAULT_NODES, FOLDS, Decisions, Searched, TaskInfo, run_search
+from snakecube.census.decide import FOLDS, Decisions, Searched, TaskInfo, run_search
 from snakecube.census.forecast import Forecast
 from snakecube.census.joint import (
     JointPart,
@@ -300,7 +300,8 @@ def _forecast(
 
 
 def _nodes(nodes: int | None) -> int:
-    return DEFAULT_NODES if nodes is None else limits.whole(nodes, "nodes", 1, 2**62)
+    """The node limit per end (0: none)."""
+    return 0 if nodes is None else limits.whole(nodes, "nodes", 1, 2**62)
 
 
 def _checked_targets(regions: Sequence[Region], fold_into: Region | None) -> list[Region]:

@@ -146,30 +146,32 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
 
 def loop_speed(
     region: Region, prefixes: list[Prefix], max_segment: int | None, seconds: float
-) -> float:
-    """CPU seconds per node of the path loop here: the loop run (its keys written) below each
-    of ``prefixes`` in turn, for at most ``SLICE_NODES // 10`` nodes each, until about
-    ``seconds`` of CPU time in all."""
+) -> tuple[float, float]:
+    """(CPU seconds per node of the path loop here, path classes found per node): the loop
+    run (its keys written) below each of ``prefixes`` in turn, for at most ``SLICE_NODES //
+    10`` nodes each, until about ``seconds`` of CPU time in all."""
     maxrun = region.volume if max_segment is None else max_segment - 1
     loop = compiled.extension("paths")
-    nodes, spent = 0, 0.0
+    nodes = paths = 0
+    spent = 0.0
     for prefix in prefixes:
         if len(prefix) >= region.volume or _longest_run(region, prefix) > maxrun:
             continue
         if loop is not None:
             walk, _keys, _flags = _walker(region, prefix, loop, maxrun)
             began = time.process_time()
-            nodes += walk.run(SLICE_NODES // 10)[1]
+            got, walked = walk.run(SLICE_NODES // 10)
+            nodes, paths = nodes + walked, paths + got
         else:
             began = time.process_time()
-            for _keys, _flags, walked in itertools.islice(
+            for keys, _flags, walked in itertools.islice(
                 _python(region, prefix, maxrun, SLICE_NODES // 10), 1
             ):
-                nodes += walked
+                nodes, paths = nodes + walked, paths + len(keys)
         spent += time.process_time() - began
         if spent >= seconds:
             break
-    return spent / nodes if nodes else 0.0
+    return (spent / nodes, paths / nodes) if nodes else (0.0, 0.0)
 
 
 def _batches(
