@@ -71,7 +71,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--store", required=True, help="a finished census store (the candidates)")
     ap.add_argument("--fold-into", default="4x4x4", help="the target searched")
-    ap.add_argument("--slices", type=int, default=1, help="tasks' slices to decide (each ~512)")
+    ap.add_argument("--slices", type=int, default=1, help="about this many times 512 candidates")
     ap.add_argument("--nodes", type=int, default=10_000_000, help="before: the limit per end")
     args = ap.parse_args()
     man = json.loads((Path(args.store) / "manifest.json").read_text())
@@ -87,9 +87,11 @@ def main() -> None:
     total = sum(int(fitting(k, n, longest).sum()) for k in every)
     sbits = slice_bits_for(total, parts)
     keys: list[int] = []
+    tasks = 0
     for p in range(parts):  # slice 0 of partition after partition: the first tasks
         k = every[p][fitting(every[p], n, longest)]
         keys += k[slice_of(k, bits, sbits) == 0].tolist()
+        tasks += 1
         if len(keys) >= args.slices * TASK_CANDIDATES:
             break
     load = os.getloadavg()[0]
@@ -134,8 +136,8 @@ def main() -> None:
     text = (
         "# Deciding candidates in a searched target: before and after\n\n"
         f"`python3 benchmarks/census_decide.py --store BOARD --fold-into {args.fold_into} "
-        f"--slices {args.slices}`: the {m} candidates of the deciding's first "
-        f"{args.slices} task(s) (slice 0 of the first partitions, {sbits} slice bits; the "
+        f"--slices {args.slices}`: the {m} candidates of the deciding's first {tasks} "
+        f"tasks (slice 0 of partitions 0 to {tasks - 1}, of {1 << sbits} slices each; the "
         f"{board.describe()} census with segments of at most {man['max_segment']}), each "
         f"decided by both, alternating which goes first, in one process on the shared "
         f"2-core machine (load average {load:.1f} at the start, {wall:.0f} s wall).\n\n"

@@ -105,20 +105,19 @@ def main() -> None:
             "measured / forecast |",
             "|---|---:|---:|---:|---:|---:|---:|",
         ]
-        for box in args.box or FORECAST_BOXES:
+        for box in args.box or FORECAST_BOXES:  # the file rewritten after each box
             row, _ = forecast_row(box)
             rows.append(row)
             print(row, flush=True)
-        table = (
-            f"{FORECAST_HEAD}\n\n`python3 benchmarks/census_speed.py --forecast`: each box's "
-            "`designs --estimate --workers 2` (CPU seconds per phase: path search, solution "
-            "counting, reduce, at the speed a short calibration measures) and then its census "
-            "on 2 workers, box after box in one run on the shared 2-core machine; CPU time of "
-            "the census's processes (user + system), the load average (1 min) before it.\n\n"
-            + "\n".join(rows)
-            + "\n"
-        )
-        write_section(FORECAST_HEAD, table)
+            table = (
+                f"{FORECAST_HEAD}\n\n`python3 benchmarks/census_speed.py --forecast`: each "
+                "box's `designs --estimate --workers 2` (CPU seconds per phase: path search, "
+                "solution counting, reduce, at the speed a short calibration measures) and then "
+                "its census on 2 workers, box after box in one run on the shared 2-core "
+                "machine; CPU time of the census's processes (user + system), the load "
+                "average (1 min) before it.\n\n" + "\n".join(rows) + "\n"
+            )
+            write_section(FORECAST_HEAD, table)
         return
     if not args.before:
         raise SystemExit("give --before PYTHON (an older build) or --forecast")
