@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import random
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,7 @@ from snakecube.census import census
 from snakecube.census import decide as deciding
 from snakecube.census.decide import FOLDS, NO, OPEN, decide, first_end, fitting, longest_line
 from snakecube.census.several import joint_census
+from snakecube.verify import violations
 
 # Flat shapes with cut corners, and a 2x3x3 with two cells cut: so the triples below have
 # designs in common (no triple of boxes of 8 to 18 cells has one).
@@ -284,3 +287,31 @@ def test_fold_into_on_the_command_line(cli, tmp_path):
     assert data["searched"]["folds"] == 11 and data["searched"]["open"] == 0
     with out_csv.open() as f:
         assert len(list(csv.DictReader(f))) == 11
+
+
+DATA = Path(__file__).resolve().parents[1] / "docs" / "data"
+
+
+def _drawn(name: str, k: int) -> list[dict[str, str]]:
+    with (DATA / name).open() as f:
+        rows = list(csv.DictReader(f))
+    return random.Random(len(rows)).sample(rows, k)
+
+
+def test_the_chess_board_snakes_fold_into_both_and_the_rejected_into_the_board_only():
+    """docs/data: designs listed as folding into the 4x4x4 and the 8x8 board get a solution
+    in each, checked by the independent verifier; candidates the deciding rejected (a
+    sample drawn by benchmarks/census_rejected.py) fit the board, and a complete search
+    (every solution, not the deciding's first-solution rounds) finds none in the cube."""
+    cube, board = sc.Box(4, 4, 4), sc.Box(8, 8, 1)
+    for name, in_cube in (("chess-board-snakes.csv", True), ("chess-board-rejected.csv", False)):
+        for row in _drawn(name, 3):
+            snake = sc.Snake.from_turns(row["turns"])
+            assert " ".join(map(str, snake.lengths)) == row["segment_lengths"]
+            assert max(snake.lengths) <= 4
+            for box in (cube, board) if in_cube else (board,):
+                (sol,) = sc.solve(snake, box, limit=1, workers=1).solutions
+                assert violations(snake.lengths, box.cells, sol.cells) == []
+            if not in_cube:
+                r = sc.solve(snake, cube, workers=1)
+                assert r.complete and not r.solutions
