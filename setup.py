@@ -5,7 +5,7 @@ Python headers), the package still installs and snakecube uses the pure-Python r
 search, saying so when a search is big enough to be slow.
 """
 
-import platform
+import os
 import sys
 
 from Cython.Build import cythonize
@@ -37,23 +37,20 @@ class OptionalBuildExt(build_ext):
         )
 
 
-def _popcount_flags() -> list[str]:
-    """``-mpopcnt`` where this machine's x86-64 processor has the instruction. The extension
-    is compiled on the machine that installs it; without the flag GCC counts bits with a
-    library call, which was 12 % of the beam's time (docs/design.md, "Tenth run")."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return []  # elsewhere (aarch64) GCC uses the processor's own instruction already
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
-            flags = f.read()
-    except OSError:
-        return []
-    return ["-mpopcnt"] if " popcnt" in flags else []
+def _tuning_flags() -> list[str]:
+    """A portable build unless asked: ``SNAKECUBE_BUILD_NATIVE=1`` compiles for this machine's
+    processor (``-march=native``), which a wheel copied to an older machine may not run on.
+    The portable build still counts bits with the processor's instruction where it has one
+    (``target_clones`` in ``csrc/sc.h``: docs/design.md, "The compiled kernel")."""
+    if os.environ.get("SNAKECUBE_BUILD_NATIVE", "") not in ("", "0"):
+        return ["-march=native"]
+    return []
 
 
-FLAGS = ["-O3", *_popcount_flags()]
+FLAGS = ["-O3", *_tuning_flags()]
 
 CSRC = "src/snakecube/csrc"  # the loops in C, shared with the WebAssembly module (web.site)
+HEADERS = ("sc.h", "segment.h", "segment_mask.h", "first.h", "beam.h")
 
 
 def _extension(name: str, pyx: str, c_files: tuple[str, ...] = ()) -> Extension:
@@ -62,7 +59,7 @@ def _extension(name: str, pyx: str, c_files: tuple[str, ...] = ()) -> Extension:
         name,
         [pyx, *(f"{CSRC}/{c}" for c in c_files)],
         include_dirs=[CSRC],
-        depends=[f"{CSRC}/{h}" for h in ("sc.h", "segment.h", "segment_mask.h", "first.h", "beam.h")],
+        depends=[f"{CSRC}/{h}" for h in HEADERS],
         extra_compile_args=FLAGS,
     )
 

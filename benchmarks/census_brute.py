@@ -1,9 +1,9 @@
 """The census against brute force on boxes of 19 to 27 cells (the suite stops at 18).
 
-    python3 benchmarks/census_brute.py                 # every box below
-    python3 benchmarks/census_brute.py --box 2x3x4
-    python3 benchmarks/census_brute.py --box 3x3x3 --tally
-    python3 benchmarks/census_brute.py --joint --box 2x3x4 --box 4x6x1 --tally
+    .venv/bin/python benchmarks/census_brute.py                 # every box below
+    .venv/bin/python benchmarks/census_brute.py --box 2x3x4
+    .venv/bin/python benchmarks/census_brute.py --box 3x3x3 --tally
+    .venv/bin/python benchmarks/census_brute.py --joint --box 2x3x4 --box 4x6x1 --tally
 
 Every directed Hamiltonian path is listed by the independent code of ``tests/bruteforce.py``
 (plain Python, no pruning), grouped by design and by symmetry class, and compared with
@@ -24,13 +24,14 @@ solutions in each, and the totals.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from bench import Parser
 
 import snakecube as sc
 from bruteforce import solutions_by_design
@@ -115,7 +116,7 @@ def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", action="append", help="a box (default: the list above)")
     ap.add_argument("--tally", action="store_true", help="count by design directly")
     ap.add_argument("--joint", action="store_true", help="the designs in every --box at once")

@@ -17,7 +17,6 @@ paths, designs and solutions. Rewrites ``benchmarks/results-census-cluster.md``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -29,6 +28,8 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-census-cluster.md"
@@ -93,7 +94,7 @@ def census(python: str, box: str, where: list[str], store: Path) -> tuple[float,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", help="the Python of an older build, measured in the same run")
     ap.add_argument("--box", action="append", help=f"a box (default: {', '.join(BOXES)})")
     ap.add_argument("--rounds", type=int, default=3)
@@ -138,7 +139,7 @@ def main() -> None:
             rows.append(f"| {box} | {name} | {pool:.1f} | {dask:.1f} | {pool / dask:.2f} |")
     head = (
         "# The census on a Dask cluster against local processes\n\n"
-        f"`python3 benchmarks/census_cluster.py{' --before OLD' if args.before else ''}` "
+        f"`.venv/bin/python benchmarks/census_cluster.py{' --before OLD' if args.before else ''}` "
         f"({args.rounds} rounds): median wall seconds of whole `snakecube designs --box X "
         "--store DIR` processes on the shared 2-core machine, with `--workers 2` and on a Dask "
         "cluster of two single-thread workers on the same cores (`dask scheduler`, `dask "

@@ -22,12 +22,13 @@ benchmarks/results-census-decide.md (rewritten).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import time
 from pathlib import Path
+
+from bench import Parser
 
 from snakecube.census.decide import (
     FOLDS,
@@ -68,7 +69,7 @@ def decide_before(snake: Snake, region: Region, nodes: int) -> tuple[int, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--store", required=True, help="a finished census store (the candidates)")
     ap.add_argument("--fold-into", default="4x4x4", help="the target searched")
     ap.add_argument("--slices", type=int, default=1, help="about this many times 512 candidates")
@@ -135,7 +136,7 @@ def main() -> None:
     per = [cpu["after"] / m]
     text = (
         "# Deciding candidates in a searched target: before and after\n\n"
-        f"`python3 benchmarks/census_decide.py --store BOARD --fold-into {args.fold_into} "
+        f"`.venv/bin/python benchmarks/census_decide.py --store BOARD --fold-into {args.fold_into} "
         f"--slices {args.slices}`: the {m} candidates of the deciding's first {tasks} "
         f"tasks (slice 0 of partitions 0 to {tasks - 1}, of {1 << sbits} slices each; the "
         f"{board.describe()} census with segments of at most {man['max_segment']}), each "

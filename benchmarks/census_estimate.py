@@ -1,7 +1,8 @@
 """Estimate a census without listing its designs: designs and unique designs by sampling.
 
-    python3 benchmarks/census_estimate.py --box 3x3x4 --samples 2000 --classes 84731192
-    python3 benchmarks/census_estimate.py --box 4x4x4 --samples 300 --paths 55493434415544000
+    .venv/bin/python benchmarks/census_estimate.py --box 3x3x4 --samples 2000 --classes 84731192
+    .venv/bin/python benchmarks/census_estimate.py --box 4x4x4 --samples 300 \
+        --paths 55493434415544000
 
 A census lists every design, which stops being possible at about 3x4x4 (docs/census.md, "On
 paper"). Its totals can still be estimated. Every class of Hamiltonian paths under the box's
@@ -24,12 +25,13 @@ shows how far to trust it.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import statistics
 import sys
 import time
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, serpentine
@@ -50,7 +52,7 @@ def uniform_backbite(box: sc.Box, path: list[int], rng: random.Random, moves: in
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", required=True)
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)

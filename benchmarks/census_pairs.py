@@ -1,7 +1,7 @@
 """Designs in two boxes at once: every pair of boxes of equal cells, up to 40 cells.
 
-    python3 benchmarks/census_pairs.py --store /tmp/pairs          # every pair up to 40 cells
-    python3 benchmarks/census_pairs.py --store /tmp/pairs --max-cells 24
+    .venv/bin/python benchmarks/census_pairs.py --store /tmp/pairs   # every pair up to 40 cells
+    .venv/bin/python benchmarks/census_pairs.py --store /tmp/pairs --max-cells 24
 
 Each box's census runs once, as a whole process (``snakecube designs --box X --store
 STORE/single/X --json``, timed); each pair then runs as a whole process too
@@ -16,13 +16,14 @@ Writes the table to ``benchmarks/results-census-pairs.md`` (rewritten) and print
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.census.joint import JointStore, target_name
@@ -109,7 +110,7 @@ def seconds(s: float) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--store", required=True, type=Path, help="where the censuses are kept")
     ap.add_argument("--max-cells", type=int, default=40)
     ap.add_argument("--nice", type=int, default=19, help="niceness of the runs (19)")
@@ -138,7 +139,8 @@ def main() -> None:
                 print(rows[-1], flush=True)
     head = (
         "# Designs in two boxes at once\n\n"
-        "`python3 benchmarks/census_pairs.py --store DIR`: every pair of boxes of equal cells "
+        "`.venv/bin/python benchmarks/census_pairs.py --store DIR`: every pair of boxes of "
+        "equal cells "
         f"up to {args.max_cells}, lines left out. 'in both': designs (up to reversal) that "
         "fold into both boxes; 'unique in both': those with one solution in each. Times are "
         "CPU seconds (user + system, every process) of whole processes: each box's census, "

@@ -1,6 +1,6 @@
 """Project a census onto a cluster: Knuth's estimator of the Hamiltonian path count.
 
-    python3 benchmarks/census_project.py --box 3x4x4 --probes 200000
+    .venv/bin/python benchmarks/census_project.py --box 3x4x4 --probes 200000
 
 A census enumerates every Hamiltonian path (up to symmetry), so its cost is its path count
 times the cost of one path. This script estimates the directed path count of a box without
@@ -16,10 +16,11 @@ on the 2x4x5 census (docs/census.md), as defaults that a new measurement can rep
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import statistics
+
+from bench import Parser
 
 import snakecube as sc
 
@@ -67,7 +68,7 @@ def probe(nb: list[list[int]], n: int, rng: random.Random) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", required=True)
     ap.add_argument("--probes", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)

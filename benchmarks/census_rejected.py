@@ -10,11 +10,12 @@ design's turns and segment lengths, as in docs/data/chess-board-snakes.csv.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import random
 from pathlib import Path
+
+from bench import Parser
 
 from snakecube.census.decide import NO, Decisions
 from snakecube.census.result import snake_of_key
@@ -23,7 +24,7 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "data" / "chess-board-rejec
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--store", required=True)
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)

@@ -2,7 +2,7 @@
 design among the census's top ones with at least ``--most`` solutions, each solved
 exhaustively by ``snakecube.solve``.
 
-    python3 benchmarks/census_sample.py --box 3x3x4 --store census-3x3x4
+    .venv/bin/python benchmarks/census_sample.py --box 3x3x4 --store census-3x3x4
 
 The census store must hold a finished census of that box (``snakecube designs --box ...
 --store DIR``). Prints one line per design and the number of mismatches (exit 1 if any).
@@ -10,16 +10,17 @@ The census store must hold a finished census of that box (``snakecube designs --
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.census import census
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", required=True)
     ap.add_argument("--store", required=True)
     ap.add_argument("--sample", type=int, default=40, help="designs drawn at random (40)")

@@ -16,7 +16,6 @@ time: the machine is shared, and CPU time moves far less with the load. Rewrites
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -26,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-census-speed.md"
@@ -92,7 +93,7 @@ def forecast_row(box: str) -> tuple[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", help="the Python of the older build")
     ap.add_argument("--forecast", action="store_true", help="the forecast against the census")
     ap.add_argument("--box", action="append", help=f"a box (default: {', '.join(BOXES)})")
@@ -110,8 +111,8 @@ def main() -> None:
             rows.append(row)
             print(row, flush=True)
             table = (
-                f"{FORECAST_HEAD}\n\n`python3 benchmarks/census_speed.py --forecast`: each "
-                "box's `designs --estimate --workers 2` (CPU seconds per phase: path search, "
+                f"{FORECAST_HEAD}\n\n`.venv/bin/python benchmarks/census_speed.py --forecast`: "
+                "each box's `designs --estimate --workers 2` (CPU seconds per phase: path search, "
                 "solution counting, reduce, at the speed a short calibration measures) and then "
                 "its census on 2 workers, box after box in one run on the shared 2-core "
                 "machine; CPU time of the census's processes (user + system), the load "
@@ -141,7 +142,8 @@ def main() -> None:
         print(rows[-1], flush=True)
     head = (
         f"{LOOP_HEAD}\n\n"
-        f"`python3 benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, whole "
+        f"`.venv/bin/python benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, "
+        "whole "
         f"processes, one worker, nice {args.nice}): median CPU seconds of `snakecube designs "
         "--box X`, both builds interleaved on the shared 2-core machine; both must find the "
         "same paths, designs and solutions.\n\n"

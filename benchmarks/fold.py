@@ -2,10 +2,10 @@
 random 4x4x4 designs (the table's seeds and fresh ones), and King B's plans in the static
 page's Pyodide; with ``--before``, an older build measured in the same run.
 
-    python3 benchmarks/fold.py                                   # the full run; rewrites
+    .venv/bin/python benchmarks/fold.py                                   # the full run; rewrites
                                                                  # benchmarks/results-fold.md
-    python3 benchmarks/fold.py --before ../old/.venv/bin/python  # and an older build
-    python3 benchmarks/fold.py --random 3 --fresh 2 --no-pyodide # a quick look; only prints
+    .venv/bin/python benchmarks/fold.py --before ../old/.venv/bin/python  # and an older build
+    .venv/bin/python benchmarks/fold.py --random 3 --fresh 2 --no-pyodide  # a quick look; prints
 
 Every job is a whole process, timed by the wall clock with byte code cached, as a person's
 shell runs it: ``python -m snakecube fold NAME --json`` for a catalog puzzle, and
@@ -38,6 +38,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+from bench import Parser  # noqa: E402
+
 import foldsim  # noqa: E402
 import snakecube as sc  # noqa: E402
 from snakecube import catalog  # noqa: E402
@@ -187,7 +189,7 @@ def pyodide_runs(python: str, snake: str) -> list[dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", metavar="PYTHON", help="also run the snakecube beside this")
     ap.add_argument("--random", type=int, default=20, help="the table's seeds 0..N-1 (20)")
     ap.add_argument("--fresh", type=int, default=20, help="fresh random designs (20)")
@@ -209,7 +211,7 @@ def main() -> None:
     lines = [
         "# fold: plans for the catalog (King B is king-b), random 4x4x4 designs, Pyodide",
         "",
-        f"`python3 benchmarks/fold.py{' --before PYTHON' if before else ''}` on "
+        f"`.venv/bin/python benchmarks/fold.py{' --before PYTHON' if before else ''}` on "
         f"{os.cpu_count()} cores (shared), {time.strftime('%Y-%m-%d')}. Every job a whole "
         "`python -m snakecube fold ... --json` process, wall clock, byte code cached"
         + (", the older build's run of each job right before or after this one's" if before

@@ -1,8 +1,10 @@
 """First solutions of floppy big snakes: the set in benchmarks/data/hard-designs.json.
 
-    python3 benchmarks/hard.py                        # auto, 60 s cap, every design
-    python3 benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
-    python3 benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
+    .venv/bin/python benchmarks/hard.py                        # auto, 60 s cap, every design
+    .venv/bin/python benchmarks/hard.py --cap 20 --strategy depth-first --only 5x5x5
+    .venv/bin/python benchmarks/hard.py --set benchmarks/data/wider-designs.json   # seeds 7-26
+    .venv/bin/python benchmarks/hard.py --set benchmarks/data/fresh-5x5x5-designs.json \
+        --before /tmp/main-venv/bin/snakecube --out benchmarks/results-hard.md
 
 A run of a whole set with the defaults (auto, cap 60) rewrites that set's one results file in
 place: ``benchmarks/results-hard.md`` for hard-designs.json, ``benchmarks/results-hard-NAME.md``
@@ -15,6 +17,13 @@ Each design is solved as a person runs it, one whole process per design:
 is checked again here against the design's box (every cell once, turns where the snake
 turns), by code that shares nothing with the search. Prints one row per design and the
 distribution: median, worst, and how many were solved within 1, 10 and 60 s.
+
+``--before EXE`` runs each design with another build's ``snakecube`` too (say main's, installed
+in a separate venv), in the same run: the two processes of a design one after the other, the
+order alternating from design to design, so that both meet the same load. The table then has
+a column for each, and the run writes its own section (``## NAME: before and after``) of the
+results file named by ``--out``, keeping the rest of that file; a default run of a set
+rewrites the part before the first section.
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "hard-designs.json"
@@ -56,23 +67,60 @@ def results_file(designs: Path) -> Path:
     return ROOT / "benchmarks" / f"{stem}.md"
 
 
-def write_results(path: Path, argv: list[str], lines: list[str]) -> None:
-    """Rewrite a results file in place (a temporary file, then renamed): header, then lines."""
-    command = " ".join(["python3", "benchmarks/hard.py", *argv])
-    head = [
-        f"# {path.stem}",
-        "",
-        f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores"
-        " (whole processes; written by the script, rewritten in place at each run).",
-        "",
-    ]
+def write_results(path: Path, argv: list[str], lines: list[str], section: str = "") -> None:
+    """Rewrite a results file in place (a temporary file, then renamed): header, then lines;
+    with ``section``, only that ``## section`` of the file (the rest is kept), else only the
+    part before the first section."""
+    command = " ".join([".venv/bin/python", "benchmarks/hard.py", *argv])
+    said = (f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f} at the end (whole processes; written by the script, "
+            "rewritten in place at each run).")  # fmt: skip
+    old = path.read_text() if path.exists() else ""
+    top, *rest = old.split("\n## ")
+    sections = {s.split("\n", 1)[0]: "## " + s.rstrip("\n") for s in rest}
+    if section:
+        sections[section] = "\n".join([f"## {section}", "", said, "", *lines])
+        top = top.rstrip("\n") or f"# {path.stem}"
+    else:
+        top = "\n".join([f"# {path.stem}", "", said, "", *lines])
+    text = "\n\n".join([top, *sections.values()]) + "\n"
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("\n".join(head + lines) + "\n")
+    tmp.write_text(text)
     os.replace(tmp, path)
 
 
+def run_one(exe: str, d: dict, args: argparse.Namespace) -> float | None:
+    """One design, one whole process of ``exe``: its seconds if it reported a checked
+    solution, else None."""
+    lengths = ",".join(map(str, d["segment_lengths"]))
+    box = "x".join(map(str, d["box"]))
+    argv = [exe, "solve", f"lengths:{lengths}", "--box", box, "--first",
+            "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
+    began = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - began
+    sols = json.loads(out.stdout)["solutions"] if out.returncode == 0 else []
+    ok = bool(sols) and check(sols[0]["cells"], d["segment_lengths"], d["box"])
+    if sols and not ok:
+        raise SystemExit(f"{d['name']}: the reported solution does not check")
+    return wall if ok else None
+
+
+def summary(times: list[float | None]) -> str:
+    """How many were solved, the median, the worst, and how many within 1, 10 and 60 s."""
+    solved = sorted(t for t in times if t is not None)
+    inf = float("inf")
+    every = sorted(t if t is not None else inf for t in times)
+    median = statistics.median(every)
+    return (f"solved {len(solved)} of {len(times)}; median "
+            f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
+            f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
+            f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
+            f"60 s: {sum(t <= 60 for t in solved)}")  # fmt: skip
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per design (default 60)")
     ap.add_argument(
         "--strategy",
@@ -80,6 +128,7 @@ def main() -> None:
         choices=("auto", "beam", "portfolio", "restarts", "sat", "depth-first"),
     )
     ap.add_argument("--only", default="", help="only designs whose name contains this")
+    ap.add_argument("--before", default="", help="another build's snakecube, run beside")
     ap.add_argument("--set", type=Path, default=DATA, help="designs (make_hard_set.py's JSON)")
     ap.add_argument(
         "--out",
@@ -100,36 +149,29 @@ def main() -> None:
 
     designs = [d for d in json.loads(args.set.read_text())["designs"] if args.only in d["name"]]
     exe = str(Path(sys.executable).with_name("snakecube"))
-    times: list[float | None] = []
-    emit(f"| design | segments | straights | seconds ({args.strategy}, cap {args.cap:g}) |")
-    emit("|---|---:|---:|---:|")
-    for d in designs:
-        lengths = ",".join(map(str, d["segment_lengths"]))
-        box = "x".join(map(str, d["box"]))
-        argv = [exe, "solve", f"lengths:{lengths}", "--box", box, "--first",
-                "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
-        began = time.perf_counter()
-        out = subprocess.run(argv, capture_output=True, text=True, check=False)
-        wall = time.perf_counter() - began
-        sols = json.loads(out.stdout)["solutions"] if out.returncode == 0 else []
-        ok = bool(sols) and check(sols[0]["cells"], d["segment_lengths"], d["box"])
-        if sols and not ok:
-            raise SystemExit(f"{d['name']}: the reported solution does not check")
-        times.append(wall if ok else None)
-        shown = f"{wall:.2f}" if ok else f"not within {args.cap:g}"
-        emit(f"| {d['name']} | {len(d['segment_lengths'])} | {d['straights']} | {shown} |")
-    solved = sorted(t for t in times if t is not None)
-    inf = float("inf")
-    every = sorted(t if t is not None else inf for t in times)
-    median = statistics.median(every)
+    builds = {"before": args.before, "after": exe} if args.before else {"": exe}
+    times: dict[str, list[float | None]] = {b: [] for b in builds}
+    heads = " | ".join(f"{b + ' ' if b else ''}seconds ({args.strategy}, cap {args.cap:g})"
+                       for b in builds)  # fmt: skip
+    emit(f"| design | segments | straights | {heads} |")
+    emit("|---|---:|---:|" + "---:|" * len(builds))
+    for i, d in enumerate(designs):
+        shown = {}
+        order = list(builds) if i % 2 == 0 else list(builds)[::-1]  # alternate: same load
+        for b in order:
+            wall = run_one(builds[b], d, args)
+            times[b].append(wall)
+            shown[b] = f"{wall:.2f}" if wall is not None else f"not within {args.cap:g}"
+        cells = " | ".join(shown[b] for b in builds)
+        emit(f"| {d['name']} | {len(d['segment_lengths'])} | {d['straights']} | {cells} |")
     emit()
-    emit(f"solved {len(solved)} of {len(times)}; median "
-          f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
-          f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
-          f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
-          f"60 s: {sum(t <= 60 for t in solved)}")  # fmt: skip
+    for b in builds:
+        emit(f"{b + ': ' if b else ''}{summary(times[b])}")
     if out_file is not None:
-        write_results(out_file, sys.argv[1:], lines)
+        name = args.set.name.removesuffix(".json").removesuffix("-designs")
+        write_results(
+            out_file, sys.argv[1:], lines, f"{name}: before and after" if args.before else ""
+        )
         print(f"wrote {out_file}", file=sys.stderr)
 
 

@@ -1,7 +1,8 @@
 """Where the hard designs are hard: node-budget probes of the first-solution search.
 
-    python3 benchmarks/hard_probe.py --design 5x5x5-s2 --given 0,0.2,0.3,0.4,0.6
-    python3 benchmarks/hard_probe.py --design 4x4x5-s1 --checks 7,15 --runs 300 --budget 20000
+    .venv/bin/python benchmarks/hard_probe.py --design 5x5x5-s2 --given 0,0.2,0.3,0.4,0.6
+    .venv/bin/python benchmarks/hard_probe.py --design 4x4x5-s1 --checks 7,15 --runs 300 \
+        --budget 20000
 
 ``--given``: each fraction f gives the search the first f of the segments as they lie in
 the design's own path (benchmarks/data/hard-designs.json), then runs ``--runs`` searches
@@ -16,11 +17,12 @@ counts are the same on every machine.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from array import array
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.search import _first  # type: ignore[attr-defined]
@@ -32,7 +34,7 @@ DATA = Path(__file__).resolve().parent / "data" / "hard-designs.json"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--design", required=True, help="a name in hard-designs.json")
     ap.add_argument("--given", default="", help="fractions of the true path to give")
     ap.add_argument("--checks", default="", help="pruning flag sets to compare")

@@ -1,7 +1,7 @@
 """Which kind of restart finds first solutions of the hard designs, at equal time.
 
-    python3 benchmarks/kinds.py                       # every design, every kind, 15 s each
-    python3 benchmarks/kinds.py --seconds 20 --only 5x5x5 --kinds M2,S2
+    .venv/bin/python benchmarks/kinds.py                       # every design, every kind, 15 s each
+    .venv/bin/python benchmarks/kinds.py --seconds 20 --only 5x5x5 --kinds M2,S2
 
 For each design of benchmarks/data/hard-designs.json and each kind of restart, one process
 (two at a time) runs restarts of that kind only (``search.first.Portfolio`` with a round of
@@ -16,7 +16,6 @@ in place (git keeps the earlier runs); other runs only print, unless ``--out FIL
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -25,6 +24,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import Parser
 from hard import DATA, check
 
 import snakecube as sc
@@ -65,7 +65,7 @@ def run(job: tuple[dict, str, float]) -> tuple[str, str, int, float | None, int,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=15.0, help="per design and kind")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds")
     ap.add_argument("--only", default="", help="only designs whose name contains this")
@@ -97,7 +97,7 @@ def main() -> None:
             first_at = "" if at is None else f"{at:.1f}"
             emit(f"| {name} | {kind} | {hits} | {first_at} | {n} | {rate:.2f} |")
     if out_file is not None:
-        command = " ".join(["python3", "benchmarks/kinds.py", *sys.argv[1:]])
+        command = " ".join([".venv/bin/python", "benchmarks/kinds.py", *sys.argv[1:]])
         head = [
             f"# {out_file.stem}",
             "",

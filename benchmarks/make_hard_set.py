@@ -1,14 +1,17 @@
 """Make the benchmark set of hard (floppy) designs: benchmarks/data/hard-designs.json.
 
-    python benchmarks/make_hard_set.py                    # the set: seeds 1-6
-    python benchmarks/make_hard_set.py --seeds 7-26 --out benchmarks/data/wider-designs.json
-    python benchmarks/make_hard_set.py --seeds 101-120 --mix 200 --boxes 5x5x5 \
+    .venv/bin/python benchmarks/make_hard_set.py                    # the set: seeds 1-6
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 7-26 \
+        --out benchmarks/data/wider-designs.json
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 101-120 --mix 200 --boxes 5x5x5 \
         --out benchmarks/data/mixed200-designs.json
-    python benchmarks/make_hard_set.py --seeds 27-46 --boxes 4x5x5 \
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 27-46 --boxes 4x5x5 \
         --out benchmarks/data/more-4x5x5-designs.json
-    python benchmarks/make_hard_set.py --seeds 201-208 \
+    .venv/bin/python benchmarks/make_hard_set.py --seeds 201-208 \
         --boxes 3x4x5,2x5x5,4x4x4,3x3x5,2x4x5,3x4x4,2x3x5,3x3x4 \
         --out benchmarks/data/smaller-boxes-designs.json
+    python benchmarks/make_hard_set.py --seeds 301-320 --boxes 5x5x5 \
+        --out benchmarks/data/fresh-5x5x5-designs.json
 
 Each design is the snake of a uniformly mixed random Hamiltonian path (20 n^2 backbite moves
 from a serpentine, n the number of cells; ``--mix`` sets the 20), one per seed in each of
@@ -16,15 +19,17 @@ from a serpentine, n the number of cells; ``--mix`` sets the 20), one per seed i
 never sees it. The wider set (seeds 7-26) stands in for designs the solver was not tuned on
 (no parameter was set on them); the mixed200 set (ten times the moves) was made after the
 search it measures. The last two, made after every parameter was set, check the margin on more
-4x5x5 designs and on every other box shape of 24-60 cells.
+4x5x5 designs and on every other box shape of 24-60 cells; the fresh 5x5x5 set (seeds 301-320)
+was made for issue 50, to measure before and after its change in one run.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
@@ -34,7 +39,7 @@ OUT = Path(__file__).resolve().parent / "data" / "hard-designs.json"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1-6", help="first-last seed (default 1-6)")
     ap.add_argument("--mix", type=int, default=20, help="backbite moves per n^2 (default 20)")
     ap.add_argument("--boxes", default=",".join("x".join(map(str, b)) for b in BOXES))

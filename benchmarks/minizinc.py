@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import Parser
+
 from snakecube import Snake
 from snakecube.minizinc import model
 from snakecube.search import solve
@@ -47,6 +49,7 @@ def gecode(text: str) -> tuple[int, float]:
 
 
 def main() -> None:
+    Parser(description=__doc__.splitlines()[0]).parse_args()
     if shutil.which("minizinc") is None:
         sys.exit("minizinc is not installed (Debian: apt-get install minizinc)")
     version = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout

@@ -11,7 +11,6 @@ is measured here, as whole processes of the installed command (byte code cached)
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import signal
@@ -22,6 +21,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-responsiveness.md"
@@ -150,7 +151,7 @@ JOBS: list[tuple[str, float, Callable[[], float]]] = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each job (default 3)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
     args = parser.parse_args()
@@ -163,7 +164,8 @@ def main() -> None:
     lines = [
         "# Responsiveness: refusals, time limits and Ctrl-C, in seconds",
         "",
-        f"`python3 benchmarks/responsiveness.py --runs {args.runs}`, {time.strftime('%Y-%m-%d')}, "
+        f"`.venv/bin/python benchmarks/responsiveness.py --runs {args.runs}`, "
+        f"{time.strftime('%Y-%m-%d')}, "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; medians of whole "
         "processes.",
         "",

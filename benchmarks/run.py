@@ -1,8 +1,8 @@
 """Speed and memory of snakecube, against ../shared/bench/naive.c measured in the same run.
 
-    python3 benchmarks/run.py            # everything (about 5 minutes, most of it naive.c)
-    python3 benchmarks/run.py --quick    # skip naive.c on the slow harder snake
-    python3 benchmarks/run.py --quick --before ../old/.venv/bin/python   # and an older build
+    .venv/bin/python benchmarks/run.py            # everything (about 5 minutes, most of it naive.c)
+    .venv/bin/python benchmarks/run.py --quick    # skip naive.c on the slow harder snake
+    .venv/bin/python benchmarks/run.py --quick --before ../old/.venv/bin/python  # an older build
 
 Prints three tables (markdown):
 
@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
@@ -238,7 +240,7 @@ def pruning(snake: sc.Snake | str, name: str, full: bool = True) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip naive.c on the harder snake")
     parser.add_argument("--repeat", type=int, default=3, help="runs per whole-process job")
     parser.add_argument("--before", metavar="PYTHON",

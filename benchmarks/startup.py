@@ -16,7 +16,6 @@ modules each command imports (none should be there for a one-process solve).
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -24,6 +23,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-startup.md"
@@ -70,7 +71,7 @@ def _check(tool: list[str], job: list[str], name: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs of each job (default 11)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
     parser.add_argument("--before", metavar="PYTHON",
@@ -99,7 +100,7 @@ def main() -> None:
     lines = [
         "# Start-up: whole processes against `python -c pass`",
         "",
-        f"`python3 benchmarks/startup.py --runs {args.runs}"
+        f"`.venv/bin/python benchmarks/startup.py --runs {args.runs}"
         f"{' --before ' + args.before if args.before else ''}`, {time.strftime('%Y-%m-%d')}, "
         f"{os.cpu_count()} cores, load average {load:.1f}; medians, interleaved runs.",
         "",

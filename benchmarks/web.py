@@ -14,7 +14,6 @@ plan" button) and finds a first solution of ``run.py``'s fully mixed random 5x5x
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import os
 import socket
@@ -26,6 +25,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx  # the dev extra's HTTP client (httpx, renamed)
+from bench import Parser
 from playwright.sync_api import sync_playwright
 from run import design_5x5x5
 
@@ -198,7 +198,7 @@ def serve_folder(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="?", type=int, default=3, help="visits each way")
     parser.add_argument("--before", metavar="PYTHON", help="an older build's interpreter")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """A few minutes of mixed traffic against ``snakecube serve`` on 127.0.0.1 (issue 43).
 
-    .venv/bin/python benchmarks/web_soak.py                 # 180 s; rewrites results-web-soak.md
+    .venv/bin/python benchmarks/web_soak.py                 # 4 min; rewrites results-web-soak.md
     .venv/bin/python benchmarks/web_soak.py --seconds 30 --out -
 
 One server (``--workers 2 --queue 8``, its own temporary folder), then, measured in this run:
@@ -15,7 +15,13 @@ One server (``--workers 2 --queue 8``, its own temporary folder), then, measured
    another site's text/plain POST), clients that leave (a solve and a download dropped after
    1 s), a slow client (headers one byte a second), and ``/api/status`` every 0.1 s (its
    slowest answer);
-4. the server stopped with SIGTERM while jobs run: its exit code, the lines it logged,
+4. two floods (issue 52), each ``--flood`` seconds, while a client asks for the standard
+   snake's details again and again: six threads sending ``POST /api/details`` with a body
+   of 1,400,041 bytes, refused (413) on its Content-Length before it is read; then 300
+   half-open connections (half a request line, then nothing; reopened when closed) from
+   127.0.0.2, another address of this machine; the server's memory before, at its peak and
+   after, and the client's requests answered;
+5. the server stopped with SIGTERM while jobs run: its exit code, the lines it logged,
    processes and files left behind.
 
 It reports requests served, answers by kind, worker restarts by reason, and the server's
@@ -24,7 +30,6 @@ memory (resident set of the server process, and of its workers) at the start and
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import os
@@ -36,9 +41,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
+from bench import Parser
 
 import snakecube as sc
 
@@ -254,7 +261,75 @@ class Soak:
                               capture_output=True, text=True, check=True)  # fmt: skip
         self.status_ms.extend(json.loads(done.stdout))
 
-    # -- 4. stop -----------------------------------------------------------------------------
+    # -- 4. floods ---------------------------------------------------------------------------
+    def flood(self, seconds: float, attack: Callable[[float], None], threads: int) -> dict:
+        """``attack(end)`` from ``threads`` threads for ``seconds`` while a client asks for
+        the standard snake's details: the server's memory (kB) before, at its peak (sampled
+        every 0.1 s) and after, and the client's requests answered."""
+        end = time.monotonic() + seconds
+        before = rss_kb(self.proc.pid)
+        peak = [before]
+        asked = answered = 0
+        attackers = [threading.Thread(target=attack, args=(end,)) for _ in range(threads)]
+        for t in attackers:
+            t.start()
+        with httpx.Client(base_url=self.url, timeout=30) as c:
+            while time.monotonic() < end:
+                asked += 1
+                try:
+                    r = c.post("/api/details", json={"snake": "standard", "cells": STANDARD})
+                    answered += r.status_code == 200
+                except httpx.TransportError:
+                    pass
+                peak.append(rss_kb(self.proc.pid))
+                time.sleep(0.1)
+        for t in attackers:
+            t.join()
+        return {"before": before, "peak": max(peak), "after": rss_kb(self.proc.pid),
+                "asked": asked, "answered": answered}  # fmt: skip
+
+    def big_bodies(self, end: float) -> None:
+        size = 1_400_041
+        head = (f"POST /api/details HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: "
+                f"application/json\r\nContent-Length: {size}\r\n\r\n").encode()  # fmt: skip
+        body = b"x" * size
+        while time.monotonic() < end:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port)) as s:
+                    s.sendall(head + body)
+                    s.recv(100)
+            except OSError:
+                continue
+
+    def half_open(self, end: float) -> None:
+        held: list[socket.socket] = []
+        while time.monotonic() < end:
+            for s in list(held):  # closed by the server: open another
+                s.setblocking(False)
+                try:
+                    closed = s.recv(100) == b""
+                except BlockingIOError:
+                    closed = False
+                except OSError:
+                    closed = True
+                if closed:
+                    s.close()
+                    held.remove(s)
+            while len(held) < 300:
+                s = socket.socket()
+                s.bind(("127.0.0.2", 0))
+                try:
+                    s.connect(("127.0.0.1", self.port))
+                    s.sendall(b"GET /api/status HTTP/1.1\r\n")
+                except OSError:
+                    s.close()
+                    break
+                held.append(s)
+            time.sleep(0.2)
+        for s in held:
+            s.close()
+
+    # -- 5. stop -----------------------------------------------------------------------------
     def stop_while_busy(self) -> tuple[int, list[str], list[int], list[str], str]:
         """SIGTERM while two downloads and a solve run: (exit code, each client's first
         line, processes left, files left, the log)."""
@@ -281,8 +356,9 @@ class Soak:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=180.0, help="mixed traffic (180)")
+    parser.add_argument("--flood", type=float, default=20.0, help="each flood (20)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
     args = parser.parse_args()
     soak = Soak(workers=2, queue=8)
@@ -296,6 +372,9 @@ def main() -> None:
         soak.mixed(args.seconds)
         end_mem = soak.memory()
         restarts = dict(soak.status()["restarts"])
+        bodies = soak.flood(args.flood, soak.big_bodies, 6)
+        half = soak.flood(args.flood, soak.half_open, 1)
+        flood_end = soak.memory()
         code, answers, left, files, log = soak.stop_while_busy()
     finally:
         if soak.proc.poll() is None:
@@ -321,6 +400,17 @@ def main() -> None:
          f"{end_mem[0] / 1024:.0f} MB ({growth:+.0%})"),
         ("workers' memory (resident, together), start -> end",
          f"{start_mem[1] / 1024:.0f} -> {end_mem[1] / 1024:.0f} MB"),
+        *(
+            (f"{what}, {args.flood:g} s: server memory before -> peak -> after; the client's "
+             "details answered", f"{f['before'] / 1024:.0f} -> {f['peak'] / 1024:.0f} -> "
+             f"{f['after'] / 1024:.0f} MB ({(f['after'] - start_mem[0]) / start_mem[0]:+.0%} of "
+             f"the start); {f['answered']} of {f['asked']}")
+            for what, f in (("flood of 1.4 MB bodies refused unread (6 threads)", bodies),
+                            ("300 half-open connections from 127.0.0.2", half))
+        ),
+        ("server memory (resident), start -> after the floods",
+         f"{start_mem[0] / 1024:.0f} -> {flood_end[0] / 1024:.0f} MB "
+         f"({(flood_end[0] - start_mem[0]) / start_mem[0]:+.0%})"),
         ("stopped with SIGTERM while 3 jobs ran: exit code; each client's answer",
          f"{code}; {', '.join(answers)}"),
     ]  # fmt: skip
@@ -333,7 +423,7 @@ def main() -> None:
     lines = [
         "# Web soak: mixed traffic against `snakecube serve`",
         "",
-        f"`python3 benchmarks/web_soak.py --seconds {args.seconds:g}`, "
+        f"`.venv/bin/python benchmarks/web_soak.py --seconds {args.seconds:g}`, "
         f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
         f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - began:.0f} s in all; the server "
         "with `--workers 2 --queue 8` on 127.0.0.1.",

@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from snakecube.web import answers
 
 KING_TYPO = (  # the king with segment 6 typed 3 for 4: 63 cubes
@@ -89,3 +91,24 @@ def test_no_command_line_options_in_the_pages_messages():
         assert line and "--" not in line, (snake, line)
     with pytest.raises(answers.InputError, match="under Target"):
         answers.check("elbows:3,5,7,9,11,13,15,17,19,21,23,24")
+
+
+def test_the_page_names_the_king_first_for_a_segment_left_out():
+    from snakecube import Snake
+
+    king = list(Snake.parse("king").lengths)
+    left_out = "-".join(map(str, king[:7] + king[8:]))  # 62 cubes
+    wrong = answers.solve_answer(left_out)
+    assert wrong["nearby"][0]["name"] == "king"
+    assert wrong["nearby"][0]["edit"] == "a segment of 3 left out before segment 8"
+
+
+@pytest.mark.heavy
+def test_the_page_says_a_swap_that_folds_is_one_typo_from_the_king():
+    from snakecube import Snake
+
+    king = list(Snake.parse("king").lengths)
+    swapped = "-".join(map(str, [*king[:44], king[45], king[44]]))
+    typo = answers.solve_answer(swapped, limit=1)["catalog_typo"]
+    assert typo["name"] == "king" and typo["edit"] == "segments 45 and 46 swapped (2,4 -> 4,2)"
+    assert answers.solve_answer("king", limit=1)["catalog_typo"] is None

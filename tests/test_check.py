@@ -140,3 +140,18 @@ def test_a_box_typed_in_another_orientation_is_turned_not_mirrored():
 
 WORDS_SIGNS = {(1, 0, 0): "+x", (-1, 0, 0): "-x", (0, 1, 0): "+y", (0, -1, 0): "-y",
                (0, 0, 1): "+z", (0, 0, -1): "-z"}  # fmt: skip
+
+
+def test_without_a_start_the_wrong_segment_is_blamed():
+    """Only the last direction is wrong (-y for +y): placed with its lowest corner at the
+    origin, the whole path shifted and cube 4 was blamed; cube 1 goes where the most cubes
+    come right, and segment 17 is named."""
+    wrong = "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x -y"
+    for start in (None, (0, 0, 0)):
+        v = check("standard", wrong, start=start)
+        assert not v.valid and v.failure is not None and v.failure[0] == 26 and v.segment == 17
+        assert "it fails at cube 26, in segment 17: cube 26 at [2, -1, 2]" in v.report()
+    v = check("standard", "+x +y -x +z +x -z +x -y -x -z +y -z +x +z -y +x +y")  # segment 10
+    assert v.segment == 10 and v.to_dict()["failure"]["segment"] == 10
+    v = check("standard", "+y +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y")  # segment 2
+    assert (v.failure or (0,))[0] == 3 and v.segment == 2

@@ -317,7 +317,9 @@ def test_check_and_export(capsys):
 
 def test_a_typed_snake_is_named_from_either_end(capsys):
     code, out, _ = run(capsys, "solve", "3-2-2-3-2-3-2-2-3-3-2-2-2-3-3-3-3")
-    assert code == 0 and "the catalog's `standard`, read from its other end" in out
+    assert (
+        code == 0 and "(this is seed-green: the catalog's standard, read from its other end)" in out
+    )
     code, out, _ = run(capsys, "solve", "standard")
     assert code == 0 and "catalog's" not in out  # typed by its name: nothing to say
     code, out, _ = run(capsys, "catalog")
@@ -331,15 +333,27 @@ def test_a_typed_snake_is_named_from_either_end(capsys):
 ELBOWS_729 = "elbows:" + ",".join(map(str, range(3, 700, 2))) + "/729"
 
 
-def _on_a_terminal(*args: str) -> str:
-    """What a command shows on a terminal (its stderr a pty) until it ends."""
+def _on_a_terminal(*args: str, until: tuple[str, ...] = ()) -> str:
+    """What a command shows on a terminal (its stderr a pty) until it ends; with ``until``,
+    until all those words have shown, and then a Ctrl-C ends it (a busy machine may take
+    longer than a command's own time limit to draw its first bar)."""
     import pty
 
     master, slave = pty.openpty()
     proc = _cli(*args, stderr_override=slave)
     os.close(slave)
-    chunks = []
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + HANG
     while True:
+        shown = b"".join(chunks).decode(errors="replace")
+        if until and all(word in shown for word in until):
+            proc.send_signal(signal.SIGINT)
+            until = ()
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if not ready:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                break
+            continue
         try:
             data = os.read(master, 4096)
         except OSError:
@@ -362,7 +376,7 @@ def test_every_command_proves_no_solutions_as_solve_does(command):
         assert code == 2 and len(err.splitlines()) == 1
         assert "no solutions" in err and f"nothing to {command}" in err
     elif command == "rate":
-        assert code == 0 and "unsolvable" in out and "complete    True" in out
+        assert code == 0 and "unsolvable" in out and "complete    yes" in out
     else:
         assert code == 0 and "no solutions" in out and "from the last end" in out
 
@@ -374,7 +388,7 @@ def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
     assert "searching" in shown and "unit" in shown
     shown = _on_a_terminal("rate", _hard_design(), "--box", "5x5x5", "--seconds", "2.5")
     assert "searching" in shown and "unit" in shown
-    shown = _on_a_terminal("flat", "king", "--seconds", "2.5")
+    shown = _on_a_terminal("flat", "king", "--seconds", "600", until=("laying flat", "found"))
     assert "laying flat" in shown and "found" in shown
     shown = _on_a_terminal("designs", "--box", "4x4x4", "--seconds", "2.5")
     assert "the census will take about" in shown and "years" in shown  # said first
@@ -408,3 +422,128 @@ def test_generate_shows_progress_on_a_terminal_and_stops_with_what_it_found():
     text = seen.decode(errors="replace")
     assert "generating" in text and "sample" in text
     assert proc.returncode == 130 and "interrupted after" in text and "Traceback" not in text
+
+
+# -- the first hour of a new user (issue 53) ---------------------------------------------------
+DASHES = "--o-o-o-oooo-o-ooo-oo-ooo--"  # the standard snake, as convert writes it
+
+
+def test_an_o_dash_snake_pastes_as_the_snake(capsys):
+    """argparse takes a word starting with '-' for an option; the o/- form is read as the
+    snake wherever it stands, and options around it still work."""
+    code, out, err = run(capsys, "solve", DASHES, "--json")
+    assert code == 0 and json.loads(out)["distinct"] == 1, err
+    code, out, _ = run(capsys, "solve", "--first", DASHES, "--quiet")
+    assert code == 0 and "read as                  o/- per cube, o = corner" in out
+    code, out, _ = run(capsys, "convert", DASHES, "--to", "lengths")
+    assert out.strip() == "lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3"
+    code, out, _ = run(
+        capsys, "check", DASHES, "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y"
+    )
+    assert code == 0 and "verdict    a solution" in out
+    code, _, err = run(capsys, "solve", DASHES, "--bogus")
+    assert code == 2 and "unrecognized arguments: --bogus" in err and "\x00" not in err
+
+
+def test_rate_says_complete_as_solve_does(capsys):
+    code, out, _ = run(capsys, "rate", "seed-red")
+    assert code == 0 and "complete    yes\n" in out
+    assert "stop_reason" not in out and "True" not in out and "None" not in out
+
+
+def test_designs_help_names_no_snake(capsys):
+    assert main(["designs", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "snake's cube" not in out and "this or --region is needed" in out
+
+
+def test_the_catalog_note_nests_no_brackets(capsys):
+    code, out, _ = run(capsys, "solve", "ESCCCCCCCCCSCCCCCCCSCSCCCCE")  # seed-orange
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first == "(this is the catalog's seed-orange, also called cubra-red)"
+    assert "`" not in out
+
+
+def test_catalog_spells_each_puzzle_as_solve_does(capsys):
+    _, out, _ = run(capsys, "catalog")
+    for name in ("seed-red", "king", "standard"):
+        _, solved, _ = run(capsys, "solve", name, "--first", "--quiet")
+        turns = solved.split("snake", 1)[1].split()[0]
+        assert f"\n  {turns}" in out, name  # the line under the name starts with it
+    assert "(published as SSCCCCCCSCCSCCCCCSCCSCCCCSS)" in out
+
+
+@pytest.mark.heavy
+def test_a_census_histogram_is_wrapped_and_bounded(capsys):
+    code, out, _ = run(capsys, "designs", "--box", "2x3x4", "--quiet")
+    lines = out.splitlines()
+    assert code == 0 and max(map(len, lines)) <= 100
+    at = next(i for i, line in enumerate(lines) if line.startswith("histogram"))
+    rest = lines[at + 1 :]
+    height = 1 + next((i for i, line in enumerate(rest) if not line.startswith(" ")), len(rest))
+    assert height <= 4 and "more, up to 835 solutions (--json lists them all)" in out
+
+
+def test_flat_of_the_king_is_forecast_and_refused(capsys):
+    code, _, err = run(capsys, "flat", "king")
+    assert code == 2 and "would take about 5 days" in err and "--seconds S" in err, err
+    code, out, err = run(capsys, "flat", "king", "--seconds", "0.5")
+    assert code == 0 and "will take about 5 days (estimated); --seconds 0.5 stops it" in err
+    assert "complete               no (stopped at the time limit; counts are lower bounds)" in out
+
+
+def test_flat_reports_progress_against_its_forecast():
+    """The bar is told how many segments the count will place (Knuth's estimate), and the
+    estimate is within a fifth of what the count placed."""
+    from snakecube import Snake
+    from snakecube.flat import flat
+
+    seen: list[tuple[int, int]] = []
+    flat(Snake.parse("seed-red"), progress=lambda done, total, found: seen.append((done, total)))
+    placed, total = seen[-1]
+    assert seen and total > 0 and abs(total - placed) < 0.2 * placed
+
+
+def test_fold_says_its_quarter_turns_against_what_the_corners_need(capsys):
+    code, out, _ = run(capsys, "fold", "standard")
+    assert code == 0
+    assert "quarter turns    7 (the fewest possible)" in out and "lower bound" not in out
+
+
+@pytest.mark.slow
+def test_fold_of_king_b_does_not_read_as_short_of_the_best(capsys):
+    code, out, _ = run(capsys, "fold", "king-b")
+    assert code == 0
+    assert "quarter turns    17 (the corners' angles alone need 15)" in out
+
+
+@pytest.mark.slow
+def test_serve_open_without_a_display_says_so():
+    pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    serve = [sys.executable, "-m", "snakecube", "serve", "--open", "--port", "0"]
+    proc = subprocess.Popen(serve, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    said = b""
+    try:
+        deadline = time.monotonic() + HANG
+        while b"serving the page" not in said and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+            if ready:
+                chunk = os.read(proc.stderr.fileno(), 4096)  # type: ignore[union-attr]
+                if not chunk:
+                    break
+                said += chunk
+    finally:  # what it said is all this test needs (stopping a server is test_web's)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=HANG)
+    first, _, rest = said.decode().partition("\n")
+    assert "--open: there is no display here" in first and "open the address below" in first
+    assert rest.startswith("snakecube: serving the page at http://127.0.0.1:"), said
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_generate_s_bar_counts_the_designs_asked_for():
+    shown = _on_a_terminal("generate", "--box", "4x4x4", "--unique", "--count", "3", "--seed", "2")
+    assert "/3 [" in shown and "samples drawn" in shown and "samples [" not in shown

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import stop_groups
+
 pytest.importorskip("distributed", reason="the cluster extra (dask.distributed) is not installed")
 
 pytestmark = pytest.mark.slow
@@ -57,14 +59,7 @@ def cluster(tmp_path_factory):
             client.wait_for_workers(2, timeout=60)
         yield {"address": json.loads(info.read_text())["address"], "workers": workers}
     finally:
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
+        stop_groups(procs)
 
 
 def _json(*argv: str) -> dict:

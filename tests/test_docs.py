@@ -26,14 +26,17 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+import socket
 import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from conftest import HANG, command
+from conftest import HANG, command, stop_groups
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -229,3 +232,177 @@ def test_example(example: Example, tmp_path: Path):
         diff = difflib.unified_diff(_trimmed(example.expected), _trimmed(actual),
                                     "the docs", "the program", lineterm="")  # fmt: skip
         pytest.fail(f"{shown}\n" + "\n".join(diff), pytrace=False)
+
+
+# -- the benchmark commands as the docs write them (real processes) ---------------------------
+
+BENCHMARK = re.compile(r"\.venv/bin/python\s+(benchmarks/\w+\.py)([^#]*)")
+
+
+def benchmark_commands(pages: list[Path] = PAGES) -> list[tuple[str, tuple[str, ...]]]:
+    """Every ``.venv/bin/python benchmarks/X.py ARGS`` of ``pages``: in code blocks, a line's
+    command up to a ``#`` comment; in the text, an inline code span (which may wrap)."""
+    found: set[tuple[str, tuple[str, ...]]] = set()
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        fenced = re.compile(r"^(```+|~~~+)[^\n]*\n(.*?)^\1", re.S | re.M)
+        # a line ending in a backslash goes on in the next, as in a shell
+        blocks = [m[2].replace("\\\n", " ") for m in fenced.finditer(text)]
+        lines = [line for block in blocks for line in block.splitlines()]
+        spans = [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", fenced.sub("", text))]
+        for snippet in lines + spans:
+            for m in BENCHMARK.finditer(snippet):
+                found.add((m[1], tuple(shlex.split(m[2]))))
+    return sorted(found)
+
+
+def test_no_benchmark_command_needs_the_environment_activated():
+    """``python3 benchmarks/...`` finds no snakecube outside the virtual environment: every
+    command the docs give runs the environment's interpreter, and there are such commands."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        bare = re.search(r"(?<![/\w.])python3?\s+benchmarks/\w+\.py", text)
+        assert bare is None, f"{page.relative_to(ROOT)}: {bare[0] if bare else ''}"
+    scripts = {s for s, _ in benchmark_commands()}
+    assert {"benchmarks/run.py", "benchmarks/hard.py", "benchmarks/web.py"} <= scripts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "script,args", [pytest.param(s, a, id=" ".join([s, *a])) for s, a in benchmark_commands()]
+)
+def test_a_benchmark_command_runs_as_the_docs_write_it(script: str, args: tuple[str, ...]):
+    """Run with ``--dry-run`` (benchmarks/bench.py): the interpreter finds snakecube and what
+    the benchmark measures with, and every option is one the script takes; nothing is
+    measured. The docs' interpreter, ``.venv/bin/python``, where there is one (CI installs
+    elsewhere: then this test's own)."""
+    venv = ROOT / ".venv" / "bin" / "python"
+    python = str(venv) if venv.exists() else sys.executable
+    done = subprocess.run([python, script, *args, "--dry-run"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=HANG)  # fmt: skip
+    assert done.returncode == 0, f"{script} {' '.join(args)}\n{done.stderr[-2000:]}"
+    assert "nothing measured (--dry-run)" in done.stdout
+
+
+# -- the local Dask cluster of docs/cli.md (real processes) -----------------------------------
+
+
+def dask_recipe() -> list[list[str]]:
+    """The lines of docs/cli.md's cluster on one machine, as words (without the ``&``)."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+    block = next(b for b in blocks if "dask scheduler" in b)
+    return [shlex.split(line.strip().removesuffix("&")) for line in block.splitlines() if line]
+
+
+@pytest.mark.slow
+def test_the_local_dask_cluster_runs_as_the_docs_write_it(tmp_path: Path):
+    """A real ``dask scheduler`` and ``dask worker`` started as the recipe says (on a free
+    port, in place of its 8786), then its ``snakecube designs`` line, whose census is the
+    one the docs give; both processes and their children are stopped at the end."""
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    scheduler, worker, census = dask_recipe()
+    assert scheduler[1:2] == ["scheduler"] and worker[1:2] == ["worker"], dask_recipe()
+    assert census[1:3] == ["designs", "--box"] and "--scheduler" in census
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    venv = ROOT / ".venv" / "bin"
+    here = venv if venv.exists() else Path(sys.executable).parent
+
+    def local(words: list[str]) -> list[str]:
+        """The words with the free port, the environment's programs found as the docs say."""
+        exe = here / Path(words[0]).name
+        return [str(exe), *(w.replace("8786", str(port)) for w in words[1:])]
+
+    started = []
+    try:
+        for words, log in ((scheduler, "scheduler.log"), (worker, "worker.log")):
+            with (tmp_path / log).open("w") as out:
+                started.append(
+                    subprocess.Popen(local(words), cwd=tmp_path, stdout=out,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+                )  # fmt: skip
+            if words is scheduler:  # the census needs the scheduler listening
+                deadline = time.monotonic() + HANG
+                while not _listening(port):
+                    assert time.monotonic() < deadline, (tmp_path / log).read_text()[-2000:]
+                    time.sleep(0.2)
+        done = subprocess.run(local(census), cwd=tmp_path, capture_output=True, text=True,
+                              timeout=10 * HANG)  # fmt: skip
+    finally:
+        stop_groups(started)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "designs        13901" in done.stdout.splitlines()  # as the docs say, and docs/census.md
+    assert (tmp_path / census[census.index("--store") + 1]).is_dir()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+# -- figures the docs give ---------------------------------------------------------------------
+
+
+def test_the_region_example_is_the_block_its_comment_says():
+    """docs/cli.md's region: its comment names the box it lies in, as the tool says it."""
+    from snakecube import Region
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text[text.index("## Regions") :]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block is not None
+    said = re.search(r"a (\d+x\d+x\d+) block", block[1])
+    assert said is not None and f"within {said[1]}" in Region.parse(block[1]).describe()
+
+
+def test_the_design_gives_the_scheduler_s_deadline_the_code_has():
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    from snakecube.cluster import CONNECT_SECONDS
+
+    text = " ".join((ROOT / "docs" / "design.md").read_text(encoding="utf-8").split())
+    said = re.search(r"An unreachable scheduler is one line too, after (\d+) s", text)
+    assert said is not None and int(said[1]) == CONNECT_SECONDS
+
+
+_PAGES = re.compile(rb"/Type\s*/Page[^s]")
+
+
+@pytest.mark.slow
+@pytest.mark.pictures
+def test_the_dry_run_s_pages_and_sizes_are_what_the_commands_make(tmp_path: Path):
+    """docs/dry-run.md gives, beside each command, the pages of the PDF it writes or the
+    size of its file: the commands are run and their files measured."""
+    pytest.importorskip("matplotlib", reason="the show extra is not installed")
+    text = (ROOT / "docs" / "dry-run.md").read_text(encoding="utf-8")
+    block = re.search(r"^```sh\n(.*?)^```", text, re.S | re.M)
+    assert block is not None
+    claims = 0
+    for line in block[1].splitlines():
+        if not line.startswith("snakecube "):
+            continue
+        words, _, note = line.partition("#")
+        args = shlex.split(words)[1:]
+        done = subprocess.run([*command(), *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=HANG * 3)  # fmt: skip
+        assert done.returncode == 0, (line, done.stderr[-2000:])
+        written = tmp_path / args[args.index("--out") + 1]
+        if pages := re.match(r"\s*(\d+) pages", note):
+            got = len(_PAGES.findall(written.read_bytes()))
+            assert got == int(pages[1]), f"{line}: {got} pages"
+            claims += 1
+        if size := re.match(r"\s*(\d+) kB", note):
+            got_kb = written.stat().st_size / 1000
+            assert abs(got_kb - int(size[1])) <= 0.1 * int(size[1]), f"{line}: {got_kb:.0f} kB"
+            claims += 1
+    assert claims >= 5
+
+
+def test_the_readme_says_how_long_the_tests_take():
+    """A new user learns before running it how long the suite takes, and that a fast loop
+    exists (and its command)."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert re.search(r"The whole suite takes about [\d½]+ minutes", text)
+    assert re.search(r"the fast loop [^.]* takes about [\d½]+ minutes", text)
+    assert re.search(r'-m pytest (-n auto )?-m "not slow and not pictures and not browser"', text)

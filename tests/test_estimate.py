@@ -51,6 +51,18 @@ def test_the_estimate_averages_to_the_node_count(seed):
     assert 0.85 * exact < estimate < 1.15 * exact, (estimate, exact)
 
 
+def test_the_levels_add_up_to_the_estimate():
+    """``levels`` is the same estimate split by the segment placed: one entry a segment,
+    summing to the total, nothing past a level no walk reaches."""
+    box = sc.Box(2, 3, 4)
+    problem = Problem.build(_random_design(box, 1), box)
+    levels: list[float] = []
+    total = tree_size(problem, probes=2_000, seed=1, levels=levels)
+    assert len(levels) == len(problem.lengths) and min(levels) >= 0 and levels[0] > 0
+    assert sum(levels) == pytest.approx(total, rel=1e-9)
+    assert total == tree_size(problem, probes=2_000, seed=1)  # the same walks without it
+
+
 def test_the_estimate_is_deterministic():
     problem = Problem.build(sc.Snake.parse("king"), sc.Box(4, 4, 4))
     assert tree_size(problem, seed=3) == tree_size(problem, seed=3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 import snakecube as sc
@@ -53,7 +55,15 @@ def test_every_start_class_from_fixed_starts_adds_up():
     assert placements == total.placements == 576
     by_kind = {c.kind: c.distinct for c in total.start_classes}
     assert by_kind == {"corner": 6, "edge": 0, "face": 6, "inside": 0}
-    assert sum(c.placements for c in total.start_classes) == total.placements
+    # each class's placements, counted again from the solutions' images under the symmetries
+    kind_of = {}
+    for orbit in box.orbits():
+        (cls,) = [c for c in total.start_classes if box.cells.index(c.cell) in orbit]
+        kind_of.update(dict.fromkeys(orbit, cls.kind))
+    starts = Counter(kind_of[g[s.path[0]]] for s in total.solutions for g in box.symmetries)
+    assert {c.kind: c.placements for c in total.start_classes} == {
+        kind: starts.get(kind, 0) for kind in by_kind
+    }
 
 
 def test_reverse_folds_from_the_other_end():
@@ -152,6 +162,51 @@ def test_plan_units_cover_start_classes():
     assert r_small == {u.start for u in bigger.units}
 
 
+@pytest.mark.parametrize(
+    "snake, box",
+    [
+        ("lengths:" + ",".join(["2"] * 17), (2, 3, 3)),
+        ("king", None),
+        ("lengths:2,3,2,2,2,2,2,3,2,2,2,3,2,2", (2, 3, 3)),
+    ],
+)
+def test_a_plan_cut_short_by_its_budget_still_counts_exactly(snake, box, monkeypatch):
+    """Past the plan's budget (units, steps or deadline), units keep their stabilizers and
+    every class is still counted once: the same solutions, one per class."""
+    from snakecube.search import plan as planning
+
+    target = sc.Box(*box) if box else None
+    full = sc.solve(snake, target, workers=1)
+    want = sorted(s.canonical() for s in full.solutions)
+    for units, steps in ((1, 10**9), (10**9, 1), (3, 10**9), (10**9, 5)):
+        monkeypatch.setattr(planning, "PLAN_UNITS", units)
+        monkeypatch.setattr(planning, "PLAN_STEPS", steps)
+        planning._PLANS.clear()
+        cut = sc.solve(snake, target, workers=1)
+        assert (cut.placements, cut.distinct, cut.complete) == (
+            full.placements,
+            full.distinct,
+            True,
+        )
+        assert sorted(s.canonical() for s in cut.solutions) == want
+        problem, made = prepare(snake, target)
+        assert not made.complete or units > 1  # the budget did cut the walk
+        assert all(u.fixers or made.keeps(problem, i, ()) for i, u in enumerate(made.units))
+    planning._PLANS.clear()
+
+
+def test_a_deadline_cuts_the_plan_short_and_is_not_cached():
+    from snakecube.search import plan as planning
+
+    problem, _ = prepare("lengths:" + ",".join(["2"] * 342), sc.Box(7, 7, 7))
+    planning._PLANS.clear()
+    late = planning.make_plan(problem, deadline=0.0)  # long past
+    full = planning.make_plan(problem)
+    assert full is not late  # made again, within the budget
+    assert not late.complete and len(late.units) < len(full.units)
+    assert planning.make_plan(problem) is full  # and cached
+
+
 def test_small_jobs_are_the_pools_small_jobs():
     from snakecube.pool import SMALL_JOB_CELLS
     from snakecube.search.strategy import SMALL
@@ -216,3 +271,48 @@ def test_one_switch_hides_every_compiled_loop():
     )
     out = _in_a_fresh_process(code, SNAKECUBE_PUREPYTHON="1")
     assert out == "[False, False, False, False, False] False False True"
+
+
+# -- the library for Python callers (issue 53) ------------------------------------------------
+
+
+def test_library_errors_name_parameters_not_options():
+    """A Python caller reads what to pass; the command line says its own options instead."""
+    from snakecube.cli.base import cli_words
+
+    cases = [
+        (lambda: sc.solve("lengths:3,3,3"), "give a target (target='AxBxC' or a Region)"),
+        (lambda: sc.solve("standard", strategy="beam"), "strategy='beam' looks for one"),
+        (lambda: sc.Box.parse("4x4"), "box: '4x4' is not AxBxC"),
+    ]
+    for call, said in cases:
+        with pytest.raises(sc.InputError) as err:
+            call()
+        assert said in str(err.value) and "--" not in str(err.value)
+    assert "give --box AxBxC or --region FILE" in cli_words(cases[0][1])
+    assert cli_words("strategy='beam' looks for one solution (limit=1)") == (
+        "--strategy beam looks for one solution (--first)"
+    )
+
+
+def test_reprs_are_a_line_and_the_detail_is_in_str():
+    r = sc.solve("seed-blue")
+    assert repr(r) == (
+        "<Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>"
+    )
+    assert "placements 576" in str(r) and str(r) == r.summary()
+    assert "directions 1:+x" in str(r.solutions[0])
+    king = sc.solve("king", limit=1)
+    assert len(repr(king)) < 160 and "\n" not in repr(king)
+    assert "incomplete: stopped at the solution limit" in repr(king)
+    assert len(repr(king.solutions[0])) < 120 and "from [0, 0, 0]" in repr(king.solutions[0])
+    long = sc.solve("lengths:" + ",".join(["2"] * 99), sc.Box(2, 50, 1), limit=1)
+    assert len(repr(long)) < 160  # the turn string is cut in the middle
+
+
+def test_verify_returns_true_or_raises():
+    sol = sc.solve("standard").solutions[0]
+    assert sol.verify() is True
+    broken = sc.Solution(sol.snake, sol.region, sol.path[::-1][:1] + sol.path[1:])
+    with pytest.raises(sc.InvalidSolution):
+        broken.verify()

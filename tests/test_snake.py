@@ -162,3 +162,42 @@ def test_forcing_prefixes():
     assert Snake.parse("bits-inverted:" + bits) != Snake.parse(bits)
     assert Snake.parse("steps:3,3,3") == Snake.parse("lengths:4,4,4")
     assert Snake.parse("dashes-inverted:--o--") == Snake.parse("bits:11011")
+
+
+@pytest.mark.parametrize(
+    "text,blamed",
+    [
+        ("3 3 3 3 2 2 2 3 3 2 2 3 2 3 2 2 3.", "'.' at position 34 is not a digit or a separator"),
+        ("3 3 3 3 2 2 2 3 3 2 2 3 2 3 2 2 e", "'e' at position 33 is not a digit or a separator"),
+        ("3,3,3,x,2", "'x' at position 7 is not a digit or a separator"),
+        ("--o-o-x--", "'x' at position 7 is not o or -"),
+        ("kinx", "'k' at position 1 is not S, C or E"),  # letters: read as a name or turns
+    ],
+)
+def test_a_stray_character_is_blamed_on_itself(text, blamed):
+    """The notation the text is mostly written in decides what does not belong to it."""
+    with pytest.raises(InputError) as err:
+        Snake.parse(text)
+    assert blamed in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("standard", "catalog"),
+        ("ESCSE", "turns"),
+        ("3-3-3", "lengths"),
+        ("3,3,1", "steps"),
+        ("steps:2,2", "steps"),
+        ("elbows:3,5/6", "elbows"),
+        ("001010101111010111011011100", "bits"),
+        ("{0,0,1,0,0}", "bits"),
+        ("--o-o-o-oooo-o-ooo-oo-ooo--", "dashes"),
+        ("dashes-inverted:oo-o-", "dashes-inverted"),
+    ],
+)
+def test_the_notation_read_is_a_key_beside_the_sentence(text, key):
+    snake = Snake.parse(text)
+    assert snake.notation == key
+    assert Snake(snake.lengths).notation == ""  # built in code: no text was read
+    assert snake == Snake(snake.lengths)  # neither takes part in equality

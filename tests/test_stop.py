@@ -56,7 +56,8 @@ def test_ctrl_c_in_rate_gives_no_score():
 
 @pytest.mark.slow
 def test_ctrl_c_in_flat_exits_130():
-    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", after=1.5)
+    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", "--seconds", "600",
+                        after=1.5)  # fmt: skip
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
 
@@ -109,7 +110,7 @@ def test_ctrl_c_in_show_exits_130():
 STOPPABLE = [  # each runs for several seconds when left alone
     ("solve", "king", "--engine", "reference", "--json"),
     ("designs", "--box", "3x3x4", "--json"),
-    ("flat", "king", "--json"),
+    ("flat", "king", "--json", "--seconds", "600"),
     ("generate", "--box", "5x5x5", "--count", "20", "--json"),
     ("solve", "king", "--engine", "reference"),
     ("designs", "--box", "2x4x4"),
@@ -146,7 +147,7 @@ def test_ctrl_c_at_any_moment_exits_130_without_a_traceback():
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
 def test_sigterm_and_sighup_stop_like_ctrl_c(sig):
-    code, out, err = _stop_at(("flat", "king", "--json"), 1.0, sig)
+    code, out, err = _stop_at(("flat", "king", "--json", "--seconds", "600"), 1.0, sig)
     assert code == 130, err
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
@@ -155,6 +156,8 @@ def test_sigterm_and_sighup_stop_like_ctrl_c(sig):
 @pytest.mark.slow
 def test_an_interrupted_flat_json_is_one_document():
     for after in (0.3, 0.8, 1.5):
-        code, out, err = _stop_at(("flat", "king", "--json"), after, signal.SIGINT)
+        code, out, err = _stop_at(
+            ("flat", "king", "--json", "--seconds", "600"), after, signal.SIGINT
+        )
         assert code == 130, err
         assert json.loads(out)["complete"] is False

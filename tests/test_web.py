@@ -45,7 +45,8 @@ def _one_line(r: httpx.Response, status: int) -> str:
 def test_page_and_assets(client):
     assert "snakecube" in client.get("/").text
     assert client.get("/page.js").status_code == 200
-    assert "served" in client.get("/config.js").text
+    assert "SNAKECUBE_CONFIG" in client.get("/").text  # inline: no config.js to load
+    assert client.get("/config.js").status_code == 404
     assert client.get("/plotly.min.js").status_code == 404  # the page draws SVG itself
     assert client.get("/../../etc/passwd").status_code == 404
     assert _one_line(client.get("/pyproject.toml"), 404)

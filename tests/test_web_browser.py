@@ -6,9 +6,11 @@ Chromium, Playwright, the web extra or the npm packages are missing.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,6 +37,10 @@ TYPO = "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"  # the last 3 typed as 2
 LONG_4 = "-".join(["2"] * 63)  # 64 cubes, a turn at every cube: 143,500+ solutions in 4x4x4
 LONG_5 = "-".join(["2"] * 124)  # 125 cubes, a turn at every cube: a very long 5x5x5 count
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+# Playwright's wait_for_function evaluates its text in the page, which the served page's
+# Content-Security-Policy forbids (no eval): these tests drive the page with the policy off,
+# and test_the_served_page_keeps_its_policy checks the page under it.
+POLICY_OFF = True
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +81,7 @@ def _error(message: object) -> bool:
 def _page(browser: object, base: str, size: str = "laptop") -> object:
     width, height = SIZES[size]
     context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": width, "height": height}, accept_downloads=True
+        viewport={"width": width, "height": height}, accept_downloads=True, bypass_csp=POLICY_OFF
     )
 
     def only_local(route: object) -> None:  # the network is off: only the local server
@@ -550,6 +556,7 @@ def _scrolls_once(browser: object, base: str, timeout: int) -> None:
     again when the plan comes; a link to a plan step opens with that step's words at the
     top."""
     context = browser.new_context(  # type: ignore[attr-defined]  # a phone, touched
+        bypass_csp=POLICY_OFF,
         viewport={"width": 390, "height": 844},
         is_mobile=True,
         has_touch=True,
@@ -580,3 +587,73 @@ def _scrolls_once(browser: object, base: str, timeout: int) -> None:
     assert -2 <= words["y"] < 100, words
     assert page.evaluate("window.snakecubeStep()") == 2  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
+
+
+def _unframeable(route: object) -> None:
+    """A host that sends the page without the headers that forbid framing it."""
+    response = route.fetch()  # type: ignore[attr-defined]
+    kept = {k: v for k, v in response.headers.items()
+            if k not in ("x-frame-options", "content-security-policy")}  # fmt: skip
+    route.fulfill(response=response, headers=kept)  # type: ignore[attr-defined]
+
+
+def test_hidden_frames_of_the_page_start_no_search(
+    served: str, browser: object, tmp_path: Path
+) -> None:
+    """Another site's page (another port of this machine) frames the page twelve times,
+    hidden, each with a link that would start a search of minutes: the page refuses to be
+    framed, so no search starts (before: all the server's places stayed busy for as long as
+    that page was open). A copy that a host lets be framed (the headers taken off on the
+    way) fills its form from the link but does not search either."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    link = f"{served}#snake={LONG_5}"
+    frames = "".join(f'<iframe src="{link}" width="1" height="1" style="opacity:0"></iframe>'
+                     for _ in range(12))  # fmt: skip
+    (folder / "index.html").write_text(f"<!doctype html><title>elsewhere</title>{frames}\n")
+    port = free_port()
+    argv = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]
+    with listening([*argv, "-d", str(folder)], port):
+        for strip in (False, True):
+            context = browser.new_context()  # type: ignore[attr-defined]
+            asked: list[str] = []
+            context.on("request", lambda r, asked=asked: asked.append(r.url))
+            if strip:
+                context.route(served, _unframeable)  # type: ignore[attr-defined]
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/", wait_until="commit")  # type: ignore[attr-defined]
+            page.wait_for_timeout(4000)  # type: ignore[attr-defined]
+            framed = [f for f in page.frames if f.url.startswith(served)]  # type: ignore[attr-defined]
+            with urllib.request.urlopen(served + "api/status", timeout=10) as r:
+                status = json.load(r)
+            assert status["busy"] == 0 and not [u for u in asked if "/api/solve" in u], asked
+            if strip:  # the frames loaded: the form filled, nothing searched
+                assert len(framed) == 12
+                assert all(f.input_value("#snake") == LONG_5 for f in framed)
+                assert all(f.evaluate("document.body.dataset.state") == "ready" for f in framed)
+            context.close()  # type: ignore[attr-defined]
+
+
+def test_the_served_page_keeps_its_policy(served: str, browser: object) -> None:
+    """Under its Content-Security-Policy (no eval, its own files, its settings by hash), the
+    page loads, solves, draws the step viewer and the fold plan, and downloads a file, with
+    nothing refused (a refusal is a console error)."""
+    context = browser.new_context(accept_downloads=True)  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served)  # type: ignore[attr-defined]
+    page.wait_for_selector("body[data-state=ready]", timeout=20_000)  # type: ignore[attr-defined]
+    engine = page.inner_text("#engine")  # type: ignore[attr-defined]
+    assert "kernel" in engine or "Python" in engine, engine  # the inline settings were read
+    page.fill("#snake", "standard")  # type: ignore[attr-defined]
+    page.click("#solve")  # type: ignore[attr-defined]
+    page.wait_for_selector("#viewer svg", timeout=20_000)  # type: ignore[attr-defined]
+    page.wait_for_selector("#plan svg", timeout=30_000)  # type: ignore[attr-defined]
+    with page.expect_download(timeout=30_000) as got:  # type: ignore[attr-defined]
+        page.click("#dl-html")  # type: ignore[attr-defined]
+    assert got.value.suggested_filename == "snakecube.html"
+    assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    assert not errors, errors
+    context.close()  # type: ignore[attr-defined]

@@ -11,27 +11,31 @@ only catch hangs (``conftest.HANG``); how fast is measured by ``benchmarks/web_s
 
 from __future__ import annotations
 
-import json
-import os
 import select
-import signal
 import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import snakecube as sc
-from conftest import HANG, free_port
+from conftest import HANG
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
 
+from snakecube.web.connections import HEADER_SECONDS  # noqa: E402
 from snakecube.web.jobs import pid_alive  # noqa: E402
-from snakecube.web.server import BODY_SECONDS, HEADER_SECONDS, KEEP_ALIVE_SECONDS  # noqa: E402
+from snakecube.web.server import BODY_SECONDS, KEEP_ALIVE_SECONDS  # noqa: E402
+from webserver import (  # noqa: E402
+    LEFTOVERS,
+    Server,
+    cells_of,
+    one_line,
+    read_all,
+    running,
+    send,
+    until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -39,112 +43,17 @@ LONG_5 = "-".join(["2"] * 124)  # a 5x5x5 search that runs for minutes
 # 63 cubes: no cube, and none of its one-typo neighbours folds quickly, so the nearby look-up
 # searches its one-typo neighbours (answers.NEARBY_NODES)
 NO_CUBE = "-".join(["2"] * 40 + ["3"] * 11)
-LEFTOVERS = ("snakecube-", "pymp-")  # what a server must not leave in its temporary folder
-
-
-def _cells(name: str) -> list[list[int]]:
-    return [list(c) for c in next(sc.solutions(name)).cells]
-
-
-class Server:
-    """``snakecube serve`` on 127.0.0.1 with its own temporary folder and log file."""
-
-    def __init__(self, where: Path, *options: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.tmp = where / "tmp"
-        self.tmp.mkdir()
-        self.log_path = where / "serve.log"
-        with self.log_path.open("w") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "snakecube", "serve", "--port", str(self.port), *options],
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                env={**os.environ, "TMPDIR": str(self.tmp)},
-                start_new_session=True,
-            )
-        until(self._up, "the server answers")
-
-    def _up(self) -> bool:
-        if self.proc.poll() is not None:
-            raise AssertionError(f"the server ended ({self.proc.returncode}): {self.log()}")
-        try:
-            return httpx.get(self.url + "/api/status", timeout=HANG).status_code == 200
-        except httpx.TransportError:
-            return False
-
-    def status(self) -> dict:
-        return httpx.get(self.url + "/api/status", timeout=HANG).json()
-
-    def post(self, path: str, body: object, **headers: str) -> httpx.Response:
-        return httpx.post(self.url + path, json=body, headers=headers, timeout=HANG)
-
-    def log(self) -> str:
-        return self.log_path.read_text()
-
-    def stop(self) -> int:
-        """SIGTERM, as a service manager stops it; its exit code."""
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(HANG)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            raise
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-
-def until(ready: Callable[[], object], what: str) -> None:
-    """Wait until ``ready()`` is true; past HANG, fail naming ``what``."""
-    end = time.monotonic() + HANG
-    while not ready():
-        if time.monotonic() > end:
-            raise AssertionError(f"not within {HANG} s: {what}")
-        time.sleep(0.05)
-
-
-def send(port: int, path: str, body: object, **headers: str) -> socket.socket:
-    """A POST of ``body`` as JSON on a raw connection, left open (its answer unread)."""
-    data = json.dumps(body).encode()
-    head = {"Host": f"127.0.0.1:{port}", "Content-Type": "application/json",
-            "Content-Length": str(len(data)), **headers}  # fmt: skip
-    s = socket.create_connection(("127.0.0.1", port))
-    lines = [f"POST {path} HTTP/1.1", *(f"{k}: {v}" for k, v in head.items()), "", ""]
-    s.sendall("\r\n".join(lines).encode() + data)
-    return s
-
-
-def read_all(s: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (HANG at most)."""
-    s.settimeout(HANG)
-    out = b""
-    while chunk := s.recv(65536):
-        out += chunk
-    s.close()
-    return out
-
-
-def one_line(r: httpx.Response, status: int) -> str:
-    assert r.status_code == status, (r.status_code, r.text)
-    line = r.json()["error"]
-    assert line and "\n" not in line and "Traceback" not in line
-    return str(line)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("serve"), "--workers", "1", "--queue", "9",
-               "--max-seconds", "20")  # fmt: skip
-    yield s
-    s.kill()
+    where = tmp_path_factory.mktemp("serve")
+    yield from running(where, "--workers", "1", "--queue", "9", "--max-seconds", "20")
 
 
 def test_bad_input_keeps_the_worker_warm(server):
     before = server.status()
-    cells = _cells("standard")
+    cells = cells_of("standard")
     cells[1] = cells[0]  # cube 2 on cube 1
     for _ in range(10):
         assert "not a solution" in one_line(
@@ -152,7 +61,7 @@ def test_bad_input_keeps_the_worker_warm(server):
         )
     after = server.status()
     assert after["pids"] == before["pids"] and after["restarts"] == before["restarts"]
-    good = server.post("/api/details", {"snake": "standard", "cells": _cells("standard")})
+    good = server.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
     assert good.status_code == 200 and server.status()["pids"] == before["pids"]
 
 
@@ -160,7 +69,7 @@ def test_downloads_end_with_their_clients(server):
     """Ten GIFs of the king (seconds each, one worker): the clients leave once all ten hold
     places, and every place is free again (before: a minute and more)."""
     before = server.status()
-    body = {"snake": "king", "cells": _cells("king"), "form": "gif"}
+    body = {"snake": "king", "cells": cells_of("king"), "form": "gif"}
     socks = [send(server.port, "/api/download", body) for _ in range(10)]
     until(lambda: server.status()["busy"] == 10, "ten downloads hold the ten places")
     for s in socks:
@@ -169,7 +78,7 @@ def test_downloads_end_with_their_clients(server):
     after = server.status()
     assert after["restarts"].get("cancelled", 0) > before["restarts"].get("cancelled", 0)
     assert not any(pid_alive(p) for p in set(before["pids"]) - set(after["pids"]))
-    r = server.post("/api/details", {"snake": "standard", "cells": _cells("standard")})
+    r = server.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
     assert r.status_code == 200  # the pool serves again
 
 
@@ -240,16 +149,17 @@ def test_slow_and_idle_connections_are_closed(server):
     began = time.monotonic()
     host = b"Host: 127.0.0.1\r\n"
     slow_head, slow_body, idle = [], [], []
-    for _ in range(20):  # the request line and half the headers, then nothing
+    # 24 in all: below the cap on one address's connections (connections.CLIENT_CONNECTIONS)
+    for _ in range(12):  # the request line and half the headers, then nothing
         s = socket.create_connection(("127.0.0.1", server.port))
         s.sendall(b"GET /api/status HTTP/1.1\r\n" + host)
         slow_head.append(s)
-    for _ in range(10):  # whole headers, a tenth of the body
+    for _ in range(6):  # whole headers, a tenth of the body
         s = socket.create_connection(("127.0.0.1", server.port))
         s.sendall(b"POST /api/solve HTTP/1.1\r\n" + host + b"Content-Type: application/json"
                   b"\r\nContent-Length: 200\r\n\r\n{\"snake\": ")  # fmt: skip
         slow_body.append(s)
-    for _ in range(10):  # one answer, then silence
+    for _ in range(6):  # one answer, then silence
         s = socket.create_connection(("127.0.0.1", server.port))
         s.sendall(b"GET /api/status HTTP/1.1\r\n" + host + b"\r\n")
         idle.append(s)
@@ -276,7 +186,7 @@ def test_stopping_while_jobs_run_answers_every_client(tmp_path):
     s = Server(tmp_path, "--workers", "2", "--queue", "4")
     try:
         pids = s.status()["pids"]
-        body = {"snake": "king", "cells": _cells("king"), "form": "gif"}
+        body = {"snake": "king", "cells": cells_of("king"), "form": "gif"}
         downloads = [send(s.port, "/api/download", body) for _ in range(3)]
         stream = send(s.port, "/api/solve", {"snake": LONG_5})
         until(lambda: s.status()["busy"] == 4, "four jobs hold their places")

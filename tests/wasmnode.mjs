@@ -12,7 +12,13 @@ for await (const line of lines) {
   try {
     const m = JSON.parse(line);
     if (m.call !== undefined) {
-      answer = { ok: exports[m.call](...m.args) ?? null };
+      // The bridge's calls are checked against the module's own functions: a name the C
+      // does not export, or a call with another number of arguments, is an error here.
+      const f = exports[m.call];
+      if (typeof f !== "function") throw new Error(`the module exports no ${m.call}`);
+      if (f.length !== m.args.length)
+        throw new Error(`${m.call} takes ${f.length} arguments, not ${m.args.length}`);
+      answer = { ok: f(...m.args) ?? null };
     } else if (m.write !== undefined) {
       const data = Buffer.from(m.data, "base64");
       new Uint8Array(exports.memory.buffer, m.write, data.length).set(data);

@@ -121,8 +121,12 @@ def recognize(turns: str) -> tuple[Entry, bool] | None:
 
 
 def recognized(turns: str, typed: str = "") -> str:
-    """'this is `standard`, read from its other end', or '' when the snake is not in the
-    catalog (or was typed by that name)."""
+    """'this is the catalog's standard, also called cubra-blue', or '' when the snake is not
+    in the catalog (or was typed by that name).
+
+    >>> recognized("ESCCCCCCCCCSCCCCCCCSCSCCCCS")
+    "this is the catalog's seed-orange, also called cubra-red"
+    """
     found = recognize(turns)
     if found is None:
         return ""
@@ -130,14 +134,22 @@ def recognized(turns: str, typed: str = "") -> str:
     named = find(typed) if typed else None
     if named is not None and _inside(named.turns) == _inside(turns):
         return ""  # typed by its name
+    return f"this is {called(entry, reversed_)}"
+
+
+def called(entry: Entry, reversed_: bool = False, aliases: bool = True) -> str:
+    """How people call the catalog's ``entry`` (read from its other end with ``reversed_``):
+    'the catalog's standard, also called cubra-blue' (without ``aliases``: 'the catalog's
+    standard'), 'seed-green: the catalog's standard, read from its other end'. Plain words:
+    a line may put it in brackets."""
     if _inside(entry.turns)[::-1] == _inside(entry.turns):
         reversed_ = False  # a palindrome reads the same from both ends
     if reversed_ and entry.other_end:
-        names = " and ".join(f"`{n}`" for n, _, _ in entry.other_end)
-        return f"this is {names}: the catalog's `{entry.name}`, read from its other end"
-    aka = f" (also called {', '.join(entry.aliases)})" if entry.aliases else ""
+        names = " and ".join(n for n, _, _ in entry.other_end)
+        return f"{names}: the catalog's {entry.name}, read from its other end"
+    aka = f", also called {', '.join(entry.aliases)}" if entry.aliases and aliases else ""
     end = ", read from its other end" if reversed_ else ""
-    return f"this is the catalog's `{entry.name}`{aka}{end}"
+    return f"the catalog's {entry.name}{aka}{end}"
 
 
 def _key(name: str) -> str:

@@ -12,14 +12,19 @@ A solution is read from any of these forms (:func:`read_solution`):
   makes a solution from the start; which one was used is stated.
 
 Coordinates are 0-based; cells or a start that only fit the target 1-based are read so,
-and said so. Without a start, the path is placed so that its lowest corner is (0, 0, 0).
+and said so. Without a start, the path is placed so that its lowest corner is (0, 0, 0); when
+that placement is not a solution, cube 1 goes to the cell of the target from which the most
+cubes come before one breaks a rule, so that a slip late in the path is blamed where it is
+(a last direction that leaves the box would otherwise shift the whole path).
 
 Whether it is a solution is decided by the independent verifier (:mod:`snakecube.verify`);
-where it is not, :func:`first_failure` names the first cube that breaks a rule.
+where it is not, :func:`first_failure` names the first cube that breaks a rule, and the
+report the segment whose direction goes wrong there.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from snakecube import limits
-from snakecube.errors import InputError
+from snakecube.errors import CubeCountError, InputError
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import VECTORS, Coord, Region, wrong_count
 from snakecube.snake import Snake
@@ -55,6 +60,8 @@ class Reading:
 
     cells: tuple[Coord, ...]
     how: str
+    free: bool = False  # no start was given: the cells may be moved to where most fit
+    read: str = ""  # ``how`` without what was said of the placement
 
 
 def _direction(token: str) -> int | None:
@@ -144,7 +151,8 @@ def parse_axes(text: str) -> dict[str, int]:
         d = _direction(name)
         if not sep or word not in _OPPOSITE or d is None:
             raise InputError(
-                f"--axes: item {i + 1} {limits.shorten(item)} is not WORD=+x (a direction word "
+                f"the axes (axes=): item {i + 1} {limits.shorten(item)} is not WORD=+x (a "
+                "direction word "
                 f"such as {', '.join(w for w, _ in _PAIRS)} and one of +x -x +y -y +z -z)"
             )
         out[word], out[_OPPOSITE[word]] = d, d ^ 1
@@ -229,7 +237,7 @@ def read_solution(
 
 def _from_steps(steps: list[int], start: Coord | None, region: Region, how: str) -> Reading:
     cells, note = _place(_walk(start or (0, 0, 0), steps), region, start is not None)
-    return Reading(tuple(cells), f"{how}; {note}" if note else how)
+    return Reading(tuple(cells), f"{how}; {note}" if note else how, start is None, how)
 
 
 def _moves(
@@ -257,12 +265,10 @@ def _moves(
     if axes is not None:
         missing = [w for w in words if w not in axes]
         if missing:
-            raise InputError(f"--axes does not say which way {missing[0].upper()} is")
+            raise InputError(f"axes= does not say which way {missing[0].upper()} is")
         cells, place = _place(walk(axes), region, start is not None)
-        return Reading(
-            tuple(cells),
-            f"{how}; axes as given ({_axes_text(axes, words)}){'; ' + place if place else ''}",
-        )
+        read = f"{how}; axes as given ({_axes_text(axes, words)})"
+        return Reading(tuple(cells), f"{read}{'; ' + place if place else ''}", start is None, read)
     return _infer_axes(words, walk, snake, region, start is not None, how)
 
 
@@ -351,16 +357,15 @@ def _infer_axes(
             )
             return Reading(
                 tuple(cells),
-                f"{how}; axes {why} ({_axes_text(assign, words)}; --axes sets them)"
+                f"{how}; axes {why} ({_axes_text(assign, words)}; axes= sets them)"
                 f"{'; ' + place if place else ''}",
             )
     assign, cells, place = tried[0]
     kind = "the default" if has_default else "the first assignment tried"
-    return Reading(
-        tuple(cells),
-        f"{how}; axes {kind} ({_axes_text(assign, words)}): no assignment of axes "
-        f"makes a solution{'; ' + place if place else ''}",
+    read = (
+        f"{how}; axes {kind} ({_axes_text(assign, words)}): no assignment of axes makes a solution"
     )
+    return Reading(tuple(cells), f"{read}{'; ' + place if place else ''}", not fixed_start, read)
 
 
 def _steps_of(cells: list[Coord]) -> list[int]:
@@ -380,12 +385,25 @@ def first_failure(
     lengths: Sequence[int], region: Region, cells: Sequence[Coord]
 ) -> tuple[int, str] | None:
     """The first cube (1-based) where the cells break a rule, and why; None if none does."""
+    found = _failure(lengths, region, cells)
+    return None if found is None else found[:2]
+
+
+def _failure(
+    lengths: Sequence[int], region: Region, cells: Sequence[Coord]
+) -> tuple[int, str, int | None] | None:
+    """:func:`first_failure`, with the step that goes wrong (1-based: step k goes from cube
+    k to cube k + 1), or None when no one step does (too many cells, or too few)."""
     n = sum(lengths) - len(lengths) + 1
     corners = set(itertools.accumulate([length - 1 for length in lengths[:-1]]))  # 0-based
     seen: dict[Coord, int] = {}
     for k, cell in enumerate(cells):
         if k >= n:
-            return k + 1, f"the solution has {len(cells)} cells but the snake has only {n} cubes"
+            return (
+                k + 1,
+                f"the solution has {len(cells)} cells but the snake has only {n} cubes",
+                None,
+            )
         if k:
             prev = cells[k - 1]
             step = (cell[0] - prev[0], cell[1] - prev[1], cell[2] - prev[2])
@@ -393,6 +411,7 @@ def first_failure(
                 return (
                     k + 1,
                     f"cube {k + 1} at {list(cell)} is not next to cube {k} at {list(prev)}",
+                    k,
                 )
             if k >= 2:
                 before = cells[k - 1]
@@ -402,24 +421,66 @@ def first_failure(
                     before[2] - cells[k - 2][2],
                 )
                 if back == step and k - 1 in corners:
-                    return k, f"cube {k} is a corner but the path goes straight through it"
+                    return k, f"cube {k} is a corner but the path goes straight through it", k
                 if back != step and sum(a * b for a, b in zip(back, step, strict=True)) != 0:
-                    return k, f"cube {k} bends back on itself"
+                    return k, f"cube {k} bends back on itself", k
                 if back != step and k - 1 not in corners:
                     return (
                         k,
                         f"cube {k} is straight but the path turns there (towards cube {k + 1})",
+                        k,
                     )
         if cell not in region.cellset:
-            return k + 1, f"cube {k + 1} at {list(cell)} is outside the {region.describe()}"
+            return k + 1, f"cube {k + 1} at {list(cell)} is outside the {region.describe()}", k
         if cell in seen:
-            return k + 1, f"cube {k + 1} at {list(cell)} lands where cube {seen[cell]} already is"
+            return (
+                k + 1,
+                f"cube {k + 1} at {list(cell)} lands where cube {seen[cell]} already is",
+                k,
+            )
         seen[cell] = k + 1
     if len(cells) < n:
-        return len(
-            cells
-        ) + 1, f"the solution stops after cube {len(cells)}; the snake has {n} cubes"
+        stops = f"the solution stops after cube {len(cells)}; the snake has {n} cubes"
+        return len(cells) + 1, stops, None
     return None
+
+
+def segment_of(lengths: Sequence[int], step: int) -> int:
+    """The segment (1-based) that step ``step`` (from cube ``step`` to ``step`` + 1) is in.
+
+    >>> segment_of([3, 3, 2], 2), segment_of([3, 3, 2], 3), segment_of([3, 3, 2], 5)
+    (1, 2, 3)
+    """
+    return bisect.bisect_left(list(itertools.accumulate(n - 1 for n in lengths)), step) + 1
+
+
+def _most_in_place(
+    lengths: Sequence[int], region: Region, read: Reading
+) -> tuple[list[Coord], str]:
+    """The cells of a solution given with no start, moved so that the most cubes come before
+    one breaks a rule (cube 1 at each cell of the target in turn; the first placement tried,
+    lowest corner at the origin, kept on a tie), and what to say of the placement."""
+    cells = list(read.cells)
+    n = len(region.cells)
+
+    def reach(placed: list[Coord]) -> int:
+        found = _failure(lengths, region, placed)
+        return n + 1 if found is None else found[0]
+
+    best, most = cells, reach(cells)
+    x0, y0, z0 = cells[0]
+    for x, y, z in region.cells:
+        if most > n:
+            break
+        moved = [(a - x0 + x, b - y0 + y, c - z0 + z) for a, b, c in cells]
+        if (got := reach(moved)) > most:
+            best, most = moved, got
+    if best is cells:
+        return cells, read.how
+    return best, (
+        f"{read.read}; no start given: placed where the most cubes come before one breaks a "
+        f"rule, so cube 1 is at {list(best[0])}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +494,7 @@ class Verdict:
     valid: bool
     failure: tuple[int, str] | None  # (cube, why) where it is not a solution
     match: dict[str, Any] | None  # which of snakecube's distinct solutions it is
+    segment: int | None = None  # the segment whose direction goes wrong at the failure
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (what ``snakecube check --json`` prints)."""
@@ -441,6 +503,7 @@ class Verdict:
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),
                 "reading": self.snake.reading,
+                "notation": self.snake.notation,
             },
             "target": {"description": self.region.describe(), "dims": list(self.region.dims)},
             "read_as": self.reading,
@@ -448,7 +511,7 @@ class Verdict:
             "valid": self.valid,
             "failure": None
             if self.failure is None
-            else {"cube": self.failure[0], "reason": self.failure[1]},
+            else {"cube": self.failure[0], "segment": self.segment, "reason": self.failure[1]},
             "match": self.match,
         }
 
@@ -457,7 +520,8 @@ class Verdict:
         lines = [f"read as    {self.reading}"]
         if not self.valid:
             cube, why = self.failure or (0, "")
-            lines.append(f"verdict    not a solution: it fails at cube {cube}: {why}")
+            where = "" if self.segment is None else f", in segment {self.segment}"
+            lines.append(f"verdict    not a solution: it fails at cube {cube}{where}: {why}")
             return "\n".join(lines)
         lines.append(
             f"verdict    a solution of {self.snake.turns()} in the {self.region.describe()}"
@@ -495,17 +559,21 @@ def check(
     region = as_target(target, parsed) if region is None else region
     limits.cell_count(region.volume, f"the {region.describe()}")
     if parsed.cubes != region.volume:
-        raise InputError(wrong_count(parsed.cubes, region))
+        raise CubeCountError(wrong_count(parsed.cubes, region))
     if isinstance(axes, str):
         axes = parse_axes(axes)
     read = read_solution(solution, parsed, region, axes, start)
-    cells = list(read.cells)
+    cells, how = list(read.cells), read.how
     broken = violations(parsed.lengths, region.cellset, cells)  # the independent verdict
+    if broken and read.free:
+        cells, how = _most_in_place(parsed.lengths, region, read)
+        broken = violations(parsed.lengths, region.cellset, cells)
     if broken:
-        failure = first_failure(parsed.lengths, region, cells) or (0, broken[0])
-        return Verdict(parsed, region, read.how, read.cells, False, failure, None)
+        found = _failure(parsed.lengths, region, cells) or (0, broken[0], None)
+        segment = None if found[2] is None else segment_of(parsed.lengths, found[2])
+        return Verdict(parsed, region, how, tuple(cells), False, found[:2], None, segment)
     match = _identify(parsed, region, cells, seconds) if identify else None
-    return Verdict(parsed, region, read.how, read.cells, True, None, match)
+    return Verdict(parsed, region, how, tuple(cells), True, None, match)
 
 
 def _identify(

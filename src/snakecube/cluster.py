@@ -44,7 +44,7 @@ try:
     from distributed.protocol.pickle import dumps as pickled  # cloudpickle where pickle fails
 except ImportError:
     raise InputError(
-        "--scheduler needs dask.distributed: pip install 'snakecube[cluster]'"
+        "scheduler= needs dask.distributed: pip install 'snakecube[cluster]'"
     ) from None
 
 CONNECT_SECONDS = 3  # to reach the scheduler and hear it answer; a live one answers in ms

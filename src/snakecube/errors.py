@@ -17,3 +17,8 @@ class CubeCountError(InputError):
 class SlowWarning(UserWarning):
     """A job will run much slower than usual, and why (the command-line tool prints it as
     one line on stderr)."""
+
+
+class NoSolutionError(InputError):
+    """The snake has no solution in the target (a complete search found none), so there is
+    nothing to show, fold or pick (another common sign of a typo)."""

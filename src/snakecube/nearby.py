@@ -11,6 +11,10 @@ A person copying a snake from a box or a web page slips in a few typical ways; e
    split: the turn string has one wrong letter);
 5. a length left out or typed twice (a segment removed or added).
 
+The catalog's puzzles come first (:func:`catalog_typos`): a snake one typo away from a
+published puzzle is most likely that puzzle mistyped, at every size, so it is named before
+any other design, and it is known to fold.
+
 Only candidates with the target's cube count and no segment longer than the target's
 longest side are tried. Each is checked with node limits, so the answer is the same on
 every machine: first whether it folds at all, then how many distinct solutions it has.
@@ -27,7 +31,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from snakecube import limits
+from snakecube import catalog, limits
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
@@ -45,15 +49,68 @@ class Nearby:
     edit: str
     distinct: int
     complete: bool  # False when ``distinct`` is a lower bound (the count hit its node limit)
+    name: str = ""  # the catalog's name for the design, when it is a catalog puzzle
 
     def to_dict(self) -> dict[str, object]:
-        """``{"segment_lengths", "edit", "distinct", "complete"}``."""
+        """``{"segment_lengths", "edit", "distinct", "complete", "name"}``."""
         return {
             "segment_lengths": list(self.snake.lengths),
             "edit": self.edit,
             "distinct": self.distinct,
             "complete": self.complete,
+            "name": self.name or None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Typo:
+    """A catalog puzzle one typo away from a snake: the design as typed (in the snake's
+    direction), the edit that makes it, and its catalog entry."""
+
+    snake: Snake
+    edit: str
+    entry: catalog.Entry
+    reversed: bool  # the snake was typed from the entry's other end
+
+    @property
+    def name(self) -> str:
+        """The catalog's name for the design in the direction typed: ``standard``, or
+        ``seed-green`` for the standard read from its other end."""
+        if self.reversed and self.entry.other_end:
+            return self.entry.other_end[0][0]
+        return self.entry.name
+
+    def said(self) -> str:
+        """'one typo from the catalog's king: segments 1 and 2 swapped (2,3 -> 3,2)'."""
+        return f"one typo from {catalog.called(self.entry, self.reversed, False)}: {self.edit}"
+
+
+def catalog_typos(snake: Snake | str, target: Region | str | None = None) -> list[Typo]:
+    """The catalog's puzzles one typo away from ``snake`` (an edit of :func:`edits`), the
+    most likely typo first; only those whose box is ``target`` (without one, any box)."""
+    region = None if target is None else as_target(target)
+    snake = as_snake(snake, region)
+    if region is not None and not isinstance(region, Box):
+        return []  # a region drawn by hand is no catalog puzzle's box
+    by_size: dict[tuple[int, int], dict[tuple[int, ...], tuple[int, str]]] = {}
+    found = []
+    for entry in catalog.ENTRIES:
+        if region is not None and sorted(region.dims) != sorted(entry.box):
+            continue
+        size = (entry.box[0] * entry.box[1] * entry.box[2], max(entry.box))
+        if abs(snake.cubes - size[0]) >= max(*snake.lengths, size[1]):
+            continue  # one typo changes the cube count by less than the longest segment
+        if size not in by_size:  # every typo of the snake that makes a design of this size
+            by_size[size] = {}
+            for rank, (c, words) in enumerate(edits(snake, *size)):
+                by_size[size].setdefault(c.lengths, (rank, words))
+        lengths = Snake.from_turns(entry.turns).lengths
+        for rev, typed in ((False, lengths), (True, lengths[::-1])):
+            if typed in by_size[size]:
+                rank, words = by_size[size][typed]
+                found.append((rank, Typo(Snake(typed), words, entry, rev)))
+                break
+    return [t for _, t in sorted(found, key=lambda f: f[0])]
 
 
 def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
@@ -129,11 +186,14 @@ def nearby(
     seconds: float | None = None,
     nodes: int | None = None,
     engine: str | None = None,
+    known: bool = True,
 ) -> list[Nearby]:
     """Up to ``limit`` designs one typo away from ``snake`` that fold into ``target``
     (default: the cube whose volume is nearest the snake's cube count), found within
     ``seconds`` and ``nodes`` (both for the whole look-up) if given, searched by ``engine``
-    (default: the fastest here)."""
+    (default: the fastest here). With ``known``, the catalog's puzzles come first
+    (:func:`catalog_typos`), named, each listed even when the time or nodes run out before
+    its count ends (it is known to fold: its count is then a lower bound)."""
 
     limit = limits.whole(limit, "limit", 1, 100)
     budget = [limits.whole(nodes, "nodes", 1, 10**12) if nodes is not None else None]
@@ -160,9 +220,28 @@ def nearby(
 
     # with a node budget, depth first from the first end: the same order in every engine
     strategy, reverse = ("auto", None) if nodes is None else ("depth-first", False)
+
+    def out_of_time() -> bool:
+        return (deadline is not None and time.monotonic() >= deadline) or budget[0] == 0
+
+    for typo in catalog_typos(snake, region) if known else []:
+        distinct, complete = 1, False  # a catalog puzzle folds: at least one solution
+        if not out_of_time():
+            count = solve(typo.snake, region, max_nodes=most(COUNT_NODES), seconds=left(),
+                          workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+            spent(count)
+            if count.stop_reason == "interrupted":
+                raise KeyboardInterrupt
+            distinct, complete = max(count.distinct, 1), count.complete
+        found.append(Nearby(typo.snake, typo.edit, distinct, complete, typo.name))
+        if len(found) == limit:
+            return found
+    named = {n.snake.lengths for n in found}
     for candidate, words in edits(snake, region.volume, longest):
-        if (deadline is not None and time.monotonic() >= deadline) or budget[0] == 0:
+        if out_of_time():
             break
+        if candidate.lengths in named:
+            continue
         first = solve(candidate, region, limit=1, max_nodes=most(FIRST_NODES), seconds=left(),
                       workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
         spent(first)

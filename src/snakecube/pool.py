@@ -20,6 +20,8 @@ design checks).
 * A worker that dies (killed, out of memory) while its job has sent nothing yet gets its job
   redone by a new worker, up to ``retries`` times; otherwise :class:`WorkerDied` is raised.
 * Closing the iterator (or an exception in the caller) terminates the workers.
+* In the command, a Ctrl-C that Python dropped (raised inside a finalizer, such as a worker's
+  ``Process`` object being freed) is raised again at the next poll (``stop.check``).
 
 ``SMALL_JOB_CELLS``: targets of at most this many cells are always run in one process, by
 every command: forking costs more than the whole job there.
@@ -37,10 +39,11 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
+from snakecube import stop
 from snakecube.errors import InputError
 from snakecube.limits import cores
 
-__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "WorkerError", "cores", "run"]
+__all__ = ["SMALL_JOB_CELLS", "Event", "WorkerDied", "WorkerError", "cores", "follow_parent", "run"]
 
 SMALL_JOB_CELLS = 27
 T = TypeVar("T")
@@ -117,7 +120,7 @@ WATCH_SECONDS = 0.5  # where there is no prctl: how often a worker checks its pa
 _PRCTL = sys.platform.startswith("linux")  # False: watch the parent's pid instead
 
 
-def _follow_parent(parent: int) -> None:
+def follow_parent(parent: int) -> None:
     """End this worker when the process ``parent`` ends, however it ends."""
     done = False
     if _PRCTL:
@@ -144,7 +147,7 @@ def _follow_parent(parent: int) -> None:
 
 
 def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any, parent: int) -> None:
-    _follow_parent(parent)
+    follow_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -224,6 +227,7 @@ def run(
             break
     try:
         while any(running.values()):
+            stop.check()  # a Ctrl-C dropped inside a finalizer (a worker's) still stops
             try:
                 i, value, done = results.get(timeout=poll)
             except queue.Empty:

@@ -16,7 +16,8 @@ from typing import Any
 
 
 class _Bar:
-    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr.
+    """A ``progress(done, units, found)`` callback drawing a tqdm bar on stderr, with
+    ``found`` after it as '12 found' (or '12 ' + ``tally``).
 
     Nothing is drawn during the first ``delay`` seconds (from ``began``, a
     ``time.monotonic()`` such as the command's start, else from the first call), so quick
@@ -31,8 +32,9 @@ class _Bar:
         desc: str = "searching",
         unit: str = "unit",
         began: float | None = None,
+        tally: str = "found",
     ) -> None:
-        self._desc, self._unit = desc, unit
+        self._desc, self._unit, self._tally = desc, unit, tally
         self._delay = delay
         self._interval = interval
         self._began: float | None = began  # None: the first call
@@ -67,13 +69,13 @@ class _Bar:
                 smoothing=0 if shares else 0.3,  # the work's average speed since the start
                 bar_format=_SHARES if shares else None,
             )
-        postfix = f"{found} found"
+        postfix = f"{found} {self._tally}"
         if self._work is not None:
             finished, whole = self._work
             self._bar.total = max(whole, finished, 1e-9)
             self._bar.n = finished
             of = f"/{total}" if total else ""
-            postfix = f"{done}{of} {self._unit}s, {found} found"
+            postfix = f"{done}{of} {self._unit}s, {found} {self._tally}"
         else:
             self._bar.n = done
         self._bar.set_postfix_str(postfix, refresh=False)
@@ -98,8 +100,9 @@ class _Lines:
     """A ``progress(done, units, found)`` callback for a log file: one line every
     ``interval`` seconds, for work long enough to be run in the background."""
 
-    def __init__(self, interval: float, stream: Any, desc: str, unit: str) -> None:
+    def __init__(self, interval: float, stream: Any, desc: str, unit: str, tally: str) -> None:
         self._interval, self._stream, self._desc, self._unit = interval, stream, desc, unit
+        self._tally = tally
         self._began = self._drawn = time.monotonic()
         self._work: tuple[float, float] | None = None
 
@@ -119,7 +122,7 @@ class _Lines:
             finished, whole = self._work
             left = f", about {max(0.0, whole - finished) * spent / finished:.0f} s left"
         print(
-            f"{self._desc}: {done}{of} {self._unit}s, {found} found, {spent:.0f} s{left}",
+            f"{self._desc}: {done}{of} {self._unit}s, {found} {self._tally}, {spent:.0f} s{left}",
             file=self._stream,
             flush=True,
         )
@@ -138,15 +141,17 @@ def progress_bar(
     unit: str = "unit",
     lines: float | None = None,
     began: float | None = None,
+    tally: str = "found",
 ) -> _Bar | _Lines | None:
     """A bar for work units if ``stream`` (stderr) is a terminal, drawn from ``delay``
     seconds after ``began`` (the command's start; default: the first progress); else, if
-    ``lines`` is given, a line of progress every ``lines`` seconds; else None."""
+    ``lines`` is given, a line of progress every ``lines`` seconds; else None. ``tally``
+    names what the callback's third number counts."""
     stream = sys.stderr if stream is None else stream
     try:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         interactive = False
     if interactive:
-        return _Bar(delay, desc=desc, unit=unit, began=began)
-    return None if lines is None else _Lines(lines, stream, desc, unit)
+        return _Bar(delay, desc=desc, unit=unit, began=began, tally=tally)
+    return None if lines is None else _Lines(lines, stream, desc, unit, tally)

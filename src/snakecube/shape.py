@@ -271,7 +271,7 @@ class Box(Region):
         super().__init__(itertools.product(range(a), range(b), range(c)))
 
     @classmethod
-    def parse(cls, text: str, where: str = "--box") -> Box:
+    def parse(cls, text: str, where: str = "box") -> Box:
         """Read ``AxBxC`` (also ``A,B,C`` or ``A×B×C``), or ``N`` for an N x N x N cube."""
         if not isinstance(text, str):
             raise TypeError(f"a box is given as text like '2x3x4', not {type(text).__name__}")
@@ -299,7 +299,7 @@ class Box(Region):
                 return cls(side, side, side)
         raise CubeCountError(
             f"the snake has {volume} cubes, which is not a cube number (8, 27, 64, 125, ...); "
-            "give --box AxBxC or --region FILE"
+            "give a target (target='AxBxC' or a Region)"
         )
 
     def __repr__(self) -> str:

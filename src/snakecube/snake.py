@@ -34,7 +34,9 @@ Ambiguous text is read by documented rules (:func:`Snake.parse`, docs/convention
 two-symbol string (``o``/``-`` or ``0``/``1``) could have either symbol as the corner, and a
 list of numbers could be segment lengths, steps or a 0/1 list. The usual reading is taken
 unless it cannot fold into its target (wrong cube count, or a straight run longer than the
-cube's side) and another one can. :attr:`Snake.reading` says which was used; a prefix
+cube's side) and another one can. :attr:`Snake.notation` names the notation the text was
+read in, as a key (``"lengths"``, ``"steps"``, ``"turns"``, ...), and :attr:`Snake.reading`
+says it in a sentence for people when the text could mean more than one snake; a prefix
 (``lengths:``, ``steps:``, ``bits:``, ``bits-inverted:``, ``dashes:``,
 ``dashes-inverted:``) forces one.
 """
@@ -52,6 +54,10 @@ from snakecube.errors import InputError
 from snakecube.limits import shorten
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
+# What Snake.notation may be: the notation a text was read in (bitlist and steplist are read
+# as bits and steps; "catalog" is a catalog name).
+NOTATION_KEYS = ("turns", "bits", "bits-inverted", "lengths", "steps", "elbows", "dashes",
+                 "dashes-inverted", "catalog")  # fmt: skip
 # A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
 _PREFIXES = ("turns", "bits-inverted", "bits", "dashes-inverted", "dashes", "lengths", "steps",
              "elbows")  # fmt: skip
@@ -82,6 +88,9 @@ class Snake:
     # line for people naming the reading used, and in a close call (another reading would
     # fit the target too) the prefix that reads it the other way.
     reading: str = field(default="", compare=False, repr=False)
+    # The notation the text was read in, as a key for programs: one of NOTATION_KEYS
+    # ("catalog" for a catalog name), or "" for a snake built from lengths in code.
+    notation: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.lengths, str | bytes):
@@ -152,7 +161,7 @@ class Snake:
                 raise InputError(f"turn string: E (end) at cube {i}, which is not an end")
         if len(letters) < 2:
             raise InputError("turn string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags([ch == "C" for ch in letters[1:-1]])
+        return cls._from_corner_flags([ch == "C" for ch in letters[1:-1]], "turns")
 
     @classmethod
     def from_bits(cls, text: str, corner: str = "1") -> Snake:
@@ -165,7 +174,9 @@ class Snake:
                 raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
         if len(digits) < 2:
             raise InputError("0/1 string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags([ch == corner for ch in digits[1:-1]])
+        return cls._from_corner_flags(
+            [ch == corner for ch in digits[1:-1]], "bits" if corner == "1" else "bits-inverted"
+        )
 
     @classmethod
     def from_dashes(cls, text: str, corner: str = "o") -> Snake:
@@ -178,12 +189,14 @@ class Snake:
                 raise InputError(f"o/- string: {ch!r} at cube {i} is not o (corner) or -")
         if len(symbols) < 2:
             raise InputError("o/- string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags([ch == corner for ch in symbols[1:-1]])
+        return cls._from_corner_flags(
+            [ch == corner for ch in symbols[1:-1]], "dashes" if corner == "o" else "dashes-inverted"
+        )
 
     @classmethod
     def from_lengths(cls, lengths: Iterable[int]) -> Snake:
         """Build from segment lengths (cubes per straight run, corners counted twice)."""
-        return cls(tuple(lengths))
+        return cls(tuple(lengths), notation="lengths")
 
     @classmethod
     def from_steps(cls, steps: Iterable[int]) -> Snake:
@@ -193,7 +206,7 @@ class Snake:
             limits.whole(n, f"steps: item {i}", -limits.MAX_NUMBER, limits.MAX_NUMBER)
             if n < 1:
                 raise InputError(f"steps: item {i} is {n}; every segment has at least 1 step")
-        return cls(tuple(n + 1 for n in steps))
+        return cls(tuple(n + 1 for n in steps), notation="steps")
 
     @classmethod
     def from_elbows(cls, elbows: Sequence[int], cubes: int) -> Snake:
@@ -218,10 +231,10 @@ class Snake:
                 )
             previous = e
         points = [1, *elbows, cubes]
-        return cls(tuple(b - a + 1 for a, b in itertools.pairwise(points)))
+        return cls(tuple(b - a + 1 for a, b in itertools.pairwise(points)), notation="elbows")
 
     @classmethod
-    def _from_corner_flags(cls, inner: Sequence[bool]) -> Snake:
+    def _from_corner_flags(cls, inner: Sequence[bool], notation: str) -> Snake:
         lengths, run = [], 2
         for is_corner in inner:
             if is_corner:
@@ -230,7 +243,7 @@ class Snake:
             else:
                 run += 1
         lengths.append(run)
-        return cls(tuple(lengths))
+        return cls(tuple(lengths), notation=notation)
 
     # -- parse / format -------------------------------------------------------------------
     # Every notation is tried in a fixed order, one short block each; the order is the rule that
@@ -269,7 +282,7 @@ class Snake:
 
         entry = catalog.find(raw)
         if entry is not None:
-            return cls.from_turns(entry.turns)
+            return cls(cls.from_turns(entry.turns).lengths, notation="catalog")
 
         plain = raw.translate(_DASHES)
         if re.fullmatch(r"[oO\s-]+", plain) and len("".join(plain.split())) >= 2:
@@ -296,6 +309,7 @@ class Snake:
                     snake.lengths,
                     f"read as {READINGS['steps']}: an item is 1, and a segment has at least "
                     "2 cubes",
+                    "steps",
                 )
             return cls.from_lengths(numbers)
         letters = "".join(raw.split())
@@ -305,13 +319,7 @@ class Snake:
 
         close = difflib.get_close_matches(raw.lower(), catalog.names(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        bad = next(
-            (i for i, ch in enumerate(raw, 1) if ch.upper() not in "SCE" and not ch.isspace()), 1
-        )
-        raise InputError(
-            f"unknown snake {shorten(raw)}: not a catalog name{hint}, and not a turn string "
-            f"({raw[bad - 1]!r} at position {bad} is not S, C or E)"
-        )
+        raise InputError(f"unknown snake {shorten(raw)}: not a catalog name{hint}, {_stray(raw)}")
 
     @classmethod
     def _parse_elbows(cls, body: str, cubes: int | None) -> Snake:
@@ -336,7 +344,7 @@ class Snake:
                 f"elbows: the last corner is cube {last}, so the cube count is unclear: as a "
                 f"{side}x{side}x{side} snake its last straight run would have "
                 f"{snake.lengths[-1]} cubes; give the count (elbows:...,{last}/N) or the "
-                "target (--box)"
+                "target (target=)"
             )
         return snake
 
@@ -402,7 +410,8 @@ class Snake:
 # between digits (3-3-3-2, with hyphens, en or em dashes: the common web format).
 _SEPARATORS = r"[\s,;/\[\]()]+|(?<=[0-9\])])-+(?=[0-9])"
 _BIT_SPACES = str.maketrans(dict.fromkeys(",;[]{}()", " "))
-_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-"})
+_DASH = "\u2013\u2014\u2212\u2010"  # en and em dashes, minus, hyphen: read as '-'
+_DASHES = str.maketrans(dict.fromkeys(_DASH, "-"))
 _TO_DASHES = str.maketrans({"0": "-", "1": "o"})
 
 
@@ -466,7 +475,36 @@ def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
             f"; {' or '.join(READINGS[k] for k in close)} would fit too: "
             f"put {' or '.join(f'{k}:' for k in close)} in front to read it that way"
         )
-    return Snake(picked.lengths, note)
+    return Snake(picked.lengths, note, kind)
+
+
+# The notations unreadable text is judged against, most specific first: (what it is, what a
+# character of it may be, its characters); whitespace belongs to every one.
+_ALPHABETS = (
+    ("a list of numbers", "a digit or a separator", frozenset("0123456789,;/[](){}+-" + _DASH)),
+    ("an o/- string", "o or -", frozenset("oO-" + _DASH)),
+    ("a turn string", "S, C or E", frozenset("SCEsce")),
+)
+
+
+def _stray(raw: str) -> str:
+    """'and not a list of numbers ('.' at position 34 is not a digit or a separator)': the
+    notation ``raw`` is mostly written in (digits for numbers, o and - for an o/- string,
+    else a turn string), and its first character that does not belong there."""
+    shown = [ch for ch in raw if not ch.isspace()]
+
+    def share(chars: frozenset[str]) -> float:
+        return sum(ch in chars for ch in shown) / max(1, len(shown))
+
+    marks = [ch for ch in shown if ch.isalnum() or ch not in _ALPHABETS[0][2]]  # no separators
+    if sum(ch.isdigit() for ch in marks) >= len(marks) / 2:
+        what, may, chars = _ALPHABETS[0]
+    elif "o" in raw.lower() and share(_ALPHABETS[1][2]) >= 0.5:
+        what, may, chars = _ALPHABETS[1]
+    else:
+        what, may, chars = _ALPHABETS[2]
+    at = next((i for i, ch in enumerate(raw, 1) if ch not in chars and not ch.isspace()), 1)
+    return f"and not {what} ({raw[at - 1]!r} at position {at} is not {may})"
 
 
 def _numbers(kind: str, body: str, allow_empty: bool = False) -> list[int]:

@@ -50,9 +50,16 @@ class Solution:
         pickers = [itemgetter(*p) for p in paths]
         return min(pick(g) for g in self.region.symmetries for pick in pickers)
 
-    def verify(self) -> None:
-        """Check the solution with the independent verifier; raise InvalidSolution if broken."""
+    def verify(self) -> bool:
+        """Check the solution with the independent verifier: True when it is one; when it is
+        not, InvalidSolution is raised, naming the rule broken and where (never False).
+
+        >>> from snakecube import solve
+        >>> solve("standard").solutions[0].verify()
+        True
+        """
         _verify(self.snake.lengths, self.region.cellset, self.cells)
+        return True
 
     # The notebook hooks import the renderers, which sit above this module, when called (as
     # python-chess's ``_repr_svg_`` does).
@@ -77,8 +84,51 @@ class Solution:
         }
 
     def __repr__(self) -> str:
-        dirs = " ".join(self.direction_names())
-        return f"<Solution {self.snake.turns()} in {self.region.describe()}: {dirs}>"
+        """One line: the snake, the target and the cell of cube 1 (``str()`` has the rest).
+
+        >>> from snakecube import solve
+        >>> solve("standard").solutions[0]
+        <Solution ESCSCSCSCCCCSCSCCCSCCSCCCSE in 3x3x3 box from [0, 0, 0]>
+        """
+        where = f"{self.region.describe()} from {list(self.cells[0])}"
+        return f"<Solution {_short(self.snake)} in {where}>"
+
+    def __str__(self) -> str:
+        """The snake and target, then each segment's direction and each cube's cell."""
+        dirs = " ".join(f"{i}:{d}" for i, d in enumerate(self.direction_names(), 1))
+        cells = " ".join(",".join(map(str, c)) for c in self.cells)
+        head = f"{self.snake.turns()} in the {self.region.describe()}"
+        return f"{head}\ndirections {dirs}\ncells {cells}"
+
+
+def _short(snake: Snake, most: int = 64) -> str:
+    """The snake's turn string, its middle cut when longer than ``most`` letters."""
+    turns = snake.turns()
+    if len(turns) <= most:
+        return turns
+    return f"{turns[:16]}...{turns[-16:]} ({snake.cubes} cubes)"
+
+
+# Why a search stopped before its end (``Result.stop_reason`` and the like), for people.
+STOP_WORDS = {
+    "limit": "stopped at the solution limit",
+    "seconds": "stopped at the time limit",
+    "interrupted": "interrupted",
+    "nodes": "stopped at the node limit",
+}
+
+
+def complete_words(complete: bool, stop_reason: str | None, note: str = "") -> str:
+    """'yes', or 'no (stopped at the time limit)': whether a search ran to its end, as every
+    command prints it; ``note`` is added to a 'no'.
+
+    >>> complete_words(True, None), complete_words(False, "seconds", "counts are lower bounds")
+    ('yes', 'no (stopped at the time limit; counts are lower bounds)')
+    """
+    if complete:
+        return "yes"
+    why = STOP_WORDS.get(stop_reason or "", stop_reason or "stopped")
+    return f"no ({why}{'; ' + note if note else ''})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +178,47 @@ class Result:
     reversed: bool = False  # folded from the other end: cube 1 is the typed snake's last cube
     searched_from_last: bool = False  # the search ran from the last end (its tree was smaller);
     # the solutions are still read from cube 1
+    rotation_classes: Counts | None = field(default=None, compare=False, repr=False)
+    # the counts up to rotations, as the search made them (within its time limit); else
+    # they are made from the solutions when asked for
+
+    def __repr__(self) -> str:
+        """One line: the snake, the target and the counts (``str()`` or ``summary()`` says
+        more).
+
+        >>> from snakecube import solve
+        >>> solve("seed-blue")
+        <Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>
+        """
+        why = STOP_WORDS.get(self.stop_reason or "", self.stop_reason or "stopped")
+        done = "complete" if self.complete else f"incomplete: {why}"
+        return (
+            f"<Result {_short(self.snake)} in {self.region.describe()}: {self.distinct} distinct, "
+            f"{self.placements} placements, {done}>"
+        )
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def summary(self) -> str:
+        """The counts in a few lines, for people (``snakecube solve`` prints more)."""
+        counts = self._rotation_counts()
+        lower = "" if self.complete else " (at least)"
+        return "\n".join(
+            [
+                f"{self.snake.turns()} in the {self.region.describe()}",
+                f"placements {self.placements}{lower}",
+                f"distinct   {self.distinct}{lower} up to rotations and reflections, "
+                f"{counts.up_to_rotations}{lower} up to rotations, "
+                f"{self.distinct_up_to_reversal}{lower} also up to reversal",
+                f"complete   {complete_words(self.complete, self.stop_reason)}",
+                f"solutions  {len(self.solutions)} listed",
+            ]
+        )
 
     def _rotation_counts(self) -> Counts:
+        if self.rotation_classes is not None:
+            return self.rotation_classes
         multiplier = self.placements // self.distinct if self.distinct else 1
         paths = [s.path for s in self.solutions]
         return rotation_counts(self.region, paths, multiplier, self.snake.is_palindrome)
@@ -156,6 +245,7 @@ class Result:
         return {
             "snake": {
                 "reading": self.snake.reading,
+                "notation": self.snake.notation,
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),
                 "cubes": self.snake.cubes,

@@ -21,6 +21,12 @@ installed by the library: only :func:`snakecube.__main__.run` calls these, so a 
 imports snakecube keeps its own signal handling. A signal that arrives while the interpreter
 itself is still starting, before the entry point runs, gets Python's own handling.
 
+A ``KeyboardInterrupt`` raised while Python runs a finalizer or a garbage collection (a
+worker's ``Process`` object being freed) is dropped by Python, which prints "Exception
+ignored in ..." and a traceback instead. In the working phase such a drop prints nothing,
+and the tool's long loops (``snakecube.pool.run``, the search's) call :func:`check`, which
+raises it again, so no Ctrl-C is ever lost.
+
 For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append a line to PATH as each phase's
 handlers are in place (``starting``, ``working``), so a test can signal a process it knows is
 running instead of after a fixed delay.
@@ -35,6 +41,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 EXIT_INTERRUPTED = 130
 STARTED = time.monotonic()  # as near to the process's start as the entry point can take it
@@ -92,7 +99,24 @@ def starting() -> None:
 def working() -> None:
     """Phase 2: a signal raises KeyboardInterrupt (deferred inside :func:`deferred`)."""
     _install(_raise)
+    sys.unraisablehook = _unraisable
     mark("working")
+
+
+def _unraisable(unraisable: Any) -> None:
+    """A stop's KeyboardInterrupt that Python had to drop: nothing printed (:func:`check`
+    raises it again); anything else as Python prints it."""
+    if signalled and isinstance(unraisable.exc_value, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def check() -> None:
+    """Raise KeyboardInterrupt if a stop signal came in the working phase (its own may have
+    been dropped inside a finalizer); a long loop calls this now and then. Outside the tool
+    (a program that imports snakecube) it does nothing."""
+    if signalled:
+        raise KeyboardInterrupt
 
 
 def mark(what: str) -> None:

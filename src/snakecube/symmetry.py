@@ -136,28 +136,52 @@ class Counts:
     up_to_rotations_and_reversal: int
 
 
+class RotationClasses:
+    """The classes up to rotations, and up to rotations and reversal, of the placements whose
+    classes up to the search's group (``multiplier`` elements) are represented by the paths
+    given to :meth:`add`, one at a time (a search counts them as it finds them, within its
+    time limit)."""
+
+    def __init__(self, region: Region, multiplier: int, palindrome: bool) -> None:
+        self.region, self.multiplier, self.palindrome = region, multiplier, palindrome
+        self.paths = 0
+        self._kept: list[Permutation] = []
+        self._split = 1
+        self._mirror: Permutation | None = None
+        self._seen: set[tuple[CellIndex, ...]] = set()
+
+    def add(self, path: Sequence[CellIndex]) -> None:
+        """Count one more class, represented by ``path``."""
+        if not self.paths:
+            used = group_used(self.region, path, self.multiplier)
+            turns = rotations(self.region)
+            self._kept = [g for g in used if g in turns]
+            self._split = len(used) // len(self._kept)  # rotation classes in each class
+            self._mirror = next((g for g in used if g not in turns), None)
+        self.paths += 1
+        if not self.palindrome:
+            return
+        forms = [tuple(path)]
+        if self._mirror is not None:
+            forms.append(tuple(self._mirror[c] for c in path))
+        for y in forms:
+            pickers = [itemgetter(*y), itemgetter(*y[::-1])]
+            self._seen.add(min(pick(g) for g in self._kept for pick in pickers))
+
+    def counts(self) -> Counts:
+        up_to_rotations = self.paths * self._split
+        if not self.palindrome:
+            return Counts(up_to_rotations, up_to_rotations)
+        return Counts(up_to_rotations, len(self._seen))
+
+
 def rotation_counts(
     region: Region, paths: Sequence[Sequence[CellIndex]], multiplier: int, palindrome: bool
 ) -> Counts:
     """Classes up to rotations, and up to rotations and reversal, of the placements whose
     classes up to the search's group (``multiplier`` elements) are represented by ``paths``.
     """
-    if not paths:
-        return Counts(0, 0)
-    used = group_used(region, paths[0], multiplier)
-    turns = rotations(region)
-    kept = [g for g in used if g in turns]
-    split = len(used) // len(kept)  # rotation classes in each class (free action)
-    up_to_rotations = len(paths) * split
-    if not palindrome:
-        return Counts(up_to_rotations, up_to_rotations)
-    mirror = next((g for g in used if g not in turns), None)
-    seen = set()
+    classes = RotationClasses(region, multiplier, palindrome)
     for path in paths:
-        forms = [tuple(path)]
-        if mirror is not None:
-            forms.append(tuple(mirror[c] for c in path))
-        for y in forms:
-            pickers = [itemgetter(*y), itemgetter(*y[::-1])]
-            seen.add(min(pick(g) for g in kept for pick in pickers))
-    return Counts(up_to_rotations, len(seen))
+        classes.add(path)
+    return classes.counts()

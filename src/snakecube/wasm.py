@@ -51,6 +51,8 @@ class PyodideRuntime:
         function = self._functions.get(name)
         if function is None:
             function = self._functions[name] = getattr(self._exports, name)
+        if function.length != len(args):  # the C function's own parameters (a JS Function)
+            raise TypeError(f"{name} takes {function.length} arguments, not {len(args)}")
         return function(*args)
 
     def write(self, address: int, data: bytes) -> None:

@@ -41,6 +41,7 @@ cdef class PathKeys:
     cdef int64_t base, level, maxrun
     cdef uint64_t occ, full
     cdef readonly bint finished
+    cdef bint made
 
     def __init__(
         self, const int64_t[::1] nb, const uint64_t[::1] nbmask, const uint64_t[::1] ring,
@@ -49,6 +50,7 @@ cdef class PathKeys:
     ):
         cdef int64_t i
         cdef int64_t n = nbmask.shape[0]
+        _check(nb, nbmask, ring, syms, path, dirs, run, base, keys, fixed)
         self.nb, self.nbmask, self.ring, self.syms = nb, nbmask, ring, syms
         self.full = ~(<uint64_t>0) if n == 64 else ((<uint64_t>1) << n) - 1
         self.path, self.dirs, self.runs, self.maxrun = path, dirs, run, maxrun
@@ -59,9 +61,12 @@ cdef class PathKeys:
         for i in range(base):
             self.occ |= (<uint64_t>1) << path[i]
         self.finished = False
+        self.made = True
 
     def run(self, int64_t max_nodes):
         """Walk on for at most ``max_nodes`` steps: (paths written to keys, nodes)."""
+        if not self.made:
+            raise ValueError("the walk was not made: call the class with its arguments")
         if self.finished:
             return 0, 0
         return self._run(max_nodes)
@@ -182,6 +187,37 @@ cdef class PathKeys:
         return n_out, nodes
 
 
+cdef _check(const int64_t[::1] nb, const uint64_t[::1] nbmask, const uint64_t[::1] ring,
+            const int64_t[::1] syms, int64_t[::1] path, int64_t[::1] dirs, int64_t[::1] run,
+            int64_t base, uint64_t[::1] keys, unsigned char[::1] fixed):
+    """ValueError unless the walk's arrays fit its ``n`` cells (``nbmask``: 1 to 64): nothing
+    the loop reads or writes is then outside them."""
+    cdef int64_t n = nbmask.shape[0], i
+    cdef uint64_t outside = 0 if n == 64 else ~(((<uint64_t>1) << n) - 1)
+    if not 1 <= n <= 64:
+        raise ValueError("the census's loop walks regions of 1 to 64 cells")
+    if nb.shape[0] != 6 * n or ring.shape[0] != n or syms.shape[0] % n:
+        raise ValueError(f"nb, ring and syms must hold 6, 1 and |G| entries for each of {n} cells")
+    if path.shape[0] < n or dirs.shape[0] < n or run.shape[0] < n:
+        raise ValueError(f"path, dirs and run must hold an entry for each of the {n} cells")
+    if not 1 <= base <= n:
+        raise ValueError(f"the prefix must hold 1 to {n} cells, not {base}")
+    if keys.shape[0] < 1 or fixed.shape[0] < keys.shape[0]:
+        raise ValueError("keys must hold at least one key, and fixed a flag for each")
+    for i in range(6 * n):
+        if not -1 <= nb[i] < n:
+            raise ValueError("nb holds a value out of range")
+    for i in range(n):
+        if (nbmask[i] | ring[i]) & outside:
+            raise ValueError("nbmask or ring holds a cell out of range")
+    for i in range(syms.shape[0]):
+        if not 0 <= syms[i] < n:
+            raise ValueError("syms holds a value out of range")
+    for i in range(base):
+        if not 0 <= path[i] < n:
+            raise ValueError("path holds a value out of range")
+
+
 cdef inline uint64_t _xorshift(uint64_t* state) noexcept nogil:
     cdef uint64_t x = state[0]
     x ^= x << 13
@@ -210,6 +246,23 @@ def tree_estimate(
     cdef uint64_t one = 1, occ, free, cand, m, state = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
     cdef double weight, total = 0.0
     cdef bint ok, turn
+    cdef uint64_t outside = 0 if n == 64 else ~(((<uint64_t>1) << n) - 1)
+    if not 1 <= n <= 64:
+        raise ValueError("tree_estimate walks regions of 1 to 64 cells")
+    if nb.shape[0] != 6 * n or colour.shape[0] != n:
+        raise ValueError(f"nb and colour must hold 6 and 1 entries for each of {n} cells")
+    for i in range(6 * n):
+        if not -1 <= nb[i] < n:
+            raise ValueError("nb holds a value out of range")
+    for i in range(n):
+        if nbmask[i] & outside:
+            raise ValueError("nbmask holds a cell out of range")
+    for i in range(starts.shape[0]):
+        if not 0 <= starts[i] < n:
+            raise ValueError("starts holds a value out of range")
+    for i in range(units + 1 if units >= 0 else 0):
+        if not 0 <= offsets[i] <= starts.shape[0] or (i and offsets[i] < offsets[i - 1]):
+            raise ValueError("offsets must rise from 0 to the length of starts")
     if units < 1 or probes < 1:
         return 0.0
     with nogil:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import sys
 import time
 import warnings
@@ -33,11 +34,13 @@ from snakecube.cli.base import (
     EXIT_OK,
     Command,
     Parser,
+    cli_words,
     did_you_mean,
     print_json,
     say,
+    typo_hint,
 )
-from snakecube.errors import InputError
+from snakecube.errors import CubeCountError, InputError, NoSolutionError
 
 __all__ = ["COMMANDS", "main", "parser"]
 # Each command's module, in the order of `snakecube --help`. A run imports only the module of
@@ -95,10 +98,42 @@ def parse(words: Sequence[str]) -> Namespace:
     if words[at] not in HOMES:
         word = words[at]
         top.error(f"argument COMMAND: invalid choice: {word!r}{did_you_mean(word, ORDER)}")
-    rest, one = words[at + 1 :], commands[name]
+    one = commands[name]
+    rest = shielded(words[at + 1 :], one)
     # parse_intermixed_args loses the words after "--" before Python 3.12.8 (gh-125355).
     args = (one.parse_args if "--" in rest else one.parse_intermixed_args)(rest, namespace=args)
     args.command = name
+    return unshielded(args)
+
+
+# A snake in the o/- form (--o-o-o-oooo-..., as the published 3x3x3 analyses and `convert`
+# write it) starts with '-', which argparse reads as an option. Such a word goes through
+# argparse behind SHIELD and is put back after (docs/design.md, "Command line"): a word of
+# dashes and o's with at least one o, which is no option nor the start of one.
+SHIELD = "\x00"
+_DASH_SNAKE = re.compile("-[-oO\u2010\u2013\u2014\u2212]*")
+
+
+def shielded(words: Sequence[str], parser: Parser) -> list[str]:
+    """``words`` with each o/- snake behind SHIELD, so that argparse reads it as a word."""
+    options = [s for a in parser._actions for s in a.option_strings]
+    return [
+        SHIELD + w
+        if _DASH_SNAKE.fullmatch(w)
+        and "o" in w.lower()
+        and not any(o.startswith(w) for o in options)
+        else w
+        for w in words
+    ]
+
+
+def unshielded(args: Namespace) -> Namespace:
+    """``args`` with the words :func:`shielded` hid put back."""
+    for key, value in vars(args).items():
+        if isinstance(value, str):
+            setattr(args, key, value.removeprefix(SHIELD))
+        elif isinstance(value, list):
+            setattr(args, key, [v.removeprefix(SHIELD) if isinstance(v, str) else v for v in value])
     return args
 
 
@@ -132,6 +167,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         return EXIT_OK
     with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.simplefilter("ignore", ResourceWarning)  # for developers: a file closed late
         warnings.showwarning = _warning
         _WARNED.clear()
         return _run(COMMANDS[args.command], args)
@@ -142,6 +178,12 @@ def _run(command: Command, args: Namespace) -> int:
         return command.run(args)
     except KeyboardInterrupt:
         return _interrupted(args)
+    except (CubeCountError, NoSolutionError) as err:  # often a typo: say what folds nearby
+        try:
+            hint = typo_hint(args) if hasattr(args, "snake") else ""
+        except KeyboardInterrupt:
+            return _interrupted(args)
+        return _failed(InputError(f"{err}{hint}"))
     except Exception as err:
         if stop.signalled:  # whatever a stop signal broke (an import, a read) is a stop
             return _interrupted(args)
@@ -160,7 +202,7 @@ def _interrupted(args: Namespace) -> int:
 def _failed(err: Exception) -> int:
     """Say what went wrong in one line; the exit code."""
     if isinstance(err, InputError):
-        say(f"snakecube: error: {err}")
+        say(f"snakecube: error: {cli_words(str(err))}")
         return EXIT_INPUT
     if isinstance(err, BrokenPipeError):
         # The reader went away (| head): nothing more to say, and nothing to flush at exit.

@@ -11,15 +11,20 @@ import difflib
 import json
 import re
 import sys
+import warnings
 from argparse import ArgumentTypeError, Namespace
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from snakecube import limits, stop
-from snakecube.errors import InputError
+from snakecube import catalog, limits, stop
+from snakecube.errors import InputError, SlowWarning
 from snakecube.limits import one_line
 from snakecube.shape import Box, Coord, Region
+from snakecube.snake import Snake
+
+if TYPE_CHECKING:
+    from snakecube.nearby import Nearby, Typo
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_BUG = 0, 2, 130, 1
 SNAKE_HELP = (
@@ -34,6 +39,7 @@ class Parser(argparse.ArgumentParser):
     miss: ``solv`` (did you mean 'solve'?), ``--secnds``, ``--end lst``."""
 
     def error(self, message: str) -> NoReturn:
+        message = message.replace("\x00", "")  # an o/- snake's shield (cli.shielded)
         self.exit(2, one_line(f"{self.prog}: error: {message}{self._near_miss(message)} "
                               f"(see {self.prog} --help)") + "\n")  # fmt: skip
 
@@ -152,17 +158,19 @@ class _Target(argparse.Action):
         namespace.targets = [*(getattr(namespace, "targets", None) or []), (self.dest, values)]
 
 
-def add_targets(p: Parser, pick: bool = False) -> None:
+def add_targets(p: Parser, pick: bool = False, snake: bool = True) -> None:
     """--box and --region, each of which may repeat (several targets, in the order given);
-    with ``pick``, --target K chooses the one the command works on (default the first)."""
+    with ``pick``, --target K chooses the one the command works on (default the first).
+    Without a ``snake`` (designs), one of them must be given."""
     p.set_defaults(targets=None)
     p.add_argument(
         "--box",
         action=_Target,
         metavar="AxBxC",
         help="target box, like 3x3x3 or 2x3x4; may repeat, with --region too, for several "
-        "targets (default: the snake's cube)",
-    )
+        + ("targets (default: the snake's cube)" if snake else "targets (this or --region "
+           "is needed)"),
+    )  # fmt: skip
     p.add_argument(
         "--region",
         action=_Target,
@@ -181,7 +189,10 @@ def add_targets(p: Parser, pick: bool = False) -> None:
 def targets_of(args: Namespace) -> list[Region]:
     """Every target given with --box and --region (see :func:`add_targets`), in order."""
     listed = getattr(args, "targets", None) or []
-    return [Box.parse(text) if kind == "box" else Region.from_file(text) for kind, text in listed]
+    return [
+        Box.parse(text, "--box") if kind == "box" else Region.from_file(text)
+        for kind, text in listed
+    ]
 
 
 def _picked(args: Namespace, listed: list[tuple[str, str]]) -> tuple[str, str]:
@@ -232,7 +243,109 @@ def print_json(args: Namespace, data: object, indent: int | None = None) -> None
 
 
 def snake_text(args: Namespace) -> str:
-    return " ".join(args.snake)
+    """The snake as typed: its words joined (``check`` takes it as one word)."""
+    return args.snake if isinstance(args.snake, str) else " ".join(args.snake)
+
+
+# The library names its parameters in messages (``target=``, ``strategy='beam'``), for Python
+# callers; the command line says its options instead. Phrases first, then parameters.
+_PHRASES = (
+    ("give a target (target='AxBxC' or a Region)", "give --box AxBxC or --region FILE"),
+    ("the target (target=)", "the target (--box)"),
+    ("(limit=1)", "(--first)"),
+    ("a time limit (seconds=)", "a time limit (--seconds S)"),
+)
+_PARAMETERS = re.compile(r"\b(axes|scheduler|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
+
+
+def cli_words(text: str) -> str:
+    """A library message in the command line's words: its options, not the parameters.
+
+    >>> cli_words("scheduler= runs depth-first searches; strategy='beam' runs on one machine")
+    '--scheduler runs depth-first searches; --strategy beam runs on one machine'
+    """
+    for library, option in _PHRASES:
+        text = text.replace(library, option)
+    return _PARAMETERS.sub(
+        lambda m: f"--{m[1]}" + (f" {m[2] if m[2] is not None else m[3]}" if m[2] or m[3] else ""),
+        text,
+    )
+
+
+# The nearby designs named in a one-line error (a snake that does not fit or fold): looked
+# for within HINT_SECONDS, and only in targets of up to HINT_CELLS cells (a bigger target's
+# setup alone can take longer), so the refusal comes within half a second. The catalog's
+# puzzles one typo away are named first, whatever the time.
+HINT_SECONDS, HINT_CELLS = 0.2, 216
+NEARBY_SECONDS = 5.0  # the nearby designs listed after an answer with no solutions
+
+
+def catalog_typo(snake: Snake, target: Region | None = None) -> Typo | None:
+    """The catalog puzzle one typo away from a snake that is none, the likeliest typo first."""
+    if catalog.recognize(snake.turns()) is not None:
+        return None
+    from snakecube.nearby import catalog_typos  # the search, through nearby
+
+    return next(iter(catalog_typos(snake, target)), None)
+
+
+def catalog_note(snake: Snake, typed: str, target: Region | None = None) -> str:
+    """What the catalog says of the snake, for a line of its own: 'this is the catalog's
+    standard, ...', 'one typo from the catalog's king: segments 1 and 2 swapped (...)', or
+    '' (typed by its name, or neither)."""
+    typo = catalog_typo(snake, target)
+    return catalog.recognized(snake.turns(), typed) if typo is None else typo.said()
+
+
+def typo_hint(args: Namespace, seconds: float = HINT_SECONDS) -> str:
+    """'; nearby designs that fold: king, from the catalog (segment 7: 3 -> 2); lengths:...
+    (...)': what to add to the error of a snake that does not fit or fold its target, or ''
+    (none found within ``seconds``, or the snake or target cannot be read)."""
+    from snakecube.nearby import catalog_typos, nearby  # the search
+
+    try:
+        target = target_of(args)
+        snake = Snake.parse(snake_text(args), None if target is None else target.volume)
+        typos = catalog_typos(snake, target)[:2]
+        parts = [f"{t.name}, from the catalog ({t.edit})" for t in typos]
+        named = {t.snake.lengths for t in typos}
+        if len(parts) < 2 and (snake.cubes if target is None else target.volume) <= HINT_CELLS:
+            with warnings.catch_warnings():  # a refusal is one line: no note on the hint's speed
+                warnings.simplefilter("ignore", SlowWarning)
+                near = nearby(snake, target, 2 + len(named), seconds=seconds, known=False)
+            parts += [
+                f"lengths:{','.join(map(str, n.snake.lengths))} ({n.edit})"
+                for n in near
+                if n.snake.lengths not in named
+            ]
+    except InputError:
+        return ""
+    return "; nearby designs that fold: " + "; ".join(parts[:2]) if parts else ""
+
+
+def nearby_designs(args: Namespace, snake: Snake, region: Region) -> list[Nearby]:
+    """The designs one typo away that fold, looked for after an answer with no solutions,
+    within NEARBY_SECONDS and what is left of --seconds."""
+    from snakecube.nearby import nearby  # the search
+
+    left = seconds_left(args)
+    return nearby(
+        snake, region, seconds=NEARBY_SECONDS if left is None else min(left, NEARBY_SECONDS)
+    )
+
+
+def print_nearby(near: Sequence[Nearby]) -> None:
+    """The designs one typo away that fold, after an answer with no solutions."""
+    if not near:
+        print("no design one typo away folds either")
+        return
+    print("\nnearby designs that fold (one typo away):")
+    for n in near:
+        count = f"{n.distinct}{'' if n.complete else '+'}"
+        plural = "s" if n.distinct != 1 else ""
+        known = f"{n.name}, from the catalog: " if n.name else ""
+        print(f"  {known}lengths:{','.join(map(str, n.snake.lengths))}")
+        print(f"      {n.edit}; {count} distinct solution{plural}")
 
 
 def target_of(args: Namespace) -> Region | None:
@@ -241,11 +354,11 @@ def target_of(args: Namespace) -> Region | None:
     listed = getattr(args, "targets", None)
     if listed:
         kind, text = _picked(args, listed)
-        return Box.parse(text) if kind == "box" else Region.from_file(text)
+        return Box.parse(text, "--box") if kind == "box" else Region.from_file(text)
     if getattr(args, "target", None) is not None:
         raise InputError("--target picks one of several targets: give them with --box or --region")
     if getattr(args, "box", None) is not None:
-        return Box.parse(args.box)
+        return Box.parse(args.box, "--box")
     if getattr(args, "region", None) is not None:
         return Region.from_file(args.region)
     return None

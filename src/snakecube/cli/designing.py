@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import warnings
 from argparse import SUPPRESS, Namespace
 from collections.abc import Callable
@@ -16,8 +17,11 @@ from snakecube.cli.base import (
     add_snake,
     add_target,
     add_targets,
+    catalog_note,
     command,
+    nearby_designs,
     print_json,
+    print_nearby,
     say,
     seconds_left,
     snake_text,
@@ -32,6 +36,7 @@ from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Region
+from snakecube.solution import complete_words
 
 if TYPE_CHECKING:
     from snakecube.census.forecast import Forecast
@@ -57,7 +62,7 @@ def _print_census(result: Any, args: Namespace) -> None:
         value = summary[key]
         print(f"{key:14} {'(not tallied)' if value is None else value}")
     if result.complete:
-        print("histogram      " + ", ".join(f"{k}: {v}" for k, v in summary["histogram"].items()))
+        print(histogram("histogram      ", summary["histogram"]))
         if summary["top"]:
             print(f"top {len(summary['top'])} by solutions:")
             for row in summary["top"]:
@@ -70,6 +75,35 @@ def _print_census(result: Any, args: Namespace) -> None:
             f"complete       no: {why} after {u[0]} of {u[1]} units and {p[0]} of "
             f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
         )
+
+
+HISTOGRAM_WIDTH, HISTOGRAM_LINES = 100, 4  # a histogram's lines: their width, how many
+
+
+def histogram(label: str, counts: dict[Any, int]) -> str:
+    """'histogram      1: 3658, 2: 2704, ...': how many designs have each number of solutions,
+    wrapped under its label at HISTOGRAM_WIDTH, in at most HISTOGRAM_LINES lines (the rest
+    said in a count; --json and --csv have them all).
+
+    >>> text = histogram("h: ", {k: 1 for k in range(1, 200)})
+    >>> len(text.splitlines()), text.endswith("more, up to 199 solutions (--json lists them all)")
+    (4, True)
+    """
+    items = [f"{k}:\xa0{v}" for k, v in counts.items()]  # a number and its count stay together
+
+    def wrapped(text: str) -> list[str]:
+        return textwrap.wrap(text, HISTOGRAM_WIDTH - len(label), break_on_hyphens=False)
+
+    lines, kept = wrapped(", ".join(items)), len(items)
+    while len(lines) > HISTOGRAM_LINES:
+        kept -= 1
+        rest = f"and {len(items) - kept} more, up to {list(counts)[-1]} solutions"
+        rest += " (--json lists them all)"
+        lines = wrapped(", ".join([*items[:kept], rest]))
+    indent = " " * len(label)
+    return "\n".join(
+        (label if i == 0 else indent) + line.replace("\xa0", " ") for i, line in enumerate(lines)
+    )
 
 
 def _store(args: Namespace) -> str | None:
@@ -85,7 +119,7 @@ def _store(args: Namespace) -> str | None:
 
 
 def _designs_options(p: Parser) -> None:
-    add_targets(p)
+    add_targets(p, snake=False)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", help="write one row per design")
     p.add_argument(
@@ -338,7 +372,7 @@ def _print_joint(result: Any, args: Namespace) -> None:
     row("unique", summary["unique"])
     row("max_solutions", summary["max_solutions"])
     for n, h in zip(names, summary["histograms"], strict=True):
-        print(f"  histogram {n}: " + ", ".join(f"{k}: {v}" for k, v in h.items()))
+        print(histogram(f"  histogram {n}: ", h))
     if summary["top"]:
         print(f"top {len(summary['top'])} by solutions:")
         print("  " + "".join(f"{n:>{width}}" for n in names) + "  turns")
@@ -434,11 +468,16 @@ def _generate_options(p: Parser) -> None:
 def generate_command(args: Namespace) -> int:
 
     texts = args.box or ["4x4x4"]
-    boxes = [Box.parse(t) for t in texts]
+    boxes = [Box.parse(t, "--box") for t in texts]
     unique = _unique_in(args.unique, texts)
     rows: list[dict[str, Any]] = []
     interrupted = False
-    bar = progress_bar(desc="generating", unit="sample", began=args.started)
+    # The bar counts the designs found against those asked for; the samples of the chain
+    # drawn, which may be many more than are needed, come after it.
+    drawn = progress_bar(
+        desc="generating", unit="design", began=args.started, tally="samples drawn"
+    )
+    bar = None if drawn is None else _Designs(drawn, args.count)
     try:
         for g in generate(
             boxes[0],
@@ -489,6 +528,23 @@ def generate_command(args: Namespace) -> int:
     return EXIT_OK
 
 
+class _Designs:
+    """generate's progress as the designs found out of those asked for (``generate`` calls
+    ``progress(samples, most, found)``)."""
+
+    def __init__(self, bar: Any, count: int) -> None:
+        self.bar, self.count = bar, count
+
+    def __call__(self, samples: int, most: int, found: int) -> None:
+        self.bar(found, self.count, samples)
+
+    def clear(self) -> None:
+        self.bar.clear()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 def _unique_in(value: str | None, texts: list[str]) -> bool | list[int]:
     """--unique: False without it, True alone, else the positions of the boxes it names
     (as typed to --box, or 1-based numbers)."""
@@ -525,19 +581,27 @@ def _rate_options(p: Parser) -> None:
     epilog="example: snakecube rate seed-red",
 )
 def rate_command(args: Namespace) -> int:
-
+    target = target_of(args)
     bar = progress_bar(began=args.started)  # solve's bar: the same searches, the same progress
     try:
-        result = rate(snake_text(args), target_of(args), seconds=seconds_left(args), progress=bar)
+        result = rate(snake_text(args), target, seconds=seconds_left(args), progress=bar)
     finally:
         if bar is not None:
             bar.close()
     data = result.to_dict()
     if args.json:
         print_json(args, data)
-    else:
-        for key, value in data.items():
-            if key == "difficulty" and value is None:
-                value = "unsolvable" if result.complete else "unknown (the search was stopped)"
+        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    said = catalog_note(result.snake, snake_text(args), target)
+    if said:
+        print(f"({said})")
+    for key, value in data.items():
+        if key == "difficulty" and value is None:
+            value = "unsolvable" if result.complete else "unknown (the search was stopped)"
+        if key == "complete":  # as solve says it, with the reason it stopped
+            value = complete_words(result.complete, result.stop_reason)
+        if key != "stop_reason":
             print(f"{key:11} {value}")
+    if result.complete and not result.distinct:
+        print_nearby(nearby_designs(args, result.snake, result.region))
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK

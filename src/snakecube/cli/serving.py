@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
+import sys
+import webbrowser
 from argparse import Namespace
 
 from snakecube.cli.base import (
@@ -40,6 +43,13 @@ def _serve_options(p: Parser) -> None:
         metavar="S",
         help="longest search; then marked incomplete (default 60)",
     )
+    p.add_argument(
+        "--memory",
+        type=whole(64, 1 << 20),
+        default=1024,
+        metavar="MB",
+        help="memory a search process may hold; a job past it is refused (default 1024)",
+    )
 
 
 @command(
@@ -56,10 +66,31 @@ def serve_command(args: Namespace) -> int:
 
     from snakecube.web.server import serve  # starlette and uvicorn: the web extra
 
+    opens = args.open
+    if opens and (why := no_browser()):
+        say(f"snakecube: --open: {why}, so no browser is opened; open the address below in a "
+            "browser yourself")  # fmt: skip
+        opens = False
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
     with contextlib.suppress(KeyboardInterrupt):
-        serve(args.host, args.port, args.open, args.workers, args.queue, args.max_seconds)
+        serve(args.host, args.port, opens, args.workers, args.queue, args.max_seconds,
+              args.memory)  # fmt: skip
     return EXIT_OK
+
+
+def no_browser() -> str:
+    """Why no browser can be opened on this machine, or '' when one can: on Linux and the
+    BSDs a browser needs a display (an X or Wayland one; a text browser would fight the
+    server for the terminal), and Python's webbrowser must know of one."""
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")) and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return "there is no display here (DISPLAY and WAYLAND_DISPLAY are not set)"
+    try:
+        webbrowser.get()
+    except webbrowser.Error:
+        return "no web browser was found"
+    return ""
 
 
 def _web_options(p: Parser) -> None:

@@ -7,7 +7,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from snakecube import catalog, explain, fold, limits
+from snakecube import explain, fold, limits
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -15,6 +15,7 @@ from snakecube.cli.base import (
     add_seconds,
     add_snake,
     add_targets,
+    catalog_note,
     command,
     print_json,
     say,
@@ -27,13 +28,15 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
-from snakecube.flat import flat
+from snakecube.flat import Forecast, describe, flat
 from snakecube.fold.choice import choose
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
+from snakecube.solution import complete_words
 
+SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
 EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
     "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "
     "swings clear of the cubes in place, then the first"
@@ -119,14 +122,16 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
 
-    said = catalog.recognized(Snake.parse(snake_text(args)).turns(), snake_text(args))
+    target = target_of(args)
+    typed = Snake.parse(snake_text(args), None if target is None else target.volume)
+    said = catalog_note(typed, snake_text(args), target)
     if said and not getattr(args, "json", False):
         print(f"({said})")
     bar = progress_bar(began=args.started)  # solve's bar: the same search, the same progress
     try:
         choice = choose(
             snake_text(args),
-            target_of(args),
+            target,
             solution=args.solution,
             end=end,
             nodes=getattr(args, "nodes", 200_000),
@@ -207,12 +212,19 @@ def fold_command(args: Namespace) -> int:
     order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
-    print(f"{'quarter turns':16} {p.quarter_turns} (lower bound {p.lower_bound})")
+    print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
     print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
+
+
+def _bound(turns: int, bound: int) -> str:
+    """What the corners' angles say of a plan's quarter turns: the fewest possible when it
+    takes no more than they need, else how many they alone need (not the best a plan can
+    do: a start lying flat may need a corner turned twice)."""
+    return "the fewest possible" if turns <= bound else f"the corners' angles alone need {bound}"
 
 
 def _fold_census_options(p: Parser) -> None:
@@ -231,7 +243,7 @@ def _fold_census_options(p: Parser) -> None:
 def fold_census_command(args: Namespace) -> int:
     from snakecube.fold.survey import run, summarize  # numpy, through the census
 
-    box = Box.parse(args.box)
+    box = Box.parse(args.box, "--box")
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
     bar = (
         None
@@ -274,9 +286,22 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
-    bar = progress_bar(desc="laying flat", unit="node", began=args.started)
+    snake = Snake.parse(snake_text(args))
+    said = catalog_note(snake, snake_text(args))
+    if said and not args.json:
+        print(f"({said})")
+    bar = progress_bar(desc="laying flat", unit="segment", began=args.started)
+
+    def ahead(forecast: Forecast) -> None:
+        """Say a count forecast to take a while, before it starts."""
+        if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
+            return  # quick; or refused, which the error says
+        stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
+        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated)"
+            f"{stops}; Ctrl-C stops it, keeping what was found")  # fmt: skip
+
     try:
-        result = flat(Snake.parse(snake_text(args)), seconds=seconds_left(args), progress=bar)
+        result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)
     finally:
         if bar is not None:
             bar.close()
@@ -292,11 +317,6 @@ def flat_command(args: Namespace) -> int:
         for key in ("snake", "layouts", "most_compact", "most_compact_distinct"):
             print(f"{key:22} {data[key]}")
         print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
-        why = {"seconds": "stopped at the time limit", "interrupted": "interrupted"}
-        done = (
-            "yes"
-            if result.complete
-            else f"no ({why.get(result.stop_reason or '', '')}; counts are lower bounds)"
-        )
+        done = complete_words(result.complete, result.stop_reason, "counts are lower bounds")
         print(f"{'complete':22} {done}")
     return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK

@@ -4,7 +4,6 @@ speaking other programs' languages."""
 from __future__ import annotations
 
 import sys
-import warnings
 from argparse import Namespace
 from dataclasses import replace
 from pathlib import Path
@@ -21,10 +20,15 @@ from snakecube.cli.base import (
     add_snake,
     add_target,
     add_targets,
+    catalog_note,
+    catalog_typo,
     cells,
+    cli_words,
     command,
     coord,
+    nearby_designs,
     print_json,
+    print_nearby,
     seconds_left,
     snake_text,
     target_of,
@@ -32,42 +36,15 @@ from snakecube.cli.base import (
     whole,
     workers_type,
 )
-from snakecube.errors import CubeCountError, InputError, SlowWarning
+from snakecube.errors import InputError
 from snakecube.explain.text import report
 from snakecube.explain.words import show
 from snakecube.minizinc import model
-from snakecube.nearby import nearby
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
-
-# The nearby designs named when a snake's cube count does not fit the target: looked for
-# within this time, and only in targets of up to HINT_CELLS cells (a bigger target's setup
-# alone can take longer), so the refusal comes within half a second.
-HINT_SECONDS, HINT_CELLS = 0.2, 216
-NEARBY_SECONDS = 5.0  # the nearby designs listed when a snake does not fold
-
-
-def _suggest(text: str, target: Region | None, seconds: float) -> str:
-    """'; nearby designs that fold: lengths:... (edit)', or '' if none does (or none is
-    found within ``seconds``)."""
-
-    try:
-        snake = Snake.parse(text, None if target is None else target.volume)
-        if (snake.cubes if target is None else target.volume) > HINT_CELLS:
-            return ""
-        with warnings.catch_warnings():  # a refusal is one line: no note on the hint's speed
-            warnings.simplefilter("ignore", SlowWarning)
-            near = nearby(snake, target, 2, seconds=seconds)
-    except InputError:
-        return ""
-    if not near:
-        return ""
-    return "; nearby designs that fold: " + "; ".join(
-        f"lengths:{','.join(map(str, n.snake.lengths))} ({n.edit})" for n in near
-    )
 
 
 def _solve_options(p: Parser) -> None:
@@ -99,7 +76,9 @@ def _solve_options(p: Parser) -> None:
         "searches, a SAT solver (snakecube[sat]) or a portfolio of restarts and SAT (default "
         "auto: for --first on targets of more than 64 cells, the restarts beside depth first "
         "from the end whose tree is estimated smaller and, in boxes of up to 128 cells, the "
-        "beam searches; else depth first)",
+        "beam searches; for snakes that turn at every cube or at every second one, the "
+        "restarts beside SAT, which also proves it when such a snake does not fold; else "
+        "depth first)",
     )
     p.add_argument(
         "--seed",
@@ -167,41 +146,27 @@ def solve_command(args: Namespace) -> int:
             seed=args.seed,
             scheduler=args.scheduler,
         )
-    except CubeCountError as err:  # often a typo: say which nearby designs fold
-        raise InputError(f"{err}{_suggest(snake_text(args), target, HINT_SECONDS)}") from None
     finally:
         if bar is not None:
             bar.close()
-    typed = Snake.parse(snake_text(args), None if target is None else target.volume)
-    if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
-        result = replace(result, snake=typed)
+    result = _as_typed(args, result, target)
     style = "letters" if args.letters else "signs"
     unsolvable = result.complete and not result.solutions and start is None and path is None
-    near = []
-    if unsolvable:
-        left = seconds_left(args)
-        budget = NEARBY_SECONDS if left is None else min(left, NEARBY_SECONDS)
-        near = nearby(result.snake, result.region, seconds=budget)
+    near = nearby_designs(args, result.snake, result.region) if unsolvable else []
     if args.json:
         data = result.to_dict()
         data["catalog"] = catalog.recognized(result.snake.turns(), snake_text(args)) or None
+        data["catalog_typo"] = _typo_dict(result.snake, target)
         if unsolvable:
             data["nearby"] = [n.to_dict() for n in near]
         print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
-    said = catalog.recognized(result.snake.turns(), snake_text(args))
+    said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
     print(report(result, style))
-    if near:
-        print("\nnearby designs that fold (one typo away):")
-        for n in near:
-            count = f"{n.distinct}{'' if n.complete else '+'}"
-            plural = "s" if n.distinct != 1 else ""
-            print(f"  lengths:{','.join(map(str, n.snake.lengths))}")
-            print(f"      {n.edit}; {count} distinct solution{plural}")
-    elif unsolvable:
-        print("no design one typo away folds either")
+    if unsolvable:
+        print_nearby(near)
     if args.show:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
@@ -243,18 +208,16 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
         finally:
             if bar is not None:
                 bar.close()
-        typed = Snake.parse(snake_text(args), target.volume)
-        if typed.reading and typed == result.snake:  # a cached snake may have lost its reading
-            result = replace(result, snake=typed)
-        results.append(result)
+        results.append(_as_typed(args, result, target))
         if result.stop_reason == "interrupted":
             break
     stopped = results[-1].stop_reason == "interrupted"
-    said = catalog.recognized(results[0].snake.turns(), snake_text(args))
+    said = catalog_note(results[0].snake, snake_text(args), targets[0])
     folds = [r.region.describe() for r in results if r.solutions]
     if args.json:
         data: dict[str, Any] = {
-            "catalog": said or None,
+            "catalog": catalog.recognized(results[0].snake.turns(), snake_text(args)) or None,
+            "catalog_typo": _typo_dict(results[0].snake, targets[0]),
             "results": [r.to_dict() for r in results],
             "folds_into": folds,
             "complete": len(results) == len(targets) and all(r.complete for r in results),
@@ -276,6 +239,21 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
     print()
     print(folds_line(results, targets))
     return EXIT_INTERRUPTED if stopped else EXIT_OK
+
+
+def _as_typed(args: Namespace, result: Any, target: Region | None) -> Any:
+    """``result`` with the snake as typed: a cached result's snake may have lost how its text
+    was read (``Snake.reading`` and ``Snake.notation``)."""
+    typed = Snake.parse(snake_text(args), None if target is None else target.volume)
+    return replace(result, snake=typed) if typed == result.snake else result
+
+
+def _typo_dict(snake: Snake, target: Region | None) -> dict[str, Any] | None:
+    """The catalog puzzle one typo away, for --json: its name, the edit and its lengths."""
+    typo = catalog_typo(snake, target)
+    if typo is None:
+        return None
+    return {"name": typo.name, "edit": typo.edit, "segment_lengths": list(typo.snake.lengths)}
 
 
 def folds_line(results: list[Any], targets: list[Region]) -> str:
@@ -343,13 +321,18 @@ def check_command(args: Namespace) -> int:
     else:
         text = " ".join(args.solution)
     start = None if args.start is None else coord(args.start, "--start")
+    target = target_of(args)
     verdict = check(
-        args.snake, text, target_of(args), axes=args.axes, start=start, seconds=seconds_left(args)
+        args.snake, text, target, axes=args.axes, start=start, seconds=seconds_left(args)
     )
     if args.json:
-        print_json(args, verdict.to_dict(), indent=2)
-    else:
-        print(verdict.report())
+        print_json(args, {**verdict.to_dict(), "catalog_typo": _typo_dict(verdict.snake, target)},
+                   indent=2)  # fmt: skip
+        return EXIT_OK
+    said = catalog_note(verdict.snake, args.snake, target)
+    if said:
+        print(f"({said})")
+    print(cli_words(verdict.report()))
     return EXIT_OK
 
 
@@ -399,11 +382,18 @@ def catalog_command(args: Namespace) -> int:
                 "name": e.name,
                 "aliases": list(e.aliases),
                 "box": list(e.box),
-                "turns": e.turns,
+                "turns": snake.turns(),  # as solve writes it: E at both ends
+                "published_turns": e.turns,
                 "segment_lengths": list(snake.lengths),
                 "source": e.source,
                 "other_end": [
-                    {"name": n, "turns": turns, "source": src} for n, turns, src in e.other_end
+                    {
+                        "name": n,
+                        "turns": Snake.from_turns(t).turns(),
+                        "published_turns": t,
+                        "source": src,
+                    }
+                    for n, t, src in e.other_end
                 ],
             }
         )
@@ -418,12 +408,22 @@ def catalog_command(args: Namespace) -> int:
     for r in rows:
         aka = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
         print(f"{r['name']}{aka}: {'x'.join(map(str, r['box']))}")
-        print(f"  {r['turns']}")
+        print(f"  {r['turns']}{_published(r)}")
         print(f"  source: {r['source']}")
         for other in r["other_end"]:
             same = "the same design, read from its other end"
-            print(f"  {same}: {other['name']} {other['turns']} ({other['source']})")
+            print(f"  {same}: {other['name']} {other['turns']}{_published(other)}; "
+                  f"source: {other['source']}")  # fmt: skip
+    print("\nseeds/000 to seeds/004: the published solvers snakecube started from "
+          "(docs/conventions.md, \"Sources: the seeds\")")  # fmt: skip
     return EXIT_OK
+
+
+def _published(row: dict[str, Any]) -> str:
+    """'  (published as SSCC...SS)' when the source spells the ends otherwise, else ''."""
+    if row["published_turns"] == row["turns"]:
+        return ""
+    return f"  (published as {row['published_turns']})"
 
 
 def _export_options(p: Parser) -> None:

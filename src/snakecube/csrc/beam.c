@@ -33,7 +33,7 @@
 #define RADIX (1 << RADIX_BITS)
 #define INDEX_MASK (((uint64_t)1 << INDEX_BITS) - 1)
 
-static inline int pc(sc_u128 m) {
+SC_INLINE int pc(sc_u128 m) {
     return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
 }
 
@@ -51,14 +51,32 @@ static inline int64_t cap_of(int32_t n, int32_t width) {
     return a > b ? a : b;
 }
 
-uint32_t sc_beam_bytes(int32_t n, int32_t n_seg, int32_t n_starts, int32_t width) {
-    size_t cap = (size_t)cap_of(n, width), w = (size_t)width;
-    size_t bytes = SC_ALIGN(sizeof(sc_beam));
-    bytes += SC_ALIGN(6 * (size_t)n * sizeof(int32_t)) + SC_ALIGN((size_t)n_seg * sizeof(int32_t));
-    bytes += SC_ALIGN((size_t)(n_starts > 0 ? n_starts : 1) * sizeof(int32_t));
-    bytes += 2 * SC_ALIGN(w * sizeof(sc_beam_state)) + SC_ALIGN(cap * sizeof(sc_beam_child));
-    bytes += 3 * SC_ALIGN(cap * sizeof(uint64_t)) + SC_ALIGN((MAX_SCORE + 1) * sizeof(int64_t));
-    return (uint32_t)bytes;
+int32_t sc_beam_check(int32_t n, const int32_t *nb, const int32_t *colour,
+                      const int32_t *lengths, int32_t n_seg, const int32_t *starts,
+                      int32_t n_starts, const int32_t *offsets, const uint64_t *has) {
+    if (!sc_ints_within(nb, 6 * (size_t)n, -1, n))
+        return 1;
+    if (!sc_ints_within(colour, (size_t)n, 0, 2))
+        return 2;
+    if (!sc_ints_within(lengths, (size_t)n_seg, 2, (int64_t)n + 1))
+        return 3;
+    if (!sc_ints_within(starts, (size_t)n_starts, 0, n))
+        return 4;
+    if (!sc_ints_within(offsets, 6, -(int64_t)n + 1, n))
+        return 5;
+    if (!sc_masks_within(has, 6, 2, n))
+        return 6;
+    return 0;
+}
+
+size_t sc_beam_bytes(int32_t n, int32_t n_seg, int32_t n_starts, int32_t width) {
+    uint64_t cap = (uint64_t)cap_of(n, width), w = (uint64_t)width;
+    uint64_t bytes = SC_ALIGN64(sizeof(sc_beam));
+    bytes += SC_ALIGN64(6 * (uint64_t)n * sizeof(int32_t)) + SC_ALIGN64((uint64_t)n_seg * sizeof(int32_t));
+    bytes += SC_ALIGN64((uint64_t)(n_starts > 0 ? n_starts : 1) * sizeof(int32_t));
+    bytes += 2 * SC_ALIGN64(w * sizeof(sc_beam_state)) + SC_ALIGN64(cap * sizeof(sc_beam_child));
+    bytes += 3 * SC_ALIGN64(cap * sizeof(uint64_t)) + SC_ALIGN64((MAX_SCORE + 1) * sizeof(int64_t));
+    return sc_size(bytes);
 }
 
 sc_beam *sc_beam_init(void *block, int32_t n, const int32_t *nb, const int32_t *colour,
@@ -114,7 +132,7 @@ sc_beam *sc_beam_init(void *block, int32_t n, const int32_t *nb, const int32_t *
 }
 
 /* The cells whose neighbour in direction d is in m. */
-static inline sc_u128 near(const sc_beam *s, sc_u128 m, int d) {
+SC_INLINE sc_u128 near(const sc_beam *s, sc_u128 m, int d) {
     int64_t o = s->off[d];
     if (o > 0)
         return sc_shr(m, (int)o) & s->has[d];
@@ -179,7 +197,7 @@ static int connected_child(const sc_beam *s, const sc_beam_child *k) {
 
 /* -1 if checks 1 and 2 show that no solution goes on from this fold, else its score. Check 3
  * (``connected``) is left to ``select_beam``, for the children the beam reaches. */
-static int64_t score(const sc_beam *s, sc_u128 occ, int32_t head) {
+SC_INLINE int64_t score(const sc_beam *s, sc_u128 occ, int32_t head) {
     sc_u128 fr = s->all_cells & ~occ, m, a = 0, b = 0, near_head = 0;
     int64_t left = pc(fr), even_free, want, faces = 0;
     int d, hd;
@@ -216,7 +234,7 @@ static int64_t score(const sc_beam *s, sc_u128 occ, int32_t head) {
 }
 
 /* Check a child and keep it with its key. */
-static inline void add(sc_beam *s, int64_t *nk, sc_u128 occ, int32_t head, int32_t d,
+SC_INLINE void add(sc_beam *s, int64_t *nk, sc_u128 occ, int32_t head, int32_t d,
                        int32_t parent) {
     int64_t sc;
     uint64_t h;
@@ -237,7 +255,7 @@ static inline void add(sc_beam *s, int64_t *nk, sc_u128 occ, int32_t head, int32
 }
 
 /* Children of the first segment: from every start cell, in every direction. */
-static int64_t first_level(sc_beam *s) {
+SC_COUNTS_BITS static int64_t first_level(sc_beam *s) {
     int64_t nk = 0;
     int32_t i, c, d, j, h;
     sc_u128 occ;
@@ -262,7 +280,7 @@ static int64_t first_level(sc_beam *s) {
 }
 
 /* Children of the beam's folds: the next segment, each of four turns. */
-static int64_t expand(sc_beam *s) {
+SC_COUNTS_BITS static int64_t expand(sc_beam *s) {
     int64_t nk = 0, i;
     int32_t length = s->lengths[s->level + 1], d, j, h;
     sc_u128 occ, one;

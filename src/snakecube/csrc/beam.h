@@ -53,9 +53,16 @@ typedef struct sc_beam {
 /* The widest beam: a child's index must fit beside its hash bits (checked by the caller). */
 #define SC_BEAM_MAX_WIDTH (1 << 22)
 
+/* The values in a beam's arrays: 0 when every neighbour is -1 or a cell, colours 0 or 1,
+ * lengths 2 to n, start cells cells, offsets between -n and n and each row of ``has`` (2
+ * words) cells only; else which is wrong (1 nb .. 6 has). Their lengths are the caller's. */
+SC_API int32_t sc_beam_check(int32_t n, const int32_t *nb, const int32_t *colour,
+                             const int32_t *lengths, int32_t n_seg, const int32_t *starts,
+                             int32_t n_starts, const int32_t *offsets, const uint64_t *has);
+
 /* The bytes of the block of a beam (``n`` cells, ``n_seg`` segments, ``n_starts`` start
  * cells, ``width`` folds). */
-SC_API uint32_t sc_beam_bytes(int32_t n, int32_t n_seg, int32_t n_starts, int32_t width);
+SC_API size_t sc_beam_bytes(int32_t n, int32_t n_seg, int32_t n_starts, int32_t width);
 
 /* A beam from the first end: the snake (``lengths``) starts on one of ``starts``; ``offsets``
  * (6) and ``has`` (6 x 2 words) are the box's neighbour offsets and the cells that have a

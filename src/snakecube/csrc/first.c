@@ -31,19 +31,30 @@
 
 static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
 
-uint32_t sc_first_bytes(int32_t n, int32_t n_seg, int32_t max_len) {
-    size_t c = (size_t)max32(n, 1), m = (size_t)n_seg + 1, i4 = sizeof(int32_t);
-    size_t bytes = SC_ALIGN(sizeof(sc_first));
-    bytes += SC_ALIGN(6 * c * i4) + 2 * SC_ALIGN(c * i4) + SC_ALIGN(c);  /* nb colour deg free */
-    bytes += 3 * SC_ALIGN(m * i4);                 /* lengths, straights_after, corners_after */
-    bytes += 4 * SC_ALIGN(m * i4) + SC_ALIGN(6 * m * i4);  /* heads dirs nextd endc, order */
-    bytes += 9 * SC_ALIGN((c + 1) * i4);           /* disc .. uf */
-    bytes += SC_ALIGN((6 * c + 1) * i4);           /* lines */
-    bytes += SC_ALIGN(((size_t)n_seg + 2) * ((size_t)max_len + 1) * i4); /* need */
-    bytes += SC_ALIGN(c * i4) + 2 * SC_ALIGN((c + 1) * i4);  /* layer, lfree, lsize */
-    bytes += 2 * SC_ALIGN(c * i4);                 /* near, near_b */
-    bytes += 9 * SC_ALIGN(m * i4);                 /* arm .. endc2 */
-    return (uint32_t)bytes;
+int32_t sc_first_check(const int32_t *nb, const int32_t *colour, const int32_t *lengths,
+                       int32_t n, int32_t n_seg) {
+    if (!sc_ints_within(nb, 6 * (size_t)n, -1, n))
+        return 1;
+    if (!sc_ints_within(colour, (size_t)n, 0, 2))
+        return 2;
+    if (!sc_ints_within(lengths, (size_t)n_seg, 2, (int64_t)max32(n, 2) + 1))
+        return 3;
+    return 0;
+}
+
+size_t sc_first_bytes(int32_t n, int32_t n_seg, int32_t max_len) {
+    uint64_t c = (uint64_t)max32(n, 1), m = (uint64_t)n_seg + 1, i4 = sizeof(int32_t);
+    uint64_t bytes = SC_ALIGN64(sizeof(sc_first));
+    bytes += SC_ALIGN64(6 * c * i4) + 2 * SC_ALIGN64(c * i4) + SC_ALIGN64(c);  /* nb colour deg free */
+    bytes += 3 * SC_ALIGN64(m * i4);                 /* lengths, straights_after, corners_after */
+    bytes += 4 * SC_ALIGN64(m * i4) + SC_ALIGN64(6 * m * i4);  /* heads dirs nextd endc, order */
+    bytes += 9 * SC_ALIGN64((c + 1) * i4);           /* disc .. uf */
+    bytes += SC_ALIGN64((6 * c + 1) * i4);           /* lines */
+    bytes += SC_ALIGN64(((uint64_t)n_seg + 2) * ((uint64_t)max_len + 1) * i4); /* need */
+    bytes += SC_ALIGN64(c * i4) + 2 * SC_ALIGN64((c + 1) * i4);  /* layer, lfree, lsize */
+    bytes += 2 * SC_ALIGN64(c * i4);                 /* near, near_b */
+    bytes += 9 * SC_ALIGN64(m * i4);                 /* arm .. endc2 */
+    return sc_size(bytes);
 }
 
 static void fill(int32_t *a, size_t count, int32_t value) {
@@ -325,7 +336,7 @@ void sc_first_set_window(sc_first *s, int32_t direction, int32_t width) {
     for (x = 0; x < s->n; x++) { /* the layers, in the scratch for them */
         steps = 0;
         y = s->nb[x * 6 + back];
-        while (y >= 0) {
+        while (y >= 0 && steps < s->n - 1) { /* a line has at most n cells */
             steps++;
             y = s->nb[y * 6 + back];
         }
@@ -334,8 +345,16 @@ void sc_first_set_window(sc_first *s, int32_t direction, int32_t width) {
     sc_first_set_layers(s, s->disc, width);
 }
 
-void sc_first_push(sc_first *s, int32_t d) {
+int32_t sc_first_push(sc_first *s, int32_t d) {
     int32_t k = s->level, x = s->heads[k], i;
+    if (s->arms || k >= s->n_seg || d < 0 || d > 5)
+        return 0;
+    for (i = 0; i < s->lengths[k] - 1; i++) { /* the segment must lie on free cells */
+        x = s->nb[x * 6 + d];
+        if (x < 0 || !s->free[x])
+            return 0;
+    }
+    x = s->heads[k];
     for (i = 0; i < s->lengths[k] - 1; i++) {
         x = s->nb[x * 6 + d];
         take(s, x);
@@ -346,6 +365,7 @@ void sc_first_push(sc_first *s, int32_t d) {
     s->nextd[k + 1] = 0;
     s->level = k + 1;
     shuffle(s, k + 1);
+    return 1;
 }
 
 /* -- the checks ------------------------------------------------------------------------------ */

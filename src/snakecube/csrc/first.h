@@ -48,9 +48,15 @@ typedef struct sc_first {
     int32_t *arm, *seg, *head_a, *head_b, *axis_a, *axis_b, *done_a, *done_b, *endc2;
 } sc_first;
 
+/* The values in a search's arrays: 0 when every neighbour is -1 or a cell, every colour 0 or
+ * 1 and every length from 2 to the cells' count; else which is wrong (1 nb, 2 colour,
+ * 3 lengths). Their lengths are the caller's to check (6n, n and n_seg). */
+SC_API int32_t sc_first_check(const int32_t *nb, const int32_t *colour, const int32_t *lengths,
+                              int32_t n, int32_t n_seg);
+
 /* The bytes of a search's block: ``n`` cells, ``n_seg`` segments, none longer than
  * ``max_len`` cubes (at least 2). */
-SC_API uint32_t sc_first_bytes(int32_t n, int32_t n_seg, int32_t max_len);
+SC_API size_t sc_first_bytes(int32_t n, int32_t n_seg, int32_t max_len);
 
 /* A search from the snake's first end, cube 1 on ``start``; the last cube must have colour
  * ``end_colour`` (and be on cell ``end`` if it is >= 0). ``seed`` (two 32-bit halves) fixes
@@ -77,8 +83,10 @@ SC_API void sc_first_set_layers(sc_first *s, const int32_t *layers, int32_t widt
  * the direction points away from. */
 SC_API void sc_first_set_window(sc_first *s, int32_t direction, int32_t width);
 
-/* Place the next segment in direction d without any check (a given prefix; from an end). */
-SC_API void sc_first_push(sc_first *s, int32_t d);
+/* Place the next segment in direction d (a given prefix; from an end) with no check but that
+ * it lies on free cells of the target: 1, or 0 (nothing placed) when it does not, when every
+ * segment is placed, when d is not a direction or the search is middle out. */
+SC_API int32_t sc_first_push(sc_first *s, int32_t d);
 
 /* Search on for at most ``max_nodes`` nodes (see the header's comment). */
 SC_API void sc_first_run(sc_first *s, int32_t max_nodes);

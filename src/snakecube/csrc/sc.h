@@ -32,6 +32,18 @@
 #define SC_FIRST_TAIL 16
 #define SC_FIRST_SWEEP 32
 
+/* The loops that count bits are compiled twice on x86-64 Linux, with and without the
+ * processor's popcnt instruction, and the loader picks one when the module loads (GCC's and
+ * clang's ``target_clones``, through glibc's ifunc): the portable build counts as fast as
+ * one made for this processor, and still runs on one without the instruction. Functions
+ * that count bits inside them are inlined (``SC_INLINE``) so that each copy has its own. */
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__wasm__)
+#define SC_COUNTS_BITS __attribute__((target_clones("popcnt", "default")))
+#else
+#define SC_COUNTS_BITS
+#endif
+#define SC_INLINE static inline __attribute__((always_inline))
+
 /* GCC's and clang's 128-bit integer: regions of up to 128 cells keep their occupancy in a
  * pair of registers. */
 typedef unsigned __int128 sc_u128;
@@ -74,8 +86,57 @@ static inline sc_u128 sc_shl(sc_u128 m, int s) { return m << s; }
 static inline sc_u128 sc_bit(int i) { return (sc_u128)1 << i; }
 #endif
 
+/* The checks of a loop's arguments (``sc_*_check``), shared by every loop: whole arrays of
+ * indexes and masks, read once when a search is made, so that nothing a caller passes can
+ * make a loop read or write outside its arrays. The caller (``search.loops``) has already
+ * checked every length and number; these check the values inside. */
+
+/* Are the ``count`` values of ``a`` all in [lo, hi)? */
+static inline int sc_ints_within(const int32_t *a, size_t count, int64_t lo, int64_t hi) {
+    size_t i;
+    for (i = 0; i < count; i++)
+        if (a[i] < lo || a[i] >= hi)
+            return 0;
+    return 1;
+}
+
+static inline int sc_longs_within(const int64_t *a, size_t count, int64_t lo, int64_t hi) {
+    size_t i;
+    for (i = 0; i < count; i++)
+        if (a[i] < lo || a[i] >= hi)
+            return 0;
+    return 1;
+}
+
+/* Do the ``count`` masks of ``words`` words each in ``m`` hold only cells below ``n``? */
+static inline int sc_masks_within(const uint64_t *m, size_t count, int64_t words, int64_t n) {
+    size_t i;
+    int64_t w, cells;
+    uint64_t allowed;
+    for (w = 0; w < words; w++) {
+        cells = n - 64 * w; /* the cells among word w's 64 bits */
+        if (cells >= 64)
+            continue;
+        allowed = cells <= 0 ? 0 : ((uint64_t)1 << cells) - 1;
+        for (i = 0; i < count; i++)
+            if (m[i * (size_t)words + (size_t)w] & ~allowed)
+                return 0;
+    }
+    return 1;
+}
+
+/* A block's size as ``*_bytes`` return it: 0 when it does not fit a ``size_t`` (only the
+ * 32-bit WebAssembly module can meet this), which the caller reports as no memory. */
+static inline size_t sc_size(uint64_t bytes) {
+    return bytes > (uint64_t)SIZE_MAX ? 0 : (size_t)bytes;
+}
+
 /* A block's parts are laid out at multiples of 16 bytes (the 128-bit masks' alignment). */
 #define SC_ALIGN(n) (((size_t)(n) + 15) & ~(size_t)15)
+
+/* The same in 64 bits, for the ``*_bytes`` functions: a size past 4 GB is seen, not wrapped,
+ * where ``size_t`` has 32 bits. */
+#define SC_ALIGN64(n) (((uint64_t)(n) + 15) & ~(uint64_t)15)
 
 /* The current part of a block, then the next one: ``SC_TAKE(at, ptr, type, count)``. */
 #define SC_TAKE(at, ptr, type, count)        \

@@ -19,16 +19,49 @@ static inline int is_set(const uint64_t *words, int64_t c) {
     return (int)((words[c >> 6] >> (c & 63)) & 1);
 }
 
-uint32_t sc_segment_bytes(int32_t n_seg, int32_t words, int32_t max_out) {
-    size_t n = (size_t)n_seg + 1, w = (size_t)words;
-    size_t bytes = SC_ALIGN(sizeof(sc_segment));
-    bytes += 4 * SC_ALIGN(n * sizeof(int64_t));                      /* dirs .. endc */
-    bytes += SC_ALIGN((size_t)max_out * (size_t)n_seg * sizeof(int64_t)); /* out */
-    bytes += 3 * SC_ALIGN(w * sizeof(uint64_t));                     /* occ, reach, frontier */
-    bytes += SC_ALIGN((SC_TAIL_SEGMENTS + 1) * w * sizeof(uint64_t)); /* taken */
-    bytes += SC_ALIGN(n * w * sizeof(uint64_t));                     /* witness */
-    bytes += SC_ALIGN(6 * w * sizeof(uint64_t));                     /* has */
-    return (uint32_t)bytes;
+int32_t sc_segment_check(const int64_t *lidx, const uint64_t *rmask, const int64_t *rend,
+                         const uint64_t *rhalo, const uint64_t *nbmask, const uint64_t *colours,
+                         int32_t n_seg, int32_t n_cells, int32_t words, int32_t n_lengths,
+                         const int64_t *dirs, int32_t base, const uint64_t *occ) {
+    size_t rays = (size_t)n_lengths * (size_t)n_cells * 6;
+    if (!sc_longs_within(lidx, (size_t)n_seg, 0, n_lengths))
+        return 1;
+    if (!sc_masks_within(rmask, rays, words, n_cells))
+        return 2;
+    if (!sc_longs_within(rend, rays, -1, n_cells))
+        return 3;
+    if (!sc_masks_within(rhalo, rays, words, n_cells))
+        return 4;
+    if (!sc_masks_within(nbmask, (size_t)n_cells, words, n_cells))
+        return 5;
+    if (!sc_masks_within(colours, 1, words, n_cells))
+        return 6;
+    if (!sc_longs_within(dirs, (size_t)base, 0, 6))
+        return 7;
+    if (!sc_masks_within(occ, 1, words, n_cells))
+        return 8;
+    return 0;
+}
+
+int32_t sc_segment_check_shifts(const int32_t *shifts, const uint64_t *has, int32_t n_cells,
+                                int32_t words) {
+    if (!sc_ints_within(shifts, 6, -(int64_t)n_cells + 1, n_cells))
+        return 1;
+    if (!sc_masks_within(has, 6, words, n_cells))
+        return 2;
+    return 0;
+}
+
+size_t sc_segment_bytes(int32_t n_seg, int32_t words, int32_t max_out) {
+    uint64_t n = (uint64_t)n_seg + 1, w = (uint64_t)words;
+    uint64_t bytes = SC_ALIGN64(sizeof(sc_segment));
+    bytes += 4 * SC_ALIGN64(n * sizeof(int64_t));                      /* dirs .. endc */
+    bytes += SC_ALIGN64((uint64_t)max_out * (uint64_t)n_seg * sizeof(int64_t)); /* out */
+    bytes += 3 * SC_ALIGN64(w * sizeof(uint64_t));                     /* occ, reach, frontier */
+    bytes += SC_ALIGN64((SC_TAIL_SEGMENTS + 1) * w * sizeof(uint64_t)); /* taken */
+    bytes += SC_ALIGN64(n * w * sizeof(uint64_t));                     /* witness */
+    bytes += SC_ALIGN64(6 * w * sizeof(uint64_t));                     /* has */
+    return sc_size(bytes);
 }
 
 sc_segment *sc_segment_init(
@@ -132,7 +165,7 @@ static int words_tail_fits(const sc_segment *s, int64_t t, int64_t c, int64_t j,
 
 /* The same loop with W words a mask: ``rmask``, ``rhalo`` and ``nbmask`` hold W words a row;
  * ``reach`` and ``frontier`` are W scratch words. */
-static int32_t words_run(sc_segment *s, int64_t max_nodes) {
+SC_COUNTS_BITS static int32_t words_run(sc_segment *s, int64_t max_nodes) {
     const int64_t *lidx = s->lidx, *rend = s->rend, *placed_after = s->placed_after;
     const uint64_t *rmask = s->rmask, *rhalo = s->rhalo, *nbmask = s->nbmask;
     const uint64_t *colours = s->colours;

@@ -30,9 +30,25 @@ typedef struct sc_segment {
     int32_t finished, multiword, shifted;
 } sc_segment;
 
+/* The values in a search's tables (``kernel.Tables``): 0 when every length index is below
+ * ``n_lengths``, every ray's end -1 or a cell, the prefix's directions 0..5 and every mask
+ * (rays' cells and halos, neighbours, colours, occupied cells) holds cells only; else which
+ * argument is wrong (1 lidx .. 8 occ, in the order written). Their lengths are the caller's
+ * to check: ``n_lengths * n_cells * 6`` rays, ``words`` words a mask. */
+SC_API int32_t sc_segment_check(const int64_t *lidx, const uint64_t *rmask, const int64_t *rend,
+                                const uint64_t *rhalo, const uint64_t *nbmask,
+                                const uint64_t *colours, int32_t n_seg, int32_t n_cells,
+                                int32_t words, int32_t n_lengths, const int64_t *dirs,
+                                int32_t base, const uint64_t *occ);
+
+/* The same for ``sc_segment_set_shifts``: 1 a shift is not between -n_cells and n_cells,
+ * 2 a row of ``has`` holds a cell that is not one, else 0. */
+SC_API int32_t sc_segment_check_shifts(const int32_t *shifts, const uint64_t *has,
+                                       int32_t n_cells, int32_t words);
+
 /* The bytes of the block of a search of ``n_seg`` segments, masks of ``words`` words,
  * keeping up to ``max_out`` placements a run. */
-SC_API uint32_t sc_segment_bytes(int32_t n_seg, int32_t words, int32_t max_out);
+SC_API size_t sc_segment_bytes(int32_t n_seg, int32_t words, int32_t max_out);
 
 /* Make the search in ``block``: the unit's prefix is ``dirs[:base]`` (``n_seg`` entries),
  * its head cell ``head`` and its occupied cells ``occ`` (``words`` words); the tables are

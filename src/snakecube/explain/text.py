@@ -6,7 +6,7 @@ Instructions for people (words to fold by) are in ``explain.words``.
 from __future__ import annotations
 
 from snakecube.shape import Box
-from snakecube.solution import Result, Solution
+from snakecube.solution import Result, Solution, complete_words
 
 COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
 
@@ -86,7 +86,7 @@ def summary(result: Result) -> str:
         ("up to rotations", f"{result.distinct_up_to_rotations}{lower}"),
         ("distinct", f"{result.distinct}{lower}  (up to rotations and reflections)"),
         ("distinct up to reversal", f"{result.distinct_up_to_reversal}{lower}"),
-        ("complete", "yes" if result.complete else f"no ({_why(result.stop_reason)})"),
+        ("complete", complete_words(result.complete, result.stop_reason)),
     ]
     if snake.is_palindrome:  # a person cannot tell its ends apart either
         both = f"{result.distinct_up_to_rotations_and_reversal}{lower}"
@@ -105,15 +105,6 @@ def summary(result: Result) -> str:
     )
     w = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
-
-
-def _why(reason: str | None) -> str:
-    return {
-        "limit": "stopped at the solution limit",
-        "seconds": "stopped at the time limit",
-        "interrupted": "interrupted",
-        "nodes": "stopped at the node limit",
-    }.get(reason or "", reason or "")
 
 
 def report(result: Result, style: str = "signs") -> str:

@@ -31,17 +31,19 @@ cdef class TurnSearch:
     cdef int64_t budget
     cdef public int64_t nodes
     cdef dict seen
+    cdef bint made
 
     def __init__(self, lengths, cells, goal):
+        lengths, cells, goal = _checked(lengths, cells, goal)
         self.n = len(cells)
         self.n_seg = len(lengths)
-        if self.n > 30000 or self.n_seg > 33:
-            raise ValueError("at most 33 segments and 30000 cubes")
         self.off = self.n + 2
         self.grid = 2 * self.off + 1
-        self.x = _ints([c[0] for c in cells])
-        self.y = _ints([c[1] for c in cells])
-        self.z = _ints([c[2] for c in cells])
+        # Cube 1 never moves and each cube is one step from the last, so with cube 1 at the
+        # origin every cube stays within n - 1 of it: inside the grid, whatever it turns.
+        self.x = _ints([c[0] - cells[0][0] for c in cells])
+        self.y = _ints([c[1] - cells[0][1] for c in cells])
+        self.z = _ints([c[2] - cells[0][2] for c in cells])
         self.tx = _ints([0] * self.n)
         self.ty = _ints([0] * self.n)
         self.tz = _ints([0] * self.n)
@@ -63,6 +65,7 @@ cdef class TurnSearch:
             self.odd += self.state[i] % 2
             self.key |= (<uint64_t>self.state[i]) << (2 * i)
         self.nodes = 0
+        self.made = True
 
     cdef inline int64_t _cell(self, int32_t a, int32_t b, int32_t c):
         return ((<int64_t>(a + self.off) * self.grid) + (b + self.off)) * self.grid + c + self.off
@@ -186,6 +189,8 @@ cdef class TurnSearch:
         """The fewest quarter turns of a plan (every swing clear if ``clear_only``), at most
         ``extra`` over the lower bound: an int, None if there is none, or -1 if the node
         budget ran out first."""
+        if not self.made:
+            raise ValueError("the search was not made: call the class with its arguments")
         self.clear_only = clear_only
         self.budget = budget
         self.nodes = 0
@@ -201,6 +206,25 @@ cdef class TurnSearch:
                 return None
             bound = t
         return None
+
+
+def _checked(lengths, cells, goal):
+    """The arguments as lists, or ValueError: 1 to 33 segments of at least 2 cubes, their
+    cubes' cells (at most 30000), each a step from the last, and a state 0..3 per corner."""
+    lengths = [int(k) for k in lengths]
+    if not 1 <= len(lengths) <= 33 or min(lengths) < 2:
+        raise ValueError("1 to 33 segments, each of at least 2 cubes")
+    n = sum(k - 1 for k in lengths) + 1
+    cells = [tuple(int(v) for v in c) for c in cells]
+    if len(cells) != n or n > 30000 or any(len(c) != 3 for c in cells):
+        raise ValueError(f"one (x, y, z) cell for each of the {n} cubes (at most 30000)")
+    for i in range(1, n):
+        if sum(abs(a - b) for a, b in zip(cells[i], cells[i - 1])) != 1:
+            raise ValueError(f"cubes {i} and {i + 1} are not on neighbouring cells")
+    goal = [int(v) for v in goal]
+    if len(goal) != len(lengths) - 1 or any(not 0 <= v <= 3 for v in goal):
+        raise ValueError(f"a state from 0 to 3 for each of the {len(lengths) - 1} corners")
+    return lengths, cells, goal
 
 
 def _ints(values):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from snakecube.errors import InputError
+from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest, plan
 from snakecube.search import Progress, solve
 from snakecube.search.inputs import Target
@@ -79,12 +79,12 @@ def choose(
     if not result.complete and (solution is not None or not sols):
         return Choice(None, 0, found, None, False, result.stop_reason)
     if found == 0:
-        raise InputError(
+        raise NoSolutionError(
             f"the snake has no solutions in this target, so there is nothing to {verb}"
         )
     if solution is not None:
         plural = "s" if found != 1 else ""
-        raise InputError(f"--solution {solution}: the snake has only {found} distinct "
+        raise InputError(f"solution={solution}: the snake has only {found} distinct "
                          f"solution{plural} in this target")  # fmt: skip
     if found == 1:
         return Choice(sols[0], 0, 1, plan(sols[0], end, nodes), result.complete, None)

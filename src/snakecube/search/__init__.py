@@ -17,7 +17,7 @@ from snakecube.search.exhaustive import CLUSTER_UNITS, depth_first, serial
 from snakecube.search.inputs import Inputs, Target, as_snake, as_target, compile_inputs, prepare
 from snakecube.search.options import Budget, Progress
 from snakecube.search.plan import make_plan
-from snakecube.search.results import of_unit, read_forwards
+from snakecube.search.results import build, of_unit, read_forwards
 from snakecube.search.strategy import (
     AUTO_END_NODES,
     AUTO_END_RATIO,
@@ -33,6 +33,7 @@ from snakecube.search.strategy import (
     choose_members,
     choose_workers,
     last_end_pays,
+    proof_first,
 )
 from snakecube.shape import Coord
 from snakecube.snake import Snake
@@ -66,7 +67,9 @@ def solutions(
     for event in serial(inputs.problem, plan, chosen):
         if event is not None:
             for dirs in event[1]:
-                yield of_unit(inputs.problem, plan, event[0], dirs)
+                sol = of_unit(inputs.problem, plan, event[0], dirs)
+                if plan.keeps(inputs.problem, event[0], sol.path):
+                    yield sol
 
 
 def solve(
@@ -86,37 +89,51 @@ def solve(
     seed: int = 0,
     scheduler: str | None = None,
 ) -> Result:
-    """Count and collect the solutions, honouring a solution limit and a time limit.
+    """Fold ``snake`` into ``target``: count its solutions and collect them, proven complete
+    unless a limit stops the search first.
 
-    ``max_nodes`` stops after about that many nodes (checked between slices, so the same
-    input always stops at the same place with one worker). ``engine`` is ``auto`` (default),
-    ``reference`` or ``kernel``; ``workers`` the number of
-    processes (default: all cores for big exhaustive searches). ``strategy`` is
-    ``depth-first`` (the engine over the plan's units, in order); for one solution
-    (``limit=1``) only, ``restarts`` (randomised searches with node budgets), ``sat``
-    (CaDiCaL, ``snakecube[sat]``) or ``portfolio`` (both, on their own cores; see
-    ``search.first``); or ``auto``: for a first solution on targets of more than
-    ``RESTARTS_CELLS`` cells, ``AUTO_MEMBERS`` side by side (the restarts, and depth first
-    from the end whose tree is estimated smaller), or SAT when the restarts are not built;
-    else depth-first. ``seed`` picks the
-    restarts' random orders. With SAT, a conflict counts as ``NODES_PER_CONFLICT`` nodes in
-    ``max_nodes`` and the result's ``nodes``.
-    ``scheduler`` (a Dask scheduler's address, ``snakecube[cluster]``) runs the plan's units
-    as tasks on that cluster instead of local processes (depth first only); the answer is the
-    same. ``progress(done, units, found)`` is called as work units finish and now and then in
-    between. Ctrl-C
-    (KeyboardInterrupt) stops the search; the result keeps what was found and is marked
-    incomplete with ``stop_reason == "interrupted"``.
+    Parameters
+    ----------
+    snake
+        A :class:`Snake`, or text in any notation (a catalog name, lengths, a turn string...).
+    target
+        A :class:`Box`, a :class:`Region`, ``"AxBxC"``, or None for the cube of the snake's
+        length (27 or 64 cubes).
+    start, path
+        Fix the cell of cube 1, or the first cells of the path; counts are then of the
+        placements that begin so.
+    reverse
+        True folds from the snake's last cube (cube 1 of the solutions is then the typed
+        snake's last cube), False from its first. None (default): a depth-first search with no
+        fixed start may search from the last end where its tree is estimated at least 4 times
+        smaller; the counts are the same and solutions are still read from cube 1
+        (``Result.searched_from_last`` says which end was searched).
+    limit, seconds, max_nodes
+        Stop after ``limit`` solutions, ``seconds`` seconds (every phase: planning, search,
+        checking) or about ``max_nodes`` nodes (the same place each run with one worker). The
+        result is then marked incomplete, its counts lower bounds, with a ``stop_reason``.
+    engine
+        ``"auto"`` (default), ``"reference"`` (pure Python) or ``"kernel"`` (compiled).
+    workers
+        Processes to use (default: every core, for big searches).
+    progress
+        ``progress(done, units, found)`` is called as the search goes.
+    strategy
+        ``"auto"`` (default) chooses. ``"depth-first"`` walks the whole tree. For one
+        solution (``limit=1``) only: ``"restarts"`` (randomised searches with node budgets),
+        ``"beam"``, ``"sat"`` (CaDiCaL, the ``snakecube[sat]`` extra) or ``"portfolio"``.
+        ``auto`` runs, for a first solution in targets of more than 64 cells, several of
+        these side by side and takes the first answer, and for snakes whose corners follow
+        the grid's colouring also a SAT model that can prove there is none.
+    seed
+        The restarts' random order.
+    scheduler
+        A Dask scheduler's address (the ``snakecube[cluster]`` extra): the search's work units
+        run as tasks on that cluster (depth first only); the answer is the same.
 
-    ``reverse=True`` folds the snake from its last cube (cube 1 of the solutions is then the
-    typed snake's last cube); ``False`` from its first. ``None`` (default) lets a depth-first
-    search with no fixed start or path, a complete count or one with a ``limit``, search
-    from the last end when its tree is estimated at least ``AUTO_END_RATIO`` times smaller
-    (``search.estimate``): the counts are the same, the solutions are still read from cube 1
-    (``Result.searched_from_last``), and a snake that cannot fold is proved so from the end
-    where that is quick. With a ``limit``, the first solutions are then those of that end;
-    a search with both a ``limit`` and ``max_nodes`` (a probe, as ``nearby`` and
-    ``generate`` make by the hundred) keeps the end it is given.
+    Ctrl-C (``KeyboardInterrupt``) stops the search: the result keeps what was found and is
+    marked incomplete with ``stop_reason == "interrupted"``. Bad input raises
+    :class:`InputError` with a message that names what is wrong.
 
     >>> r = solve("standard")
     >>> r.placements, r.distinct, r.complete
@@ -132,13 +149,32 @@ def solve(
         from snakecube.search.first import first_solution  # 15 ms to import; a count needs none
 
         result = first_solution(inputs, members, seed, workers, budget)
+    elif (
+        scheduler is None
+        and proof_first(strategy, inputs, limit, engine)
+        and (proof := _proof_of_none(inputs, budget))
+    ):
+        result = proof
     elif reverse is None and (limit is None or max_nodes is None) and last_end_pays(inputs):
         searched = inputs.reversed()
-        result = _depth_first(searched, engine, workers, scheduler, budget)
-        return read_forwards(result, inputs.problem)
+        result = _depth_first(searched, engine, workers, scheduler, budget, again=True)
+        return read_forwards(result, inputs.problem, budget)
     else:
         result = _depth_first(inputs, engine, workers, scheduler, budget)
     return replace(result, reversed=True) if reverse else result
+
+
+def _proof_of_none(inputs: Inputs, budget: Budget) -> Result | None:
+    """The complete answer "no solutions", if the edge model proves it (``search.edges``)."""
+    from snakecube.search import sat
+
+    problem = inputs.problem
+    conflicts = sat.refute(problem, budget.out_of_time)
+    if conflicts is None:
+        return None
+    plan = make_plan(problem, deadline=budget.deadline())
+    nodes = conflicts * sat.NODES_PER_CONFLICT
+    return build(problem, plan, [], [0] * len(plan.start_classes), None, "sat", nodes, budget)
 
 
 def _depth_first(
@@ -147,11 +183,13 @@ def _depth_first(
     workers: int | None,
     scheduler: str | None,
     budget: Budget,
+    again: bool = False,
 ) -> Result:
-    """Depth first over the plan's units, with the engine and processes chosen here."""
+    """Depth first over the plan's units, with the engine and processes chosen here;
+    ``again``: its solutions will be verified again, read from the other end."""
     chosen = choose_engine(inputs.problem, engine)
     n_workers = choose_workers(inputs.problem, budget.solutions, workers)
-    return depth_first(inputs, chosen, n_workers, scheduler, budget)
+    return depth_first(inputs, chosen, n_workers, scheduler, budget, again)
 
 
 def count(snake: Snake | str, target: Target = None, **options: object) -> int:

@@ -31,18 +31,32 @@ from snakecube.search.reference import _CUT, _Pruning
 PROBES = 64  # walks per estimate
 
 
-def tree_size(problem: Problem, probes: int = PROBES, seed: int = 0) -> float:
-    """An estimate of the nodes a complete depth-first count of ``problem`` visits."""
+def tree_size(
+    problem: Problem,
+    probes: int = PROBES,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+    levels: list[float] | None = None,
+) -> float:
+    """An estimate of the nodes a complete depth-first count of ``problem`` visits; ``stop()``,
+    asked between walks, ends it early (the estimate is then of the walks made). ``levels``,
+    if given, is set to the estimate level by level (entry k: the nodes that place segment k,
+    0-based), which sums to the total."""
     plan = make_plan(problem)
     units = [u for u in plan.units if replay(problem, u.start, u.prefix) is not None]
+    n_seg = len(problem.lengths)
     if not units:
+        if levels is not None:
+            levels[:] = [0.0] * n_seg
         return 0.0
     rng = random.Random(seed)
-    n_seg = len(problem.lengths)
     rays = [problem.rays[n] for n in problem.lengths]
     pruning: dict[int, _Pruning] = {}
     total = 0.0
-    for _ in range(probes):
+    by_level = [0.0] * n_seg
+    walks = 0
+    while walks < probes and not (stop is not None and walks and stop()):
+        walks += 1
         unit = rng.choice(units)
         if unit.start not in pruning:
             pruning[unit.start] = _Pruning(problem, unit.start, DEFAULT_PRUNE, 0)
@@ -65,24 +79,30 @@ def tree_size(problem: Problem, probes: int = PROBES, seed: int = 0) -> float:
                     children.append((d, ray, cand))
             # Step 2: count this level's nodes, weighted, and step to a random child.
             total += weight * placed
+            by_level[k] += weight * placed
             if not children or k + 1 == n_seg:
                 break
             weight *= len(children)
             d, (mask, head), last = rng.choice(children)
             occ |= mask
             axis = d >> 1
-    return total / probes
+    if levels is not None:
+        levels[:] = [x / walks for x in by_level]
+    return total / walks
 
 
 def end_sizes(
-    problem: Problem, probes: int = PROBES, between: Callable[[], None] | None = None
+    problem: Problem,
+    probes: int = PROBES,
+    between: Callable[[], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[float, float]:
     """Estimates of the nodes a complete count visits from the snake's first end and from
     its last (the same twice for a palindrome); ``between()`` is called between the two (a
-    caller's progress)."""
-    first_end = tree_size(problem, probes)
+    caller's progress); ``stop()`` as in ``tree_size``."""
+    first_end = tree_size(problem, probes, stop=stop)
     if problem.snake.is_palindrome:
         return first_end, first_end
     if between is not None:
         between()
-    return first_end, tree_size(problem.reversed(), probes)
+    return first_end, tree_size(problem.reversed(), probes, stop=stop)

@@ -15,13 +15,14 @@ import uuid
 from collections.abc import Generator, Iterator
 
 from snakecube import pool
+from snakecube import stop as stop_signal
 from snakecube.search.engine import Engine, Placement, Stats
 from snakecube.search.inputs import Inputs
 from snakecube.search.options import Budget
 from snakecube.search.plan import Plan, make_plan
 from snakecube.search.problem import Problem
-from snakecube.search.results import build, of_unit
-from snakecube.solution import Result, Solution
+from snakecube.search.results import Found
+from snakecube.solution import Result
 
 CLUSTER_UNITS = 256  # at least this many work units for a count on a Dask cluster
 Event = tuple[int, list[Placement], int, bool]  # unit, placements, nodes, unit done
@@ -41,17 +42,20 @@ def serial(problem: Problem, plan: Plan, engine: Engine) -> Generator[Event | No
         yield i, [], stats.nodes - seen, True
 
 
-POST_SECONDS, POST_SECONDS_PALINDROME = 2e-5, 1.5e-4  # seconds after the search, a solution
-
-
 def depth_first(
-    inputs: Inputs, engine: Engine, workers: int, scheduler: str | None, budget: Budget
+    inputs: Inputs,
+    engine: Engine,
+    workers: int,
+    scheduler: str | None,
+    budget: Budget,
+    again: bool = False,
 ) -> Result:
     """The engine over the plan's units, in order (locally, in ``workers`` processes, or on
-    the Dask cluster at ``scheduler``), within ``budget``."""
+    the Dask cluster at ``scheduler``), within ``budget``; ``again``: the solutions will be
+    verified again, read from the other end (time kept back for it)."""
     problem = inputs.problem
     units = CLUSTER_UNITS if scheduler is not None else 16 * workers
-    plan = make_plan(problem, inputs.start, inputs.prefix, min_units=units)
+    plan = make_plan(problem, inputs.start, inputs.prefix, units, budget.deadline())
     if workers > 1 or scheduler is not None:
         engine.warm(problem)  # build tables once, before the workers fork
     if scheduler is not None or (workers > 1 and len(plan.units) > 1):
@@ -61,46 +65,39 @@ def depth_first(
             events = in_workers(problem, plan, engine, workers)
     else:
         events = serial(problem, plan, engine)
-    by_unit: list[list[Solution]] = [[] for _ in plan.units]
-    nodes, stop = _drain(events, problem, plan, by_unit, budget)
-    sols = [s for unit in by_unit for s in unit]
-    per_class = [0] * len(plan.start_classes)
-    for u, unit_sols in zip(plan.units, by_unit, strict=True):
-        per_class[u.start_class] += len(unit_sols)
-    return build(problem, plan, sols, per_class, stop, engine.name, nodes, budget, workers)
+    found = Found(problem, plan, budget, again)
+    nodes, stop = _drain(events, found, len(plan.units), budget)
+    return found.result(stop, engine.name, nodes, workers)
 
 
 def _drain(
-    events: Generator[Event | None, None, None],
-    problem: Problem,
-    plan: Plan,
-    by_unit: list[list[Solution]],
-    budget: Budget,
+    events: Generator[Event | None, None, None], found: Found, units: int, budget: Budget
 ) -> tuple[int, str | None]:
-    """Read the runner's events into ``by_unit`` until it ends or the budget says stop:
-    (nodes, stop reason or None). Ctrl-C stops it too."""
-    done = found = nodes = 0
+    """Read the runner's events into ``found`` until it ends or the budget says stop:
+    (nodes, stop reason or None). Ctrl-C stops it too. Each solution is verified and reduced
+    as it comes (``Found``), within the time limit, so the whole answer comes within it."""
+    done = nodes = 0
     stop: str | None = None
-    # The classes up to reversal and rotations are counted once the search ends, from canonical
-    # forms of every solution found (palindromes: 0.12 ms each, measured on 4x4x4, 2026-11-25),
-    # so a time limit keeps that time back: the whole answer comes within the limit.
-    per_solution = POST_SECONDS_PALINDROME if problem.snake.is_palindrome else POST_SECONDS
     try:
         for event in events:
+            stop_signal.check()  # a Ctrl-C dropped inside a finalizer still stops
             if event is not None:
                 unit, placements, visited, finished = event
                 nodes += visited
                 done += finished
                 for dirs in placements:
-                    by_unit[unit].append(of_unit(problem, plan, unit, dirs))
-                    found += 1
-                    if budget.enough(found):
+                    if not _counted(found, unit, dirs):
+                        continue  # a symmetric copy in a unit the plan's budget left whole
+                    if not found.add(unit, dirs):
+                        stop = "seconds"
+                        break
+                    if budget.enough(found.count):
                         stop = "limit"
                         break
                 if stop:
                     break
-            budget.report(done, len(plan.units), found)
-            if budget.out_of_time(found * per_solution):
+            budget.report(done, units, found.count)
+            if budget.out_of_time(found.reserve()):
                 stop = "seconds"
                 break
             if budget.out_of_nodes(nodes):
@@ -111,6 +108,13 @@ def _drain(
     finally:
         events.close()
     return nodes, stop
+
+
+def _counted(found: Found, unit: int, dirs: Placement) -> bool:
+    """Does this placement count? Always, unless its unit has a stabilizer the plan's budget
+    left (``Plan.keeps``): then only one of its images does."""
+    u = found.plan.units[unit]
+    return not u.fixers or found.plan.keeps(found.problem, unit, found.problem.path(u.start, dirs))
 
 
 REPORT_SECONDS = 1.0  # a worker reports at least this often, even with nothing found

@@ -42,6 +42,9 @@ AVAILABLE = _kernel is not None
 
 NAME = "kernel"
 SLICE = 2_000_000  # nodes per call of the loop: about 0.1-0.25 s on the king
+# Past 128 cells the loop works on arrays of words, and a node costs more: a call of SLICE
+# nodes took 1.2-1.6 s on the bent 729-cube snake (12 words, 2 cores at a load of 9), so a time
+# limit or Ctrl-C waited that long. There a call has SLICE * 2 // words nodes (about 0.2 s).
 BATCH = 64  # placements a call of the loop returns at most
 _WORD = (1 << 64) - 1
 
@@ -130,15 +133,16 @@ def search(
     stats: Stats | None = None,
     flags: int = DEFAULT_PRUNE,
     min_free: int = MIN_FREE,
-    max_nodes: int = SLICE,
+    max_nodes: int | None = None,
     multiword: bool = False,
     shifted: bool = True,
 ) -> Iterator[Placement | None]:
     """Every placement under ``unit``, as the reference gives them (see its contract).
 
-    ``multiword`` runs the any-size (array) loop even for regions of up to 128 cells, and
-    ``shifted=False`` the register loop's dead-end step one cell at a time even in a box (to
-    test that the loops and steps agree).
+    ``max_nodes`` is the nodes of a call of the loop (a tick after each; default ``SLICE``,
+    less past 128 cells). ``multiword`` runs the any-size (array) loop even for regions of up
+    to 128 cells, and ``shifted=False`` the register loop's dead-end step one cell at a time
+    even in a box (to test that the loops and steps agree).
     """
     if _kernel is None:
         raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
@@ -160,6 +164,8 @@ def search(
     )  # fmt: skip
     if t.shifts is not None and shifted:
         walk.set_shifts(*t.shifts)
+    if max_nodes is None:
+        max_nodes = SLICE if t.words <= 2 else SLICE * 2 // t.words
     while True:
         n_out, nodes = walk.run(max_nodes)
         if stats is not None:

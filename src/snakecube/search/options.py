@@ -77,6 +77,10 @@ class Budget:
         search (counting the found solutions' classes)?"""
         return self.seconds is not None and time.monotonic() + reserve > self.began + self.seconds
 
+    def deadline(self) -> float | None:
+        """When the seconds run out (``time.monotonic()``), or None without a time limit."""
+        return None if self.seconds is None else self.began + self.seconds
+
     def out_of_nodes(self, nodes: int) -> bool:
         """Has a search that visited ``nodes`` nodes used up the node limit?"""
         return self.nodes is not None and nodes >= self.nodes

@@ -4,7 +4,18 @@ Depth-first search and the restarts lose themselves under one bad early choice w
 subtree has no solution that no check sees (docs/design.md, "Where the hard designs are
 hard"). A CDCL solver learns a clause from each conflict, which is what those subtrees need.
 
-Variables (numbered by ``Encoding``):
+Two models. Snakes whose corners follow the grid's colouring (every inner cube a corner, or
+corners on alternate cubes) get the edge model of ``search.edges``, with its lazy cuts: it
+decides them in about a second up to 1000 cubes, and its UNSAT is a proof that the snake does
+not fold (``refute`` asks for one before a count). Any other snake of up to ``POSITION_CELLS``
+cells gets the position model below; on fully mixed designs it is not faster than the
+restarts (docs/design.md, "SAT"), so ``auto`` leaves it out for them.
+
+The solver runs in slices of ``SLICE`` conflicts, each made of calls of at most ``STEP``
+conflicts from a helper thread (``off_main_thread``): CaDiCaL cannot be interrupted, so that is
+how a stop, Ctrl-C or a time limit reaches it within a fraction of a second.
+
+The position model's variables (numbered by ``Encoding``):
 
 * ``at(i, c)``: cube ``i`` (snake order) sits on cell ``c``. Only cells of the colour cube
   ``i`` can have are used (a path alternates colours; when both start colours are possible
@@ -29,19 +40,37 @@ built.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
+from snakecube.search import edges
 from snakecube.search.plan import can_start, colour
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
 
+T = TypeVar("T")
 SOLVER = "cadical195"
 SLICE = 1_000  # conflicts per slice
-NODES_PER_CONFLICT = 150  # for budgets and the portfolio's order, a conflict weighs this many
-# nodes of the restarts (measured: about 2,000-4,000 conflicts and 300,000 nodes a second)
+# A slice runs as solver calls of at most STEP conflicts each, always (so that it is the same
+# search in a worker and in this process), and in this process the caller's stop is asked
+# between them: CaDiCaL through python-sat cannot be interrupted, and a signal waits for the
+# call's end. Measured (2026-11-27, 2 cores at a load of 7): 250 conflicts take about 0.06 s on
+# the edge model of 729 cells and 0.06-0.12 s on the position model of 125. (The split changes
+# the search a little: the bent 9x9x9 snake took 1,791 conflicts in calls of 250, 500 or 1,000
+# and 4,783 in calls of 100.)
+STEP = 250
+ROUND_CONFLICTS = 10  # a round of the edge model's cuts weighs at least this many conflicts
+# The position model has about n^3 / 4 clauses (pairwise at-most-one): 0.5 million at 125
+# cells, 12 million at 343. It is not built past this many cells (snakes whose corners follow
+# the colouring use the edge model at any size).
+POSITION_CELLS = 125
+NODES_PER_CONFLICT = 1_000  # for budgets and the portfolio's order, a conflict weighs this many
+# nodes of the restarts (measured 2026-11-27, 2 cores at a load of 7: 4,000-5,000 conflicts a
+# second on the edge model of 343-729 cells, 2,000-4,000 on the position model of 75-125 cells;
+# the restarts 2-6 million nodes a second)
 
 
 def available() -> bool:
@@ -160,39 +189,138 @@ class Slice:
         return "sat"
 
 
+def off_main_thread(call: Callable[[], T]) -> T:
+    """``call()``, made from a helper thread when this is the main thread.
+
+    python-sat puts its own Ctrl-C handler in place around solver calls and encodings made
+    from the main thread, and ends them with its own exception, jumping out of the solver;
+    made from another thread, a Ctrl-C (or SIGTERM) stays the tool's own, and is raised here
+    once the call returns (a call is at most ``STEP`` conflicts: a fraction of a second)."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    out: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(call())
+        except BaseException as err:  # handed to the caller
+            failed.append(err)
+
+    helper = threading.Thread(target=run, name="snakecube-sat", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(0.05)
+    except KeyboardInterrupt:
+        helper.join()  # the solver is the helper's until the call returns
+        raise
+    if failed:
+        raise failed[0]
+    return out[0]
+
+
 class SatSearch:
     """CaDiCaL on one problem, run in slices of a number of conflicts (deterministic: the
-    same problem and slices give the same answer)."""
+    same problem and slices give the same answer). Snakes whose corners follow the grid's
+    colouring get the edge model with its cuts (``search.edges``), others the position
+    encoding (``Encoding``)."""
 
     def __init__(self, problem: Problem) -> None:
-        from pysat.solvers import Solver  # the sat extra
-
-        self.encoding = Encoding(problem)
-        self.solver: Any = Solver(name=SOLVER, bootstrap_with=self.encoding.clauses)
+        rule = edges.pattern(problem.snake)
+        self.edges: edges.EdgeModel | None = None
+        self.encoding: Encoding | None = None
+        if rule is not None:
+            self.edges = off_main_thread(lambda: edges.EdgeModel(problem, rule))
+        else:
+            self.encoding = off_main_thread(lambda: Encoding(problem))
+        self.solver: Any = off_main_thread(self._solver)
         self.slices = 0
         self.conflicts = 0
+        self.cuts = 0  # clauses added against the cycles of models (the edge model)
 
-    def run(self, conflicts: int = SLICE) -> Slice:
-        """Search for ``conflicts`` more conflicts."""
-        self.solver.conf_budget(conflicts)
-        answer = self.solver.solve_limited()
-        cells = self.encoding.placement(self.solver.get_model()) if answer else None
-        total = int(self.solver.accum_stats().get("conflicts", 0))
-        out = Slice(self.slices, total - self.conflicts, answer is not None, cells)
+    def _solver(self) -> Any:
+        """CaDiCaL with the model's clauses."""
+        from pysat.solvers import Solver  # the sat extra
+
+        made = self.edges if self.edges is not None else self.encoding
+        assert made is not None
+        return Solver(name=SOLVER, bootstrap_with=made.clauses)
+
+    @property
+    def model(self) -> str:
+        """Which model it runs: ``edges`` or ``positions``."""
+        return "edges" if self.edges is not None else "positions"
+
+    def run(self, conflicts: int = SLICE, stop: Callable[[], bool] | None = None) -> Slice | None:
+        """Search for ``conflicts`` more conflicts (a round of the edge model's cuts counts
+        ``ROUND_CONFLICTS`` at least, so that a slice ends); None if ``stop()`` said so between
+        two of its calls of at most ``STEP`` conflicts."""
+        began, work = self.conflicts, 0
+        decided, cells = False, None
+        while work < conflicts:
+            if stop is not None and stop():
+                return None
+            self.solver.conf_budget(min(STEP, conflicts - work))
+            answer = off_main_thread(self.solver.solve_limited)
+            total = int(self.solver.accum_stats().get("conflicts", 0))
+            work += max(ROUND_CONFLICTS, total - self.conflicts)
+            self.conflicts = total
+            if answer is None:
+                continue
+            decided = True
+            if not answer:
+                break
+            model = self.solver.get_model()
+            if self.edges is None:
+                assert self.encoding is not None
+                cells = self.encoding.placement(model)
+                break
+            pieces = self.edges.pieces(model)
+            if len(pieces) == 1:
+                cells = self.edges.placement(model)
+                break
+            decided = False
+            for clause in self.edges.cycles(pieces, model):
+                self.solver.add_clause(clause)
+                self.cuts += 1
+        out = Slice(self.slices, self.conflicts - began, decided, cells)
         self.slices += 1
-        self.conflicts = total
         return out
 
     def slices_of(self, conflicts: int = SLICE) -> Iterator[Slice]:
         """Slices of ``conflicts`` until the search is decided."""
         while True:
             s = self.run(conflicts)
+            assert s is not None  # no stop asked
             yield s
             if s.decided:
                 return
 
     def close(self) -> None:
         self.solver.delete()
+
+
+# A count of a snake whose corners follow the colouring first asks the edge model for a proof
+# that it does not fold, for at most this many conflicts (the proofs of docs/bent-snakes.md
+# take 0-3,000; a count of a snake that folds goes on at once when the model finds a fold).
+REFUTE_CONFLICTS = 20_000
+
+
+def refute(problem: Problem, stop: Callable[[], bool] | None = None) -> int | None:
+    """The conflicts the edge model took to prove that ``problem``'s snake does not fold, or
+    None if it found a fold, ran out of ``REFUTE_CONFLICTS``, or ``stop()`` said so."""
+    search = SatSearch(problem)
+    try:
+        while search.conflicts < REFUTE_CONFLICTS:
+            got = search.run(SLICE, stop)
+            if got is None:
+                return None
+            if got.decided:
+                return search.conflicts if got.cells is None else None
+        return None
+    finally:
+        search.close()
 
 
 class SatMember:
@@ -210,9 +338,13 @@ class SatMember:
     @staticmethod
     def why_not(problem: Problem) -> str | None:
         """Why this member cannot run here, or None when it can."""
-        if available():
-            return None
-        return "the SAT member needs python-sat: pip install 'snakecube[sat]'"
+        if not available():
+            return "the SAT member needs python-sat: pip install 'snakecube[sat]'"
+        if problem.ncells > POSITION_CELLS and edges.pattern(problem.snake) is None:
+            return (f"the SAT member takes targets of up to {POSITION_CELLS} cells, or snakes "
+                    "whose corners follow the grid's colouring (every inner cube a corner, or "
+                    f"corners on alternate cubes); this target has {problem.ncells}")  # fmt: skip
+        return None
 
     @classmethod
     def make(cls, problem: Problem, setting: object) -> SatMember:
@@ -223,11 +355,11 @@ class SatMember:
         """Where slice ``n`` ends on the portfolio's scale of work."""
         return (n + 1) * SLICE * NODES_PER_CONFLICT
 
-    def run(self, n: int, stop: Callable[[], bool] | None = None) -> Slice:
-        """The next slice of ``SLICE`` conflicts."""
+    def run(self, n: int, stop: Callable[[], bool] | None = None) -> Slice | None:
+        """The next slice of ``SLICE`` conflicts; None if ``stop()`` said so on the way."""
         if self.solver is None:
             self.solver = SatSearch(self.problem)
-        return self.solver.run()
+        return self.solver.run(SLICE, stop)
 
     def settles(self, run: object) -> bool:
         """A placement, or a proof that there is none, ends the search."""

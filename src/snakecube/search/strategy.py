@@ -12,7 +12,7 @@ import warnings
 
 from snakecube import limits
 from snakecube.errors import InputError, SlowWarning
-from snakecube.search import kernel
+from snakecube.search import edges, kernel
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import tree_size
 from snakecube.search.inputs import Inputs
@@ -30,6 +30,10 @@ STRATEGIES = ("auto", "beam", "depth-first", "portfolio", "restarts", "sat")
 # smaller tree (docs/design.md, "Depth first from the better end") and, where it fits (boxes of
 # up to 128 cells), the beam searches (docs/design.md, "The beam member"), side by side
 AUTO_MEMBERS = ("restarts", "depth-first", "beam")
+# auto, for a first solution of a snake whose corners follow the grid's colouring (bent, or
+# corners on alternate cubes: ``search.edges``) in a target of more than ``SMALL`` cells: SAT
+# on the edge model beside the restarts (docs/design.md, "SAT")
+PATTERN_MEMBERS = ("restarts", "sat")
 FIRST_STRATEGIES = {
     "beam": ("beam",),
     "portfolio": ("restarts", "sat"),
@@ -89,7 +93,7 @@ def check_strategy(strategy: str, scheduler: str | None = None) -> None:
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     if scheduler is not None and strategy in FIRST_STRATEGIES:
-        raise InputError(f"--scheduler runs depth-first searches; --strategy {strategy} runs "
+        raise InputError(f"scheduler= runs depth-first searches; strategy={strategy!r} runs "
                          "on one machine")  # fmt: skip
 
 
@@ -100,17 +104,31 @@ def choose_members(
     if strategy == "depth-first" or (strategy == "auto" and engine is not None):
         return ()
     asked = strategy in FIRST_STRATEGIES
-    wanted = asked or inputs.problem.ncells > RESTARTS_CELLS
+    problem = inputs.problem
+    patterned = problem.ncells > SMALL and edges.pattern(problem.snake) is not None
+    wanted = asked or problem.ncells > RESTARTS_CELLS or patterned
     if not wanted or limit != 1 or not inputs.free:
         if asked:
-            raise InputError(f"--strategy {strategy} looks for one solution (--first) of a "
+            raise InputError(f"strategy={strategy!r} looks for one solution (limit=1) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
     from snakecube.search import first
 
-    missing = {name: first.why_not(name, inputs.problem) for name in first.MEMBERS}
+    missing = {name: first.why_not(name, problem) for name in first.MEMBERS}
     if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
+        if patterned and missing["sat"] is None:
+            return tuple(m for m in PATTERN_MEMBERS if missing[m] is None)
+        if patterned:
+            warnings.warn(
+                f"this snake has {edges.pattern(problem.snake).describe()}: SAT on the edge "  # type: ignore[union-attr]
+                "model decides such snakes in seconds, but it needs python-sat "
+                "(pip install 'snakecube[sat]'); searching without it",
+                SlowWarning,
+                stacklevel=3,
+            )
+            if problem.ncells <= RESTARTS_CELLS:
+                return ()
         if missing["restarts"] is None:
             return tuple(m for m in AUTO_MEMBERS if missing[m] is None)
         return ("sat",) if missing["sat"] is None else ()
@@ -118,6 +136,24 @@ def choose_members(
         if missing[member] is not None:
             raise InputError(missing[member])
     return FIRST_STRATEGIES[strategy]
+
+
+def proof_first(
+    strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
+) -> bool:
+    """Should a count (not a first solution) ask the edge model for a proof that the snake
+    does not fold before it walks the tree? Yes for snakes whose corners follow the grid's
+    colouring in targets of more than ``SMALL`` cells, with python-sat, no fixed start or
+    path, and no engine or strategy asked for (a proof takes 0.01-0.3 s; the tree of a bent
+    snake in 3x5x5, which has no fold, is past reach)."""
+    if strategy != "auto" or engine is not None or limit == 1 or not inputs.free:
+        return False
+    problem = inputs.problem
+    if problem.ncells <= SMALL or edges.pattern(problem.snake) is None:
+        return False
+    from snakecube.search import sat
+
+    return sat.available()
 
 
 # Which end to search from. The same snake searched from its other end has the same solutions

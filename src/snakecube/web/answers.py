@@ -20,7 +20,7 @@ from snakecube import catalog as cat
 from snakecube import fold
 from snakecube.explain import scene, viewer, words
 from snakecube.explain.drawing import FACE_SHADE
-from snakecube.nearby import edits, nearby
+from snakecube.nearby import catalog_typos, nearby
 from snakecube.search import as_target, solve
 from snakecube.shape import Box, Region, wrong_count
 from snakecube.snake import Snake
@@ -38,19 +38,22 @@ NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
 SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
 
 
-# The command line's options in a message, and what the page calls them instead.
+# The library's parameters in a message, and what the page calls them instead.
 PAGE_WORDS = (
-    ("give --box AxBxC or --region FILE", "type a box under Target (like 2x3x4) or give a region"),
-    ("the target (--box)", "a box under Target"),
-    ("(--box)", "(under Target)"),
+    (
+        "give a target (target='AxBxC' or a Region)",
+        "type a box under Target (like 2x3x4) or give a region",
+    ),
+    ("the target (target=)", "a box under Target"),
+    ("(target=)", "(under Target)"),
 )
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def page_words(text: str) -> str:
-    """A message in the page's words: its fields, not the command line's options.
+    """A message in the page's words: its fields, not the library's parameters.
 
-    >>> page_words("9 cubes; give --box AxBxC or --region FILE")
+    >>> page_words("9 cubes; give a target (target='AxBxC' or a Region)")
     '9 cubes; type a box under Target (like 2x3x4) or give a region'
     """
     for cli, page in PAGE_WORDS:
@@ -175,6 +178,7 @@ def solve_answer(
         wrong = mismatch(snake, box, region)
         return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
     data = result.to_dict(solutions=MAX_SOLUTIONS)
+    data["catalog_typo"] = _catalog_typo(result.snake, result.region)
     data["solutions_shown"] = len(data["solutions"])
     data["region_text"] = result.region.to_text() if where is not None else ""
     data["box"] = "x".join(map(str, result.region.dims)) if where is None else box
@@ -183,27 +187,34 @@ def solve_answer(
     return data
 
 
+def _catalog_typo(snake: Snake, region: Region) -> dict[str, Any] | None:
+    """For a snake one typo away from a catalog puzzle (and none itself): its name, the edit
+    and the words, as ``solve`` prints them ("one typo from the catalog's king: ...")."""
+    if cat.recognize(snake.turns()) is not None:
+        return None
+    typos = catalog_typos(snake, region)
+    if not typos:
+        return None
+    t = typos[0]
+    return {"name": t.name, "edit": t.edit, "text": "-".join(map(str, t.snake.lengths)),
+            "words": t.said()}  # fmt: skip
+
+
 def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
     """The designs one typo away that fold, the same wherever the page runs: the catalog's
     first (most likely typo first; named), then those the reference engine finds within
-    NEARBY_NODES."""
+    NEARBY_NODES (in targets of up to NEARBY_CELLS cells)."""
 
-    cells = snake.cubes if where is None else where.volume
-    if cells > NEARBY_CELLS:
-        return []
-    region = where if where is not None else Box.cube(round(cells ** (1 / 3)) ** 3)
-    out: list[dict[str, Any]] = []
-    for candidate, edit in edits(snake, region.volume, max(region.dims)):
-        known = cat.recognize(candidate.turns())
-        if known is not None and tuple(known[0].box) == region.dims and isinstance(region, Box):
-            text = "-".join(map(str, candidate.lengths))
-            out.append({"segment_lengths": list(candidate.lengths), "edit": edit,
-                        "distinct": None, "complete": False, "text": text,
-                        "name": known[0].name})  # fmt: skip
-            if len(out) == NEARBY:
-                return out
+    out: list[dict[str, Any]] = [
+        {"segment_lengths": list(t.snake.lengths), "edit": t.edit, "distinct": None,
+         "complete": False, "text": "-".join(map(str, t.snake.lengths)), "name": t.name}
+        for t in catalog_typos(snake, where)[:NEARBY]
+    ]  # fmt: skip
+    if len(out) == NEARBY or (snake.cubes if where is None else where.volume) > NEARBY_CELLS:
+        return out
     named = {tuple(n["segment_lengths"]) for n in out}
-    found = nearby(snake, where, NEARBY + len(out), nodes=NEARBY_NODES, engine="reference")
+    found = nearby(snake, where, NEARBY + len(out), nodes=NEARBY_NODES, engine="reference",
+                   known=False)  # fmt: skip
     for n in found:
         if n.snake.lengths not in named and len(out) < NEARBY:
             out.append({**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))})

@@ -5,24 +5,39 @@ search loaded, so a fresh one is ready in milliseconds). A job runs in one slot;
 loop only waits on the slot's pipe, so a compiled search never blocks it.
 
 * A job that ends, with an answer or with bad input (``InputError``), leaves its worker warm
-  for the next one.
-* A worker is replaced only when its job was cancelled (Stop, a closed tab, a client that left),
-  hung past its time, crashed or ran out of memory: it is killed, which is the only way to stop
-  a compiled search from asyncio, and a fresh one starts at once (``Pool.restarts`` counts them
-  by reason). Ending and starting processes happens in a thread of the pool, so the event
+  for the next one, unless the worker still holds more than a quarter of its memory cap
+  (``RECYCLE_SHARE``): then it is replaced.
+* A worker is replaced when its job was cancelled (Stop, a closed tab, a client that left),
+  ran past its time, crashed or ran out of memory: it is killed, which is the only way to stop
+  a compiled search from asyncio, and a fresh one starts at once (``Pool.restarts`` counts
+  them by reason). Ending and starting processes happens in a thread of the pool, so the event
   loop never waits for it.
-* Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once.
+* A worker's memory is capped (``memory`` MB, 1024 by default, as ``RLIMIT_DATA``): a job past
+  it fails with one line, and the worker is replaced.
+* A worker that cannot start is tried again, after 0.1 s, then twice as long each time up to
+  ``RETRY_SECONDS``; the first failure is logged (one line), and so is the recovery. While no
+  worker is left, :meth:`Pool.reserve` refuses new jobs (:class:`NoWorkers`) and
+  ``Pool.problem`` says why.
+* Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once; a job that
+  waits longer than its ``wait`` seconds for a worker ends with :class:`Busy` too.
 * :meth:`Pool.stop` (the server stopping) ends every job now with :class:`Stopping`.
-* Workers write temporary files only in the pool's own folder (``snakecube-serve-*``), one
-  subfolder each, removed with the worker and with the pool, so a killed download leaves
-  nothing behind.
+* Workers die with the server: killed, or killed by any signal, the server leaves none running
+  (``PR_SET_PDEATHSIG`` on the forkserver, which ends with the server). The forkserver and the
+  workers ignore Ctrl-C, SIGTERM and SIGHUP sent to the whole process group (a closed
+  terminal): the server alone decides when a job ends, so every client gets its answer.
+* Workers write temporary files only in the pool's own folder (``snakecube-serve-PID-*``),
+  one subfolder each, removed with the worker and with the pool, so a killed download leaves
+  nothing behind. A folder whose server is gone (``kill -9``, the OOM killer) is removed, with
+  the forkserver's ``pymp-*`` folder it names, when the next server starts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import signal
@@ -32,29 +47,47 @@ import warnings
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
+from pathlib import Path
 from typing import Any
 
 from snakecube.errors import InputError
+from snakecube.pool import follow_parent
 from snakecube.web import answers, downloads
 
 PROGRESS_EVERY = 0.25  # seconds between progress messages from a worker
 PIPE_BYTES = 1 << 16  # a message this long is written to a worker's pipe without waiting
+MEMORY_MB = 1024  # data (heap, anonymous maps) a worker may hold, by default: RLIMIT_DATA
+RECYCLE_SHARE = 0.25  # a worker resident past this share of its cap after a job is replaced
+RETRY_SECONDS = (0.1, 5.0)  # a failed worker start is retried after 0.1 s, doubling up to 5 s
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+FOLDER_PREFIX = "snakecube-serve-"  # + the server's pid and start time: its owner
+MP_FOLDER_FILE = "multiprocessing"  # in the pool's folder: the forkserver's folder, one line
 STOPPING = "the server is stopping; try again once it is back"
+
+log = logging.getLogger("uvicorn.error")
 
 
 class Busy(Exception):
-    """Every slot is working and the queue is full."""
+    """Every slot is working and the queue is full, or no slot was free in time."""
+
+
+class NoWorkers(Busy):
+    """No worker process is left and none can start now (``Pool.problem`` says why)."""
 
 
 class Stopping(Exception):
     """The server is stopping: the job was ended, or never started."""
 
 
+class TooLong(Exception):
+    """A job ran past the time the server gives it, and was ended: one line."""
+
+
 class JobError(Exception):
-    """A job failed for a reason that is not the user's input (a bug, a crash, a job past
-    the server's time): one line."""
+    """A job failed for a reason that is not the user's input (a bug, a crash): one line."""
 
 
 class Place:
@@ -78,6 +111,7 @@ class Place:
         return self._pool
 
 
+# -- in a worker process ------------------------------------------------------------------------
 def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> Any:
 
     if kind == "solve":
@@ -119,50 +153,170 @@ def warm() -> None:
     answers.plan_answer("standard", "", "", cells)
 
 
-def work(conn: Connection, folder: str) -> None:
+def _cap_memory(limit: int) -> None:
+    """Cap this process's data (heap and anonymous maps) at ``limit`` bytes: past it an
+    allocation fails (MemoryError) instead of growing until the machine swaps."""
+    with contextlib.suppress(ImportError, ValueError, OSError, AttributeError):
+        import resource
+
+        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+        soft = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+def _peak(reset: bool = False) -> int:
+    """This process's peak resident memory since the last reset, in bytes (0 where /proc
+    does not say); ``reset``: start again from now."""
+    try:
+        if reset:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # resets the peak (VmHWM) to the current resident set
+            return 0
+        with open("/proc/self/status") as f:
+            line = next(x for x in f if x.startswith("VmHWM:"))
+        return int(line.split()[1]) << 10
+    except (OSError, StopIteration, ValueError, IndexError):
+        return 0
+
+
+def _let_the_forkserver_end() -> None:
+    """Close this worker's copy of the pipe whose end tells the forkserver to stop: the
+    forkserver gives one to every process it forks (for a nested forkserver, which workers
+    never use), so a worker busy with a long job kept the forkserver, and so itself (its
+    ``PR_SET_PDEATHSIG`` comes when the forkserver ends), running after the server died."""
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if isinstance(alive, int):
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+
+
+def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 20) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
-    temporary files go into ``folder`` (the pool removes it with the worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server: the server stops us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    temporary files go into ``folder`` (the pool removes it with the worker). It ends with
+    its forkserver, which ends with the ``server`` process."""
+    follow_parent(os.getppid())  # the forkserver: it ends when the server does
+    if not pid_alive(server):  # the server ended before the line above
+        os._exit(1)
+    _let_the_forkserver_end()
+    for sig in STOP_SIGNALS:  # the server decides when a job ends, and kills this process
+        signal.signal(sig, signal.SIG_IGN)
     warnings.simplefilter("ignore")
     tempfile.tempdir = folder
+    _cap_memory(memory)
     with contextlib.suppress(Exception):  # a job that fails says why; warming is only speed
         warm()
     with contextlib.suppress(OSError, ValueError):
         conn.send(("ready", None))  # the server waits for this before it takes requests
+    too_big = f"this needs more than the {memory >> 20} MB of memory the server gives one job"
     while True:
         try:
             kind, args = conn.recv()
         except (EOFError, OSError):
             return
+        _peak(reset=True)
         try:
             out = ("done", _answer(kind, args, conn.send))
         except InputError as err:
             out = ("input", str(err))
         except MemoryError:
-            out = ("memory", "out of memory; try a smaller target")
+            out = ("memory", too_big)
         except Exception as err:
-            out = ("bug", f"{type(err).__name__}: {err}")
+            # Libraries that meet the cap may say so otherwise (Pillow: "quantization error")
+            near = _peak() > memory // 2
+            out = ("memory", too_big) if near else ("bug", f"{type(err).__name__}: {err}")
         try:
             conn.send(out)
         except (OSError, ValueError):
             return
 
 
+# -- in the server ------------------------------------------------------------------------------
 def _wake(ready: asyncio.Future[None]) -> None:
     if not ready.done():
         ready.set_result(None)
 
 
+def resident_bytes(pid: int) -> int:
+    """Process ``pid``'s resident memory in bytes (0 where /proc does not say)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _started_at(pid: int) -> str:
+    """When process ``pid`` started (clock ticks after boot, from /proc; "0" where /proc does
+    not say): with the pid, it names the process even after the pid is reused."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        return "0"
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (and is not a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def remove_stale(where: str | None = None) -> list[str]:
+    """Remove the pool folders in ``where`` (the temporary folder) whose server is gone, and
+    the forkserver folders they name; the names removed."""
+    root = Path(where or tempfile.gettempdir())
+    removed = []
+    with contextlib.suppress(OSError):
+        for folder in root.glob(FOLDER_PREFIX + "*"):
+            pid, started, *_ = [*folder.name[len(FOLDER_PREFIX) :].split("-"), "", ""]
+            if not pid.isdigit() or (pid_alive(int(pid)) and _started_at(int(pid)) == started):
+                continue
+            with contextlib.suppress(OSError):
+                named = (folder / MP_FOLDER_FILE).read_text().strip()
+                if Path(named).parent == root and Path(named).name.startswith("pymp-"):
+                    shutil.rmtree(named, ignore_errors=True)
+                    removed.append(Path(named).name)
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder.name)
+    return removed
+
+
+def _block_stops() -> None:
+    """In the pool's thread: the stop signals stay pending here (the main thread takes
+    them), and the processes started from here (the forkserver, and the workers it forks)
+    inherit them blocked, so a signal to the whole process group leaves them running."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+
+
 class _Slot:
     """One worker process, its pipe and its folder for temporary files."""
 
-    def __init__(self, ctx: Any, root: str) -> None:
+    def __init__(self, ctx: Any, root: str, memory: int) -> None:
+        os.makedirs(root, exist_ok=True)  # a cleaner of temporary files may have removed it
         self.folder = tempfile.mkdtemp(prefix="worker-", dir=root)
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=work, args=(child, self.folder), daemon=True)
-        self.process.start()
-        child.close()
+        try:
+            self.conn, child = ctx.Pipe()
+        except OSError:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        try:
+            self.process = ctx.Process(
+                target=work, args=(child, self.folder, os.getpid(), memory), daemon=True
+            )
+            self.process.start()
+        except BaseException:
+            self.conn.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        finally:
+            child.close()
 
     def wait_ready(self, seconds: float) -> None:
         """Wait (at most ``seconds``) for the worker to say it is warm."""
@@ -185,11 +339,18 @@ class _Replace(Exception):
         self.reason, self.error = reason, error
 
 
-class Pool:
-    """``size`` worker processes and at most ``queue`` jobs waiting for one."""
+def _why(err: BaseException) -> str:
+    """A failed start, in one line."""
+    text = getattr(err, "strerror", None) or str(err) or type(err).__name__
+    return f"{type(err).__name__}: {' '.join(str(text).split())[:200]}"
 
-    def __init__(self, size: int, queue: int) -> None:
-        self.size, self.queue = size, queue
+
+class Pool:
+    """``size`` worker processes, each capped at ``memory`` MB, and at most ``queue`` jobs
+    waiting for one, each for at most ``wait`` seconds."""
+
+    def __init__(self, size: int, queue: int, wait: float = 90.0, memory: int = MEMORY_MB) -> None:
+        self.size, self.queue, self.wait, self.memory = size, queue, wait, memory
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(
             [
@@ -209,28 +370,65 @@ class Pool:
         self._stopping = False
         self._folder: str | None = None
         self.restarts: Counter[str] = Counter()  # workers replaced, by reason
+        self.problem: str | None = None  # why workers do not start, while they do not
+        self._recycle = int(RECYCLE_SHARE * (memory << 20))
+        self._retry = RETRY_SECONDS[0]
+        self._retrying: asyncio.TimerHandle | None = None
         # Ending a worker (join, its folder) and starting one (a round trip to the
         # forkserver) block for milliseconds, more on a busy machine: done in this thread,
         # not in the event loop, which must answer /api/status meanwhile.
         self._spawner: ThreadPoolExecutor | None = ThreadPoolExecutor(
-            1, thread_name_prefix="snakecube-pool"
+            1, thread_name_prefix="snakecube-pool", initializer=_block_stops
         )
 
-    def start(self, seconds: float = 30.0) -> None:
+    async def start(self, seconds: float = 30.0) -> None:
         """Start every worker process now and wait until each is warm (at most ``seconds``),
         so the page's first request meets a warm worker: the server takes requests only
-        after this (measured: a first click right after the start took 1.9-5 s, not 0.3)."""
-        self._folder = tempfile.mkdtemp(prefix="snakecube-serve-")
-        fresh = [self._start_one() for _ in range(self.size)]
-        for slot in fresh:
-            slot.wait_ready(seconds)
-            self._idle.put_nowait(slot)
+        after this (measured: a first click right after the start took 1.9-5 s, not 0.3).
+        Folders of servers that are gone are removed first."""
+        remove_stale()
+        me = os.getpid()
+        self._folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{me}-{_started_at(me)}-")
+        assert self._spawner is not None, "Pool.start() after close()"
+        loop = asyncio.get_running_loop()
+        for _ in range(self.size):
+            try:
+                slot = await loop.run_in_executor(self._spawner, self._start_one, seconds)
+            except Exception as err:
+                self._failed(err)
+            else:
+                self._idle.put_nowait(slot)
+        with contextlib.suppress(OSError):  # the forkserver's folder, for remove_stale
+            mp_folder = multiprocessing.util.get_temp_dir()
+            Path(self._folder, MP_FOLDER_FILE).write_text(mp_folder + "\n")
 
-    def _start_one(self) -> _Slot:
+    def _start_one(self, seconds: float = 0.0) -> _Slot:
+        """In the spawner thread: a fresh worker (warm, if ``seconds``); in ``_slots`` at
+        once, so close() ends it whatever happens."""
         assert self._folder is not None, "Pool.start() first"
-        slot = _Slot(self._ctx, self._folder)
+        resource_tracker.ensure_running()  # its start unblocks SIGINT and SIGTERM here
+        _block_stops()
+        try:
+            slot = _Slot(self._ctx, self._folder, self.memory << 20)
+        except (FileNotFoundError, ConnectionRefusedError):
+            if self._slots:
+                raise
+            # The forkserver's socket is gone (a cleaner of temporary files) and no worker
+            # is left to lose: start a new forkserver (its workers end with the old one).
+            self._new_forkserver()
+            slot = _Slot(self._ctx, self._folder, self.memory << 20)
         self._slots.add(slot)
+        if seconds:
+            slot.wait_ready(seconds)
         return slot
+
+    @staticmethod
+    def _new_forkserver() -> None:
+        from multiprocessing import forkserver
+
+        with contextlib.suppress(OSError, AttributeError):
+            forkserver._forkserver._stop()  # type: ignore[attr-defined]
+        os.makedirs(multiprocessing.util.get_temp_dir(), exist_ok=True)
 
     def pids(self) -> list[int]:
         """The worker processes' ids, running a job or idle."""
@@ -246,14 +444,45 @@ class Pool:
         return self._stopping
 
     def reserve(self) -> Place:
-        """Claim a place for one job, or raise Busy (or Stopping) at once; :meth:`run` uses
-        the place."""
+        """Claim a place for one job, or raise Busy, NoWorkers or Stopping at once;
+        :meth:`run` uses the place."""
         if self._stopping:
             raise Stopping(STOPPING)
+        self._no_workers()
         if self._reserved >= self.size + self.queue:
             raise Busy("busy: every search slot is taken; try again in a moment")
         self._reserved += 1
         return Place(self)
+
+    def _no_workers(self) -> None:
+        if self.problem is not None and not self._slots:
+            raise NoWorkers(f"no search process can start ({self.problem}); the server "
+                            "keeps trying: try again in a moment")  # fmt: skip
+
+    async def _take(self) -> _Slot:
+        """An idle slot, within ``wait`` seconds; NoWorkers as soon as none is left."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.wait
+        getter = asyncio.ensure_future(self._idle.get())  # keeps its turn while checked on
+        try:
+            while not getter.done():
+                self._no_workers()
+                left = end - loop.time()
+                if left <= 0:
+                    raise Busy(f"busy: no search process was free within {self.wait:g} s; "
+                               "try again in a moment")  # fmt: skip
+                await asyncio.wait({getter}, timeout=min(left, 1.0))
+        except BaseException:  # Busy, or the job cancelled (its client gone) meanwhile
+            if not getter.done():
+                getter.cancel()  # a get cancelled leaves its slot in the queue
+            elif not getter.cancelled():
+                self._idle.put_nowait(getter.result())  # got as the job ended: given back
+            raise
+        slot = getter.result()
+        if slot is None or self._stopping:
+            self._idle.put_nowait(slot)  # the next waiter stops too
+            raise Stopping(STOPPING)
+        return slot
 
     async def run(
         self,
@@ -265,14 +494,11 @@ class Pool:
     ) -> Any:
         """Run a job in a slot, on a place from :meth:`reserve`; ``progress`` gets its
         progress messages. Bad input raises InputError and keeps the worker; cancelling the
-        task (a closed connection), a job past ``seconds`` or a crash kills the worker and
-        starts a fresh one."""
+        task (a closed connection), a job past ``seconds`` (TooLong) or a crash kills the
+        worker and starts a fresh one."""
         place.take()
         try:
-            slot = await self._idle.get()
-            if slot is None or self._stopping:
-                self._idle.put_nowait(slot)  # the next waiter stops too
-                raise Stopping(STOPPING)
+            slot = await self._take()
             self._running.add(slot)
             reason = "cancelled"  # unless the job ends otherwise
             try:
@@ -289,6 +515,8 @@ class Pool:
                 raise
             finally:
                 self._running.discard(slot)
+                if not reason and resident_bytes(slot.process.pid) > self._recycle:
+                    reason = "grown"  # its heap may never shrink: a fresh process instead
                 self._settle(slot, reason)
         finally:
             place.release()
@@ -307,22 +535,47 @@ class Pool:
             slot.process.kill()
         if not self._stopping:
             self.restarts[reason] += 1
-        renewed = asyncio.get_running_loop().run_in_executor(self._spawner, self._renew, slot)
-        renewed.add_done_callback(self._renewed)
+        self._spawner.submit(slot.kill)
+        self._renew()
 
-    def _renew(self, slot: _Slot) -> _Slot | None:
-        """In the spawner thread: end ``slot``'s worker; a fresh one unless stopping."""
-        slot.kill()
-        if self._stopping or self._folder is None:
-            return None
-        return self._start_one()  # in _slots at once, so close() ends it whatever happens
-
-    def _renewed(self, renewed: asyncio.Future[_Slot | None]) -> None:
-        if renewed.cancelled() or renewed.exception() is not None:
+    def _renew(self) -> None:
+        """Start a worker in the spawner thread; it joins the idle ones once started."""
+        self._retrying = None
+        if self._stopping or self._spawner is None:
             return
-        fresh = renewed.result()
-        if fresh is not None and not self._stopping:
-            self._idle.put_nowait(fresh)
+        loop = asyncio.get_running_loop()
+        started = loop.run_in_executor(self._spawner, self._start_one)
+        started.add_done_callback(self._started)
+
+    def _started(self, started: asyncio.Future[_Slot]) -> None:
+        if started.cancelled():
+            return
+        err = started.exception()
+        if err is not None:
+            self._failed(err)
+            return
+        fresh = started.result()
+        if self.problem is not None:
+            log.warning("search processes start again; %d of %d running",
+                        len(self._slots), self.size)  # fmt: skip
+            self.problem = None
+        self._retry = RETRY_SECONDS[0]
+        if self._stopping:
+            return  # close() ends it
+        self._idle.put_nowait(fresh)
+
+    def _failed(self, err: BaseException) -> None:
+        """A worker did not start: say so once, try again later, doubling the wait."""
+        why = _why(err)
+        if self.problem is None:
+            log.warning("a search process could not start (%s); %d of %d running; trying "
+                        "again every few seconds", why, len(self._slots), self.size)  # fmt: skip
+        self.problem = why
+        if self._stopping:
+            return
+        loop = asyncio.get_running_loop()
+        self._retrying = loop.call_later(self._retry, self._renew)
+        self._retry = min(2 * self._retry, RETRY_SECONDS[1])
 
     async def _talk(
         self,
@@ -350,8 +603,9 @@ class Pool:
                 timeout = None if deadline is None else max(0.0, deadline - loop.time())
                 await asyncio.wait_for(ready, timeout)
             except TimeoutError:
-                error = JobError("the job took longer than the server allows")
-                raise _Replace("timeout", error) from None
+                late = TooLong(f"the job took longer than the {seconds:g} s the server "
+                                "gives one, and was ended")  # fmt: skip
+                raise _Replace("timeout", late) from None
             finally:
                 loop.remove_reader(fd)
             while slot.conn.poll():
@@ -378,6 +632,8 @@ class Pool:
         """The server is stopping: no new job starts, waiting jobs and running ones end now
         with :class:`Stopping` (their processes killed)."""
         self._stopping = True
+        if self._retrying is not None:
+            self._retrying.cancel()
         self._idle.put_nowait(None)
         for slot in self._running:
             with contextlib.suppress(ProcessLookupError, OSError, ValueError):
@@ -386,6 +642,8 @@ class Pool:
     def close(self) -> None:
         """End every worker process and remove the pool's folder (any state: idempotent)."""
         self._stopping = True
+        if self._retrying is not None:
+            self._retrying.cancel()
         if self._spawner is not None:
             self._spawner.shutdown(wait=True)  # a worker being started is in _slots after this
             self._spawner = None
@@ -396,12 +654,3 @@ class Pool:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (and is not a zombie)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False

@@ -2,7 +2,8 @@
 
 Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 
-* ``GET /``: the page; ``GET /page.js``, ``/page.css``, ``/config.js``;
+* ``GET /``: the page (its settings inline, allowed by the page's Content-Security-Policy);
+  ``GET /page.js``, ``/page.css``;
 * ``GET /api/catalog``: the named puzzles; ``GET /api/status``: the pool's places and workers;
 * ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
@@ -14,48 +15,68 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 
 Every job belongs to its request: a client that leaves (Stop, a closed tab) ends its job, and
 its process, at once. Only this machine's pages drive the server: Host names other than the
-ones it was started for get 400 (Starlette's ``TrustedHostMiddleware``), and a POST from
-another site's page (its ``Origin``) or not sent as JSON is refused (403, 415) before it is
-read. Nothing a request sends names a file: the server reads only its own package data.
+ones it was started for get 400, a POST from another site's page (its ``Origin``, scheme,
+host and port) or not sent as JSON is refused (403, 415) before it is read, and no answer
+may be framed or read by another site's page (``X-Frame-Options``, ``Content-Security-Policy``
+with ``frame-ancestors 'none'``, ``Cross-Origin-Resource-Policy``). Every error, the server's
+own (404, 405, a wrong Host) too, is one JSON line. Nothing a request sends names a file: the
+server reads only its own package data. What one connection may hold is
+``snakecube.web.connections``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import functools
+import hashlib
 import json
 import logging
+import math
 import multiprocessing.util
 import os
 import shutil
+import signal
 import socket
 import sys
 import threading
+import time
 import webbrowser
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from importlib import resources
+from types import FrameType
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio
 import uvicorn
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.search import kernel
 from snakecube.web import answers
+from snakecube.web.connections import BACKLOG, Protocol, fitted_caps
 from snakecube.web.downloads import FORMS
-from snakecube.web.jobs import STOPPING, Busy, JobError, Place, Pool, Stopping
+from snakecube.web.jobs import (
+    MEMORY_MB,
+    STOP_SIGNALS,
+    STOPPING,
+    Busy,
+    JobError,
+    Place,
+    Pool,
+    Stopping,
+    TooLong,
+)
 
 MAX_BODY = limits.MAX_REGION_BYTES + 100_000  # a region file plus the rest of a request
 MAX_NESTING = 8  # lists and objects inside one another in a request (the page sends 3)
@@ -66,13 +87,26 @@ STATIC = {
 EXTRA_SECONDS = 30  # a job may run this long past the search's own limit before it is killed
 NEARBY_JOB_SECONDS = 20  # the nearby look-up (a node budget, about 0.1-1 s) is killed past this
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # Host names always accepted
-# What a connection may take (uvicorn's own settings, and the protocol below for headers):
-HEADER_SECONDS = 10.0  # from the connection (or the last answer on it) to a request's headers
+# What a connection may take (uvicorn's own settings; connections.py for headers and caps):
 BODY_SECONDS = 10.0  # for a request's body to arrive
 KEEP_ALIVE_SECONDS = 5  # an idle connection is closed after this (uvicorn's timeout_keep_alive)
-CONNECTIONS = 256  # past this many connections, a new request gets 503 (limit_concurrency)
 GRACE_SECONDS = 2  # shutdown: responses in flight get this long (timeout_graceful_shutdown)
 DEBUG_ENV = "SNAKECUBE_DEBUG"  # set to 1: an internal error logs its traceback
+LOG_SECONDS = 1.0  # at most one log line of a kind this often (clients cause most of them)
+CONFIG_TAG = '<script src="config.js"></script>'  # in index.html: the static site's settings
+# Every answer: no other site may frame it or read it, or guess its type; none is cached.
+HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "cross-origin-resource-policy": "same-origin",
+    "cross-origin-opener-policy": "same-origin",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+}
+# The page's sources: its own files, its inline settings (by hash), SVG and blob downloads.
+POLICY = ("default-src 'none'; script-src 'self' {config}; style-src 'self'; "
+          "img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; "
+          "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
 
 log = logging.getLogger("uvicorn.error")
 
@@ -111,7 +145,7 @@ def _same_site(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin is not None:
         host = request.headers.get("host", "").lower()
-        if urlsplit(origin).netloc.lower() != host or not host:
+        if origin.lower() != f"http://{host}" or not host:  # scheme, host and port
             raise _Answered(_error(f"refused a request from another site's page "
                                    f"({limits.shorten(origin)})", 403))  # fmt: skip
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -155,9 +189,11 @@ async def _body(request: Request) -> dict[str, Any]:
         raise _Gone from None
     deep = InputError(f"the request nests lists or objects more than {MAX_NESTING} deep")
     try:
-        body = json.loads(data or b"{}")
+        body = json.loads(data or b"{}", parse_constant=_not_finite, parse_float=_finite)
     except RecursionError:  # json's own guard against a stack overflow
         raise deep from None
+    except InputError:  # a number that is not finite
+        raise
     except (ValueError, UnicodeDecodeError):
         raise InputError("the request is not JSON") from None
     if _nesting(body) > MAX_NESTING:
@@ -168,6 +204,17 @@ async def _body(request: Request) -> dict[str, Any]:
         if key in body and not isinstance(body[key], str):
             raise InputError(f"{key} must be text")
     return body
+
+
+def _not_finite(text: str) -> float:
+    raise InputError(f"the request has {text}; numbers must be finite")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise InputError(f"the request has {limits.shorten(text)}, too big a number")
+    return number
 
 
 async def _left(request: Request) -> None:
@@ -198,7 +245,7 @@ def _one_line(handler: Handler) -> Handler:
             return Response(status_code=400)  # never sent: the client has gone
         except InputError as err:
             return _error(str(err))
-        except (Busy, Stopping) as err:
+        except (Busy, Stopping, TooLong) as err:
             return _error(str(err), 503)
         except JobError as err:
             return _error(f"internal error: {err}", 500)
@@ -242,18 +289,21 @@ class Routes:
         self.pool, self.max_seconds = pool, max_seconds
         self.catalog = answers.catalog()
         self.engine = _engine()
+        # The settings inline, not a config.js another site's page could load and read.
+        config = {"mode": "served", "engine": self.engine, "maxSeconds": self.max_seconds}
+        script = f"window.SNAKECUBE_CONFIG = {json.dumps(config)};".replace("<", "\\u003c")
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        self.html = static_text("index.html").replace(CONFIG_TAG, f"<script>{script}</script>")
+        self.policy = POLICY.format(config=f"'sha256-{digest}'")
 
     @_one_line
     async def page(self, request: Request) -> Response:
-        return Response(static_text("index.html"), media_type="text/html; charset=utf-8")
+        return Response(self.html, media_type="text/html; charset=utf-8",
+                        headers={"content-security-policy": self.policy})  # fmt: skip
 
     @_one_line
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if name == "config.js":
-            config = {"mode": "served", "engine": self.engine, "maxSeconds": self.max_seconds}
-            text = f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n"
-            return Response(text, media_type="text/javascript; charset=utf-8")
         if name not in STATIC:
             return _error(f"no such file: {limits.shorten(name)}", 404)
         return Response(static_text(name), media_type=STATIC[name])
@@ -267,7 +317,7 @@ class Routes:
         pool = self.pool
         return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
                              "pids": pool.pids(), "restarts": dict(pool.restarts),
-                             "stopping": pool.stopping})  # fmt: skip
+                             "problem": pool.problem, "stopping": pool.stopping})  # fmt: skip
 
     async def _read(self, request: Request, kind: str) -> tuple[Any, ...]:
         """Step 1 of every job: the request read and checked (limits and syntax before any
@@ -296,9 +346,10 @@ class Routes:
             raise _Gone
         return job.result()
 
-    async def _answer(self, request: Request, kind: str) -> Any:
-        """A job that answers at once (details, plan, download): read, reserved, run."""
-        args = await self._read(request, kind)
+    async def _answer(self, request: Request, kind: str, args: tuple[Any, ...] = ()) -> Any:
+        """A job that answers at once (details, plan, download): read (unless ``args`` are
+        given), reserved, run."""
+        args = args or await self._read(request, kind)
         place = self.pool.reserve()
         return await self._job(request, place, kind, args, self.max_seconds + EXTRA_SECONDS)
 
@@ -330,9 +381,7 @@ class Routes:
             if job.done() and not job.cancelled():
                 try:
                     result = job.result()
-                except InputError as err:
-                    result = {"error": str(err)}
-                except Stopping as err:
+                except (InputError, Stopping, Busy, TooLong) as err:
                     result = {"error": str(err)}
                 except JobError as err:
                     result = {"error": f"internal error: {err}"}
@@ -350,8 +399,10 @@ class Routes:
 
     @_one_line
     async def download(self, request: Request) -> Response:
-        data = await self._answer(request, "download")
-        return Response(data, media_type="application/octet-stream")
+        args = await self._read(request, "download")
+        data, form = await self._answer(request, "download", args), args[-1]
+        return Response(data, media_type=FORMS[form], headers={
+            "content-disposition": f'attachment; filename="snakecube.{form}"'})  # fmt: skip
 
 
 def _cells(body: dict[str, Any]) -> Any:
@@ -374,18 +425,64 @@ def allowed_hosts(host: str = "127.0.0.1") -> list[str]:
     return list(dict.fromkeys([*LOCAL_HOSTS, given.lower()]))
 
 
+class _Guard:
+    """Around the app: a request with another Host name is refused (400, one line; Starlette's
+    TrustedHostMiddleware answers in plain text), and every answer gets ``HEADERS``."""
+
+    def __init__(self, app: ASGIApp, hosts: list[str]) -> None:
+        self.app, self.hosts = app, set(hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                have = {k.lower() for k, _ in headers}
+                extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+                message = {**message, "headers": headers + [h for h in extra if h[0] not in have]}
+            await send(message)
+
+        host = Headers(scope=scope).get("host", "").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if name not in self.hosts:
+            names = ", ".join(sorted(self.hosts))
+            shown = limits.shorten(host) if host else "none"
+            answer = _error(f"this server answers only the Host names {names}, not {shown}")
+            await answer(scope, receive, guarded)
+            return
+        await self.app(scope, receive, guarded)
+
+
+async def _http_error(request: Request, err: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method it does not take), in one line."""
+    status = err.status_code if isinstance(err, HTTPException) else 500
+    path = limits.shorten(request.url.path)
+    if status == 404:
+        return _error(f"no such page: {path}", 404)
+    if status == 405:
+        return _error(f"{request.method} is not allowed on {path}", 405)
+    return _error(f"{getattr(err, 'detail', '') or 'refused'}", status)
+
+
 def create_app(
-    workers: int | None = None, queue: int = 8, max_seconds: float = 60.0, host: str = "127.0.0.1"
+    workers: int | None = None,
+    queue: int = 8,
+    max_seconds: float = 60.0,
+    host: str = "127.0.0.1",
+    memory: int = MEMORY_MB,
 ) -> Starlette:
-    """The app: a pool of ``workers`` search processes (default: the cores) with ``queue``
-    more requests waiting, and searches bounded by ``max_seconds``, answering the Host names
-    of :func:`allowed_hosts`."""
-    pool = Pool(workers or limits.cores(), queue)
+    """The app: a pool of ``workers`` search processes (default: the cores) of at most
+    ``memory`` MB each with ``queue`` more requests waiting, and searches bounded by
+    ``max_seconds``, answering the Host names of :func:`allowed_hosts`."""
+    pool = Pool(workers or limits.cores(), queue, max_seconds, memory)
     routes = Routes(pool, max_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool.start()
+        await pool.start()
         try:
             yield
         finally:
@@ -402,7 +499,8 @@ def create_app(
             Route("/api/download", routes.download, methods=["POST"]),
             Route("/{name:str}", routes.asset),
         ],
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))],
+        middleware=[Middleware(_Guard, hosts=allowed_hosts(host))],
+        exception_handlers={HTTPException: _http_error},
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False  # its redirects name the Host: /page.js/ is a 404
@@ -410,38 +508,76 @@ def create_app(
     return app
 
 
-class _Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers:
-    HEADER_SECONDS from the connection, or from the last answer on it, to a whole request
-    line and headers. uvicorn has no such setting (its keep-alive timer starts only after an
-    answer, and every byte restarts it), so a client sending its headers slowly, or nothing,
-    held its connection for ever."""
+class _Quiet(logging.Filter):
+    """At most one log line of a kind (its logger and message) every ``LOG_SECONDS``: most
+    come from clients (an unreadable request, a WebSocket asked for, the file descriptors
+    running out under a flood of connections), and a client must not fill the log. The next
+    line of a kind says how many were left out."""
 
-    def connection_made(self, transport: Any) -> None:
-        super().connection_made(transport)
-        self._headers_due()
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: dict[tuple[str, str], tuple[float, int]] = {}
 
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        self._headers_due()
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        now = time.monotonic()
+        when, skipped = self.last.get(key, (-LOG_SECONDS, 0))
+        if now - when < LOG_SECONDS:
+            self.last[key] = (when, skipped + 1)
+            return False
+        self.last[key] = (now, 0)
+        if skipped:
+            record.msg = f"{record.msg} (and {skipped} more like it, not shown)"
+        return True
 
-    def _headers_due(self) -> None:
-        waiting = self.cycle  # a new request replaces it
 
-        def late() -> None:
-            if self.cycle is waiting and not self.transport.is_closing():
-                self.transport.close()
+def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """An error the event loop met outside any request (like no file descriptor left to
+    accept a connection with): one line, the traceback too with SNAKECUBE_DEBUG=1."""
+    err = context.get("exception")
+    what = context.get("message", "an error in the event loop")
+    if err is not None:
+        what = f"{what}: {type(err).__name__}: {' '.join(str(err).split())[:200]}"
+    log.error("%s", what, exc_info=err if os.environ.get(DEBUG_ENV) == "1" else None)
 
-        self.loop.call_later(HEADER_SECONDS, late)
+
+@contextlib.contextmanager
+def _quiet_logs() -> Iterator[None]:
+    quiet = _Quiet()
+    loggers = [logging.getLogger(n) for n in ("uvicorn.error", "uvicorn.access", "asyncio")]
+    for logger in loggers:
+        logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeFilter(quiet)
 
 
 class _Server(uvicorn.Server):
     """uvicorn's server, which first ends every job when it stops, so each client gets its
-    answer ("the server is stopping") before the connections are closed."""
+    answer ("the server is stopping") before the connections are closed; SIGHUP (a closed
+    terminal) stops it as SIGTERM and Ctrl-C do, and a second signal changes nothing (the
+    stop is quick: every job ends at once)."""
 
     def __init__(self, config: uvicorn.Config, pool: Pool) -> None:
         super().__init__(config)
         self.pool = pool
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(_loop_error)
+        await super().serve(sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        with _stop_signals(self.handle_exit):
+            yield
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.should_exit = True  # not raised again after the stop: nothing is left to stop
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.pool.stop()
@@ -458,11 +594,28 @@ def _listening(host: str, port: int) -> Any:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
-        sock.listen(128)  # from now on a browser waits for the page instead of being refused
+        sock.listen(BACKLOG)  # from now on a browser waits for the page instead of being refused
     except OSError as err:
         sock.close()
         raise InputError(f"cannot serve on {host}:{port}: {err.strerror or err}") from None
     return sock
+
+
+@contextlib.contextmanager
+def _stop_signals(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """The stop signals go to ``handler`` inside the block, and to their handlers before it
+    after it."""
+    before = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+
+def _noted(sig: int, frame: FrameType | None) -> None:
+    """While the server runs and cleans up, a stop signal only stops uvicorn (whose handler
+    replaces this one meanwhile): none raises KeyboardInterrupt into the clean-up."""
 
 
 def serve(
@@ -472,29 +625,32 @@ def serve(
     workers: int | None = None,
     queue: int = 8,
     max_seconds: float = 60.0,
+    memory: int = MEMORY_MB,
 ) -> None:
-    """Run the app with uvicorn until Ctrl-C (or SIGTERM); say the address first."""
+    """Run the app with uvicorn until Ctrl-C, SIGTERM or SIGHUP; say the address first."""
     sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
     port = sock.getsockname()[1]  # the one chosen, for --port 0
-    app = create_app(workers, queue, max_seconds, host)
+    app = create_app(workers, queue, max_seconds, host, memory)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    Protocol.caps = fitted_caps()
     config = uvicorn.Config(
         app,
         log_level="warning",
-        http=_Protocol,
+        http=Protocol,  # connections.py: header deadline, connection caps (no limit_concurrency)
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        limit_concurrency=CONNECTIONS,
         timeout_graceful_shutdown=GRACE_SECONDS,
+        backlog=BACKLOG,
         proxy_headers=False,  # nothing stands between the browser and this server
     )
-    try:
-        _Server(config, app.state.pool).run(sockets=[sock])
-    finally:
-        app.state.pool.close()  # also when uvicorn was stopped before its lifespan ended
-        # The forkserver's folder (pymp-*, its socket): multiprocessing removes it at
-        # interpreter exit, which the command skips (snakecube.stop ends with os._exit).
-        shutil.rmtree(multiprocessing.util.get_temp_dir(), ignore_errors=True)
+    with _stop_signals(_noted), _quiet_logs():
+        try:
+            _Server(config, app.state.pool).run(sockets=[sock])
+        finally:
+            app.state.pool.close()  # also when uvicorn was stopped before its lifespan ended
+            # The forkserver's folder (pymp-*, its socket): multiprocessing removes it at
+            # interpreter exit, which the command skips (snakecube.stop ends with os._exit).
+            shutil.rmtree(multiprocessing.util.get_temp_dir(), ignore_errors=True)

@@ -129,14 +129,18 @@ def why_not(name: str, problem: Problem) -> str | None:
 
 
 def who_runs(
-    problem: Problem, names: tuple[str, ...], between: Callable[[], None] | None = None
+    problem: Problem,
+    names: tuple[str, ...],
+    between: Callable[[], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[tuple[str, ...], tuple[float, float] | None]:
     """The members that run, and the ends' estimates if depth first was asked beside others:
     it sits out when even its better end's tree is past ``depth.DEPTH_HOPELESS`` nodes.
-    ``between()`` is called between the two ends' estimates (a caller's progress)."""
+    ``between()`` is called between the two ends' estimates (a caller's progress); ``stop()``
+    between their walks ends them early (a time limit)."""
     if "depth-first" not in names or len(names) == 1:
         return names, None
-    sizes = end_sizes(problem, between)
+    sizes = end_sizes(problem, between, stop)
     if min(sizes) > depth.DEPTH_HOPELESS:
         return tuple(m for m in names if m != "depth-first"), sizes
     return names, sizes
@@ -147,14 +151,15 @@ def lineup(
     names: tuple[str, ...],
     seed: int = 0,
     between: Callable[[], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Member]:
     """The members called ``names`` (less depth first where it is hopeless: ``who_runs``),
     made for ``problem``, in the order asked; the ends' estimates are made once, here
-    (``between()`` is called between them)."""
+    (``between()`` is called between them, ``stop()`` between their walks)."""
     unknown = set(names) - set(MEMBERS)
     if unknown or not names:
         raise ValueError(f"unknown portfolio members {sorted(unknown)}; expected {MEMBERS}")
-    running, sizes = who_runs(problem, names, between)
+    running, sizes = who_runs(problem, names, between, stop)
     # Restarts and beams without depth first (it sat out as hopeless): beams weigh less.
     hopeless = {"restarts", "beam"} <= set(running) and "depth-first" not in running
     setting = Setting(
@@ -171,7 +176,7 @@ def first_solution(
 ) -> Result:
     """A first solution by the members called ``names``, within ``budget``."""
     problem = inputs.problem
-    plan = make_plan(problem)
+    plan = make_plan(problem, deadline=budget.deadline())
     n_workers = limits.workers(workers) if workers is not None else limits.cores()
     stop: str | None = None
 
@@ -187,7 +192,7 @@ def first_solution(
         return stop is not None
 
     budget.report(0, 0, 0)  # the ends' estimates take a while in Pyodide: progress around them
-    members = lineup(problem, names, seed, lambda: budget.report(0, 0, 0))
+    members = lineup(problem, names, seed, lambda: budget.report(0, 0, 0), budget.out_of_time)
     engine = "+".join(m.name for m in members)
     found: list[Solution] = []
     per_class = [0] * len(plan.start_classes)

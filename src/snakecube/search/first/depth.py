@@ -41,8 +41,11 @@ DEPTH_SLICE = 2_000_000  # nodes of the depth-first member per slice (at least)
 DEPTH_SLICE_WORK = DEPTH_SLICE * 2 // 11
 # Knuth walks per end to choose the end: with 64 the choice flipped between seeds on 4x4x5-s6
 # (1e8 against 1e10 nodes), with 1024 it held (0.1-0.2 s per end on 5x5x5, in the member's
-# own worker).
+# own worker). A walk costs a step a segment: past DEPTH_SEGMENTS segments the walks are fewer,
+# DEPTH_PROBES * DEPTH_SEGMENTS // segments (a 1000-cube design of 755 segments took 5 s an end
+# with 1024 walks, 0.9 s with 173), and never fewer than 64.
 DEPTH_PROBES = 1024
+DEPTH_SEGMENTS = 128
 
 
 # Depth first sits out beside other members when even its better end's tree is estimated past
@@ -52,24 +55,18 @@ DEPTH_PROBES = 1024
 DEPTH_HOPELESS = 1e12
 
 
-def end_sizes(problem: Problem, between: Callable[[], None] | None = None) -> tuple[float, float]:
+def end_sizes(
+    problem: Problem,
+    between: Callable[[], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[float, float]:
     """Knuth estimates of the depth-first tree from the first end and from the last
-    (``between()`` is called between the two)."""
-
-    return estimate(problem, DEPTH_PROBES, between)
-
-
-def who_runs(
-    problem: Problem, members: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[float, float] | None]:
-    """The members that run, and the ends' estimates if depth first was asked beside others:
-    it sits out when even its better end's tree is past ``DEPTH_HOPELESS`` nodes."""
-    if "depth-first" not in members or len(members) == 1:
-        return members, None
-    sizes = end_sizes(problem)
-    if min(sizes) > DEPTH_HOPELESS:
-        return tuple(m for m in members if m != "depth-first"), sizes
-    return members, sizes
+    (``between()`` is called between the two; ``stop()`` between walks ends them early)."""
+    segments = len(problem.lengths)
+    probes = DEPTH_PROBES
+    if segments > DEPTH_SEGMENTS:
+        probes = max(64, DEPTH_PROBES * DEPTH_SEGMENTS // segments)
+    return estimate(problem, probes, between, stop)
 
 
 class DepthFirst:

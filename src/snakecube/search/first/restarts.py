@@ -143,14 +143,22 @@ class Portfolio:
         self.pivots: list[int] = pivots_of(lengths)
         self.pivot_starts: dict[int, list[CellIndex]] = {}
         self.pivot_sweeps: dict[int, list[tuple[int, CellIndex]]] = {}
-        for m in self.pivots:
-            cube = sum(length - 1 for length in lengths[:m])
+        # Where a pivot may start depends only on its first cube's parity and its length:
+        # worked out once for each (a bent snake of 729 cubes has 728 pivots and one pair).
+        done: dict[tuple[int, int], tuple[list[CellIndex], list[tuple[int, CellIndex]]]] = {}
+        cube = 0
+        for m, length in enumerate(lengths):
+            if m in self.pivots:
+                key = (cube & 1, length)
+                if key not in done:
 
-            def ok(region: Region, c: CellIndex, m: int = m, cube: int = cube) -> bool:
-                return _can_hold(region, c, cube, lengths[m])
+                    def ok(region: Region, c: CellIndex, cube: int = cube, n: int = length) -> bool:
+                        return _can_hold(region, c, cube, n)
 
-            self.pivot_starts[m] = [o[0] for o in orbits if ok(region, o[0])]
-            self.pivot_sweeps[m] = _sweep_starts(region, ok)
+                    done[key] = ([o[0] for o in orbits if ok(region, o[0])],
+                                 _sweep_starts(region, ok))  # fmt: skip
+                self.pivot_starts[m], self.pivot_sweeps[m] = done[key]
+            cube += length - 1
         self._ends: list[int] = []  # place() of the restarts so far
         self._finished: set[tuple[int, CellIndex]] = set()  # (end, start) proved empty
 

@@ -5,6 +5,9 @@
 "use strict";
 (function () {
   const CONFIG = window.SNAKECUBE_CONFIG || { mode: "served", engine: "" };
+  // In a frame (another site's page; the served page refuses to be framed, a static copy
+  // may not), a link fills the form but never starts a search by itself.
+  const FRAMED = (() => { try { return window.top !== window.self; } catch (e) { return true; } })();
   const $ = (id) => document.getElementById(id);
 
   class UserError extends Error {}
@@ -1029,7 +1032,7 @@
   // A link opened in this tab: the same snake and target reopen the solution and step it
   // names; another snake is solved.
   window.addEventListener("hashchange", () => {
-    if (!readHash()) return;
+    if (!readHash() || FRAMED) return;
     const req = request();
     const same = asked && answer && scene && req.snake === asked.snake && req.box === asked.box &&
       req.region === asked.region && document.body.dataset.state === "done";
@@ -1067,6 +1070,6 @@
     setEngine(engine);
     mark("ready", 0);
     if (document.body.dataset.state === "loading") setState("ready");
-    if (readHash()) solve();
+    if (readHash() && !FRAMED) solve();
   }).catch((err) => { showError(err.message); setState("error"); });
 })();
