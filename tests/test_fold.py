@@ -113,7 +113,9 @@ def _follow(plan: fold.FoldPlan) -> None:
     brackets = [
         tuple(map(int, m)) for m in re.findall(r"\[cubes (\d+) \| (\d+)\]", "\n".join(text))
     ]
-    assert brackets == [(j, j + 1) for j, _q, _k in plan.steps()]
+    # the held side first, then the corner cube, whichever end is held
+    held_first = plan.held == "first"
+    assert brackets == [(j, j + 1) if held_first else (j + 1, j) for j, _q, _k in plan.steps()]
     n = len(plan.end)
     anchor = 0 if held == "first" else n - 1
     last = states[-1]
@@ -154,6 +156,11 @@ def test_the_table_is_said():
         assert not any(c[2] < floor for f in plan.frames[:k] for c in f)
         step = max(s for s, (_j, _q, first) in enumerate(plan.steps(), 1) if first < k)
         assert any(f"Before step {step}, lift the snake" in w for w in words)
+        # and the step itself says it first, where a person needs it, and no other step
+        said = [w for w in words if w.startswith("Step ") and "lift the snake" in w]
+        assert said and said[0].startswith(f"Step {step}: first lift the snake"), said
+        assert len(said) == 1
+        assert fold.lifted_at(plan) == step
     else:
         assert all(c[2] >= floor for f in plan.frames for c in f)
         assert any("stays on the table" in w for w in words)
@@ -342,7 +349,11 @@ def test_fold_command(capsys, tmp_path):
         assert key in data
     assert main(["fold", "seed-red", "--from", "last"]) == 0
     out = capsys.readouterr().out
-    assert "held end         cube 27" in out and "Step 1: the " in out
+    assert "held end         cube 27" in out and "Step 1: " in out
+    # held at the last end, the brackets still name the held side first: [cubes 7 | 6]
+    assert re.search(r"Step 1: [^\n]*\[cubes (\d+) \| (\d+)\]", out)
+    held, corner = map(int, re.search(r"\[cubes (\d+) \| (\d+)\]", out).groups())
+    assert held == corner + 1
     assert main(["fold", "standard", "--solution", "2"]) == 2
     assert main(["fold", "lengths:3,3,3,3", "--box", "3x3x1"]) == 2
     assert main(["fold", "standard", "--out", str(tmp_path / "p.txt")]) == 0

@@ -227,6 +227,32 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
         pictures.plt.close(fig)
 
 
+@pytest.mark.parametrize("name", ["standard", "king", "king-b"])
+def test_the_start_pictures_numbers_fit_their_cubes(name):
+    """The plan sheet's start picture draws every cube wide enough for its number's white
+    box (at most START_BADGE of a cube's width; a 64-cube start under its list of runs drew
+    cubes narrower than their numbers), on a page of its own where the page with the list
+    has no room, its numbers no smaller than NUMBER_LEAST."""
+    plan = plan_of(name)
+    layout = pictures.plan_start_layout(plan)
+    start = scene.start_panel(plan)
+    d = scene.drawing_of(start, start.views[0])
+    assert len(d.labels) == len(plan.end)  # every cube numbered
+    widest = max(pictures.badge(label.text, layout.number_pt)[0] for label in d.labels)
+    tallest = max(pictures.badge(label.text, layout.number_pt)[1] for label in d.labels)
+    # a cube's width on paper, measured on the drawing: its top face, seen from above
+    top = min(
+        (s for s in d.shapes if s.cube == 0 and s.fill),
+        key=lambda s: -(max(p[0] for p in s.points) - min(p[0] for p in s.points)),
+    )
+    cube = (max(p[0] for p in top.points) - min(p[0] for p in top.points)) * layout.scale
+    assert widest <= pictures.START_BADGE * cube + 1e-9, (name, layout, widest, cube)
+    assert tallest <= pictures.START_BADGE * cube + 1e-9, (name, layout, tallest, cube)
+    assert layout.number_pt >= pictures.NUMBER_LEAST
+    if name == "king-b":  # its list of 39 runs leaves too little room: a page of its own
+        assert layout.own_page
+
+
 # -- every form, every puzzle ----------------------------------------------------------------------
 
 
@@ -449,7 +475,8 @@ def test_every_plan_step_reads_on_a_phone(name, k):
     at the table in front and above, said in words; both joint cubes showing half a face
     or more with edges of 24 px on a phone; their numbers wholly on a face of their own, no
     arrow, cut-away line or cube over any number; an arrowhead drawn on top in the picture;
-    and turning the red cube along the arrow gives the state after."""
+    and turning the red cube along the arrow gives the state after, the arrow along the
+    path of the cubes that turn (on their side of the turning line, not across it)."""
     solutions = sc.solutions(name)
     for _ in range(k):
         next(solutions)
@@ -461,7 +488,48 @@ def test_every_plan_step_reads_on_a_phone(name, k):
             problems += [f"step {p.step.number} {view.caption}: {w}" for w in unreadable(p, view)]
         if not _turn_sense_ok(plan, p.step.number, p):
             problems.append(f"step {p.step.number}: the arrow turns the other way")
+        turn = scene.turn_of(plan, p.step.number)
+        if scene.off_the_run(turn, p.views[0].arc) > 45 * turn.quarters + 22.5 + 1:
+            problems.append(f"step {p.step.number}: the arrow is not where the run turns")
     assert problems == [], "\n".join(problems)
+
+
+def test_the_step_that_lifts_the_snake_says_so_in_words_and_captions():
+    """The king's plan swings cubes below the table top: the step before which the snake is
+    lifted says so first, and from there on its pictures' captions say the snake is in the
+    air, not "above the table"; the steps before it keep the table."""
+    plan = plan_of("king")
+    lifted = fold.lifted_at(plan)
+    assert lifted >= 2  # a step on the table before it, to check both
+    for p in scene.fold_panels(plan)[1:]:
+        k = p.step.number
+        captions = [v.caption for v in p.views]
+        assert p.title.startswith(f"Step {k}: first lift the snake") == (k == lifted), k
+        if k < lifted:
+            assert all("above the table" in c for c in captions), (k, captions)
+        else:
+            assert all("in the air" in c and "the table" not in c.split(";")[0] for c in captions)
+
+
+def test_the_cubes_a_swing_passes_close_to_are_numbered_where_they_show():
+    """A step whose words say "go slowly: the turning cubes pass close to cubes already in
+    place [cubes 7 and 8]" numbers those cubes in its pictures where a face of theirs shows
+    whole (King B's jump, step 7: cube 8; cube 7's faces are behind others), so the outlined
+    end held is not taken for them; and no other cube than the joint's, the end of the run,
+    the ends and those is numbered."""
+    plan = default_plan("king-b")
+    panels = scene.fold_panels(plan)
+    named = 0
+    for p in panels[1:]:
+        k = p.step.number
+        close = {c - 1 for c in fold.close_cubes(plan, k - 1)}
+        assert all(f"{c + 1}" in p.title.split("close to cubes")[-1] for c in close), k
+        shown = {i for v in p.views for i in v.labels}
+        named += len(close & shown)
+        held_end = 0 if plan.held == "first" else len(plan.end) - 1
+        allowed = {p.hold, p.step.pivot, held_end, *p.moving, *close}
+        assert shown <= allowed, (k, shown - allowed)
+    assert named >= 1
 
 
 def test_an_unreadable_step_is_caught():
@@ -477,11 +545,23 @@ def test_an_unreadable_step_is_caught():
     assert any("below" in w for w in found) and any("not said" in w for w in found), found
     reversed_panel = replace(p, views=(replace(before, arc=before.arc[::-1]), p.views[1]))
     assert not _turn_sense_ok(plan, 2, reversed_panel)
+    # the same arrow across the turning line (the old choice, towards the eye): it turns
+    # the right way, but away from the run
+    assert scene.off_the_run(turn, before.arc) <= 45 * turn.quarters + 22.5 + 1
+    across = [scene._rotate(q, turn.origin, turn.direction, math.pi) for q in before.arc]
+    assert scene.off_the_run(turn, across) >= 90
     assert turn.hold == p.hold
 
 
 # -- printed in grey ---------------------------------------------------------------------------
-GREY_CLASSES = {"held": "#ff0000", "turning": "#00ff00", "moving": "#0000ff", "arrow": "#ff00ff"}
+GREY_CLASSES = {
+    "held": "#ff0000",
+    "turning": "#00ff00",
+    "moving": "#0000ff",
+    "arrow": "#ff00ff",
+    "held end": "#00ffff",  # on the start
+    "held end's ring": "#ffff00",
+}
 CLASS_CONTRAST = 0.15  # the least difference of mean grey (0 black .. 1 white) between classes
 ARROW_CONTRAST = 0.5  # ... between the arrow and the band round it
 
@@ -504,8 +584,16 @@ def _classes_only(original):
 
     def drawn(panel, view, *args, **kwargs):
         d = original(panel, view, *args, **kwargs)
-        if panel.hold < 0:
-            return replace(d, shapes=(), labels=())
+        if panel.hold < 0:  # the start: the end held, its ring, the other cubes
+            end = next(iter(panel.marks))
+            shapes = []
+            for s in d.shapes:
+                if s.cube == end and not s.fill:
+                    shapes.append(replace(s, stroke=GREY_CLASSES["held end's ring"]))
+                elif s.cube >= 0 and s.fill:
+                    c = GREY_CLASSES["held end" if s.cube == end else "held"]
+                    shapes.append(replace(s, fill=c, stroke=c))
+            return replace(d, shapes=tuple(shapes))
         moving = set(panel.moving)
         shapes = []
         for s in d.shapes:
@@ -543,15 +631,16 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
     each class in a flat colour of its own, and of the band two pixels round the arrow."""
     import numpy as np
 
-    real = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+    steps = 2 if pictures.plan_start_layout(plan).own_page else 1  # the first step page
+    real = [_pixels(f) for f in pictures.plan_figures(plan)]
     original = scene.drawing_of
     try:
         scene.drawing_of = _classes_only(original)
-        maps = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+        maps = [_pixels(f) for f in pictures.plan_figures(plan)]
     finally:
         scene.drawing_of = original
     out = []
-    for rgb, where in zip(real, maps, strict=True):
+    for rgb, where in zip(real[steps - 1 :], maps[steps - 1 :], strict=True):
         grey = (rgb @ np.array([0.299, 0.587, 0.114])) / 255
         page = {}
         for cls, hexa in GREY_CLASSES.items():
@@ -560,10 +649,10 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
             inner = mask.copy()  # a pixel in from the class's edges (the cubes' edge lines)
             for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
                 inner &= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
-            if cls != "arrow":
+            if cls not in ("arrow", "held end's ring"):  # lines: no inside
                 mask = inner
             page[cls] = float(grey[mask].mean()) if mask.any() else float("nan")
-            if cls == "arrow":
+            if cls == "arrow" and mask.any():
                 near = mask.copy()
                 for dy, dx in itertools.product(range(-2, 3), repeat=2):
                     near |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
@@ -578,8 +667,10 @@ def test_a_printed_plan_reads_in_grey(name):
     """Every step page of the plan `fold NAME --out plan.pdf` prints: held cubes, the cube
     that turns and the cubes that turn with it differ in grey by CLASS_CONTRAST or more, and
     the arrow from what is round it by ARROW_CONTRAST (besides the hatching and outlines that
-    tell them apart in any colour vision)."""
-    pages = grey_contrast(default_plan(name))
+    tell them apart in any colour vision); on the start picture, the ring round the end you
+    hold from that cube by ARROW_CONTRAST (its red ring on dark wood printed as one grey)."""
+    start, *pages = grey_contrast(default_plan(name))
+    assert start["held end"] - start["held end's ring"] >= ARROW_CONTRAST, (name, start)
     assert len(pages) >= 5
     for k, page in enumerate(pages, 2):
         classes = [page[c] for c in ("held", "turning", "moving")]
@@ -591,10 +682,15 @@ def test_a_printed_plan_reads_in_grey(name):
 
 @pytest.mark.pictures
 def test_the_grey_check_can_fail(monkeypatch):
-    """The old colours (red, green and blue print as one grey) fail it."""
+    """The old colours (red, green and blue print as one grey; the end held outlined in red
+    on its dark wood) fail it."""
     monkeypatch.setattr(scene, "TURNING", "#d62728")
     monkeypatch.setattr(scene, "MOVING", "#1f9bde")
     monkeypatch.setattr(scene, "HOLD", "#2f9e44")
+    monkeypatch.setattr(scene, "HELD_END", "#d62728")
+    monkeypatch.setattr(scene, "pale", lambda colour, k=0.7: colour)
     plan = fold.plan(solution_of("standard"))
-    pages = grey_contrast(plan)
+    start, *pages = grey_contrast(plan)
     assert any(abs(p["turning"] - p["moving"]) < CLASS_CONTRAST for p in pages)
+    assert scene.cube_colour(0 if plan.held == "first" else len(plan.end) - 1) == "#7a4a22"
+    assert start["held end"] - start["held end's ring"] < ARROW_CONTRAST, start

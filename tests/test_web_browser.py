@@ -798,3 +798,39 @@ def test_the_served_page_keeps_its_policy(served: str, browser: object) -> None:
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
     assert not errors, errors
     context.close()  # type: ignore[attr-defined]
+
+
+BOXES = """(sel) => [...document.querySelectorAll(sel)].map((e) => { const r =
+  e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+
+
+def test_the_plan_controls_cover_no_cube_and_stay_in_place(served: str, browser: object) -> None:
+    """On a phone (390x844), the turn-the-view button covers no cube of the plan's picture nor
+    its small whole snake (the start's held end was under it), and ▶ stays in one place from
+    step to step whatever the length of the step's words."""
+    page = _page(browser, served, "phone")
+    _ready(page, served, 20_000, f"#snake={DESIGN}&box=2x4x4")
+    page.wait_for_selector("#plan svg", timeout=30_000)  # type: ignore[attr-defined]
+    held = 0 if "holding the first end" in page.inner_text("#plan-status") else 31  # type: ignore[attr-defined]
+    page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
+    turns = int(page.inner_text("#plan-count").split(" of ")[1])  # type: ignore[attr-defined]
+    page.evaluate("window.snakecubePlanGo(0)")  # type: ignore[attr-defined]
+    button = page.evaluate(BOXES, "#plan-turn")[0]  # type: ignore[attr-defined]
+    label = page.evaluate(BOXES, f"#plan text[data-cube='{held}']")  # type: ignore[attr-defined]
+    assert label, "the held end is numbered on the start picture"
+    assert not _overlap(label[0], button), (label, button)
+    places = set()
+    for k in range(0, turns + 2):
+        page.evaluate(f"window.snakecubePlanGo({k})")  # type: ignore[attr-defined]
+        button = page.evaluate(BOXES, "#plan-turn")[0]  # type: ignore[attr-defined]
+        drawn = page.evaluate(BOXES, "#plan, #plan g[data-cube], #plan-overview:not([hidden])")  # type: ignore[attr-defined]
+        assert not any(_overlap(d, button) for d in drawn), k
+        if k >= 1:
+            places.add(round(page.evaluate(BOXES, "#plan-next")[0][1] + page.evaluate("scrollY")))  # type: ignore[attr-defined]
+    assert len(places) == 1, places
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]

@@ -92,7 +92,8 @@ class Cube:
     colour: str = "#7a4a22"
     mark: str = ""
     seam: tuple[int, float] | None = None  # a joint on this cube: axis across it, where
-    pattern: str = ""  # "hatch": lines across its faces, so it reads apart in grey too
+    pattern: str = ""  # "hatch": lines across its faces, so it reads apart in grey too;
+    # "ring": its mark drawn twice, one ring inside the other (the end held, on the start)
 
 
 def shade(colour: str, k: float) -> str:
@@ -244,8 +245,9 @@ def draw(
             for axis, sign in faces:
                 ring = [project(p) for p in face_quad(c.cell, axis, sign)]
                 mx, my = sum(q[0] for q in ring) / 4, sum(q[1] for q in ring) / 4
-                inset = tuple((mx + (q[0] - mx) * 0.88, my + (q[1] - my) * 0.88) for q in ring)
-                shapes.append(Shape(inset, "", c.mark, 3.0, cube=c.cube))
+                for k in (0.88, 0.66) if c.pattern == "ring" else (0.88,):  # "ring": two
+                    inset = tuple((mx + (q[0] - mx) * k, my + (q[1] - my) * k) for q in ring)
+                    shapes.append(Shape(inset, "", c.mark, 3.0, cube=c.cube))
         if c.seam is not None:
             axis, at = c.seam
             for a, sign in faces:

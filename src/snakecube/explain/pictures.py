@@ -196,7 +196,7 @@ def draw_drawing(
             color="black",
             zorder=z + 1,
             fontweight="bold" if label.bold else "normal",
-            bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none", "alpha": 0.85},
+            bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
     ax.set_xlim(bounds[0], bounds[2])
     ax.set_ylim(bounds[1], bounds[3])
@@ -209,12 +209,50 @@ def fit(bounds: Sequence[float], w: float, h: float) -> float:
 
 
 def place(sheet: Sheet, x: float, y: float, w: float, h: float, d: Drawing,
-          bounds: Sequence[float], scale: float) -> Any:  # fmt: skip
+          bounds: Sequence[float], scale: float, number_pt: float = NUMBER_PT) -> Any:  # fmt: skip
     """The drawing at ``scale`` inches a cube width, centred in the rectangle (x, y, w, h)."""
     pw, ph = (bounds[2] - bounds[0]) * scale, (bounds[3] - bounds[1]) * scale
     ax = sheet.axes(x + (w - pw) / 2, y + (h - ph) / 2, pw, ph)
-    draw_drawing(ax, d, bounds)
+    draw_drawing(ax, d, bounds, number_pt)
     return ax
+
+
+BADGE_PAD = 0.12  # a number's white box: this share of its font size round the text
+START_BADGE = 0.6  # the start's widest number box: at most this share of a cube's width
+NUMBER_LEAST = 6.0  # points: the start's numbers no smaller (else the cubes get smaller)
+
+
+def badge(text: str, pt: float) -> tuple[float, float]:
+    """Inches a number's white box takes on paper, across and up, at ``pt`` points."""
+    pad = 2 * BADGE_PAD * pt / 72
+    return text_width(text, pt) + pad, pt * 1.2 / 72 + pad
+
+
+@dataclass(frozen=True, slots=True)
+class StartLayout:
+    """Where a plan sheet's start picture goes: below its words, or (``own_page``) on a
+    page of its own; its inches per cube width and its numbers' size."""
+
+    own_page: bool
+    scale: float
+    number_pt: float
+
+
+def start_layout(d: Drawing, width: float, under: float, page: float) -> StartLayout:
+    """The start picture ``d`` under its words (``under`` inches high left for it) when a
+    cube is wide enough there for its widest number (the box at most START_BADGE of it),
+    else on a page of its own (``page`` inches high), its numbers made smaller only where
+    even that page draws the cubes smaller than they need (down to NUMBER_LEAST)."""
+    widest = max(
+        (label.text for label in d.labels), key=lambda t: badge(t, NUMBER_PT)[0], default=""
+    )
+    need = badge(widest, NUMBER_PT)[0] / START_BADGE
+    here = fit(d.bounds, width, under) if under > 0 else 0.0
+    if here >= need:
+        return StartLayout(False, here, NUMBER_PT)
+    scale = fit(d.bounds, width, page)
+    pt = NUMBER_PT if scale >= need else max(NUMBER_LEAST, NUMBER_PT * scale / need)
+    return StartLayout(True, scale, pt)
 
 
 def _union(boxes: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
@@ -588,17 +626,85 @@ PLAN_KEY = (
     "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
     "it. The thick black line is the joint between them, both cubes at the joint carry their "
     "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
-    "On the start, the end you hold is outlined in red."
+    "On the start too, the end you hold is pale and outlined in black."
 )
 
 
-def _plan_pages(
-    plan: FoldPlan, paper: str, typed: str | None
-) -> list[Callable[[Sheet, int, int], None]]:
+Page = Callable[[Sheet, int, int], None]
+
+
+def _start_pages(
+    plan: FoldPlan, start: Panel, paper: str, title: str
+) -> tuple[StartLayout, list[Page]]:
+    """The start's page (its words as a list, the picture from above under them), or two
+    pages when the picture would be too small there for its numbers (:func:`start_layout`);
+    and where its picture goes."""
+    w, h = PAPERS[paper]
+    width = w - 2 * MARGIN
+    head = lines_height(len(wrap(title, width, TEXT_PT + 1, True)), TEXT_PT + 1) + GAP
+
+    def start_words(sheet: Sheet | None, y: float) -> float:
+        """The start's words from ``y`` down (only measured without a sheet); where they
+        end."""
+
+        def put(x: float, y: float, lines: Sequence[str], **kw: Any) -> float:
+            return sheet.text(x, y, lines, **kw) if sheet else lines_height(len(lines))
+
+        intro = (
+            f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
+        )
+        y += put(MARGIN, y, wrap(intro, width)) + GAP
+        words = start.title.split("\n")
+        listed = [k for k, line in enumerate(words) if line.startswith("  ")]
+        first, last = (listed[0], listed[-1] + 1) if listed else (len(words), len(words))
+        y += put(MARGIN, y, [x for line in words[:first] for x in wrap(line, width)])
+        items = [line.strip() for line in words[first:last]]
+        if items:  # a list stays a list: in columns, one item a line
+            widest = max(text_width(f"• {i}", TEXT_PT) for i in items) + 0.3
+            columns = max(1, min(4, int((width - 0.15) // widest)))
+            per = math.ceil(len(items) / columns)
+            for c in range(columns):
+                chunk = [f"• {i}" for i in items[c * per : (c + 1) * per]]
+                put(MARGIN + 0.15 + c * (width - 0.15) / columns, y, chunk)
+            y += lines_height(per)
+        rest = [*words[last:], *order_words(plan).split("\n")]
+        y += GAP + put(MARGIN, y + GAP, [x for line in rest for x in wrap(line, width)])
+        return y + GAP
+
+    picture = scene.drawing_of(start, start.views[0])
+    bottom = h - MARGIN - lines_height(1) - GAP
+    below = start_words(None, MARGIN + head) + lines_height(1)
+    layout = start_layout(picture, width, bottom - below, bottom - MARGIN - head - lines_height(1))
+
+    def start_picture(sheet: Sheet, y: float) -> None:
+        sheet.text(MARGIN, y, [picture.caption], style="italic")
+        y += lines_height(1)
+        place(sheet, MARGIN, y, width, bottom - y, picture, picture.bounds, layout.scale,
+              layout.number_pt)  # fmt: skip
+
+    def start_page(sheet: Sheet, number: int, pages: int) -> None:
+        y = start_words(sheet, MARGIN + _header(sheet, title, number, pages))
+        if not layout.own_page:
+            start_picture(sheet, y)
+        else:  # too small under the words for its numbers: a page of its own
+            sheet.text(MARGIN, y, ["The start picture is on the next page."], style="italic")
+
+    def start_picture_page(sheet: Sheet, number: int, pages: int) -> None:
+        start_picture(sheet, MARGIN + _header(sheet, title, number, pages))
+
+    return layout, [start_page, start_picture_page] if layout.own_page else [start_page]
+
+
+def plan_start_layout(plan: FoldPlan, paper: str = "a4", typed: str | None = None) -> StartLayout:
+    """Where the plan sheet's start picture goes, at what scale, with what size of numbers."""
+    title = _title(typed or plan.solution.snake.turns(), plan.solution)
+    return _start_pages(plan, scene.start_panel(plan), paper, title)[0]
+
+
+def _plan_pages(plan: FoldPlan, paper: str, typed: str | None) -> list[Page]:
     """The start (words as a list, the picture from above), then three steps a page."""
     size = PAPERS[paper]
-    w, h = size
-    width = w - 2 * MARGIN
+    width = size[0] - 2 * MARGIN
     panels = scene.fold_panels(plan)
     title = _title(typed or plan.solution.snake.turns(), plan.solution)
     head = lines_height(len(wrap(title, width, TEXT_PT + 1, True)), TEXT_PT + 1) + GAP
@@ -616,35 +722,7 @@ def _plan_pages(
         for x in laid
     ]
 
-    def start_page(sheet: Sheet, number: int, pages: int) -> None:
-        y = MARGIN + _header(sheet, title, number, pages)
-        intro = (
-            f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
-        )
-        y += sheet.text(MARGIN, y, wrap(intro, width)) + GAP
-        words = panels[0].title.split("\n")
-        listed = [k for k, line in enumerate(words) if line.startswith("  ")]
-        first, last = (listed[0], listed[-1] + 1) if listed else (len(words), len(words))
-        y += sheet.text(MARGIN, y, [x for line in words[:first] for x in wrap(line, width)])
-        items = [line.strip() for line in words[first:last]]
-        if items:  # a list stays a list: in columns, one item a line
-            widest = max(text_width(f"• {i}", TEXT_PT) for i in items) + 0.3
-            columns = max(1, min(4, int((width - 0.15) // widest)))
-            per = math.ceil(len(items) / columns)
-            for c in range(columns):
-                chunk = [f"• {i}" for i in items[c * per : (c + 1) * per]]
-                sheet.text(MARGIN + 0.15 + c * (width - 0.15) / columns, y, chunk)
-            y += lines_height(per)
-        rest = [*words[last:], *order_words(plan).split("\n")]
-        y += GAP + sheet.text(MARGIN, y + GAP, [x for line in rest for x in wrap(line, width)])
-        y += GAP
-        bottom = h - MARGIN - lines_height(1) - GAP
-        d = scene.drawing_of(panels[0], panels[0].views[0])
-        sheet.text(MARGIN, y, [d.caption], style="italic")
-        y += lines_height(1)
-        place(sheet, MARGIN, y, width, bottom - y, d, d.bounds, fit(d.bounds, width, bottom - y))
-
-    def step_page(chunk: list[tuple[Laid, float]]) -> Callable[[Sheet, int, int], None]:
+    def step_page(chunk: list[tuple[Laid, float]]) -> Page:
         def draw(sheet: Sheet, number: int, pages: int) -> None:
             _header(sheet, title, number, pages)
             for r, (x, scale) in enumerate(chunk):
@@ -655,7 +733,8 @@ def _plan_pages(
 
     both = list(zip(laid, scales, strict=True))
     chunks = [both[k : k + PLAN_ROWS] for k in range(0, len(both), PLAN_ROWS)]
-    return [start_page, *(step_page(c) for c in chunks)]
+    _layout, start = _start_pages(plan, panels[0], paper, title)
+    return [*start, *(step_page(c) for c in chunks)]
 
 
 def plan_figures(

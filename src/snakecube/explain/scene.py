@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
-from snakecube.fold import FoldPlan, grip, steps_in_words
+from snakecube.fold import FoldPlan, close_cubes, grip, lifted_at, steps_in_words
 from snakecube.frame import (
     CAMERA,
     CUBE_EDGES,
@@ -434,6 +434,7 @@ ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: b
 ARC_WIDER = (1.9, 2.2)  # ... and for a half turn, these as well
 ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
 ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
+ARC_STARTS = (0, 1, -1)  # the arrow starts at the first cube that turns, or an eighth either side
 TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
 
 
@@ -632,41 +633,50 @@ def _in_front(
 
 def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     """The turn's arrow in ``view`` (the picture before): of the quarter circles round the
-    turning cube (ARC_RADII, every eighth of a turn as a start), one on the side towards the
-    eye (so that drawn on top it is not read as the back of the turn, the other way round),
-    inside the window, clear of the joint cubes' numbers, and long on the page."""
+    turning cube (ARC_RADII, ARC_ALONG), one that follows the cubes that turn from where they
+    are (it starts at the first of them, or an eighth of a turn to either side), so that it
+    lies on their side of the turning line and shows where the run goes; inside the window,
+    clear of the joint cubes' numbers, and long on the page."""
     project = drawing.projector(view.camera)
-    eye = view.camera.eye
-    centre = _centre(turn.before[turn.turn])
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
-    best: tuple[tuple[bool, float, float], tuple[Point3, ...]] | None = None
-    # a half turn's arrow follows the cubes' own path, from where they are (its start
-    # read as theirs); a quarter turn's may start anywhere round the line
-    starts = range(16) if turn.quarters == 1 else (0, 1, 15)
-    for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, starts):
+    best: tuple[tuple[bool, float, float, float], tuple[Point3, ...]] | None = None
+    for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, ARC_STARTS):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
         near = _arrow_points(flat)
         clear = min((_off_text(p, q) for p in near for q in spots), default=9.0)
-        mid = [centre[a] + along * turn.direction[a] for a in range(3)]
-        # its middle quarter turn on the eye's side (a half turn's ends go round the line)
-        cut = len(arc) // 4 * (turn.quarters - 1)
-        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc[cut : len(arc) - cut])
         inside = drawing.inside(
             [(x + dx, y + dy) for x, y in flat for dx in (-0.3, 0.3) for dy in (-0.3, 0.3)],
             window,
         )
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(flat))
-        key = (
-            inside and front >= -0.1 and clear >= ARC_CLEAR,
-            min(length, 1.2) + 0.3 * min(front, 0.5),
-            clear,
-        )
+        key = (inside and clear >= ARC_CLEAR, min(length, 1.2), -abs(k), clear)
         if best is None or key > best[0]:
             best = (key, arc)
     assert best is not None
     return best[1]
+
+
+def off_the_run(turn: Turn, arc: Sequence[Point3]) -> float:
+    """How far (degrees about the turning line) the arrow ``arc`` strays from the path of
+    the first cube that turns: the largest angle between a point of it and the middle of
+    that path. An arrow along the path strays at most half the turn and an eighth; one on
+    the other side of the line (read as the run going the other way) strays 90 or more."""
+    first = next(i for i in turn.moving if turn.before[i] != turn.after[i])
+    d = turn.direction
+    o = _centre(turn.before[turn.turn])
+
+    def out(p: Sequence[float]) -> list[float]:
+        v = [p[a] - o[a] for a in range(3)]
+        t = dot(v, d)
+        w = [v[a] - t * d[a] for a in range(3)]
+        size = math.sqrt(dot(w, w)) or 1.0
+        return [x / size for x in w]
+
+    half = turn.sign * turn.quarters * math.pi / 4
+    mid = out(_rotate(_centre(turn.before[first]), o, d, half))
+    return max(math.degrees(math.acos(max(-1.0, min(1.0, dot(out(p), mid))))) for p in arc)
 
 
 def _radii(turn: Turn) -> tuple[float, ...]:
@@ -803,30 +813,11 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     the table and above it) that shows both joint cubes well, else with the cubes in front of
     them cut away (:func:`_joint_views`); a cube that turns is never cut away."""
     lines = steps_in_words(plan)
-    start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
-    start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
-    words = ["\n".join(start), *(w for w in lines if w.startswith("Step "))]
-    frames = plan.frames
+    lifted = lifted_at(plan)
+    words = ["", *(w for w in lines if w.startswith("Step "))]
     n = len(plan.end)
     held_end = 0 if plan.held == "first" else n - 1
-    first = frames[0]
-    wood = {i: cube_colour(i) for i in range(n)}
-    top = make_view(ABOVE, first, range(n), range(n))
-    top = replace(top, cells=tuple(first), caption="seen from above")
-    out = [
-        Panel(
-            Step(0, n, n - 1, -1, 0),
-            words[0],
-            (top,),
-            top,
-            (),
-            None,
-            _bounds(first),
-            cells=tuple(first),
-            colours=wood,
-            marks={held_end: PIVOT},
-        )
-    ]
+    out = [start_panel(plan, lines)]
     for k in range(1, len(plan.steps()) + 1):
         turn = turn_of(plan, k)
         colours = {i: pale(cube_colour(i)) for i in range(n)}
@@ -836,8 +827,15 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         segment_end = next(
             (i for i in turn.moving[1:] if _is_corner(turn.after, i)), turn.moving[-1]
         )
-        numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends]))
+        # the cubes the words say the swing passes close to, to check by, where they show
+        close = [c - 1 for c in close_cubes(plan, k - 1)]
+        numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends, *close]))
         views, notes = _joint_views(turn, numbered)
+        if lifted and k >= lifted:  # the snake is in the air: not "above the table"
+            views = (
+                replace(views[0], caption=in_the_air(views[0].caption)),
+                replace(views[1], caption=in_the_air(views[1].caption)),
+            )
         out.append(
             Panel(
                 Step(k, n, n - 1, turn.turn, 0),
@@ -860,6 +858,43 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             )
         )
     return out
+
+
+def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
+    """A fold plan's start: its words (``lines``: the plan's, else worked out) and the snake
+    flat from above, every cube numbered, the end held marked."""
+    lines = steps_in_words(plan) if lines is None else lines
+    start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
+    start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
+    first = plan.frames[0]
+    n = len(plan.end)
+    held_end = 0 if plan.held == "first" else n - 1
+    top = make_view(ABOVE, first, range(n), range(n))
+    top = replace(top, cells=tuple(first), caption="seen from above")
+    return Panel(
+        Step(0, n, n - 1, -1, 0),
+        "\n".join(start),
+        (top,),
+        top,
+        (),
+        None,
+        _bounds(first),
+        cells=tuple(first),
+        # the end held as on every step: pale, outlined thick in black (a red outline on
+        # dark wood printed as one grey)
+        colours={i: pale(cube_colour(i)) if i == held_end else cube_colour(i) for i in range(n)},
+        marks={held_end: HELD_END},
+        patterns={held_end: "ring"},
+    )
+
+
+def in_the_air(caption: str) -> str:
+    """A step's caption once the snake is lifted off the table: the camera is where it was,
+    the snake no longer on the table."""
+    said = caption.replace("high above the table", "from high above").replace(
+        "above the table", "from above"
+    )
+    return f"{said}; the snake in the air, off the table"
 
 
 def _overview(close: View) -> View:

@@ -283,10 +283,12 @@ _SCRIPT = r"""
         if (c[5]) {  // a mark: inside the face's edges
           var mx = 0, my = 0;
           q.quad.forEach(function (p) { mx += p[0] / 4; my += p[1] / 4; });
-          poly(q.quad.map(function (p) {
-            return [mx + (p[0] - mx) * 0.88, my + (p[1] - my) * 0.88];
-          }));
-          ctx.strokeStyle = c[5]; ctx.lineWidth = 3; ctx.stroke();
+          (c[8] === 'ring' ? [0.88, 0.66] : [0.88]).forEach(function (k) {  // 'ring': two
+            poly(q.quad.map(function (p) {
+              return [mx + (p[0] - mx) * k, my + (p[1] - my) * k];
+            }));
+            ctx.strokeStyle = c[5]; ctx.lineWidth = 3; ctx.stroke();
+          });
         }
         if (c[7] && f.seam && q.axis !== f.seam[0]) {  // the joint: the edge on its plane
           var on = q.raw.filter(function (p) { return Math.abs(p[f.seam[0]] - f.seam[1]) < 1e-6; });

@@ -28,7 +28,9 @@ from snakecube.fold.plans import (
     rank,
 )
 from snakecube.fold.words import (
+    close_cubes,
     grip,
+    lifted_at,
     order_words,
     start_words,
     steps_in_words,
@@ -42,11 +44,13 @@ __all__ = [
     "FoldPlan",
     "below_table",
     "check",
+    "close_cubes",
     "easiest",
     "easiest_index",
     "fewest_bound",
     "grip",
     "hanging_tails",
+    "lifted_at",
     "lower_bound",
     "order_words",
     "orientation",

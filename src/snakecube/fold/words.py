@@ -161,9 +161,27 @@ def table_words(p: FoldPlan) -> str:
             f"staying on the table takes {p.table_turns} quarter turns instead of {p.quarter_turns}"
         )
     return (
-        f"Before step {_step_of(p, k - 1) + 1}, lift the snake off the table and go on in the "
+        f"Before step {lifted_at(p)}, lift the snake off the table and go on in the "
         f"air: then cubes swing below the level of the table top, so they would hit the table "
         f"({why})."
+    )
+
+
+def lifted_at(p: FoldPlan) -> int:
+    """The step (1-based) before which the snake is lifted off the table, or 0 when it stays
+    on the table."""
+    k = below_table(p)
+    return _step_of(p, k - 1) + 1 if k else 0
+
+
+def lift_words(p: FoldPlan, step: int) -> str:
+    """'' or, at the step (0-based) that first swings a cube below the table top, the words
+    that say to lift the snake first, said where it is needed (the start says it too)."""
+    if lifted_at(p) != step + 1:
+        return ""
+    return (
+        "first lift the snake off the table and go on in the air from here: this turn swings "
+        "cubes below the table top. Then find "
     )
 
 
@@ -269,19 +287,18 @@ def step_words(p: FoldPlan, step: int) -> str:
     way = "clockwise" if q > 0 else "anticlockwise"
     turn = "a quarter turn" if quarters == 1 else "a half turn (two quarter turns)"
     then = f"; the next run ({run} cubes) then points {_way(points)}" if points else ""
-    close = sorted(
-        {c for k in range(quarters) for c in _close(frames[first + k], joint, q, p.held)}
-    )
+    close = close_cubes(p, step)
     careful = (
         f"Go slowly: the turning cubes pass close to cubes already in place [{_cubes(close)}]."
         if close
         else ""
     )
     text = (
-        f"Step {step + 1}: {find_words(p, step)}. Left hand: hold the cube before that corner "
-        f"still (your side of it). Right hand: turn the corner cube, and all beyond it, {turn} "
-        f"{way} as you see it looking along the chain into the corner (you look "
-        f"{_way(axis).replace('to the ', '')}){then}. [cubes {min(a, b)} | {max(a, b)}]"
+        f"Step {step + 1}: {lift_words(p, step)}{find_words(p, step)}. Left hand: hold the "
+        f"cube before that corner still (your side of it). Right hand: turn the corner cube, "
+        f"and all beyond it, {turn} {way} as you see it looking along the chain into the "
+        f"corner (you look "
+        f"{_way(axis).replace('to the ', '')}){then}. [cubes {a} | {b}]"
     )
     return " ".join(filter(None, [text, jump_words(p, step), careful]))
 
@@ -295,6 +312,14 @@ def steps_in_words(p: FoldPlan) -> list[str]:
     lines += [step_words(p, k) for k in range(len(p.steps()))]
     lines.append(order_words(p))
     return lines
+
+
+def close_cubes(p: FoldPlan, step: int) -> list[int]:
+    """The cubes (1-based) already in place that step ``step``'s (0-based) turning cubes
+    pass within a cube's width of: the words say to go slowly, the pictures number them."""
+    frames = p.frames or tuple(tuple(s) for s in p.states())
+    joint, q, first = p.steps()[step]
+    return sorted({c for k in range(abs(q)) for c in _close(frames[first + k], joint, q, p.held)})
 
 
 def _close(cells: Sequence[Vec], joint: int, q: int, held: str) -> list[int]:

@@ -658,8 +658,10 @@
         }
         if (c.mark) {  // inside the face's edges, so the next cubes' edges leave it whole
           const mx = pts.reduce((v, q) => v + q[0], 0) / 4, my = pts.reduce((v, q) => v + q[1], 0) / 4;
-          el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * 0.88).toFixed(4)},${(my + (q[1] - my) * 0.88).toFixed(4)}`).join(" "),
-            fill: "none", stroke: c.mark, "stroke-width": 0.07 }, g);
+          for (const k of c.pattern === "ring" ? [0.88, 0.66] : [0.88]) {  // "ring": two, one inside the other
+            el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * k).toFixed(4)},${(my + (q[1] - my) * k).toFixed(4)}`).join(" "),
+              fill: "none", stroke: c.mark, "stroke-width": 0.07 }, g);
+          }
         }
         if (c.seam && pic.seam && a !== pic.seam[0] && !c.turn) {  // the joint: this face's edge on it
           const on = idx.map((i) => corners[i]).filter((p) => Math.abs(p[pic.seam[0]] - pic.seam[1]) < 1e-6);
@@ -874,13 +876,14 @@
       if (mine !== run || planWanted !== body) return;
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
+      wordsWidth = 0;
       const walk = (p.hand_distance / Math.max(1, p.span)).toFixed(1);
       $("plan-status").textContent = `${p.turns.length} steps, ${p.quarter_turns} quarter turns ` +
         `(the fewest found: ${p.fewest_turns}), holding the ${p.held} end; your hand moves ` +
         `${walk} times the stretch of chain the joints cover. Each step is drawn framed on its ` +
         "joint, as you see it sitting at the table (the caption says from where), with the whole " +
         "snake small in the corner. Hold the pale cubes still (the one at the joint outlined in " +
-        "green); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
+        "green, the end you hold outlined in black, on the start too); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
         "turn with it.";
       const note = pickedNote();
       if (note) updateOption(pickedIndex, p.quarter_turns);
@@ -888,6 +891,7 @@
       $("plan-overview").hidden = false;
       $("plan-turn").hidden = false;
       $("plan-controls").hidden = false;
+      planWordsHeight();
       const linkedStep = planLinked;
       planLinked = null;
       planGo(linkedStep ? linkedStep.step : 0, linkedStep ? linkedStep.after : false);
@@ -930,6 +934,25 @@
     const t = plan.turns[k - 1];
     return [t.words.replace(`Step ${k}:`, `Step ${k} of ${plan.turns.length}:`), ...t.notes].join("\n");
   }
+
+  // Every step's words get the height of the longest step's, so the picture and its ▶ stay
+  // in one place from step to step (the start's list is longer: it moves them down once).
+  let wordsWidth = 0;
+  function planWordsHeight() {
+    const e = $("plan-words");
+    if (!plan || e.clientWidth === wordsWidth) return;
+    wordsWidth = e.clientWidth;
+    const shown = e.textContent;
+    e.style.minHeight = "";
+    let most = 0;
+    for (let k = 1; k < planFrames(); k++) {
+      e.textContent = frameWords(k);
+      most = Math.max(most, e.getBoundingClientRect().height);
+    }
+    e.textContent = shown;
+    e.style.minHeight = `${Math.ceil(most)}px`;
+  }
+  addEventListener("resize", () => { if (plan) planWordsHeight(); });
 
   // The plan's words, picture and buttons in view (``top``: its words at the top; else only
   // when part of them is out of view), so that a step's caption does not slip away.
