@@ -1,7 +1,10 @@
-"""The census's path loop, before and after a change: CPU time of whole censuses.
+"""The census's speed: the path loop before and after a change, and the forecast against
+the census it forecasts, in CPU time of whole processes.
 
     .venv/bin/python benchmarks/census_speed.py --before ../main/.venv/bin/python
     .venv/bin/python benchmarks/census_speed.py --before OLD --box 6x6x1 --rounds 5
+    .venv/bin/python benchmarks/census_speed.py --forecast
+    .venv/bin/python benchmarks/census_speed.py --forecast --box 2x3x6 --box 8x8x1:4
 
 Each census runs as a whole process with one worker (``snakecube designs --box X --workers
 1 --json --quiet``), the build installed beside ``--before`` and this one in turn, round after
@@ -15,9 +18,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from bench import Parser
@@ -42,13 +48,80 @@ def census(python: str, box: str, nice: int) -> tuple[float, dict]:
     return cpu, json.loads(out.stdout)
 
 
+FORECAST_BOXES = ["2x4x4", "8x8x1:4", "2x3x6", "3x3x4", "2x4x5"]
+LOOP_HEAD = "# The census's path loop: before and after"
+FORECAST_HEAD = "# The forecast against the census"
+
+
+def box_args(box: str) -> list[str]:
+    """``--box AxBxC`` and, for ``AxBxC:L``, ``--max-segment L``."""
+    dims, _, longest = box.partition(":")
+    return ["--box", dims, *(["--max-segment", longest] if longest else [])]
+
+
+def forecast_row(box: str) -> tuple[str, float]:
+    """A table row: the forecast and the census of ``box``, both on 2 workers; and the
+    ratio of measured to forecast CPU time."""
+    est = subprocess.run(
+        [sys.executable, "-m", "snakecube", "designs", *box_args(box), "--workers", "2",
+         "--estimate", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    forecast = json.loads(est.stdout)
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="census-speed-") as tmp:
+        before, began = os.times(), time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-m", "snakecube", "designs", *box_args(box), "--workers", "2",
+             "--json", "--quiet", "--top", "0", "--store", str(Path(tmp) / "store")],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        wall, after = time.perf_counter() - began, os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    data = json.loads(out.stdout)
+    phases = forecast["phases"]
+    shares = ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in phases.items())
+    ratio = cpu / forecast["cpu_seconds"]
+    name = box.replace(":", " max-segment ")
+    row = (
+        f"| {name} | {data['designs']:,} | {forecast['cpu_seconds']:.3g} ({shares}) | "
+        f"{cpu:.3g} | {wall:.3g} | {load:.1f} | {ratio:.2f} |"
+    )
+    return row, ratio
+
+
 def main() -> None:
     ap = Parser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", required=True, help="the Python of the older build")
+    ap.add_argument("--before", help="the Python of the older build")
+    ap.add_argument("--forecast", action="store_true", help="the forecast against the census")
     ap.add_argument("--box", action="append", help=f"a box (default: {', '.join(BOXES)})")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--nice", type=int, default=19)
     args = ap.parse_args()
+    if args.forecast:
+        rows = [
+            "| box | designs | forecast, CPU s (phases) | census, CPU s | wall s | load | "
+            "measured / forecast |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for box in args.box or FORECAST_BOXES:  # the file rewritten after each box
+            row, _ = forecast_row(box)
+            rows.append(row)
+            print(row, flush=True)
+            table = (
+                f"{FORECAST_HEAD}\n\n`.venv/bin/python benchmarks/census_speed.py --forecast`: "
+                "each box's `designs --estimate --workers 2` (CPU seconds per phase: path search, "
+                "solution counting, reduce, at the speed a short calibration measures) and then "
+                "its census on 2 workers, box after box in one run on the shared 2-core "
+                "machine; CPU time of the census's processes (user + system), the load "
+                "average (1 min) before it.\n\n" + "\n".join(rows) + "\n"
+            )
+            write_section(FORECAST_HEAD, table)
+        return
+    if not args.before:
+        raise SystemExit("give --before PYTHON (an older build) or --forecast")
     rows = [
         "| box | paths | designs | before, CPU s | after, CPU s | after / before |",
         "|---|---:|---:|---:|---:|---:|",
@@ -68,13 +141,25 @@ def main() -> None:
         rows.append(f"| {box} | {paths:,} | {designs:,} | {b:.2f} | {a:.2f} | {a / b:.3f} |")
         print(rows[-1], flush=True)
     head = (
-        "# The census's path loop: before and after\n\n"
-        f"`.venv/bin/python benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, whole "
+        f"{LOOP_HEAD}\n\n"
+        f"`.venv/bin/python benchmarks/census_speed.py --before OLD` ({args.rounds} rounds, "
+        "whole "
         f"processes, one worker, nice {args.nice}): median CPU seconds of `snakecube designs "
         "--box X`, both builds interleaved on the shared 2-core machine; both must find the "
         "same paths, designs and solutions.\n\n"
     )
-    RESULTS.write_text(head + "\n".join(rows) + "\n")
+    write_section(LOOP_HEAD, head + "\n".join(rows) + "\n")
+
+
+def write_section(head: str, text: str) -> None:
+    """Rewrite the section of the results file that starts with ``head``, keeping the rest."""
+    old = RESULTS.read_text() if RESULTS.exists() else ""
+    sections = [s for s in re.split(r"(?m)^(?=# )", old) if s.strip()]
+    kept = [s.rstrip() + "\n" for s in sections if not s.startswith(head)]
+    order = [LOOP_HEAD, FORECAST_HEAD]
+    every = sorted([*kept, text], key=lambda s: next(
+        (i for i, h in enumerate(order) if s.startswith(h)), len(order)))  # fmt: skip
+    RESULTS.write_text("\n".join(every))
 
 
 if __name__ == "__main__":

@@ -7,15 +7,19 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import random
 import shutil
+from pathlib import Path
 
 import pytest
 
 import snakecube as sc
 from bruteforce import box_cells, folds, solutions_by_design_of
 from snakecube.census import census
-from snakecube.census.decide import fitting, longest_line
+from snakecube.census import decide as deciding
+from snakecube.census.decide import FOLDS, NO, OPEN, decide, first_end, fitting, longest_line
 from snakecube.census.several import joint_census
+from snakecube.verify import violations
 
 # Flat shapes with cut corners, and a 2x3x3 with two cells cut: so the triples below have
 # designs in common (no triple of boxes of 8 to 18 cells has one).
@@ -247,6 +251,32 @@ def test_a_search_stopped_early_is_a_lower_bound_with_an_estimate(tmp_path):
     assert again.exact and again.design_count == exact.design_count
 
 
+@pytest.mark.parametrize("counted,searched", [("4x4x1", "2x2x4"), ("2x2x4", "2x8x1")])
+def test_decide_agrees_with_a_plain_placement_search(counted, searched, monkeypatch):
+    """Every design of ``counted`` asked of ``searched``: FOLDS exactly when the brute force
+    of tests/bruteforce.py (every placement, no census or search code) places it, with the
+    rounds' first budget cut to 1 node (so most designs take several growing rounds); with a
+    node limit, a design the limit leaves OPEN, and the others right."""
+    import random
+
+    region, cells = _target(searched), list(_target(searched).cells)
+    rng = random.Random(7)
+    both = sorted(common_designs([counted, searched]))
+    alone = sorted(set(_brute(counted)) - set(both))
+    lengths = rng.sample(both, min(20, len(both))) + rng.sample(alone, 20)
+    monkeypatch.setattr(deciding, "ROUND_NODES", 1)
+    seen = set()
+    for design in lengths:
+        snake = sc.Snake.from_lengths(design)
+        want = FOLDS if folds(design, cells) else NO
+        outcome, spent = decide(snake, region)
+        assert outcome == want and spent >= 0
+        assert isinstance(first_end(snake, region), bool)
+        assert decide(snake, region, nodes=3)[0] in (want, OPEN)
+        seen.add(want)
+    assert seen == {FOLDS, NO}  # both answers were asked for
+
+
 def test_fold_into_on_the_command_line(cli, tmp_path):
     out_csv = tmp_path / "found.csv"
     code, out, _ = cli("designs", "--box", "4x4x1", "--fold-into", "2x2x4", "--quiet", "--json",
@@ -257,3 +287,31 @@ def test_fold_into_on_the_command_line(cli, tmp_path):
     assert data["searched"]["folds"] == 11 and data["searched"]["open"] == 0
     with out_csv.open() as f:
         assert len(list(csv.DictReader(f))) == 11
+
+
+DATA = Path(__file__).resolve().parents[1] / "docs" / "data"
+
+
+def _drawn(name: str, k: int) -> list[dict[str, str]]:
+    with (DATA / name).open() as f:
+        rows = list(csv.DictReader(f))
+    return random.Random(len(rows)).sample(rows, k)
+
+
+def test_the_chess_board_snakes_fold_into_both_and_the_rejected_into_the_board_only():
+    """docs/data: designs listed as folding into the 4x4x4 and the 8x8 board get a solution
+    in each, checked by the independent verifier; candidates the deciding rejected (a
+    sample drawn by benchmarks/census_rejected.py) fit the board, and a complete search
+    (every solution, not the deciding's first-solution rounds) finds none in the cube."""
+    cube, board = sc.Box(4, 4, 4), sc.Box(8, 8, 1)
+    for name, in_cube in (("chess-board-snakes.csv", True), ("chess-board-rejected.csv", False)):
+        for row in _drawn(name, 3):
+            snake = sc.Snake.from_turns(row["turns"])
+            assert " ".join(map(str, snake.lengths)) == row["segment_lengths"]
+            assert max(snake.lengths) <= 4
+            for box in (cube, board) if in_cube else (board,):
+                (sol,) = sc.solve(snake, box, limit=1, workers=1).solutions
+                assert violations(snake.lengths, box.cells, sol.cells) == []
+            if not in_cube:
+                r = sc.solve(snake, cube, workers=1)
+                assert r.complete and not r.solutions

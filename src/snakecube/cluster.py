@@ -2,10 +2,17 @@
 ``solve`` counts.
 
 The census's units and reduce tasks are plain functions of an index that write their result
-to the store (atomically: write, then rename) and return a small summary. Here each one is a
-Dask task; the store must be a directory every worker can reach. Dask reruns the tasks of a
-worker that dies (its half-written files are temporary names, never read), and a client that
-dies loses nothing finished: the same command with the same store resumes from it.
+to the store (atomically: write, then rename) and return a small summary. Here they run as
+Dask tasks, a batch of indices each; the store must be a directory every worker can reach.
+Dask reruns the tasks of a worker that dies (its half-written files are temporary names,
+never read), and a client that dies loses nothing finished: the same command with the same
+store resumes from it.
+
+The job (the function of an index, with the plan it holds: the region, the units, the open
+store) is pickled once by the client and unpickled once per worker process (``_JOBS``, keyed
+by its digest), so what a worker sets up (the store's checked headers, the region's tables)
+serves every task it runs, as in a forked local worker. Batches shrink as the work runs out
+(``batches``): few scheduler round trips, and the last tasks are short.
 
 A ``solve`` unit (one part of the plan's search tree) returns its placements and nodes; the
 caller sorts them by unit, so the answer is the same as in one process.
@@ -17,7 +24,11 @@ given, so one machine needs no Dask (install ``snakecube[cluster]`` to use it).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import pickle
+import queue
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,11 +36,12 @@ from snakecube import limits
 from snakecube.errors import InputError
 
 try:
-    from distributed import Client, as_completed
+    from distributed import Client
     from distributed.comm import connect as open_comm
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import get_backend
     from distributed.core import send_recv
+    from distributed.protocol.pickle import dumps as pickled  # cloudpickle where pickle fails
 except ImportError:
     raise InputError(
         "scheduler= needs dask.distributed: pip install 'snakecube[cluster]'"
@@ -37,6 +49,10 @@ except ImportError:
 
 CONNECT_SECONDS = 3  # to reach the scheduler and hear it answer; a live one answers in ms
 RETRIES = 3  # reruns of a task whose worker died, on top of Dask's own
+SHARE = 4  # a batch takes at most 1 / (SHARE x threads) of the work left (guided schedule)
+BATCH = 16  # and at most this many items, so that progress shows through a long run
+POLL = 0.2  # seconds between calls of ``waiting`` while no task ends
+JOBS_KEPT = 4  # jobs a worker process keeps unpickled (one census runs two: units, reduces)
 EXAMPLE = "tcp://10.0.0.1:8786"
 
 
@@ -130,24 +146,80 @@ def _probe(address: str, seconds: float) -> str | None:
     return outcome[0] if outcome else f"no answer within {seconds:g} s"
 
 
-def _run_job(job: Callable[[int], Iterator[Any]], i: int) -> list[Any]:
-    return list(job(i))
+# Per worker process: the jobs of the tasks it ran, unpickled once (digest -> job).
+_JOBS: OrderedDict[str, Callable[[int], Iterator[Any]]] = OrderedDict()
+
+
+def _job(digest: str, data: bytes) -> Callable[[int], Iterator[Any]]:
+    """The job pickled as ``data``: unpickled on this worker's first task of it only."""
+    job = _JOBS.get(digest)
+    if job is None:
+        job = pickle.loads(data)
+        _JOBS[digest] = job
+        while len(_JOBS) > JOBS_KEPT:
+            _JOBS.popitem(last=False)
+    else:
+        _JOBS.move_to_end(digest)
+    return job
+
+
+def _run_batch(digest: str, data: bytes, items: list[int]) -> list[Any]:
+    job = _job(digest, data)
+    return [value for i in items for value in job(i)]
+
+
+def batches(todo: list[int], threads: int) -> list[list[int]]:
+    """``todo`` cut into consecutive batches of at most ``BATCH`` items, each at most 1 /
+    (SHARE x ``threads``) of what is left when it starts (a guided schedule): few tasks
+    while there is much to do, one item at a time at the end, so that every thread
+    finishes at about the same time.
+
+    >>> [len(b) for b in batches(list(range(40)), 2)]
+    [5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    out, at = [], 0
+    while at < len(todo):
+        size = max(1, min(BATCH, (len(todo) - at) // (SHARE * max(1, threads))))
+        out.append(todo[at : at + size])
+        at += size
+    return out
 
 
 def map_tasks(
-    client: Any, job: Callable[[int], Iterator[Any]], todo: list[int], name: str
+    client: Any,
+    job: Callable[[int], Iterator[Any]],
+    todo: list[int],
+    name: str,
+    waiting: Callable[[], None] | None = None,
 ) -> Iterator[Any]:
-    """Run ``job(i)`` for each ``i`` of ``todo`` as Dask tasks; yield their values as the
-    tasks finish. Ctrl-C cancels the tasks still waiting (finished ones stay in the store)."""
+    """Run ``job(i)`` for each ``i`` of ``todo`` as Dask tasks, in batches; yield their
+    values as the tasks finish. ``waiting()`` is called every ``POLL`` seconds while none
+    ends (it may raise to stop). Ctrl-C, or any exception, cancels the tasks still waiting
+    (finished ones stay in the store)."""
 
     if not todo:
         return
-    futures = [
-        client.submit(_run_job, job, i, key=f"{name}-{i}", pure=False, retries=RETRIES)
-        for i in todo
-    ]
+    data = pickled(job)  # once: every task carries these bytes, not a new pickle
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    threads = sum(client.nthreads().values())
+    futures = []
+    for items in batches(todo, threads):
+        tag = hashlib.blake2b(repr(items).encode(), digest_size=6).hexdigest()
+        key = f"{name}-{items[0]}-{len(items)}-{tag}"
+        futures.append(client.submit(_run_batch, digest, data, items, key=key, pure=False,
+                                     retries=RETRIES))  # fmt: skip
+    ended: queue.Queue[Any] = queue.Queue()  # filled by the client's thread as tasks end
+    for future in futures:
+        future.add_done_callback(ended.put)
     try:
-        for future in as_completed(futures, loop=client.loop):
+        for _ in futures:
+            while True:
+                try:
+                    future = ended.get(timeout=POLL)
+                    break
+                except queue.Empty:
+                    if waiting is not None:
+                        waiting()
             yield from future.result()
     finally:
         client.cancel([f for f in futures if not f.done()])

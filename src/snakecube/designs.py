@@ -409,7 +409,8 @@ def generate(
     designs already yielded are the caller's).
 
     ``progress(samples, most, found)`` is called for every sample of the chain drawn and
-    while the workers check candidates (``most``: the samples that may be drawn).
+    while the workers check candidates (``most``: the samples that may be drawn); a progress
+    with a ``work(done, total)`` method is told the designs found and asked for first.
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
@@ -434,6 +435,11 @@ def generate(
         if samples is not None:
             state[0] = samples
         if progress is not None:
+            # The work is the designs asked for (the samples drawn bound it far above them):
+            # a bar's time left then follows the designs found so far.
+            report = getattr(progress, "work", None)
+            if report is not None:
+                report(state[1], count)
             progress(state[0], attempts * draws, state[1])
 
     chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,

@@ -1,4 +1,11 @@
-"""A progress bar for long searches: shown on a terminal within a second, else silent."""
+"""A progress bar for long searches: shown on a terminal within a second, else silent.
+
+The bars are ``progress(done, units, found)`` callbacks. Work whose units are unequal says
+how far it is in a measure of its own with ``progress.work(done, total)`` (the census: the
+forecast seconds of work done and in all; ``generate``: designs found and asked for): the
+bar's share and its time left then follow that measure, at the speed seen so far, and the
+units done are shown beside it.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +40,11 @@ class _Bar:
         self._began: float | None = began  # None: the first call
         self._drawn = 0.0
         self._bar: Any = None
+        self._work: tuple[float, float] | None = None
+
+    def work(self, done: float, total: float) -> None:
+        """How far the work is in its own measure: the share and the time left follow it."""
+        self._work = (float(done), float(total))
 
     def __call__(self, done: int, total: int, found: int) -> None:
         now = time.monotonic()
@@ -44,8 +56,9 @@ class _Bar:
             from tqdm import tqdm  # imported only when a search runs long enough to show it
 
             size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0
+            shares = self._work is not None  # the bar's share is the work's, units beside it
             self._bar = tqdm(
-                total=total or None,  # 0: unknown (restarts)
+                total=1.0 if shares else (total or None),  # 0: unknown (restarts)
                 unit=self._unit,
                 desc=self._desc,
                 file=sys.stderr,
@@ -53,9 +66,19 @@ class _Bar:
                 ncols=size.columns or 80,
                 nrows=size.lines or 24,
                 mininterval=0,
+                smoothing=0 if shares else 0.3,  # the work's average speed since the start
+                bar_format=_SHARES if shares else None,
             )
-        self._bar.n = done
-        self._bar.set_postfix_str(f"{found} {self._tally}", refresh=False)
+        postfix = f"{found} {self._tally}"
+        if self._work is not None:
+            finished, whole = self._work
+            self._bar.total = max(whole, finished, 1e-9)
+            self._bar.n = finished
+            of = f"/{total}" if total else ""
+            postfix = f"{done}{of} {self._unit}s, {found} {self._tally}"
+        else:
+            self._bar.n = done
+        self._bar.set_postfix_str(postfix, refresh=False)
         self._bar.refresh()
         self._drawn = now
 
@@ -69,6 +92,10 @@ class _Bar:
             self._bar.close()
 
 
+# A bar whose share is the work's: percent, time spent and left, then the units and finds.
+_SHARES = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
+
+
 class _Lines:
     """A ``progress(done, units, found)`` callback for a log file: one line every
     ``interval`` seconds, for work long enough to be run in the background."""
@@ -77,6 +104,11 @@ class _Lines:
         self._interval, self._stream, self._desc, self._unit = interval, stream, desc, unit
         self._tally = tally
         self._began = self._drawn = time.monotonic()
+        self._work: tuple[float, float] | None = None
+
+    def work(self, done: float, total: float) -> None:
+        """How far the work is in its own measure: each line says the time left by it."""
+        self._work = (float(done), float(total))
 
     def __call__(self, done: int, total: int, found: int) -> None:
         now = time.monotonic()
@@ -84,9 +116,13 @@ class _Lines:
             return
         self._drawn = now
         of = f"/{total}" if total else ""
+        spent = now - self._began
+        left = ""
+        if self._work is not None and self._work[0] > 0:
+            finished, whole = self._work
+            left = f", about {max(0.0, whole - finished) * spent / finished:.0f} s left"
         print(
-            f"{self._desc}: {done}{of} {self._unit}s, {found} {self._tally}, "
-            f"{now - self._began:.0f} s",
+            f"{self._desc}: {done}{of} {self._unit}s, {found} {self._tally}, {spent:.0f} s{left}",
             file=self._stream,
             flush=True,
         )

@@ -216,3 +216,123 @@ cdef _check(const int64_t[::1] nb, const uint64_t[::1] nbmask, const uint64_t[::
     for i in range(base):
         if not 0 <= path[i] < n:
             raise ValueError("path holds a value out of range")
+
+
+cdef inline uint64_t _xorshift(uint64_t* state) noexcept nogil:
+    cdef uint64_t x = state[0]
+    x ^= x << 13
+    x ^= x >> 7
+    x ^= x << 17
+    state[0] = x
+    return x
+
+
+def tree_estimate(
+    const int64_t[::1] nb, const uint64_t[::1] nbmask, const int64_t[::1] colour,
+    const int64_t[::1] starts, const int64_t[::1] offsets, uint64_t design, int64_t probes,
+    uint64_t seed,
+):
+    """Knuth's estimate of the size of the tree of one design's paths, read from its first
+    cube (``design``: bit i-1 set when cube i turns), in a region of at most 64 cells:
+    ``probes`` random walks, each from a random prefix (``starts`` cut at ``offsets``: one
+    per class of the region's symmetries), stepping as the design turns, with the dead-end
+    cut and the last cube's colour (a cell left with a single way in must be the last cube,
+    of the colour the path ends on, and the only such cell). The estimate of a cell-level
+    walk, for comparing a design's two ends, not for predicting a search's nodes."""
+    cdef int64_t n = nbmask.shape[0], units = offsets.shape[0] - 1
+    cdef int64_t p, u, a, b, i, d, level, head, x, lastd, k, c, dead, end, lastc
+    cdef int64_t kids[6]
+    cdef int64_t kend[6]
+    cdef uint64_t one = 1, occ, free, cand, m, state = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+    cdef double weight, total = 0.0
+    cdef bint ok, turn
+    cdef uint64_t outside = 0 if n == 64 else ~(((<uint64_t>1) << n) - 1)
+    if not 1 <= n <= 64:
+        raise ValueError("tree_estimate walks regions of 1 to 64 cells")
+    if nb.shape[0] != 6 * n or colour.shape[0] != n:
+        raise ValueError(f"nb and colour must hold 6 and 1 entries for each of {n} cells")
+    for i in range(6 * n):
+        if not -1 <= nb[i] < n:
+            raise ValueError("nb holds a value out of range")
+    for i in range(n):
+        if nbmask[i] & outside:
+            raise ValueError("nbmask holds a cell out of range")
+    for i in range(starts.shape[0]):
+        if not 0 <= starts[i] < n:
+            raise ValueError("starts holds a value out of range")
+    for i in range(units + 1 if units >= 0 else 0):
+        if not 0 <= offsets[i] <= starts.shape[0] or (i and offsets[i] < offsets[i - 1]):
+            raise ValueError("offsets must rise from 0 to the length of starts")
+    if units < 1 or probes < 1:
+        return 0.0
+    with nogil:
+        for p in range(probes):
+            u = <int64_t>(_xorshift(&state) % <uint64_t>units)
+            a, b = offsets[u], offsets[u + 1]
+            occ = 0
+            ok = True
+            lastd = -1
+            for i in range(b - a):  # Step 1: the prefix must turn as the design does
+                occ |= one << starts[a + i]
+                if i >= 1:
+                    for d in range(6):
+                        if nb[starts[a + i - 1] * 6 + d] == starts[a + i]:
+                            k = d
+                    if i >= 2 and ((k != lastd) != ((design >> (i - 2)) & one)):
+                        ok = False
+                    lastd = k
+            if not ok:
+                continue
+            head = starts[b - 1]
+            lastc = colour[starts[a]] ^ ((n - 1) & 1)
+            level = b - a
+            weight = units
+            end = -1
+            while level < n:
+                # Step 2: the steps the design allows here (nodes), and those that pass the
+                # cuts (children).
+                turn = (design >> (level - 2)) & one if level >= 2 else True
+                c = 0
+                for d in range(6):
+                    x = nb[head * 6 + d]
+                    if x < 0 or (occ >> x) & one:
+                        continue
+                    if level >= 2:
+                        if turn:
+                            if (d >> 1) == (lastd >> 1):
+                                continue
+                        elif d != lastd:
+                            continue
+                    total += weight
+                    if end == x and level + 1 < n:
+                        continue
+                    dead = 0
+                    k = end
+                    free = ~occ
+                    cand = nbmask[head] & ~(occ | (one << x))
+                    while cand:
+                        i = __builtin_ctzll(cand)
+                        cand &= cand - one
+                        m = nbmask[i] & free
+                        if m == 0:
+                            dead += 2
+                        elif (m & (m - one)) == 0:
+                            if colour[i] != lastc or (k >= 0 and k != i):
+                                dead += 2
+                            k = i
+                    if dead > 1 and level + 1 < n:
+                        continue
+                    kids[c] = d
+                    kend[c] = k
+                    c += 1
+                if c == 0:
+                    break
+                # Step 3: on to one child at random.
+                weight *= c
+                i = <int64_t>(_xorshift(&state) % <uint64_t>c)
+                lastd = kids[i]
+                end = kend[i]
+                head = nb[head * 6 + lastd]
+                occ |= one << head
+                level += 1
+    return total / probes

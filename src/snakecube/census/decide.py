@@ -24,6 +24,7 @@ Binary layouts, as the census's other files (``store``: magic, JSON header, its 
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from snakecube import compiled
 from snakecube.census.reduce import design_stats
 from snakecube.census.result import snake_of_key
 from snakecube.census.store import (
@@ -44,6 +46,7 @@ from snakecube.census.store import (
     read_header,
     write_atomic,
 )
+from snakecube.census.units import path_units
 from snakecube.errors import InputError
 from snakecube.search import solve
 from snakecube.search.estimate import end_sizes
@@ -53,7 +56,9 @@ from snakecube.snake import Snake
 
 CAND_MAGIC, DONE_MAGIC = b"SNKCAND1", b"SNKDCID1"
 NO, FOLDS, OPEN = 0, 1, 2  # the outcomes of a decision
-DEFAULT_NODES = 10_000_000  # per end: about a second; measured in docs/census.md
+ROUND_NODES = 10_000_000  # without a limit: the first round's nodes per end (most decide)
+GROWTH = 4  # and each round after it, this many times the one before
+END_PROBES = 1024  # Knuth's walks from each end to choose the first (docs/census.md)
 TASK_CANDIDATES = 512  # slices are chosen so that a task decides about this many
 _CAND_HEADER = {"partition": int, "candidates": int, "targets": int, "digest": str}
 _DONE_HEADER = {
@@ -112,22 +117,62 @@ def slice_of(keys: Any, bits: int, slice_bits: int) -> Any:
     return ((keys * np.uint64(GOLDEN)) >> shift) & np.uint64((1 << slice_bits) - 1)
 
 
-def decide(snake: Snake, region: Region, nodes: int) -> tuple[int, int]:
-    """(FOLDS, NO or OPEN, nodes searched): first-solution searches of at most ``nodes``
-    nodes, from the end with the smaller estimated tree first, then from the other."""
-    first, last = end_sizes(Problem.build(snake, region))
-    ends = (True, False) if last < first else (False, True)
+def decide(snake: Snake, region: Region, nodes: int | None = None) -> tuple[int, int]:
+    """(FOLDS, NO or OPEN, nodes searched): first-solution searches from the end with the
+    smaller estimated tree (``first_end``), then from the other. With ``nodes``, each
+    search stops at that many nodes, and a design neither end decides is OPEN; without, the
+    rounds go on with ``GROWTH`` times the nodes each time until one end decides (each
+    round starts again: at most a few times the work of the better end, with the ends' rough
+    estimates never trusted blindly), so the answer is FOLDS or NO."""
+    ends: tuple[bool, ...] = (first_end(snake, region),)
+    if not snake.is_palindrome:
+        ends = (ends[0], not ends[0])
     spent = 0
-    for reverse in ends if not snake.is_palindrome else ends[:1]:
-        r = solve(snake, region, limit=1, workers=1, max_nodes=nodes, reverse=reverse)
-        spent += r.nodes
-        if r.stop_reason == "interrupted":
-            raise KeyboardInterrupt
-        if r.solutions:
-            return FOLDS, spent
-        if r.complete:
-            return NO, spent
-    return OPEN, spent
+    budget = nodes if nodes is not None else ROUND_NODES
+    while True:
+        for reverse in ends:
+            r = solve(snake, region, limit=1, workers=1, max_nodes=budget, reverse=reverse)
+            spent += r.nodes
+            if r.stop_reason == "interrupted":
+                raise KeyboardInterrupt
+            if r.solutions:
+                return FOLDS, spent
+            if r.complete:
+                return NO, spent
+        if nodes is not None:
+            return OPEN, spent
+        budget *= GROWTH
+
+
+_TABLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # per process: a region's tables
+
+
+def first_end(snake: Snake, region: Region) -> bool:
+    """Whether to search ``snake`` reversed first: True when the tree from its last cube is
+    estimated smaller. Knuth's estimate of the tree of the design's Hamiltonian paths,
+    cell by cell, with the dead-end cut and the last cube's colour (``census._paths``,
+    ``END_PROBES`` walks from each end: 0.4 ms a design on 64 cells), else, without the
+    compiled loop, the segment search's own (``search.estimate``, 8 ms)."""
+    loop = compiled.extension("paths")
+    n = region.volume
+    if loop is None or n > 64 or n < 3:
+        first, last = end_sizes(Problem.build(snake, region))
+        return last < first
+    if region.cells not in _TABLES:
+        units = path_units(region)
+        _TABLES[region.cells] = (
+            np.array([x for row in region.neighbours for x in row], np.int64),
+            np.array([sum(1 << x for x in row if x >= 0) for row in region.neighbours], np.uint64),
+            np.array([sum(c) & 1 for c in region.cells], np.int64),
+            np.array([c for u in units for c in u], np.int64),
+            np.array([0, *itertools.accumulate(len(u) for u in units)], np.int64),
+        )
+    tables = _TABLES[region.cells]
+    key = sum(1 << (i - 1) for i, t in enumerate(snake.turns()) if t == "C")
+    back = sum(1 << (n - 2 - i) for i, t in enumerate(snake.turns()) if t == "C")
+    first = loop.tree_estimate(*tables, key, END_PROBES, 1)
+    last = loop.tree_estimate(*tables, back, END_PROBES, 2)
+    return bool(last < first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +324,7 @@ def decide_slice(
     outcomes = np.zeros(len(keys), np.uint8)
     spent = 0
     for i, key in enumerate(keys.tolist()):
-        outcomes[i], used = decide(snake_of_key(key, cells), region, nodes)
+        outcomes[i], used = decide(snake_of_key(key, cells), region, nodes or None)
         spent += used
     found = outcomes == FOLDS
     stats = design_stats(keys[found], table[:, found], cells)
@@ -318,7 +363,7 @@ class Searched:
 
     target: Region
     longest: int  # the longest segment that fits it
-    nodes: int  # the node limit per end
+    nodes: int  # the node limit per end (0: none, every candidate decided)
     candidates: int | None  # None until every partition's candidates are listed
     decided: int  # candidates in finished slices
     folds: int

@@ -1,14 +1,23 @@
 """How long a census will take, said before it starts.
 
-The census's cost is the tree its path loop walks (``census/_paths.pyx``: every prefix that
-passes the dead-end cut is a node), and a core walks and tallies a steady number of nodes a
-second whatever the box (``NODES_PER_SECOND``, measured by ``benchmarks/census_forecast.py``;
-path classes a second vary fourfold from box to box, so they predict worse). The tree's size
-is Knuth's estimate (1975): random walks down the same tree, from a random unit, each adding
-up the nodes it meets times the product of the choices above them; the mean is the tree's
-size without bias. ``PROBES`` walks take about 0.2 s on 64 cells and land within about 10 %
-of the counted trees of 2x3x5, 2x4x4 and 3x3x3 (the benchmark compares them).
-Deterministic: the walks use their own seeded generator.
+A census has three phases, and each has its own measure of work and its own speed:
+
+* **path search**: the nodes of the path loop's tree (``census/_paths.pyx``: every free
+  neighbour of the head within the longest segment is a node), Knuth's estimate (1975):
+  random walks down the same tree, from random units, each adding up the nodes it meets
+  times the product of the choices above them; the mean is the tree's size without bias;
+* **solution counting**: the path classes the loop finds (the nodes times the classes per
+  node of the calibration's slices), each tallied by design (sorted and summed with numpy);
+* **reduce**: the records the units write (a design counted by a unit: about
+  ``RECORDS_PER_CLASS`` per class), each written, read back and merged, and the slices the
+  reduce reads (every unit's slice of every partition, and its palindromes).
+
+The speed of each is measured on this machine when the forecast runs (``calibrate``: the
+path loop from the region's own units for a few hundredths of a second, then the tally,
+the store's writes and reads and the reduce's merge on made-up keys), in CPU seconds, so a
+loaded machine changes it little. A forecast is CPU seconds per phase; on ``workers``
+processes the wall time is their sum divided by the workers.
+Deterministic estimates: the walks use their own seeded generator.
 """
 
 from __future__ import annotations
@@ -17,31 +26,89 @@ import itertools
 import math
 import random
 import statistics
-from dataclasses import dataclass
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from snakecube.census.units import Prefix, ring_masks, splits, stranded
+import numpy as np
+
+from snakecube.census.units import (
+    Prefix,
+    UnitTally,
+    loop_speed,
+    merge_keys,
+    ring_masks,
+    splits,
+    stranded,
+)
 from snakecube.shape import Region
 
 PROBES = 2000  # random walks per forecast
-NODES_PER_SECOND = 4.0e7  # path-loop nodes one core walks and tallies in a second (measured)
 DAY = 86_400.0
 LONGEST = DAY  # a census forecast to take longer is refused unless given a time limit
+# Records a unit writes per path class it finds: designs met again in one unit are one
+# record. Measured on whole censuses: 2x3x5 0.48, 2x4x4 0.50, 2x3x6 0.45, 3x3x4 0.40
+# (docs/design.md, "What a census will take").
+RECORDS_PER_CLASS = 0.5
+CALIBRATION = 0.05  # CPU seconds of path loop per calibration, at most about
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """This machine's CPU seconds per unit of work of each phase (``calibrate``)."""
+
+    node: float  # path search: a node of the path loop
+    path: float  # solution counting: a path class tallied
+    record: float  # a unit's record written, read back and merged by the reduce
+    read: float  # a slice of a unit file opened and checked by the reduce
+    paths_per_node: float = 0.0  # not a speed: path classes the loop found per node
+
+    def to_dict(self) -> dict[str, float]:
+        return {k: float(f"{getattr(self, k):.3g}") for k in self.__slots__}
 
 
 @dataclass(frozen=True, slots=True)
 class Forecast:
-    """A census's work before it runs: ``nodes`` of path search (Knuth's estimate, with one
-    standard ``error``) for ``units`` units, on ``workers`` processes."""
+    """A census's work before it runs, on ``workers`` processes: ``nodes`` of path search
+    (Knuth's estimate, with one standard ``error``) in ``units`` units, ``paths`` path
+    classes to tally, ``records`` to write and reduce, ``reads`` of unit slices by the
+    reduce, and this machine's ``rates``."""
 
     nodes: float
     error: float
     units: int
     workers: int
+    paths: float = 0.0
+    records: float = 0.0
+    reads: float = 0.0
+    rates: Rates = field(default_factory=lambda: Rates(0.0, 0.0, 0.0, 0.0))
+    # Per unit forecast (in the order given), its CPU seconds of path search and counting:
+    # the walks that started there (their sum is the whole's estimate).
+    unit_seconds: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    def unit_work(self, nodes: float, paths: float) -> float:
+        """CPU seconds of a unit that walked ``nodes`` and found ``paths`` classes."""
+        return nodes * self.rates.node + paths * self.rates.path
+
+    def phases(self) -> dict[str, float]:
+        """CPU seconds of each phase: path search, solution counting, reduce."""
+        r = self.rates
+        return {
+            "path_search": self.nodes * r.node,
+            "solution_counting": self.paths * r.path,
+            "reduce": self.records * r.record + self.reads * r.read,
+        }
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU seconds of the whole census, summed over its processes."""
+        return sum(self.phases().values())
 
     @property
     def seconds(self) -> float:
-        """Wall-clock seconds on ``workers`` processes, at the measured rate."""
-        return self.nodes / (NODES_PER_SECOND * max(1, self.workers))
+        """Wall-clock seconds on ``workers`` processes, each with a core of its own."""
+        return self.cpu_seconds / max(1, self.workers)
 
     def describe(self) -> str:
         """'about 45 minutes on 2 cores', for people."""
@@ -52,13 +119,37 @@ class Forecast:
         """Over ``LONGEST``: refused without a time limit (``census(seconds=...)``)."""
         return self.seconds > LONGEST
 
+    def plus(self, other: Forecast) -> Forecast:
+        """Both forecasts' work, on this one's workers: ``other``'s counted in this one's
+        units of work, so that each phase's seconds add up whatever the rates."""
+
+        def scaled(work: float, theirs: float, mine: float) -> float:
+            return work * theirs / mine if mine else 0.0
+
+        a, b = self.rates, other.rates
+        return Forecast(
+            self.nodes + scaled(other.nodes, b.node, a.node),
+            math.hypot(self.error, scaled(other.error, b.node, a.node)),
+            self.units + other.units,
+            self.workers,
+            self.paths + scaled(other.paths, b.path, a.path),
+            self.records + scaled(other.records, b.record, a.record),
+            self.reads + scaled(other.reads, b.read, a.read),
+            self.rates,
+        )
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
         return {
             "nodes": float(f"{self.nodes:.3g}"),
             "nodes_error": float(f"{self.error:.2g}"),
+            "paths": float(f"{self.paths:.3g}"),
+            "records": float(f"{self.records:.3g}"),
             "units": self.units,
             "workers": self.workers,
+            "cpu_seconds": float(f"{self.cpu_seconds:.3g}"),
+            "phases": {k: float(f"{v:.3g}") for k, v in self.phases().items()},
+            "rates": self.rates.to_dict(),
             "seconds": float(f"{self.seconds:.3g}"),
             "time": self.describe(),
         }
@@ -82,16 +173,74 @@ def _amount(value: float, unit: str) -> str:
     return f"{text} {unit}{'' if text == '1' else 's'}"
 
 
+_RATES: dict[object, Rates] = {}  # per process: (region cells, longest segment) -> rates
+
+
+def calibrate(
+    region: Region, units: list[Prefix], max_segment: int | None = None, seed: int = 0
+) -> Rates:
+    """This machine's speed in each phase of a census of ``region`` (CPU seconds per unit
+    of work), measured now: the path loop from random ``units`` for about ``CALIBRATION``
+    CPU seconds, then the tally, the store and the reduce on made-up keys. Measured once per
+    process and region."""
+    key = (region.cells, max_segment)
+    if key not in _RATES:
+        rng = random.Random(seed)
+        sample = [rng.choice(units) for _ in range(64)] if units else []
+        node, per_node = loop_speed(region, sample, max_segment, CALIBRATION)
+        _RATES[key] = Rates(node, *_store_speeds(region), per_node)
+    return _RATES[key]
+
+
+def _store_speeds(region: Region) -> tuple[float, float, float]:
+    """CPU seconds per path class tallied, per record written, read and merged, and per
+    slice read by the reduce: the census's own code on made-up keys in a temporary store
+    (the records in a few big slices, the reads of small ones, as a census's are)."""
+    from snakecube.census.reduce import reduce_partition  # the store imports the units
+    from snakecube.census.store import Store
+
+    rng = np.random.default_rng(0)
+    classes = 1 << 17
+    keys = rng.integers(0, classes // 2, classes, dtype=np.uint64)  # half repeat
+    began = time.process_time()
+    tally_keys, counts = merge_keys(np.empty(0, np.uint64), np.empty(0, np.uint64), [keys])
+    path = (time.process_time() - began) / classes
+    empty = np.empty(0, np.uint64)
+    with tempfile.TemporaryDirectory(prefix="snakecube-forecast-") as tmp:
+        st = Store.open(Path(tmp) / "big", region, [(0,), (1,)], 4)
+        began = time.process_time()
+        for unit in (0, 1):
+            st.write_unit(UnitTally(unit, classes, 0, tally_keys, counts, empty, empty))
+        for p in range(4):
+            reduce_partition(st, p, [0, 1])
+        record = (time.process_time() - began) / (2 * len(tally_keys))
+        parts = 256
+        few = np.unique(rng.integers(0, 2**63, 64 * parts, dtype=np.uint64))
+        st = Store.open(Path(tmp) / "small", region, [(0,)], parts)
+        st.write_unit(UnitTally(0, len(few), 0, few, np.ones(len(few), np.uint64), empty, empty))
+        began = time.process_time()
+        for p in range(parts):
+            st.read_unit_partition(0, p)
+            st.read_unit_fixed(0)
+        read = (time.process_time() - began) / (2 * parts)
+    return path, record, read
+
+
 def forecast(
     region: Region,
     units: list[Prefix],
     workers: int,
     seed: int = 0,
     max_segment: int | None = None,
+    partitions: int = 1,
+    every: int | None = None,
 ) -> Forecast:
-    """The census of ``region`` split into ``units``, on ``workers`` processes: its path
-    loop's tree estimated by ``PROBES`` random walks (the loop's moves, its dead-end and
-    split cuts, and no segment longer than ``max_segment``)."""
+    """The census of ``region`` split into ``units`` (left to do, of ``every`` units in all:
+    the reduce reads every unit), with ``partitions`` partitions, on ``workers`` processes:
+    its path loop's tree and path classes estimated by ``PROBES`` random walks (the loop's
+    moves, its dead-end and split cuts, and no segment longer than ``max_segment``), at
+    this machine's rates."""
+    every = len(units) if every is None else every
     if not units:
         return Forecast(0.0, 0.0, 0, workers)
     n = region.volume
@@ -101,9 +250,10 @@ def forecast(
     full = (1 << n) - 1
     maxrun = n if max_segment is None else max_segment - 1
     rng = random.Random(seed)
-    walks = []
+    walks, chosen = [], []
     for _ in range(PROBES):
-        prefix = rng.choice(units)
+        chosen.append(rng.randrange(len(units)))
+        prefix = units[chosen[-1]]
         occ = sum(1 << c for c in prefix)
         head, level = prefix[-1], len(prefix)
         last, run = -1, 0  # the last step's direction and how many in a row
@@ -144,4 +294,13 @@ def forecast(
         walks.append(total)
     mean = statistics.fmean(walks)
     error = statistics.stdev(walks) / math.sqrt(len(walks)) if len(walks) > 1 else 0.0
-    return Forecast(mean, error, len(units), workers)
+    # The path classes: the nodes times the classes per node the calibration's slices
+    # found (within a few % of whole censuses of 2x3x5, 2x3x6 and 3x3x4, where Knuth's walks,
+    # which rarely reach a whole path, were 25 % low; 2.3 times low on the 8x8 board).
+    rates = calibrate(region, units, max_segment, seed)
+    paths = mean * rates.paths_per_node
+    per_unit = [0.0] * len(units)
+    for j, nodes in zip(chosen, walks, strict=True):
+        per_unit[j] += nodes * (rates.node + rates.paths_per_node * rates.path) / len(walks)
+    return Forecast(mean, error, len(units), workers, paths, RECORDS_PER_CLASS * paths,
+                    2.0 * every * partitions, rates, tuple(per_unit))  # fmt: skip

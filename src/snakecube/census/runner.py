@@ -149,7 +149,7 @@ def census(
             client = connect(scheduler)
         deadline = None if seconds is None else time.monotonic() + seconds
         result = run_census(
-            region, root, units, p, progress, n_workers, client, max_segment, deadline
+            region, root, units, p, progress, n_workers, client, max_segment, deadline, left
         )
     except BaseException:
         if temp is not None:
@@ -194,12 +194,14 @@ def run_census(
     client: Any = None,
     max_segment: int | None = None,
     deadline: float | None = None,
+    left: Forecast | None = None,
 ) -> Census:
     """The census of ``region`` in the store at ``root``: the units and reduces still to do,
     run here or on ``client``'s cluster until ``deadline`` (a ``time.monotonic()``), and the
-    answer read from the store."""
+    answer read from the store. ``left`` (the forecast of the units not finished in the
+    store, in their order) lets ``progress.work`` follow the work, if the progress has it."""
     st = Store.open(root, region, units, partitions, max_segment)
-    result = _Runner(st, region, units, progress, workers, client, deadline).run()
+    result = _Runner(st, region, units, progress, workers, client, deadline, left).run()
     return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
 
 
@@ -219,11 +221,13 @@ def plan(
     if region.volume <= pool.SMALL_JOB_CELLS and not always:
         return units, None
     todo = units
+    parts = partitions or default_partitions(region.volume)
     if store is not None and (Path(store) / "manifest.json").is_file():
-        parts = partitions or default_partitions(region.volume)
         done = Store.open(store, region, units, parts, max_segment).finished_units()
         todo = [u for i, u in enumerate(units) if i not in done]
-    return units, forecast(region, todo, workers, max_segment=max_segment)
+    left = forecast(region, todo, workers, max_segment=max_segment, partitions=parts,
+                    every=len(units))  # fmt: skip
+    return units, left
 
 
 # What to do instead of a census refused as too long, in the library's words (its
@@ -260,17 +264,23 @@ class _Runner:
         workers: int,
         client: Any = None,
         deadline: float | None = None,
+        left: Forecast | None = None,
     ) -> None:
         self.st, self.region, self.units = st, region, units
         self.progress, self.workers, self.client = progress, workers, client
         self.deadline = deadline
         self.steps = len(units) + st.partitions
         self._last = (0, 0)
+        self.work = _Work(left, st.finished_units(), len(units)) if left is not None else None
 
     def _tick(self, done: int, found: int) -> None:
         self._last = (done, found)
-        if self.progress is not None:
-            self.progress(done, self.steps, found)
+        if self.progress is None:
+            return
+        report = getattr(self.progress, "work", None)
+        if self.work is not None and report is not None:
+            report(*self.work.progress())
+        self.progress(done, self.steps, found)
 
     def _waiting(self) -> None:
         """Called while no step finishes (every slice, or every poll of the workers): the
@@ -288,6 +298,8 @@ class _Runner:
         try:
             for info in self._map_units(todo):
                 done_units[info.unit] = info
+                if self.work is not None:
+                    self.work.unit(info)
                 self._tick(len(done_units), sum(u.classes for u in done_units.values()))
         except KeyboardInterrupt:
             stop = "interrupted"
@@ -304,9 +316,13 @@ class _Runner:
         parts.update((p, empty_partition(p)) for p in set(range(st.partitions)) - set(filled))
         todo_parts = [p for p in filled if p not in parts]
         found = paths // group
+        if self.work is not None:
+            self.work.reducing(len(todo_parts))
         try:
             for part in self._map_parts(todo_parts):
                 parts[part.partition] = part
+                if self.work is not None:
+                    self.work.reduced()
                 self._tick(len(self.units) + len(parts), found)
         except KeyboardInterrupt:
             stop = "interrupted"
@@ -320,7 +336,8 @@ class _Runner:
         st, region, units = self.st, self.region, self.units
 
         def job(i: int) -> Iterator[UnitInfo]:
-            yield st.write_unit(tally_unit(region, i, units[i], st.max_segment))
+            done = st.finished_unit(i)  # by a task that was run again (its worker died)
+            yield done or st.write_unit(tally_unit(region, i, units[i], st.max_segment))
 
         if self.client is None and (self.workers <= 1 or len(todo) <= 1):
             for i in todo:  # here, checking time and progress after every slice
@@ -344,6 +361,38 @@ class _Runner:
         )
 
 
+class _Work:
+    """A census's progress in forecast CPU seconds: the units finished in this run at their
+    measured work, those left at their forecast, and the reduce's share of its forecast."""
+
+    def __init__(self, left: Forecast, finished: dict[int, UnitInfo], units: int) -> None:
+        self.left = left
+        todo = [i for i in range(units) if i not in finished]
+        per_unit = left.unit_seconds
+        if len(per_unit) != len(todo):  # finished elsewhere since: the forecast, shared out
+            whole = left.phases()["path_search"] + left.phases()["solution_counting"]
+            per_unit = (whole / max(1, len(todo)),) * len(todo)
+        self.estimate = dict(zip(todo, per_unit, strict=True))  # units still to do
+        self.done = 0.0
+        self.reduce = left.phases()["reduce"]
+        self.parts = (0, 0)  # reduced in this run, to reduce in this run
+
+    def unit(self, info: UnitInfo) -> None:
+        self.estimate.pop(info.unit, None)
+        self.done += self.left.unit_work(info.nodes, info.classes)
+
+    def reducing(self, parts: int) -> None:
+        self.parts = (0, parts)
+
+    def reduced(self) -> None:
+        self.parts = (self.parts[0] + 1, self.parts[1])
+
+    def progress(self) -> tuple[float, float]:
+        """(forecast CPU seconds done, in all): done plus what is left."""
+        reduced = self.reduce * self.parts[0] / self.parts[1] if self.parts[1] else 0.0
+        return self.done + reduced, self.done + sum(self.estimate.values()) + self.reduce
+
+
 def map_jobs(
     job: Callable[[int], Iterator[Any]],
     todo: list[int],
@@ -359,7 +408,7 @@ def map_jobs(
     if client is not None:
         from snakecube.cluster import map_tasks  # the cluster extra
 
-        yield from map_tasks(client, job, todo, name)
+        yield from map_tasks(client, job, todo, name, waiting)
         return
     if workers <= 1 or len(todo) <= 1:
         for i in todo:

@@ -8,6 +8,7 @@ whose census is out of reach may be asked design by design by a search (``decide
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from snakecube import limits
-from snakecube.census.decide import DEFAULT_NODES, FOLDS, Decisions, Searched, TaskInfo, run_search
+from snakecube.census.decide import FOLDS, Decisions, Searched, TaskInfo, run_search
 from snakecube.census.forecast import Forecast
 from snakecube.census.joint import (
     JointPart,
@@ -294,17 +295,13 @@ def _forecast(
             parts.append((r, left))
     if not parts:
         return None
-    total = Forecast(
-        sum(f.nodes for _, f in parts),
-        sum(f.error**2 for _, f in parts) ** 0.5,
-        sum(f.units for _, f in parts),
-        workers,
-    )
-    return max(parts, key=lambda rf: rf[1].nodes)[0], total
+    total = functools.reduce(Forecast.plus, (f for _, f in parts))
+    return max(parts, key=lambda rf: rf[1].cpu_seconds)[0], total
 
 
 def _nodes(nodes: int | None) -> int:
-    return DEFAULT_NODES if nodes is None else limits.whole(nodes, "nodes", 1, 2**62)
+    """The node limit per end (0: none)."""
+    return 0 if nodes is None else limits.whole(nodes, "nodes", 1, 2**62)
 
 
 def _checked_targets(regions: Sequence[Region], fold_into: Region | None) -> list[Region]:

@@ -189,11 +189,20 @@ class Store:
                     f"census store: {str(path)!r} is unit {unit}, but this census has units "
                     f"0..{self.units - 1}"
                 )
-            header, _ = self._header(path, UNIT_MAGIC)
-            if header.get("unit") != unit:
-                raise InputError(f"census store: {str(path)!r} holds unit {header.get('unit')!r}")
-            out[unit] = UnitInfo(unit, header["classes"], header["nodes"], header["offsets"][-1])
+            info = self.finished_unit(unit)
+            if info is not None:  # else removed since the listing
+                out[unit] = info
         return out
+
+    def finished_unit(self, unit: int) -> UnitInfo | None:
+        """Unit ``unit``'s header if its file is there (checked), else None."""
+        path = self.unit_path(unit)
+        if not path.exists():
+            return None
+        header, _ = self._header(path, UNIT_MAGIC)
+        if header.get("unit") != unit:
+            raise InputError(f"census store: {str(path)!r} holds unit {header.get('unit')!r}")
+        return UnitInfo(unit, header["classes"], header["nodes"], header["offsets"][-1])
 
     def write_unit(self, tally: UnitTally) -> UnitInfo:
         """Write a unit's tally, split into partitions, atomically."""

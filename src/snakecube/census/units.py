@@ -14,6 +14,7 @@ reverse. The tally is sorted and summed with numpy, in chunks, so memory stays a
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -113,15 +114,15 @@ def tally_unit(
             for key in batch[flags.astype(bool)].tolist():
                 fixed[key] = fixed.get(key, 0) + 1
         if buffered >= CHUNK:
-            keys, counts = _merge(keys, counts, chunks)
+            keys, counts = merge_keys(keys, counts, chunks)
             chunks, buffered = [], 0
-    keys, counts = _merge(keys, counts, chunks)
+    keys, counts = merge_keys(keys, counts, chunks)
     fkeys = np.array(sorted(fixed), dtype=np.uint64)
     fcounts = np.array([fixed[k] for k in sorted(fixed)], dtype=np.uint64)
     return UnitTally(unit, classes, nodes, keys, counts, fkeys, fcounts)
 
 
-def _merge(keys: np.ndarray, counts: np.ndarray, chunks: list[np.ndarray]) -> tuple[Any, Any]:
+def merge_keys(keys: np.ndarray, counts: np.ndarray, chunks: list[np.ndarray]) -> tuple[Any, Any]:
     """The tally (keys, counts) with every key of ``chunks`` added once."""
 
     if not chunks:
@@ -143,20 +144,50 @@ def sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[Any, Any]:
     return keys[starts], np.add.reduceat(counts, starts).astype(np.uint64)
 
 
+def loop_speed(
+    region: Region, prefixes: list[Prefix], max_segment: int | None, seconds: float
+) -> tuple[float, float]:
+    """(CPU seconds per node of the path loop here, path classes found per node): the loop
+    run (its keys written) below each of ``prefixes`` in turn, for at most ``SLICE_NODES //
+    10`` nodes each, until about ``seconds`` of CPU time in all."""
+    maxrun = region.volume if max_segment is None else max_segment - 1
+    loop = compiled.extension("paths")
+    nodes = paths = 0
+    spent = 0.0
+    for prefix in prefixes:
+        if len(prefix) >= region.volume or _longest_run(region, prefix) > maxrun:
+            continue
+        if loop is not None:
+            walk, _keys, _flags = _walker(region, prefix, loop, maxrun)
+            began = time.process_time()
+            got, walked = walk.run(SLICE_NODES // 10)
+            nodes, paths = nodes + walked, paths + got
+        else:
+            began = time.process_time()
+            for keys, _flags, walked in itertools.islice(
+                _python(region, prefix, maxrun, SLICE_NODES // 10), 1
+            ):
+                nodes, paths = nodes + walked, paths + len(keys)
+        spent += time.process_time() - began
+        if spent >= seconds:
+            break
+    return (spent / nodes, paths / nodes) if nodes else (0.0, 0.0)
+
+
 def _batches(
-    region: Region, prefix: Prefix, max_segment: int | None = None
+    region: Region, prefix: Prefix, max_segment: int | None = None, slice_nodes: int = SLICE_NODES
 ) -> Iterator[tuple[Any, Any, int]]:
-    """(canonical keys, self-reverse flags, nodes) per slice of the path loop: compiled
-    where built (``snakecube.compiled``), else in Python."""
+    """(canonical keys, self-reverse flags, nodes) per slice of ``slice_nodes`` nodes of the
+    path loop: compiled where built (``snakecube.compiled``), else in Python."""
 
     maxrun = region.volume if max_segment is None else max_segment - 1
     if _longest_run(region, prefix) > maxrun:
         return  # the prefix has a segment too long: no path of this unit counts
     loop = compiled.extension("paths")
     if loop is not None:
-        yield from _compiled(region, prefix, loop, maxrun)
+        yield from _compiled(region, prefix, loop, maxrun, slice_nodes)
     else:
-        yield from _python(region, prefix, maxrun)
+        yield from _python(region, prefix, maxrun, slice_nodes)
 
 
 def _longest_run(region: Region, path: Prefix) -> int:
@@ -192,11 +223,8 @@ def ring_masks(region: Region) -> list[int]:
     return out
 
 
-def _compiled(
-    region: Region, prefix: Prefix, loop: Any, maxrun: int
-) -> Iterator[tuple[Any, Any, int]]:
-    """The path loop of ``census._paths`` (``loop``), in slices of ``SLICE_NODES`` nodes."""
-
+def _walker(region: Region, prefix: Prefix, loop: Any, maxrun: int) -> tuple[Any, Any, Any]:
+    """The compiled path loop (``loop.PathKeys``) at ``prefix``, with its key buffers."""
     n = region.volume
     nb, nbmask, ring, syms = (
         np.array(t, dtype=dt)
@@ -211,12 +239,20 @@ def _compiled(
         run[i] = run[i - 1] + 1 if i > 1 and dirs[i] == dirs[i - 1] else 1
     keys = np.zeros(BATCH, np.uint64)
     flags = np.zeros(BATCH, np.uint8)
-    if len(prefix) == n:  # the prefix is a whole path
+    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, run, maxrun, len(prefix), keys, flags)
+    return walk, keys, flags
+
+
+def _compiled(
+    region: Region, prefix: Prefix, loop: Any, maxrun: int, slice_nodes: int
+) -> Iterator[tuple[Any, Any, int]]:
+    """The path loop of ``census._paths`` (``loop``), in slices of ``slice_nodes`` nodes."""
+    if len(prefix) == region.volume:  # the prefix is a whole path
         yield _whole_path(region, prefix)
         return
-    walk = loop.PathKeys(nb, nbmask, ring, syms, path, dirs, run, maxrun, len(prefix), keys, flags)
+    walk, keys, flags = _walker(region, prefix, loop, maxrun)
     while not walk.finished:
-        got, nodes = walk.run(SLICE_NODES)
+        got, nodes = walk.run(slice_nodes)
         yield keys[:got], flags[:got], nodes
 
 
@@ -285,7 +321,9 @@ def flood(nbmask: list[int], reach: int, area: int) -> int:
     return reach
 
 
-def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, Any, int]]:
+def _python(
+    region: Region, prefix: Prefix, maxrun: int, slice_nodes: int
+) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
 
@@ -346,7 +384,7 @@ def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, 
             if level == base:
                 break
             occ ^= 1 << path.pop()
-            if nodes >= SLICE_NODES // 20:
+            if nodes >= slice_nodes // 20:
                 yield np.array(keys, np.uint64), np.array(flags, np.uint8), nodes
                 keys, flags, nodes = [], [], 0
     yield np.array(keys, np.uint64), np.array(flags, np.uint8), nodes

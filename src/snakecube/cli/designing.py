@@ -177,7 +177,8 @@ def _designs_options(p: Parser) -> None:
         "--nodes",
         type=whole(1),
         metavar="N",
-        help="with --fold-into: nodes per design and end before it is left open (10000000)",
+        help="with --fold-into: nodes per design and end before it is left open (default: "
+        "no limit, every design decided)",
     )
     add_seconds(p)
     p.add_argument(
@@ -304,6 +305,10 @@ def _estimate(target: Region, args: Namespace) -> int:
         f"{'units':14} {len(units)}" + (f", {left.units} left" if left.units < len(units) else "")
     )
     print(f"{'search steps':14} {left.nodes:.2g}{error} (Knuth's estimate)")
+    print(f"{'path classes':14} {left.paths:.2g} (Knuth's estimate)")
+    phases = ", ".join(f"{k.replace('_', ' ')} {duration(v)}" for k, v in left.phases().items())
+    print(f"{'CPU time':14} {duration(left.cpu_seconds)} ({phases}; this machine's speed, "
+          "measured now)")  # fmt: skip
     print(f"{'time':14} {left.describe()}")
     if left.too_long():
         print(f"{'refused':14} without --seconds: over {duration(LONGEST)}")
@@ -397,18 +402,20 @@ def _print_joint(result: Any, args: Namespace) -> None:
 def _print_searched(searched: Any, described: list[str]) -> None:
     """What the search in the extra target decided, and the estimate of the rest."""
     of = " and the ".join(described)
+    how = (f"of at most {searched.nodes} nodes from each end" if searched.nodes
+           else "from each end, without a node limit")  # fmt: skip
     print(f"{'searched':15}each design of the {of} with no segment longer than "
-          f"{searched.longest} cubes, by first-solution searches of at most {searched.nodes} "
-          f"nodes from each end")  # fmt: skip
+          f"{searched.longest} cubes, by first-solution searches {how}")  # fmt: skip
     if searched.candidates is None:
         print(f"{'candidates':15}not all listed yet")
         return
     share = 100 * searched.decided / searched.candidates if searched.candidates else 100
     rate = "" if searched.rate is None else f"; {searched.rate:.1f} per core-second"
     print(f"{'candidates':15}{searched.candidates}")
+    limit = " at the node limit" if searched.nodes else ""
     print(f"{'decided':15}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
           f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
-          f"{searched.open} open at the node limit{rate}")  # fmt: skip
+          f"{searched.open} open{limit}{rate}")  # fmt: skip
     if searched.estimate is not None and searched.decided < searched.candidates:
         print(f"{'estimate':15}{searched.estimate:.0f} +- {searched.error:.0f} fold (the share "
               f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
