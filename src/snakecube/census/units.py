@@ -14,7 +14,7 @@ reverse. The tally is sorted and summed with numpy, in chunks, so memory stays a
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from snakecube import compiled
 from snakecube.search.plan import can_start
-from snakecube.shape import CellIndex, Region
+from snakecube.shape import CellIndex, Region, flood
 
 Prefix = tuple[CellIndex, ...]
 SLICE_NODES = 1_000_000  # nodes per call of the compiled loop: well under 0.1 s
@@ -172,7 +172,7 @@ def _longest_run(region: Region, path: Prefix) -> int:
 
 def _tables(region: Region) -> tuple[list[int], list[int], list[int], list[int]]:
     nb = [x for row in region.neighbours for x in row]
-    nbmask = [sum(1 << x for x in row if x >= 0) for row in region.neighbours]
+    nbmask = list(region.neighbour_masks)
     syms = [c for g in region.symmetries for c in g]
     return nb, nbmask, ring_masks(region), syms
 
@@ -244,7 +244,7 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
-def stranded(nbmask: list[int], head: int, x: int, occ: int) -> int:
+def stranded(nbmask: Sequence[int], head: int, x: int, occ: int) -> int:
     """The path's dead-end cut, for the step from ``head`` to ``x`` (``occ`` holds both):
     the free neighbours of ``head`` left with no free neighbour count twice, those with one
     once (that one must be the path's last cell). More than 1: no Hamiltonian path goes on."""
@@ -259,7 +259,7 @@ def stranded(nbmask: list[int], head: int, x: int, occ: int) -> int:
     return dead
 
 
-def splits(nbmask: list[int], ring: list[int], x: int, occ: int, full: int) -> bool:
+def splits(nbmask: Sequence[int], ring: Sequence[int], x: int, occ: int, full: int) -> bool:
     """The path's split cut, at its head ``x`` (``occ`` holds it): True when the free cells
     fall apart. Looked for first among the cells around ``x`` (``ring``): only when two of
     its free neighbours are not joined there is the whole free area flooded."""
@@ -273,25 +273,13 @@ def splits(nbmask: list[int], ring: list[int], x: int, occ: int, full: int) -> b
     return flood(nbmask, reach, free) != free
 
 
-def flood(nbmask: list[int], reach: int, area: int) -> int:
-    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
-    todo = reach
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        m = nbmask[low.bit_length() - 1] & area & ~reach
-        reach |= m
-        todo |= m
-    return reach
-
-
 def _python(region: Region, prefix: Prefix, maxrun: int) -> Iterator[tuple[Any, Any, int]]:
     """The same enumeration in pure Python (where the kernel is not built): slow, exact."""
     # One loop, longer than a screen on purpose: it follows census/_paths.pyx step for step.
 
     n = region.volume
     nb = region.neighbours
-    nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    nbmask = region.neighbour_masks
     ring = ring_masks(region)
     full = (1 << n) - 1
     if len(prefix) == n:
