@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from snakecube.errors import InputError
 from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
-from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, states_of
+from snakecube.fold.planner import Folder, PlanBudgetExceeded, RawPlan, best_plan, states_of
 from snakecube.frame import display, oriented
 from snakecube.solution import Solution
 
@@ -139,7 +139,7 @@ def _free(
     that :func:`easiest` does not search again for the solution it picks."""
     try:
         return best_plan(lengths, end, set(target), nodes), True
-    except Budget:
+    except PlanBudgetExceeded:
         return None, False
 
 
@@ -164,7 +164,7 @@ def _raw(
         return free, True, len(free.moves)
     try:
         low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
-    except Budget:
+    except PlanBudgetExceeded:
         low = None
     if low is not None and (free is None or len(low.moves) <= len(free.moves)):
         return low, True, len(low.moves)
@@ -342,7 +342,7 @@ def fewest_bound(solution: Solution, end: str = "best", nodes: int = 200_000) ->
         ls, ce = (lengths, cells) if held == "first" else (lengths[::-1], cells[::-1])
         try:
             out.append(Folder(ls, ce, set()).fewest_bound(nodes))
-        except Budget:
+        except PlanBudgetExceeded:
             out.append(lower_bound(solution))
     return min(out)
 
