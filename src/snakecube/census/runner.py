@@ -92,7 +92,7 @@ def checked(
     if p & (p - 1):
         raise InputError(f"partitions must be a power of two, not {p}")
     if scheduler is not None and store is None:
-        raise InputError("a census on a cluster needs a store every worker can reach (--store)")
+        raise InputError("a census on a cluster needs a store every worker can reach (store=)")
     return n_workers, p
 
 
@@ -229,9 +229,9 @@ def too_long(region: Region, left: Forecast) -> str:
     return (
         f"the census of the {region.describe()} would take {left.describe()} "
         f"({left.nodes:.1e} steps of path search, estimated); snakecube runs at most "
-        f"{duration(LONGEST)} of census unasked: give --seconds S to run part of it "
-        "(with --store DIR, a rerun goes on), --estimate for the forecast alone, or "
-        "--scheduler ADDRESS for a cluster; docs/census.md estimates what cannot be listed"
+        f"{duration(LONGEST)} of census unasked: give a time limit (seconds=) to run part of "
+        "it (with store=, a rerun goes on), runner.plan() for the forecast alone, or a cluster "
+        "(scheduler=); docs/census.md estimates what cannot be listed"
     )
 
 

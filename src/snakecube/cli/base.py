@@ -254,8 +254,11 @@ _PHRASES = (
     ("the target (target=)", "the target (--box)"),
     ("(limit=1)", "(--first)"),
     ("a time limit (seconds=)", "a time limit (--seconds S)"),
+    ("(with store=,", "(with --store DIR,"),
+    ("runner.plan() for the forecast alone", "--estimate for the forecast alone"),
+    ("a cluster (scheduler=)", "a cluster (--scheduler ADDRESS)"),
 )
-_PARAMETERS = re.compile(r"\b(axes|scheduler|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
+_PARAMETERS = re.compile(r"\b(axes|scheduler|store|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
 
 
 def cli_words(text: str) -> str:
