@@ -169,14 +169,8 @@ class Snake:
         ignored. Commas, spaces, brackets and braces between digits are allowed."""
         _check_text(text, "0/1 string")
         digits = "".join(text.translate(_BIT_SPACES).split())
-        for i, ch in enumerate(digits, 1):
-            if ch not in "01":
-                raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
-        if len(digits) < 2:
-            raise InputError("0/1 string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags(
-            [ch == corner for ch in digits[1:-1]], "bits" if corner == "1" else "bits-inverted"
-        )
+        notation = "bits" if corner == "1" else "bits-inverted"
+        return cls._from_symbols(digits, "0/1 string", {"0": "0", "1": "1"}, corner, notation)
 
     @classmethod
     def from_dashes(cls, text: str, corner: str = "o") -> Snake:
@@ -184,14 +178,9 @@ class Snake:
         round); the end symbols are ignored; any case."""
         _check_text(text, "o/- string")
         symbols = "".join(text.split()).lower().translate(_DASHES)
-        for i, ch in enumerate(symbols, 1):
-            if ch not in "o-":
-                raise InputError(f"o/- string: {ch!r} at cube {i} is not o (corner) or -")
-        if len(symbols) < 2:
-            raise InputError("o/- string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags(
-            [ch == corner for ch in symbols[1:-1]], "dashes" if corner == "o" else "dashes-inverted"
-        )
+        notation = "dashes" if corner == "o" else "dashes-inverted"
+        return cls._from_symbols(symbols, "o/- string", {"o": "o (corner)", "-": "-"}, corner,
+                                 notation)  # fmt: skip
 
     @classmethod
     def from_lengths(cls, lengths: Iterable[int]) -> Snake:
@@ -232,6 +221,20 @@ class Snake:
             previous = e
         points = [1, *elbows, cubes]
         return cls(tuple(b - a + 1 for a, b in itertools.pairwise(points)), notation="elbows")
+
+    @classmethod
+    def _from_symbols(
+        cls, symbols: str, what: str, allowed: dict[str, str], corner: str, notation: str
+    ) -> Snake:
+        """A snake from one symbol a cube (``corner`` marks a corner; the ends' symbols are
+        ignored), each checked against ``allowed`` (symbol: how the message names it)."""
+        for i, ch in enumerate(symbols, 1):
+            if ch not in allowed:
+                named = " or ".join(allowed.values())
+                raise InputError(f"{what}: {ch!r} at cube {i} is not {named}")
+        if len(symbols) < 2:
+            raise InputError(f"{what}: a snake needs at least 2 cubes")
+        return cls._from_corner_flags([ch == corner for ch in symbols[1:-1]], notation)
 
     @classmethod
     def _from_corner_flags(cls, inner: Sequence[bool], notation: str) -> Snake:
