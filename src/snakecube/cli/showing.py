@@ -29,7 +29,7 @@ from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
 from snakecube.flat import Forecast, describe, flat
-from snakecube.fold.choice import choose
+from snakecube.fold.choice import EASIEST_HELP, choose
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
@@ -37,10 +37,6 @@ from snakecube.snake import Snake
 from snakecube.solution import complete_words
 
 SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
-EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
-    "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "
-    "swings clear of the cubes in place, then the first"
-)
 
 
 def _add_which(p: Parser) -> None:
@@ -93,7 +89,8 @@ def show_command(args: Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
-    found = _chosen(args, "show").solution
+    choice = _chosen(args, "show")
+    found = choice.solution
     if found is None:
         return EXIT_OK
     style = "letters" if args.letters else "signs"
@@ -112,13 +109,13 @@ def show_command(args: Namespace) -> int:
         words=args.words,
         paper=args.paper,
         tails=tails,
-        typed=snake_text(args),
+        typed=_typed(args, choice),
     )
     say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
 
 
-def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
+def _chosen(args: Namespace, verb: str, end: str = "best", order: str = "walk") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
 
@@ -139,6 +136,8 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
             seconds=seconds_left(args),
             verb=verb,
             progress=bar,
+            order=order,
+            planned=verb == "fold",
         )
     finally:
         if bar is not None:
@@ -152,7 +151,16 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
         )
     elif choice.why():
         say(f"snakecube: {choice.why()}; --solution K picks another")
+    elif choice.picked():
+        say(f"snakecube: {choice.picked('asked for with --solution')}")
     return choice
+
+
+def _typed(args: Namespace, choice: Any) -> str:
+    """The snake as typed, for a sheet's header, with a note when the solution is not the
+    default: the sheet says so too."""
+    note = choice.picked("asked for with --solution")
+    return snake_text(args) + (f"  ({note})" if note else "")
 
 
 def _fold_options(p: Parser) -> None:
@@ -172,6 +180,11 @@ def _fold_options(p: Parser) -> None:
         help="the end you hold while folding (default: the easier one)",
     )
     add_seconds(p)
+    p.add_argument(
+        "--fewest",
+        action="store_true",
+        help="plan the fewest quarter turns instead of turns that walk along the chain",
+    )
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
     p.add_argument(
         "--out",
@@ -191,16 +204,17 @@ def fold_command(args: Namespace) -> int:
 
     if args.out is not None:
         explain.form_of(args.out)
-    choice = _chosen(args, "fold", args.held)
+    order = "fewest" if args.fewest else "walk"
+    choice = _chosen(args, "fold", args.held, order)
     found, p = choice.solution, choice.plan
     if found is None:
         if args.json:
             print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
         return EXIT_OK
     if p is None:
-        p = fold.plan(found, args.held, args.nodes)
+        p = fold.plan(found, args.held, args.nodes, order=order)
     if args.out is not None and p.found:
-        explain.save_plan(p, args.out, paper=args.paper, typed=snake_text(args))
+        explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
         say(f"snakecube: wrote {args.out!r}")
     if args.json:
         print_json(args, p.to_dict())
@@ -209,12 +223,14 @@ def fold_command(args: Namespace) -> int:
         print(f"{'snake':16} {p.solution.snake.turns()}")
         print(f"no fold plan: {p.reason}")
         return EXIT_OK
-    order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
     print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
+    print(f"{'fewest found':16} {p.fewest} (a plan that walks along the chain may take 2 more)")
+    print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
+    print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
+          f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
-    print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
