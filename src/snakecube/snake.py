@@ -579,12 +579,22 @@ def which_end(snake: Snake) -> str:
     >>> which_end(Snake((3, 2, 3)))
     'The snake reads the same from both ends: either end is cube 1.'
     """
-    told = end_runs(snake.lengths)
+    told = end_words(snake.lengths, "segment")
     if told is None:
         return "The snake reads the same from both ends: either end is cube 1."
+    return f"Cube 1 is the end {told}."
+
+
+def end_words(lengths: Sequence[int], unit: str) -> str | None:
+    """'whose first ``unit``s are 3 and 3 cubes long (from the other end: 3 and 2; ...)': the
+    end the lengths start from, told apart from the other (:func:`end_runs`); None when the
+    snake reads the same from both ends."""
+    told = end_runs(lengths)
+    if told is None:
+        return None
     mine, other, k = told
-    first = "segment is" if k == 1 else "segments are"
+    first = f"{unit} is" if k == 1 else f"{unit}s are"
     return (
-        f"Cube 1 is the end whose first {first} {mine} cubes long (from the other end: "
-        f"{other}; a corner cube counts in both its segments)."
+        f"whose first {first} {mine} cubes long (from the other end: {other}; a corner cube "
+        f"counts in both its {unit}s)"
     )
