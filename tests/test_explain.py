@@ -588,7 +588,7 @@ def sheet_reader(cover, titles) -> list[tuple[int, int, int]]:
             z = layer[c[1]]
             assert sum(1 for p in built if p[2] == z) == size[z] == int(c[2]), check
         elif c := re.match(
-            r"Check: the (.+?) is complete except the places of (.+?), which", check
+            r"Check: the (.+?) is complete except for the places? of (.+?), which", check
         ):
             z = layer[c[1]]
             later = {where[k] for k in _numbers_in(c[2])}

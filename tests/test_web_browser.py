@@ -203,6 +203,36 @@ def test_standard_typo_link_and_fit(
     phone.context.close()  # type: ignore[attr-defined]
 
 
+SWAPPED = "3-3-3-3-2-2-2-3-3-2-2-2-3-3-2-2-3"  # the standard's segments 12 and 13 swapped
+
+
+def test_a_snake_one_typo_from_the_catalog_says_so(served: str, browser: object) -> None:
+    """A snake that folds, yet is the standard with two segments swapped: the page says so,
+    as solve does on the command line, and its link solves the standard; the standard
+    itself has no such line. (And a target decided before any search step says so.)"""
+    timeout = TIMEOUT["served"]
+    page = _page(browser, served)
+    _ready(page, served, timeout)
+    _solve(page, SWAPPED, timeout)
+    assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+    said = page.inner_text("#typo")  # type: ignore[attr-defined]
+    assert said.startswith("One typo from the catalog's standard: segments 12 and 13 swapped")
+    page.click("#typo a:has-text('Solve standard instead')")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.state === 'done' && document.querySelector('#snake').value === "
+        "'standard'",
+        timeout=timeout,
+    )
+    assert page.is_hidden("#typo")  # type: ignore[attr-defined]
+    # A target the root plan decides alone says so, not "0 segment positions".
+    page.fill("#box", "3x3x1")  # type: ignore[attr-defined]
+    _solve(page, "3-3-3-3", timeout)
+    said = page.inner_text("#search")  # type: ignore[attr-defined]
+    assert "placing the first segments every way decided it" in said and " 0 " not in said
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
+
+
 def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     page = _page(browser, served)
     _ready(page, served, 20_000)

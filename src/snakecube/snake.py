@@ -71,6 +71,27 @@ READINGS = {
     "dashes-inverted": "o/- per cube, - = corner",
 }
 
+# The other notations, named for people where the text could be read only one way.
+NOTATION_WORDS = {
+    **READINGS,
+    "turns": "a turn string (S, C, E)",
+    "elbows": "elbows (the corners' cube numbers)",
+    "catalog": "a catalog name",
+}
+
+
+def reading_words(snake: Snake) -> str:
+    """How the snake's text was read, for people: :attr:`Snake.reading` where it could be
+    read several ways, else 'read as' its notation ('read as a catalog name'); '' for a
+    snake made from lengths in code.
+
+    >>> reading_words(Snake.parse("standard"))
+    'read as a catalog name'
+    """
+    if snake.reading:
+        return snake.reading
+    return f"read as {NOTATION_WORDS[snake.notation]}" if snake.notation in NOTATION_WORDS else ""
+
 
 @dataclass(frozen=True, slots=True)
 class Snake:

@@ -28,9 +28,9 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
-from snakecube.flat import Forecast, describe, flat
+from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
 from snakecube.fold.choice import EASIEST_HELP, choose
-from snakecube.output import write_file
+from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
@@ -87,8 +87,7 @@ def _show_options(p: Parser) -> None:
 )
 def show_command(args: Namespace) -> int:
 
-    if args.out is not None:
-        explain.form_of(args.out)
+    _check_out(args.out)
     choice = _chosen(args, "show")
     found = choice.solution
     if found is None:
@@ -100,6 +99,7 @@ def show_command(args: Namespace) -> int:
         print(show(found, style, args.words))
         return EXIT_OK
     tails = None
+    _say_drawing(args.out)
     if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
         found, tails = explain.hanging(found)
     explain.save(
@@ -202,8 +202,7 @@ def _fold_options(p: Parser) -> None:
 )
 def fold_command(args: Namespace) -> int:
 
-    if args.out is not None:
-        explain.form_of(args.out)
+    _check_out(args.out)
     order = "fewest" if args.fewest else "walk"
     choice = _chosen(args, "fold", args.held, order)
     found, p = choice.solution, choice.plan
@@ -214,6 +213,7 @@ def fold_command(args: Namespace) -> int:
     if p is None:
         p = fold.plan(found, args.held, args.nodes, order=order)
     if args.out is not None and p.found:
+        _say_drawing(args.out)
         explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
         say(f"snakecube: wrote {args.out!r}")
     if args.json:
@@ -222,6 +222,8 @@ def fold_command(args: Namespace) -> int:
     if not p.found:  # the planner gave up: an answer, not an error
         print(f"{'snake':16} {p.solution.snake.turns()}")
         print(f"no fold plan: {p.reason}")
+        return EXIT_OK
+    if args.out is not None:  # the plan went to the file, as show's answer does
         return EXIT_OK
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
@@ -234,6 +236,22 @@ def fold_command(args: Namespace) -> int:
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
+
+
+def _check_out(out: str | None) -> None:
+    """--out: an InputError now, before any search or drawing, if snakecube cannot write
+    it (an unknown extension, no such folder, a folder not writable)."""
+    if out is not None:
+        explain.form_of(out)
+        check_writable(out)
+
+
+def _say_drawing(out: str) -> None:
+    """One line on stderr before a drawing that may take seconds (a sheet, an animation)."""
+    form = explain.form_of(out)
+    if form not in explain.TEXT_FORMS:
+        what = {".pdf": "the PDF sheet", ".gif": "the animation", ".html": "the viewer"}
+        say(f"snakecube: drawing {what.get(form, 'the sheet')} into {out!r}")
 
 
 def _bound(turns: int, bound: int) -> str:
@@ -261,6 +279,7 @@ def fold_census_command(args: Namespace) -> int:
 
     box = Box.parse(args.box, "--box")
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
+    check_writable(args.csv)
     bar = (
         None
         if args.quiet
@@ -302,6 +321,7 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
+        check_writable(args.out)
     snake = Snake.parse(snake_text(args))
     said = catalog_note(snake, snake_text(args))
     if said and not args.json:
@@ -313,8 +333,10 @@ def flat_command(args: Namespace) -> int:
         if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
             return  # quick; or refused, which the error says
         stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
-        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated)"
-            f"{stops}; Ctrl-C stops it, keeping what was found")  # fmt: skip
+        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated, "
+            f"at {NODES_PER_SECOND:,.0f} segments a second, a quiet core's speed: the bar's "
+            f"time left follows this machine's speed as it goes){stops}; Ctrl-C stops it, "
+            "keeping what was found")  # fmt: skip
 
     try:
         result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)
@@ -324,6 +346,7 @@ def flat_command(args: Namespace) -> int:
     if args.out is not None and result.examples:
         from snakecube.explain import pictures  # matplotlib: the show extra
 
+        say(f"snakecube: drawing the most compact layouts into {args.out!r}")
         write_file(args.out, lambda p: pictures.flat_sheet(result, p))
         say(f"snakecube: wrote {args.out!r}")
     data = result.to_dict()

@@ -195,7 +195,7 @@
 
   // Only what acts: after an error or an empty answer, its message and nothing else.
   function showOnlyMessage() {
-    for (const id of ["pick-row", "right", "words-box", "warning", "progress"]) $(id).hidden = true;
+    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo"]) $(id).hidden = true;
     $("counts").textContent = "";
     $("search").textContent = "";
   }
@@ -375,13 +375,17 @@
     answer = result;
     $("counts").textContent = countWords(result);
     // "placements" and the search's size are explained where they are said (the title).
-    $("search").textContent = `${result.target.description}; the search tried ${result.nodes.toLocaleString()} ` +
-      `segment positions in ${result.seconds.toFixed(3)} s on the ${result.engine} engine` +
+    const tried = result.nodes === 0 && result.complete
+      ? `placing the first segments every way decided it, in ${result.seconds.toFixed(3)} s, with no search`
+      : `the search tried ${result.nodes.toLocaleString()} segment positions in ` +
+        `${result.seconds.toFixed(3)} s on the ${result.engine} engine`;
+    $("search").textContent = `${result.target.description}; ${tried}` +
       (result.solutions_shown < result.distinct ? `; the first ${result.solutions_shown} solutions are listed` : "");
     $("search").title = "A placement is one way the snake fills the target; distinct solutions count " +
       "placements that are turns or mirror images of each other once. A segment position is " +
       "one segment placed by the search inside the target without overlap.";
     $("answer").hidden = false;
+    showTypo(result.catalog_typo);
     showNearby(result.nearby || [], false);
     if (!result.solutions.length) {
       for (const id of ["pick-row", "right", "words-box"]) $(id).hidden = true;
@@ -428,6 +432,23 @@
     const box = $("step-title").getBoundingClientRect();
     const bottom = $("viewer").getBoundingClientRect().bottom;
     if (box.top < 0 || bottom > window.innerHeight) $("right").scrollIntoView({ block: "start" });
+  }
+
+  // A snake one typo from a catalog puzzle (and none itself), as solve says it on the
+  // command line: "One typo from the catalog's king: segments 1 and 2 swapped (...)", with
+  // a link that solves the catalog's puzzle instead.
+  function showTypo(typo) {
+    const box = $("typo");
+    box.replaceChildren();
+    box.hidden = !typo;
+    if (!typo) return;
+    box.append(typo.words.charAt(0).toUpperCase() + typo.words.slice(1) + ". ");
+    const a = document.createElement("a");
+    a.href = `#snake=${encodeURIComponent(typo.name)}` + ($("box").value.trim() ? `&box=${encodeURIComponent($("box").value.trim())}` : "");
+    a.className = "suggestion";
+    a.textContent = `Solve ${typo.name} instead`;
+    a.addEventListener("click", (e) => { e.preventDefault(); $("snake").value = typo.name; solve(); });
+    box.appendChild(a);
   }
 
   function showNearby(list, typo) {
