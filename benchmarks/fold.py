@@ -50,7 +50,7 @@ import foldsim  # noqa: E402
 import snakecube as sc  # noqa: E402
 from snakecube import catalog  # noqa: E402
 from snakecube.designs import design_of, random_path  # noqa: E402
-from snakecube.fold.planner import Budget, Folder  # noqa: E402
+from snakecube.fold.planner import Folder, PlanBudgetExceeded  # noqa: E402
 from snakecube.web import site  # noqa: E402
 
 RESULTS = HERE / "results-fold.md"
@@ -87,7 +87,7 @@ def judged(run: dict, text: str, box: sc.Box) -> dict:
     end = [tuple(c) for c in data["end"]]
     try:
         fewest: int | None = Folder(lengths, end, set()).fewest_bound()
-    except Budget:
+    except PlanBudgetExceeded:
         fewest = None
     order = [m["joint"] for m in data["moves"]]
     walked = sum(abs(b - a) for a, b in itertools.pairwise(order))

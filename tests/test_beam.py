@@ -18,7 +18,7 @@ import snakecube as sc
 from bruteforce import box_cells, hamiltonian_paths, lengths_of
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
-from snakecube.search import first
+from snakecube.search import first, loops
 from snakecube.search.problem import Problem
 
 needs_beam = pytest.mark.skipif(first._beam is None, reason="the compiled beam is not built")
@@ -237,7 +237,7 @@ def test_the_member_takes_both_ends_and_both_scores_each_round_and_doubles():
         assert {w for w, *_ in got} == {first.BEAM_BASE << r}
     assert len({seed for *_, seed in plans}) == len(plans)
     assert first.beam_work(rnd, 10) == 2 * first.beam_work(0, 10)
-    assert first.beam_width(10**6) == first.BEAM_MAX_WIDTH  # memory stays bounded
+    assert first.beam_width(10**6) == first.BEAM_WIDEST  # memory stays bounded
 
 
 @needs_beam
@@ -280,7 +280,7 @@ def test_a_beam_refuses_a_width_its_child_indices_cannot_hold():
     # each child is sorted as one word, 40 hash bits over a 24-bit index: at most 4 children
     # a fold, so at most 2**22 folds
     problem = Problem.build(sc.Snake((3, 2, 3, 2, 3)), sc.Box(1, 3, 3))
-    assert first.BEAM_MAX_WIDTH <= 1 << 22
+    assert first.BEAM_WIDEST <= loops.BEAM_MAX_WIDTH == 1 << 22
     with pytest.raises(ValueError, match="at most"):
         _beam(problem, (1 << 22) + 1, 0, 0)
 

@@ -156,6 +156,12 @@ class Region:
             )
         return tuple(table)
 
+    @cached_property
+    def neighbour_masks(self) -> tuple[int, ...]:
+        """``neighbour_masks[cell]``: the cell's neighbours as a bitmask of cell indices (the
+        searches' and the census's form of :attr:`neighbours`; see :func:`flood`)."""
+        return tuple(sum(1 << x for x in row if x >= 0) for row in self.neighbours)
+
     # -- symmetry -------------------------------------------------------------------------
     @cached_property
     def symmetries(self) -> tuple[Permutation, ...]:
@@ -313,6 +319,25 @@ class Box(Region):
         live = [a for a in range(3) if self.dims[a] > 1]
         extreme = sum(1 for a in live if coord[a] in (0, self.dims[a] - 1))
         return _BOX_KINDS[len(live)][extreme]
+
+
+def flood(masks: Sequence[int], reach: int, area: int) -> int:
+    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``: a flood
+    fill over bitmasks of cell indices, ``masks[cell]`` the cell's neighbours
+    (:attr:`Region.neighbour_masks`).
+
+    >>> line = Box(4, 1, 1).neighbour_masks  # cells 0-1-2-3 in a row
+    >>> bin(flood(line, 0b0001, 0b1011)), bin(flood(line, 0b0001, 0b1111))
+    ('0b11', '0b1111')
+    """
+    todo = reach
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        m = masks[low.bit_length() - 1] & area & ~reach
+        reach |= m
+        todo |= m
+    return reach
 
 
 def wrong_count(cubes: int, target: Region) -> str:

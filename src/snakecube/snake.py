@@ -190,14 +190,8 @@ class Snake:
         ignored. Commas, spaces, brackets and braces between digits are allowed."""
         _check_text(text, "0/1 string")
         digits = "".join(text.translate(_BIT_SPACES).split())
-        for i, ch in enumerate(digits, 1):
-            if ch not in "01":
-                raise InputError(f"0/1 string: {ch!r} at cube {i} is not 0 or 1")
-        if len(digits) < 2:
-            raise InputError("0/1 string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags(
-            [ch == corner for ch in digits[1:-1]], "bits" if corner == "1" else "bits-inverted"
-        )
+        notation = "bits" if corner == "1" else "bits-inverted"
+        return cls._from_symbols(digits, "0/1 string", {"0": "0", "1": "1"}, corner, notation)
 
     @classmethod
     def from_dashes(cls, text: str, corner: str = "o") -> Snake:
@@ -205,14 +199,9 @@ class Snake:
         round); the end symbols are ignored; any case."""
         _check_text(text, "o/- string")
         symbols = "".join(text.split()).lower().translate(_DASHES)
-        for i, ch in enumerate(symbols, 1):
-            if ch not in "o-":
-                raise InputError(f"o/- string: {ch!r} at cube {i} is not o (corner) or -")
-        if len(symbols) < 2:
-            raise InputError("o/- string: a snake needs at least 2 cubes")
-        return cls._from_corner_flags(
-            [ch == corner for ch in symbols[1:-1]], "dashes" if corner == "o" else "dashes-inverted"
-        )
+        notation = "dashes" if corner == "o" else "dashes-inverted"
+        return cls._from_symbols(symbols, "o/- string", {"o": "o (corner)", "-": "-"}, corner,
+                                 notation)  # fmt: skip
 
     @classmethod
     def from_lengths(cls, lengths: Iterable[int]) -> Snake:
@@ -253,6 +242,20 @@ class Snake:
             previous = e
         points = [1, *elbows, cubes]
         return cls(tuple(b - a + 1 for a, b in itertools.pairwise(points)), notation="elbows")
+
+    @classmethod
+    def _from_symbols(
+        cls, symbols: str, what: str, allowed: dict[str, str], corner: str, notation: str
+    ) -> Snake:
+        """A snake from one symbol a cube (``corner`` marks a corner; the ends' symbols are
+        ignored), each checked against ``allowed`` (symbol: how the message names it)."""
+        for i, ch in enumerate(symbols, 1):
+            if ch not in allowed:
+                named = " or ".join(allowed.values())
+                raise InputError(f"{what}: {ch!r} at cube {i} is not {named}")
+        if len(symbols) < 2:
+            raise InputError(f"{what}: a snake needs at least 2 cubes")
+        return cls._from_corner_flags([ch == corner for ch in symbols[1:-1]], notation)
 
     @classmethod
     def _from_corner_flags(cls, inner: Sequence[bool], notation: str) -> Snake:
@@ -597,12 +600,22 @@ def which_end(snake: Snake) -> str:
     >>> which_end(Snake((3, 2, 3)))
     'The snake reads the same from both ends: either end is cube 1.'
     """
-    told = end_runs(snake.lengths)
+    told = end_words(snake.lengths, "segment")
     if told is None:
         return "The snake reads the same from both ends: either end is cube 1."
+    return f"Cube 1 is the end {told}."
+
+
+def end_words(lengths: Sequence[int], unit: str) -> str | None:
+    """'whose first ``unit``s are 3 and 3 cubes long (from the other end: 3 and 2; ...)': the
+    end the lengths start from, told apart from the other (:func:`end_runs`); None when the
+    snake reads the same from both ends."""
+    told = end_runs(lengths)
+    if told is None:
+        return None
     mine, other, k = told
-    first = "segment is" if k == 1 else "segments are"
+    first = f"{unit} is" if k == 1 else f"{unit}s are"
     return (
-        f"Cube 1 is the end whose first {first} {mine} cubes long (from the other end: "
-        f"{other}; a corner cube counts in both its segments)."
+        f"whose first {first} {mine} cubes long (from the other end: {other}; a corner cube "
+        f"counts in both its {unit}s)"
     )

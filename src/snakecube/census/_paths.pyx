@@ -15,6 +15,22 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 
+cdef inline uint64_t _flood(
+    const uint64_t[::1] nbmask, uint64_t reach, uint64_t area
+) noexcept nogil:
+    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach`` (as
+    ``snakecube.shape.flood``)."""
+    cdef uint64_t todo = reach, m
+    cdef int64_t i
+    while todo:
+        i = __builtin_ctzll(todo)
+        todo &= todo - 1
+        m = nbmask[i] & area & ~reach
+        reach |= m
+        todo |= m
+    return reach
+
+
 cdef class PathKeys:
     """Every Hamiltonian path that extends a prefix, for regions of at most 64 cells,
     resumable: ``run(max_nodes)`` writes up to ``len(keys)`` paths and returns (paths
@@ -85,7 +101,7 @@ cdef class PathKeys:
         cdef uint64_t occ = self.occ, full = self.full
         cdef bint finished = False
         cdef int64_t n_out = 0, nodes = 0, d, x, head, i, dead, g, j
-        cdef uint64_t one = 1, free, cand, m, key, rkey, reach, todo, area
+        cdef uint64_t one = 1, free, cand, m, key, rkey, reach, area
         cdef bint moved, same
         with nogil:
             while nodes < max_nodes:
@@ -145,25 +161,11 @@ cdef class PathKeys:
                     # Step 3b: split: two free neighbours of x that no free cell joins.
                     cand = nbmask[x] & ~occ
                     if level + 2 < n and cand & (cand - one):
-                        reach = cand & (~cand + one)  # from one free neighbour, in x's ring
-                        todo = reach
-                        area = ring[x] & ~occ
-                        while todo:
-                            i = __builtin_ctzll(todo)
-                            todo &= todo - one
-                            m = nbmask[i] & area & ~reach
-                            reach |= m
-                            todo |= m
+                        # from one free neighbour, in x's ring
+                        reach = _flood(nbmask, cand & (~cand + one), ring[x] & ~occ)
                         if cand & ~reach:  # not joined nearby: every free cell decides
                             area = ~occ & full
-                            todo = reach
-                            while todo:
-                                i = __builtin_ctzll(todo)
-                                todo &= todo - one
-                                m = nbmask[i] & area & ~reach
-                                reach |= m
-                                todo |= m
-                            if reach != area:
+                            if _flood(nbmask, reach, area) != area:
                                 occ ^= one << x
                                 continue
                     nextd[level] = d

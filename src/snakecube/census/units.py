@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from snakecube import compiled
 from snakecube.search.plan import can_start
-from snakecube.shape import CellIndex, Region
+from snakecube.shape import CellIndex, Region, flood
 
 Prefix = tuple[CellIndex, ...]
 SLICE_NODES = 1_000_000  # nodes per call of the compiled loop: well under 0.1 s
@@ -203,7 +203,7 @@ def _longest_run(region: Region, path: Prefix) -> int:
 
 def _tables(region: Region) -> tuple[list[int], list[int], list[int], list[int]]:
     nb = [x for row in region.neighbours for x in row]
-    nbmask = [sum(1 << x for x in row if x >= 0) for row in region.neighbours]
+    nbmask = list(region.neighbour_masks)
     syms = [c for g in region.symmetries for c in g]
     return nb, nbmask, ring_masks(region), syms
 
@@ -280,7 +280,7 @@ def design_key(region: Region, path: Prefix) -> tuple[int, int]:
     return min(key, rkey), fixed
 
 
-def stranded(nbmask: list[int], head: int, x: int, occ: int) -> int:
+def stranded(nbmask: Sequence[int], head: int, x: int, occ: int) -> int:
     """The path's dead-end cut, for the step from ``head`` to ``x`` (``occ`` holds both):
     the free neighbours of ``head`` left with no free neighbour count twice, those with one
     once (that one must be the path's last cell). More than 1: no Hamiltonian path goes on."""
@@ -295,7 +295,7 @@ def stranded(nbmask: list[int], head: int, x: int, occ: int) -> int:
     return dead
 
 
-def splits(nbmask: list[int], ring: list[int], x: int, occ: int, full: int) -> bool:
+def splits(nbmask: Sequence[int], ring: Sequence[int], x: int, occ: int, full: int) -> bool:
     """The path's split cut, at its head ``x`` (``occ`` holds it): True when the free cells
     fall apart. Looked for first among the cells around ``x`` (``ring``): only when two of
     its free neighbours are not joined there is the whole free area flooded."""
@@ -309,18 +309,6 @@ def splits(nbmask: list[int], ring: list[int], x: int, occ: int, full: int) -> b
     return flood(nbmask, reach, free) != free
 
 
-def flood(nbmask: list[int], reach: int, area: int) -> int:
-    """The cells of ``area`` joined to ``reach`` through ``area``, and ``reach``."""
-    todo = reach
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        m = nbmask[low.bit_length() - 1] & area & ~reach
-        reach |= m
-        todo |= m
-    return reach
-
-
 def _python(
     region: Region, prefix: Prefix, maxrun: int, slice_nodes: int
 ) -> Iterator[tuple[Any, Any, int]]:
@@ -329,7 +317,7 @@ def _python(
 
     n = region.volume
     nb = region.neighbours
-    nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
+    nbmask = region.neighbour_masks
     ring = ring_masks(region)
     full = (1 << n) - 1
     if len(prefix) == n:

@@ -267,7 +267,7 @@ _PHRASES = (
     ),
     ("a time limit (seconds=)", "a time limit (--seconds S)"),
 )
-_PARAMETERS = re.compile(r"\b(axes|scheduler|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
+_PARAMETERS = re.compile(r"\b(axes|scheduler|store|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")
 
 
 def cli_words(text: str) -> str:

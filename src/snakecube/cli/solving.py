@@ -45,6 +45,7 @@ from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
+from snakecube.solution import Result
 
 
 def _solve_options(p: Parser) -> None:
@@ -127,31 +128,10 @@ def solve_command(args: Namespace) -> int:
     if len(targets) > 1:
         return _solve_several(args, targets)
     target = targets[0] if targets else None
-    start = None if args.start is None else coord(args.start, "--start")
-    path = None if args.path is None else cells(args.path)
-    bar = None if args.quiet else progress_bar(began=args.started)
-    try:
-        result = solve(
-            snake_text(args),
-            target,
-            start=start,
-            path=path,
-            reverse=True if args.reverse else {"auto": None, "first": False}.get(args.end, True),
-            limit=1 if args.first else args.limit,
-            seconds=seconds_left(args),
-            engine=args.engine,
-            workers=args.workers,
-            progress=bar,
-            strategy=args.strategy,
-            seed=args.seed,
-            scheduler=args.scheduler,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-    result = _as_typed(args, result, target)
+    result = _solved(args, target, began=args.started)
     style = "letters" if args.letters else "signs"
-    unsolvable = result.complete and not result.solutions and start is None and path is None
+    unsolvable = result.complete and not result.solutions and args.start is None
+    unsolvable = unsolvable and args.path is None
     near = nearby_designs(args, result.snake, result.region) if unsolvable else []
     if args.json:
         data = result.to_dict()
@@ -182,33 +162,10 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
                 f"the targets must have equal size: the {targets[0].describe()} has "
                 f"{targets[0].volume} cells, the {t.describe()} has {t.volume}"
             )
-    start = None if args.start is None else coord(args.start, "--start")
-    path = None if args.path is None else cells(args.path)
     results = []
     for target in targets:
-        bar = None if args.quiet else progress_bar(desc=f"{target.describe()}")
-        try:
-            result = solve(
-                snake_text(args),
-                target,
-                start=start,
-                path=path,
-                reverse=True
-                if args.reverse
-                else {"auto": None, "first": False}.get(args.end, True),
-                limit=1 if args.first else args.limit,
-                seconds=seconds_left(args),
-                engine=args.engine,
-                workers=args.workers,
-                progress=bar,
-                strategy=args.strategy,
-                seed=args.seed,
-                scheduler=args.scheduler,
-            )
-        finally:
-            if bar is not None:
-                bar.close()
-        results.append(_as_typed(args, result, target))
+        result = _solved(args, target, desc=target.describe())
+        results.append(result)
         if result.stop_reason == "interrupted":
             break
     stopped = results[-1].stop_reason == "interrupted"
@@ -241,7 +198,34 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
     return EXIT_INTERRUPTED if stopped else EXIT_OK
 
 
-def _as_typed(args: Namespace, result: Any, target: Region | None) -> Any:
+def _solved(args: Namespace, target: Region | None, **bar_options: Any) -> Result:
+    """One search with every search option of the command line (the one place that turns
+    them into :func:`solve`'s parameters), under a progress bar unless --quiet; the result
+    with the snake as typed."""
+    bar = None if args.quiet else progress_bar(**bar_options)
+    try:
+        result = solve(
+            snake_text(args),
+            target,
+            start=None if args.start is None else coord(args.start, "--start"),
+            path=None if args.path is None else cells(args.path),
+            reverse=True if args.reverse else {"auto": None, "first": False}.get(args.end, True),
+            limit=1 if args.first else args.limit,
+            seconds=seconds_left(args),
+            engine=args.engine,
+            workers=args.workers,
+            progress=bar,
+            strategy=args.strategy,
+            seed=args.seed,
+            scheduler=args.scheduler,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    return _as_typed(args, result, target)
+
+
+def _as_typed(args: Namespace, result: Result, target: Region | None) -> Result:
     """``result`` with the snake as typed: a cached result's snake may have lost how its text
     was read (``Snake.reading`` and ``Snake.notation``)."""
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)

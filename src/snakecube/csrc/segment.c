@@ -3,6 +3,42 @@
  * a 128-bit pair), the other in an array of words, for any size. */
 #include "segment.h"
 
+/* The connectivity check's flood fill, the one every loop uses outside a box (in a box the
+ * register loops grow a ring by six shifts instead): how many free cells are joined to cell
+ * ``e`` through free cells. ``nbmask`` and ``occ`` hold W words a row; ``reach`` and
+ * ``frontier`` are W scratch words. */
+static inline int64_t words_flood(const uint64_t *nbmask, int64_t W, const uint64_t *occ,
+                                  int64_t e, uint64_t *reach, uint64_t *frontier) {
+    const uint64_t one = 1;
+    int64_t count = 0, w, w2, x, growing = 1;
+    uint64_t bits, new_;
+    for (w = 0; w < W; w++) {
+        reach[w] = frontier[w] = nbmask[e * W + w] & ~occ[w];
+        count += __builtin_popcountll(reach[w]);
+    }
+    while (growing) { /* Step: the free neighbours of the frontier not reached yet */
+        growing = 0;
+        for (w = 0; w < W; w++) {
+            bits = frontier[w];
+            frontier[w] = 0;
+            while (bits) {
+                x = (w << 6) + __builtin_ctzll(bits);
+                bits &= bits - one;
+                for (w2 = 0; w2 < W; w2++) {
+                    new_ = nbmask[x * W + w2] & ~occ[w2] & ~reach[w2];
+                    if (new_) {
+                        reach[w2] |= new_;
+                        frontier[w2] |= new_;
+                        count += __builtin_popcountll(new_);
+                        growing = 1;
+                    }
+                }
+            }
+        }
+    }
+    return count;
+}
+
 #define M uint64_t
 #define MASK(name) mask64_##name
 #include "segment_mask.h"
@@ -179,9 +215,9 @@ SC_COUNTS_BITS static int32_t words_run(sc_segment *s, int64_t max_nodes) {
     int64_t level = s->level, base = s->base;
     int finished = 0;
     int64_t n_out = 0, nodes = 0;
-    int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways, count;
-    uint64_t cand, m, clash, bits, new_;
-    int ok, moved, more, growing;
+    int64_t k, row, r, axis, d, e, last, x, i, w, w2, ways;
+    uint64_t cand, m, clash;
+    int ok, moved, more;
     const int parity = (flags & SC_PARITY) != 0;
     while (nodes < max_nodes) {
         if (level == n_seg) {
@@ -251,37 +287,8 @@ SC_COUNTS_BITS static int32_t words_run(sc_segment *s, int64_t max_nodes) {
                 taken[last >> 6] |= one << (last & 63);
                 ok = words_tail_fits(s, 0, last, n_seg - 1, -1, k + 2);
             }
-            if (ok && (flags & SC_CONNECTED) && more && n_cells - placed_after[k] >= min_free) {
-                count = 0;
-                for (w = 0; w < W; w++) {
-                    reach[w] = nbmask[e * W + w] & ~occ[w];
-                    frontier[w] = reach[w];
-                    count += __builtin_popcountll(reach[w]);
-                }
-                growing = 1;
-                while (growing) {
-                    growing = 0;
-                    for (w = 0; w < W; w++) {
-                        bits = frontier[w];
-                        frontier[w] = 0;
-                        while (bits) {
-                            x = (w << 6) + __builtin_ctzll(bits);
-                            bits &= bits - one;
-                            for (w2 = 0; w2 < W; w2++) {
-                                new_ = nbmask[x * W + w2] & ~occ[w2] & ~reach[w2];
-                                if (new_) {
-                                    reach[w2] |= new_;
-                                    frontier[w2] |= new_;
-                                    count += __builtin_popcountll(new_);
-                                    growing = 1;
-                                }
-                            }
-                        }
-                    }
-                }
-                if (count != n_cells - placed_after[k])
-                    ok = 0;
-            }
+            if (ok && (flags & SC_CONNECTED) && more && n_cells - placed_after[k] >= min_free)
+                ok = words_flood(nbmask, W, occ, e, reach, frontier) == n_cells - placed_after[k];
             if (!ok) {
                 for (w = 0; w < W; w++)
                     occ[w] ^= rmask[r * W + w];

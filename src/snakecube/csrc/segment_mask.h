@@ -85,6 +85,7 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
     const M cells_mask = n_cells < (int64_t)(8 * sizeof(M)) ? MASK(bit)(n_cells) - one : ~(M)0;
     const int shifted = s->shifted;
     M occ = MASK(load)(s->occ, 0);
+    uint64_t occ_words[2]; /* occ as words, for words_flood */
     int64_t level = s->level, base = s->base;
     int finished = 0;
     int64_t n_out = 0, nodes = 0;
@@ -199,26 +200,21 @@ static int32_t MASK(run)(sc_segment *s, int64_t max_nodes) {
              * min_free cells are free. */
             if (ok && (flags & SC_CONNECTED) && more && n_cells - placed_after[k] >= min_free) {
                 free_ = ~occ & cells_mask;
-                reach = MASK(load)(nbmask, e) & free_;
-                frontier = reach;
-                while (frontier) {
-                    grow = 0;
-                    /* Step 4a: one ring further out (in a box: six shifts of the ring). */
-                    if (shifted) {
+                if (shifted) { /* Step 4a in a box: one ring further out, six shifts of it */
+                    reach = frontier = MASK(load)(nbmask, e) & free_;
+                    while (frontier) {
+                        grow = 0;
                         for (j = 0; j < 6; j++)
                             grow |= has[j] & MASK(shift)(frontier, shift[j]);
-                        frontier = 0;
+                        frontier = grow & free_ & ~reach;
+                        reach |= frontier;
                     }
-                    while (frontier) {
-                        x = MASK(low_bit)(frontier);
-                        frontier &= frontier - one;
-                        grow |= MASK(load)(nbmask, x);
-                    }
-                    frontier = grow & free_ & ~reach;
-                    reach |= frontier;
+                    ok = reach == free_;
+                } else { /* Step 4a elsewhere: segment.c's flood fill, on the mask's words */
+                    MASK(store)(occ_words, 0, occ);
+                    ok = words_flood(nbmask, (int64_t)(sizeof(M) / 8), occ_words, e, s->reach,
+                                     s->frontier) == n_cells - placed_after[k];
                 }
-                if (reach != free_)
-                    ok = 0;
             }
             if (!ok) {
                 occ ^= ray;

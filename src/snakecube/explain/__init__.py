@@ -45,6 +45,18 @@ def need_pictures() -> None:
 PAPERS = ("a4", "letter")
 
 
+def _form(path: str | Path, paper: str) -> str:
+    """The form to write (``path``'s extension), with ``paper`` checked."""
+    form = form_of(path)
+    if paper not in PAPERS:
+        raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
+    return form
+
+
+def _write_text(path: str | Path, text: str) -> Path:
+    return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+
+
 def save(
     solution: Solution,
     path: str | Path,
@@ -64,18 +76,14 @@ def save(
     and headers show it (the turn string if not given)."""
     if not isinstance(solution, Solution):
         raise TypeError(f"save() needs a Solution, not {type(solution).__name__}")
-    form = form_of(path)
-    if paper not in PAPERS:
-        raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
+    form = _form(path, paper)
     if form in TEXT_FORMS:
-        text = show(solution, style, words) + "\n"
-        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return _write_text(path, show(solution, style, words) + "\n")
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
-        return write_file(path, lambda p: viewer.save(solution, p, tails))
+        return _write_text(path, viewer.html(solution, tails=tails))
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
-    #
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
 
@@ -102,17 +110,12 @@ def save_plan(
 
     if not isinstance(plan, FoldPlan):
         raise TypeError(f"save_plan() needs a FoldPlan, not {type(plan).__name__}")
-    form = form_of(path)
-    if paper not in PAPERS:
-        raise InputError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}")
+    form = _form(path, paper)
     if form in TEXT_FORMS:
-        text = "\n".join(steps_in_words(plan)) + "\n"
-        return write_file(path, lambda p: p.write_text(text, encoding="utf-8"))
+        return _write_text(path, "\n".join(steps_in_words(plan)) + "\n")
     if form in VIEWER_FORMS:
-        page = viewer.plan_html(plan)
-        return write_file(path, lambda p: p.write_text(page, encoding="utf-8"))
+        return _write_text(path, viewer.plan_html(plan))
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
-    #
     return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))

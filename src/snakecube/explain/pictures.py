@@ -265,6 +265,20 @@ def _union(boxes: Sequence[Sequence[float]]) -> tuple[float, float, float, float
 
 
 # -- flat targets -------------------------------------------------------------------------------
+def _square(ax: Any, x: float, y: float, colour: str, edge: str, width: float) -> None:
+    """A cube seen from above: the unit square at (x, y)."""
+    ax.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=colour, edgecolor=edge, linewidth=width))
+
+
+def _number(
+    ax: Any, x: float, y: float, i: int, size: float, weight: str, pad: str, alpha: float
+) -> None:
+    """Cube ``i``'s number (1-based) on the unit square at (x, y), on a white box."""
+    ax.text(x + 0.5, y + 0.5, str(i + 1), ha="center", va="center", fontsize=size,
+            fontweight=weight, bbox={"boxstyle": f"round,pad={pad}", "fc": "white", "ec": "none",
+                                     "alpha": alpha})  # fmt: skip
+
+
 def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
     """A one-layer target from above, x to the right and 'away from you' up the page."""
     cells = solution.cells
@@ -279,27 +293,10 @@ def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
         colour = NEW if new else cube_colour(i)
         if panel.colours is not None:
             colour = panel.colours[i]
-        ax.add_patch(
-            plt.Rectangle(
-                (x, y),
-                1,
-                1,
-                facecolor=colour,
-                edgecolor=PIVOT if i == step.pivot else "#333333",
-                linewidth=2.2 if i == step.pivot else 0.6,
-            )
-        )
-        if new or i == step.pivot:
-            ax.text(
-                x + 0.5,
-                y + 0.5,
-                str(i + 1),
-                ha="center",
-                va="center",
-                fontsize=NUMBER_PT,
-                fontweight="bold" if new else "normal",
-                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
-            )
+        pivot = i == step.pivot
+        _square(ax, x, y, colour, PIVOT if pivot else "#333333", 2.2 if pivot else 0.6)
+        if new or pivot:
+            _number(ax, x, y, i, NUMBER_PT, "bold" if new else "normal", "0.1", 0.85)
     if panel.arrow is not None:
         (x0, y0, _), (x1, y1, _) = panel.arrow
         ax.annotate(
@@ -962,25 +959,8 @@ def flat_sheet(result: Any, path: str | Path) -> Path:
         ax.set_axis_off()
     for ax, layout in zip(axes.flat, shown, strict=False):
         for i, (x, y) in enumerate(layout):
-            ax.add_patch(
-                plt.Rectangle(
-                    (x, y),
-                    1,
-                    1,
-                    facecolor=cube_colour(i),
-                    edgecolor="black",
-                    linewidth=2.0 if i == 0 else 0.6,
-                )
-            )
-            ax.text(
-                x + 0.5,
-                y + 0.5,
-                str(i + 1),
-                ha="center",
-                va="center",
-                fontsize=7,
-                bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none"},
-            )
+            _square(ax, x, y, cube_colour(i), "black", 2.0 if i == 0 else 0.6)
+            _number(ax, x, y, i, 7, "normal", "0.12", 1.0)
         xs = [p[0] for p in layout]
         ys = [p[1] for p in layout]
         ax.plot([x + 0.5 for x in xs], [y + 0.5 for y in ys], color="#1f9bde", linewidth=1.2)

@@ -2,7 +2,8 @@
 
 What each step shows is decided here in Python, from ``explain.scene`` (the sheets' panels,
 their camera, arrow and numbers), and written into the page as JSON; a short script in the
-page only draws it on a canvas: an orthographic projection of each cube's three faces that
+page only draws it on a canvas, with ``scene.js`` (the drawing it shares with the web page)
+inlined before it: an orthographic projection of each cube's three faces that
 look towards the eye, far cubes first (painter's order, exact for unit cubes on a grid seen
 orthographically), then the arrow. No plotting library is embedded, so the file is tens of
 kilobytes, not megabytes.
@@ -22,6 +23,7 @@ the end; each frame brings its camera back.
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +181,7 @@ _SCRIPT = r"""
 (function () {
   var D = %(data)s;
   var F = D.frames, cam = {elev: %(elev)s, azim: %(azim)s, zoom: 1};
-  var SHADE = %(shade)s;
+  var SHADE = %(shade)s, CUT = %(cut)s, TAIL = %(tail)s, GHOST = %(ghost)s;
   var root = document.getElementById('%(div)s');
   var words = document.getElementById('snakecube-words');
   var canvas = document.getElementById('snakecube-canvas');
@@ -187,23 +189,8 @@ _SCRIPT = r"""
   var ctx = canvas.getContext('2d');
   var at = 0, shown = 0, solid = 0, painted = [], labelled = [];
   slider.max = F.length - 1;
-  function axes() {
-    var e = cam.elev * Math.PI / 180, a = cam.azim * Math.PI / 180;
-    var eye = [Math.cos(e) * Math.cos(a), Math.cos(e) * Math.sin(a), Math.sin(e)];
-    var n = Math.hypot(eye[0], eye[1]) || 1;
-    var right = [-eye[1] / n, eye[0] / n, 0];
-    var up = [eye[1] * right[2] - eye[2] * right[1], eye[2] * right[0] - eye[0] * right[2],
-              eye[0] * right[1] - eye[1] * right[0]];
-    return {eye: eye, right: right, up: up};
-  }
-  function dot(a, b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-  function shade(hex, f) {
-    var v = parseInt(hex.slice(1), 16), r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
-    var rgb = [r, g, b].map(function (c) { return Math.min(255, Math.round(c * f)); });
-    return 'rgb(' + rgb.join(',') + ')';
-  }
+  var S = snakecubeScene, dot = S.dot;
   var EDGES = [[0,1],[1,3],[3,2],[2,0],[4,5],[5,7],[7,6],[6,4],[0,4],[1,5],[2,6],[3,7]];
-  function corner(c, i) { return [c[0] + (i & 1), c[1] + (i >> 1 & 1), c[2] + (i >> 2 & 1)]; }
   function draw() {
     var w = canvas.clientWidth, h = canvas.clientHeight, dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
@@ -213,20 +200,23 @@ _SCRIPT = r"""
     var mid = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
     var radius = 0.5 * Math.sqrt([0, 1, 2].reduce(function (s, a) {
       return s + (hi[a] - lo[a]) * (hi[a] - lo[a]); }, 0));
-    var A = axes(), s = cam.zoom * 0.96 * Math.min(w, h) / (2 * radius);
+    var A = S.basis(S.eyeAt(cam.elev * Math.PI / 180, cam.azim * Math.PI / 180));
+    var s = cam.zoom * 0.96 * Math.min(w, h) / (2 * radius);
     function P(p) {
       var d = [p[0] - mid[0], p[1] - mid[1], p[2] - mid[2]];
-      return [w / 2 + s * dot(d, A.right), h / 2 - s * dot(d, A.up)];
+      return [w / 2 + s * dot(d, A.r), h / 2 - s * dot(d, A.u)];
     }
-    var items = f.cubes.map(function (c) {
-      return {c: c, depth: dot([c[0] + 0.5, c[1] + 0.5, c[2] + 0.5], A.eye)};
-    });
-    items.sort(function (a, b) { return a.depth - b.depth; });
+    // tails under everything, then the cut-away cubes (so that no dotted line crosses a
+    // solid cube or its number), then the solid cubes, each far to near
+    var cubes = S.paintOrder(f.cubes, A.f, function (c) {
+      return [c[0] + 0.5, c[1] + 0.5, c[2] + 0.5];
+    }, function (c) { return c[4] === TAIL ? 0 : c[4] === CUT ? 1 : 2; });
     shown = 0; solid = 0; painted = []; labelled = [];
     function edges(c, colour, dash, width) {
+      var k = S.corners(c);
       ctx.beginPath();
       EDGES.forEach(function (e) {
-        var a = P(corner(c, e[0])), b = P(corner(c, e[1]));
+        var a = P(k[e[0]]), b = P(k[e[1]]);
         ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]);
       });
       ctx.setLineDash(dash); ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.stroke();
@@ -238,20 +228,15 @@ _SCRIPT = r"""
       for (var q = 1; q < pts.length; q++) ctx.lineTo(pts[q][0], pts[q][1]);
       ctx.closePath();
     }
-    items.forEach(function (it) { if (it.c[4] === 2) edges(it.c, it.c[3], [4, 3], 1); });
-    // cut away: under every solid cube, so that no dotted line crosses one or its number
-    items.forEach(function (it) {
-      if (it.c[4] === 1) { shown += 1; edges(it.c, it.c[3], [2, 3], 1); }
-    });
-    items.forEach(function (it) {
-      var c = it.c;
-      if (c[4] === 2 || c[4] === 1) return;
+    cubes.forEach(function (c) {
+      if (c[4] === TAIL) { edges(c, c[3], [4, 3], 1); return; }
       shown += 1;
-      if (c[4] !== 3) solid += 1;
+      if (c[4] === CUT) { edges(c, c[3], [2, 3], 1); return; }
+      if (c[4] !== GHOST) solid += 1;
       var quads = [];
       for (var a = 0; a < 3; a++) {
-        if (Math.abs(A.eye[a]) < 1e-9) continue;
-        var sign = A.eye[a] > 0 ? 1 : 0, u = (a + 1) %% 3, v = (a + 2) %% 3, quad = [], raw = [];
+        if (Math.abs(A.f[a]) < 1e-9) continue;
+        var sign = A.f[a] > 0 ? 1 : 0, u = (a + 1) %% 3, v = (a + 2) %% 3, quad = [], raw = [];
         [[0, 0], [1, 0], [1, 1], [0, 1]].forEach(function (d) {
           var p = [c[0], c[1], c[2]];
           p[a] += sign; p[u] += d[0]; p[v] += d[1];
@@ -259,13 +244,13 @@ _SCRIPT = r"""
         });
         quads.push({axis: a, quad: quad, raw: raw});
         poly(quad);
-        ctx.fillStyle = shade(c[3], SHADE[a]);
-        ctx.globalAlpha = c[4] === 3 ? 0.3 : 1;  // see-through: a cube that turns, in the way
+        ctx.fillStyle = S.shade(c[3], SHADE[a]);
+        ctx.globalAlpha = c[4] === GHOST ? 0.3 : 1;  // see-through: a cube that turns, in the way
         ctx.fill();
         ctx.globalAlpha = 1;
         ctx.strokeStyle = '#333333'; ctx.lineWidth = 0.8; ctx.stroke();
-        if (c[4] !== 3) painted.push({cube: c[6], points: quad});  // see-through: hides none
-        if (c[8] === 'hatch' && c[4] !== 3) {  // lines across the face: it reads in grey too
+        if (c[4] !== GHOST) painted.push({cube: c[6], points: quad});  // see-through: hides none
+        if (c[8] === 'hatch' && c[4] !== GHOST) {  // lines across the face: it reads in grey too
           ctx.beginPath();
           for (var k = 1; k < 8; k++) {
             var t = k / 4, e = [t <= 1 ? [t, 0] : [1, t - 1], t <= 1 ? [0, t] : [t - 1, 1]];
@@ -291,7 +276,7 @@ _SCRIPT = r"""
           });
         }
         if (c[7] && f.seam && q.axis !== f.seam[0]) {  // the joint: the edge on its plane
-          var on = q.raw.filter(function (p) { return Math.abs(p[f.seam[0]] - f.seam[1]) < 1e-6; });
+          var on = S.onPlane(q.raw, f.seam);
           if (on.length === 2) {
             var p0 = P(on[0]), p1 = P(on[1]);
             ctx.beginPath(); ctx.moveTo(p0[0], p0[1]); ctx.lineTo(p1[0], p1[1]);
@@ -312,24 +297,18 @@ _SCRIPT = r"""
       });
     });
     if (f.arrow) {
-      var pts = f.arrow.map(P), a1 = pts[pts.length - 1], head = Math.max(10, 0.35 * s);
-      var k = pts.length - 2;
-      while (k > 0 && Math.hypot(pts[k][0] - a1[0], pts[k][1] - a1[1]) < head) k--;
-      var a0 = pts[Math.max(0, k)];
-      var dx = a1[0] - a0[0], dy = a1[1] - a0[1], len = Math.hypot(dx, dy) || 1;
-      var ux = dx / len, uy = dy / len;
+      var arrow = S.arrow(f.arrow.map(P), Math.max(10, 0.35 * s));
       // a plan's arrow: black in a white halo (it reads over any cube, in grey too)
       var styles = f.plan ? [['#ffffff', 9, 3], ['%(plan_arrow)s', 4, 0]] : [['%(arrow)s', 4, 0]];
       styles.forEach(function (st) {
         ctx.strokeStyle = st[0]; ctx.fillStyle = st[0]; ctx.lineWidth = st[1];
         ctx.lineJoin = 'round'; ctx.lineCap = 'round';
-        ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
-        for (var q = 1; q <= Math.max(0, k); q++) ctx.lineTo(pts[q][0], pts[q][1]);
-        ctx.lineTo(a1[0] - ux * head * 0.8, a1[1] - uy * head * 0.8); ctx.stroke();
-        ctx.beginPath(); ctx.moveTo(a1[0], a1[1]);
-        ctx.lineTo(a1[0] - ux * head - uy * head * 0.45, a1[1] - uy * head + ux * head * 0.45);
-        ctx.lineTo(a1[0] - ux * head + uy * head * 0.45, a1[1] - uy * head - ux * head * 0.45);
-        ctx.closePath(); ctx.fill();
+        ctx.beginPath();
+        arrow.line.forEach(function (p, q) {
+          if (q) ctx.lineTo(p[0], p[1]); else ctx.moveTo(p[0], p[1]);
+        });
+        ctx.stroke();
+        poly(arrow.head); ctx.fill();
         if (st[2]) { ctx.lineWidth = st[2]; ctx.stroke(); }
       });
     }
@@ -416,6 +395,12 @@ _CSS = """<style>
 </style>"""
 
 
+def scene_script() -> str:
+    """scene.js: the drawing the viewer shares with the page (``snakecube serve`` and the
+    static site serve it beside page.js)."""
+    return resources.files("snakecube.explain").joinpath("scene.js").read_text("utf-8")
+
+
 def page(data: dict[str, Any], full: bool = True, title: str = "snakecube") -> str:
     """The viewer's data (:func:`frames` or :func:`plan_frames`) as one HTML page with its
     drawing script inline (no network needed)."""
@@ -428,7 +413,11 @@ def page(data: dict[str, Any], full: bool = True, title: str = "snakecube") -> s
         "plan_arrow": scene.PLAN_ARROW,
         "hatch": drawing.HATCH,
         "shade": json.dumps(list(FACE_SHADE)),
+        "cut": CUT,
+        "tail": TAIL,
+        "ghost": GHOST,
     }
+    script = f"{scene_script()}\n{script}"
     body = _CSS % {"div": DIV_ID} + "\n" + _BODY % {"div": DIV_ID} + f"\n<script>{script}</script>"
     if not full:
         return body

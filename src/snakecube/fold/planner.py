@@ -59,8 +59,9 @@ WALK_SHARE = 10  # each walking search gets 1/10 of the nodes of the others
 WALK_GOOD = 1.1
 
 
-class Budget(Exception):
-    """The search used its node budget."""
+class PlanBudgetExceeded(Exception):
+    """The fold planner's search used its node budget (``Folder.limit``): not the search's
+    limits (:class:`snakecube.search.options.Budget`), an exception the planner catches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +113,12 @@ class Flats:
         self.grid = [-1] * ((2 * reach_x + 1) * self.width)  # the segment on each cell, or -1
         self.dead: dict[tuple[int, tuple[int, ...]], bool] = {}  # the nogoods kept for good
         self.nodes = 0  # corners tried, for the caller's budget
-        self.limit = 1 << 62  # Budget past this many nodes
+        self.limit = 1 << 62  # PlanBudgetExceeded past this many nodes
 
     def reach(self, state: Sequence[int], turns: int) -> tuple[int, ...] | None:
         """A flat state that does not cross itself at most ``turns`` quarter turns from
-        ``state`` (dihedrals, entry 0 unused), or None. Budget past ``limit`` nodes."""
+        ``state`` (dihedrals, entry 0 unused), or None. PlanBudgetExceeded past ``limit``
+        nodes."""
         m = len(self.steps)
         if m < 3:  # no corner can turn: the state is flat
             return tuple(state)
@@ -144,7 +146,7 @@ class Flats:
             after it) and whether a branch was cut by the turns left."""
             self.nodes += 1
             if self.nodes > self.limit:
-                raise Budget
+                raise PlanBudgetExceeded
             if s == m - 1:
                 return True, 0, False
             for w in range(min(WINDOW, s - 1) + 1):
@@ -292,7 +294,7 @@ class Folder:
             for d in (1, -1):
                 self.nodes += 1
                 if self.nodes > budget:
-                    raise Budget
+                    raise PlanBudgetExceeded
                 moved = self._turned(s, d)
                 if moved is None:
                     continue
@@ -323,7 +325,7 @@ class Folder:
                 for d in (1, -1):
                     self.nodes += 1
                     if self.nodes > self.budget:
-                        raise Budget
+                        raise PlanBudgetExceeded
                     moved = self._turned(s, d)
                     if moved is not None and keep(s, d):
                         here.append((sum(1 for p in moved if p in target), d, moved))
@@ -348,7 +350,7 @@ class Folder:
     # -- searches ----------------------------------------------------------------------------
     def in_order(self, budget: int = NODES, clear_only: bool = False) -> RawPlan | None:
         """A plan that places segments strictly in order from the held end (the tail flat
-        until its turn), or None. Budget when out of nodes."""
+        until its turn), or None. PlanBudgetExceeded when out of nodes."""
         self._reset()
         odd = [s for s in range(len(self.goal) - 1, 0, -1) if self.goal[s] % 2]
         path: list[tuple[int, int]] = []
@@ -361,7 +363,7 @@ class Folder:
             for d in (1, -1):
                 self.nodes += 1
                 if self.nodes > budget:
-                    raise Budget
+                    raise PlanBudgetExceeded
                 if self._turn(s, d):
                     clear = swing_is_clear(self.live, self.corners[s], -d)
                     tail = sum(1 for p in self.live[self.corners[s] + 1 :] if p in self.target)
@@ -410,7 +412,7 @@ class Folder:
 
     def fewest_bound(self, budget: int = NODES) -> int:
         """The quarter turns from the solution to the nearest flat state that does not cross
-        itself: no plan has fewer (``Flats``). Budget when out of nodes."""
+        itself: no plan has fewer (``Flats``). PlanBudgetExceeded when out of nodes."""
         self.budget = budget
         goal = tuple(self.goal)
         turns = sum(v & 1 for v in goal[1:])
@@ -430,7 +432,8 @@ class Folder:
         bound starts at ``fewest_bound`` and rises by two while some move went past it. Moves
         are taken in the natural order (``_moves``), and the distance is asked only of the
         move about to be made: it is the costly part, and the first move in reach usually
-        leads to a plan. None when there is no plan (no move was cut by the bound); Budget."""
+        leads to a plan. None when there is no plan (no move was cut by the bound);
+        PlanBudgetExceeded when out of nodes."""
         fewest = self.fewest_bound(budget)  # sets self.budget
         self._reset()
         seen: dict[tuple[int, ...], int] = {}
@@ -507,8 +510,8 @@ class Folder:
     ) -> RawPlan | None:
         """A plan of at most ``turns`` quarter turns whose hand distance (``hand_distance``:
         how far along the chain the hand moves from each joint turned to the next) is the
-        shortest found, below ``bound``; None when none is found. Budget when out of nodes
-        before one is found (a plan found first is kept: the search is anytime).
+        shortest found, below ``bound``; None when none is found. PlanBudgetExceeded when out
+        of nodes before one is found (a plan found first is kept: the search is anytime).
 
         Depth first with branch and bound on the hand distance, backwards from the solution
         as the other searches (the distance is the same read either way). A move's cost is
@@ -591,7 +594,7 @@ class Folder:
                             return
                         self.nodes += 1
                         if self.nodes > self.budget:
-                            raise Budget
+                            raise PlanBudgetExceeded
                         if not free(key[0], s, d):
                             continue
                         if not self._reachable(self._after(s, d), turns - g - 1, hint):
@@ -613,7 +616,7 @@ class Folder:
         try:
             while not descend(k):
                 k += 1
-        except Budget:
+        except PlanBudgetExceeded:
             if best[1] is None:
                 raise
         return best[1]  # type: ignore[return-value]
@@ -716,9 +719,9 @@ def best_plan(
     walking search (``Folder.walk``, a tenth of the nodes) then looks for a plan of as few
     turns whose hand distance is shorter, and, when the best is still above ``WALK_LIMIT``
     times its span, for one of ``WALK_EXTRA`` turns more; the best is then by ``walk_key``,
-    then fewest out of order, then most clear swings. Raises Budget when nothing was found
-    and some search was cut short. With ``floor``, no state may put a cube below that z
-    (the table top)."""
+    then fewest out of order, then most clear swings. Raises PlanBudgetExceeded when nothing
+    was found and some search was cut short. With ``floor``, no state may put a cube below
+    that z (the table top)."""
     folder = Folder(lengths, end, target)
     folder.floor = floor
     cut = False
@@ -729,7 +732,7 @@ def best_plan(
         folder.nodes = 0
         try:
             plan = run()
-        except Budget:
+        except PlanBudgetExceeded:
             cut = True
             return
         if plan is not None:
@@ -747,7 +750,7 @@ def best_plan(
             attempt(lambda: folder.guided_dive(rng, turns, clear_only, nodes))
     if not found:
         if cut:
-            raise Budget
+            raise PlanBudgetExceeded
         return None
 
     def joints(p: RawPlan) -> list[int]:

@@ -24,8 +24,8 @@ from snakecube.fold.model import (
 )
 from snakecube.fold.planner import (
     ORDERS,
-    Budget,
     Folder,
+    PlanBudgetExceeded,
     RawPlan,
     best_plan,
     hand_distance,
@@ -197,7 +197,7 @@ def _free(
     that :func:`easiest` does not search again for the solution it picks."""
     try:
         return best_plan(lengths, end, set(target), nodes, order=order), True
-    except Budget:
+    except PlanBudgetExceeded:
         return None, False
 
 
@@ -225,7 +225,7 @@ def _raw(
     try:
         share = max(1, nodes // FLOOR_SHARE)
         low = best_plan(lengths, end, target, share, floor=floor, order=order)
-    except Budget:
+    except PlanBudgetExceeded:
         low = None
     if low is not None and (
         free is None or _rank(lengths, low, order) <= _rank(lengths, free, order)
@@ -443,7 +443,7 @@ def fewest_bound(solution: Solution, end: str = "best", nodes: int = 200_000) ->
         ls, ce = (lengths, cells) if held == "first" else (lengths[::-1], cells[::-1])
         try:
             out.append(Folder(ls, ce, set()).fewest_bound(nodes))
-        except Budget:
+        except PlanBudgetExceeded:
             out.append(lower_bound(solution))
     return min(out)
 

@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from snakecube import __version__, compiled, limits, pool
 from snakecube.census import census
 from snakecube.errors import InputError
-from snakecube.fold.planner import Budget, Folder
+from snakecube.fold.planner import Folder, PlanBudgetExceeded
 from snakecube.output import write_file
 from snakecube.search import solve
 from snakecube.shape import Box, Region
@@ -65,7 +65,7 @@ class EndResult:
 def _try(run: Callable[[], object]) -> tuple[object, bool]:
     try:
         return run(), True
-    except Budget:
+    except PlanBudgetExceeded:
         return None, False
 
 

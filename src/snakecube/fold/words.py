@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.frame import TABLE
-from snakecube.snake import end_runs
+from snakecube.snake import end_words
 
 JUMP = 2  # corners: a step further back than this, against the way the plan walks, is a jump
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -125,19 +125,13 @@ def held_words(p: FoldPlan) -> str:
     the two ends apart)."""
     lengths = p.solution.snake.lengths
     cube = "cube 1" if p.held == "first" else f"cube {len(p.end)}"
-    told = end_runs(lengths if p.held == "first" else lengths[::-1])
+    told = end_words(lengths if p.held == "first" else lengths[::-1], "run")
     if told is None:
         return (
             f"Hold either end in your left hand (the snake reads the same from both ends); it "
             f"stays where it is until the end [{cube}]."
         )
-    mine, other, k = told
-    first = "run is" if k == 1 else "runs are"
-    return (
-        f"Hold in your left hand the end whose first {first} {mine} cubes long (from the "
-        f"other end: {other}; a corner cube counts in both its runs); it stays where it is "
-        f"until the end [{cube}]."
-    )
+    return f"Hold in your left hand the end {told}; it stays where it is until the end [{cube}]."
 
 
 def table_words(p: FoldPlan) -> str:

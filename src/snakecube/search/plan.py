@@ -79,7 +79,7 @@ class Plan:
 
 
 # The plan's budget: past either, the prefixes not yet split become units as they are (with
-# their stabilizers). Measured on the 729-cell bent snake (2026-11-27): 20,000 units took
+# their stabilizers). Measured on the 729-cell bent snake: 20,000 units took
 # 0.4 s; an ordinary snake's plan has a few hundred units at most (the king asked for 256 units
 # for a cluster: 534), and a 64-core machine asks for 1,024.
 PLAN_UNITS = 4_096

@@ -19,6 +19,7 @@ from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, TAIL, Engine, P
 from snakecube.search.options import TAIL_SEGMENTS
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
+from snakecube.shape import flood
 
 NAME = "reference"
 TICK = 4096  # nodes between ticks
@@ -146,16 +147,7 @@ class _Pruning:
             return _CUT  # the last segments cannot lie back from the last cube
         if self.connected and self.free_after[k] >= self.min_free:
             free = ~occ & self.all
-            reach = frontier = self.nbmask[head] & free
-            while frontier:
-                grow = 0
-                while frontier:
-                    low = frontier & -frontier
-                    frontier ^= low
-                    grow |= self.nbmask[low.bit_length() - 1]
-                frontier = grow & free & ~reach
-                reach |= frontier
-            if reach != free:
+            if flood(self.nbmask, self.nbmask[head] & free, free) != free:
                 return _CUT
         return last
 
@@ -176,11 +168,11 @@ class _Pruning:
 
 
 @lru_cache(maxsize=8)  # problems hash by identity (``eq=False``): one entry per problem
-def _halos(problem: Problem) -> tuple[list[list[int]], list[int]]:
+def _halos(problem: Problem) -> tuple[list[list[int]], tuple[int, ...]]:
     """Per segment, per ray row: the neighbours of the start cell and of the cells the ray
     adds; and each cell's neighbours as a mask. Cached for the last few problems."""
     nb = problem.neighbours
-    nbmask = [sum(1 << x for x in around if x >= 0) for around in nb]
+    nbmask = problem.region.neighbour_masks
     by_length: dict[int, list[int]] = {}
     for length in set(problem.lengths):
         rows = []

@@ -57,7 +57,7 @@ SLICE = 1_000  # conflicts per slice
 # A slice runs as solver calls of at most STEP conflicts each, always (so that it is the same
 # search in a worker and in this process), and in this process the caller's stop is asked
 # between them: CaDiCaL through python-sat cannot be interrupted, and a signal waits for the
-# call's end. Measured (2026-11-27, 2 cores at a load of 7): 250 conflicts take about 0.06 s on
+# call's end. Measured (2 cores at a load of 7): 250 conflicts take about 0.06 s on
 # the edge model of 729 cells and 0.06-0.12 s on the position model of 125. (The split changes
 # the search a little: the bent 9x9x9 snake took 1,791 conflicts in calls of 250, 500 or 1,000
 # and 4,783 in calls of 100.)
@@ -68,7 +68,7 @@ ROUND_CONFLICTS = 10  # a round of the edge model's cuts weighs at least this ma
 # the colouring use the edge model at any size).
 POSITION_CELLS = 125
 NODES_PER_CONFLICT = 1_000  # for budgets and the portfolio's order, a conflict weighs this many
-# nodes of the restarts (measured 2026-11-27, 2 cores at a load of 7: 4,000-5,000 conflicts a
+# nodes of the restarts (measured, 2 cores at a load of 7: 4,000-5,000 conflicts a
 # second on the edge model of 343-729 cells, 2,000-4,000 on the position model of 75-125 cells;
 # the restarts 2-6 million nodes a second)
 

@@ -3,7 +3,7 @@
 Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 
 * ``GET /``: the page (its settings inline, allowed by the page's Content-Security-Policy);
-  ``GET /page.js``, ``/page.css``;
+  ``GET /page.js``, ``/page.css``, ``/scene.js`` (the drawing the offline viewer shares);
 * ``GET /api/catalog``: the named puzzles; ``GET /api/status``: the pool's places and workers;
 * ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
@@ -62,6 +62,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from snakecube import limits
 from snakecube.errors import InputError
+from snakecube.explain import viewer
 from snakecube.search import kernel
 from snakecube.web import answers
 from snakecube.web.connections import BACKLOG, Protocol, fitted_caps
@@ -83,6 +84,7 @@ MAX_NESTING = 8  # lists and objects inside one another in a request (the page s
 STATIC = {
     "page.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
+    "scene.js": "text/javascript; charset=utf-8",  # the viewer's too: explain/scene.js
 }
 EXTRA_SECONDS = 30  # a job may run this long past the search's own limit before it is killed
 NEARBY_JOB_SECONDS = 20  # the nearby look-up (a node budget, about 0.1-1 s) is killed past this
@@ -121,6 +123,8 @@ def _error(message: str, status: int = 400, close: bool = False) -> JSONResponse
 
 def static_text(name: str) -> str:
     """A file of the page (package data)."""
+    if name == "scene.js":
+        return viewer.scene_script()
     return resources.files("snakecube.web").joinpath("static", name).read_text("utf-8")
 
 

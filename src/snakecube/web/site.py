@@ -1,9 +1,10 @@
 """``snakecube web --out DIR``: the page as a static site that solves in the browser.
 
 The folder holds the page (``index.html``, ``page.js``, ``page.css``; it draws the cubes
-as SVG itself), ``config.js`` (static mode), the Web Worker ``pyworker.js``, Pyodide's
-runtime and standard library (``pyodide/``), copied from the pinned npm package in
-``node_modules`` (``npm ci`` fetches it), ``snakecube.zip``: snakecube's pure-Python
+as SVG itself, with ``scene.js``, the drawing it shares with the offline viewer),
+``config.js`` (static mode), the Web Worker ``pyworker.js``, Pyodide's runtime and
+standard library (``pyodide/``), copied from the pinned npm package in ``node_modules``
+(``npm ci`` fetches it), ``snakecube.zip``: snakecube's pure-Python
 modules, which Pyodide unpacks into its file system, and ``kernel.wasm``: the compiled loops
 (``csrc/``, the C the native package's Cython extensions wrap), compiled here by Debian's
 clang and wasm-ld into a WebAssembly module with no C library. ``kernel.json`` says whether
@@ -27,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from snakecube.errors import InputError, SlowWarning
+from snakecube.explain import viewer
 
 PAGE_FILES = ("index.html", "page.js", "page.css", "pyworker.js")
 PYODIDE_FILES = (
@@ -117,6 +119,7 @@ def _write_site(folder: Path, nm: Path) -> None:
     static = resources.files("snakecube.web").joinpath("static")
     for name in PAGE_FILES:
         (folder / name).write_bytes(static.joinpath(name).read_bytes())
+    (folder / "scene.js").write_text(viewer.scene_script(), "utf-8")  # shared with the viewer
     config = {"mode": "static"}
     (folder / "config.js").write_text(f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n")
     runtime = folder / "pyodide"

@@ -44,22 +44,22 @@ class Beamed:
 
 
 BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles it, up to
-# about 370 MB a beam allocated (two 64-byte folds a place, four 56-byte children a fold);
-# 290 MB at its peak on 5x5x5-s7 (measured, eleventh run)
-BEAM_MAX_WIDTH = 1 << 20
+# BEAM_WIDEST: about 370 MB a beam allocated (two 64-byte folds a place, four 56-byte
+# children a fold; 290 MB at its peak on 5x5x5-s7, measured). The loop itself takes up to
+# loops.BEAM_MAX_WIDTH (2^22); this is the portfolio's choice, for memory.
+BEAM_WIDEST = 1 << 20
 # The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, this many folds of a beam at one level weigh one restart
-# node, so that beams and restarts advance side by side (measured, one core, the tenth run of
-# 2026-11-24, the loop with its radix sort: the beams' nominal fold-levels against restart
-# nodes a second, ratios 1.31-2.41 on 4x4x5 to 5x5x5 designs, median about 2; 0.88-1.61 in the
-# ninth run's loop, when one fold-level weighed one node); a beam's place on the scale is its
+# node, so that beams and restarts advance side by side (measured, one core, the loop with
+# its radix sort: the beams' nominal fold-levels against restart nodes a second, ratios
+# 1.31-2.41 on 4x4x5 to 5x5x5 designs, median about 2); a beam's place on the scale is its
 # nominal size, width x segments / BEAM_FOLDS_PER_NODE, known before it runs.
 BEAM_FOLDS_PER_NODE = 2
 # Where depth first sits out (``who_runs``: even its better end's tree is hopeless) and the
 # restarts and beams run side by side, the restarts, depth-first searches too, have found no
-# solution the beams did not find sooner (docs/design.md, "Tenth run"): beams weigh this many
-# times less there and take most of the time.
+# solution the beams did not find sooner (docs/design.md, the beam searches): beams weigh
+# this many times less there and take most of the time.
 BEAM_BIAS_HOPELESS = 4
 BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
 BEAM_CELLS = 128  # the loop's masks are 128 bits
@@ -67,8 +67,8 @@ BEAM_CELLS = 128  # the loop's masks are 128 bits
 
 def beam_width(k: int) -> int:
     """The width of beam ``k`` (0-based) of the beam member: it doubles each round, up to
-    ``BEAM_MAX_WIDTH`` (later rounds are new seeds at that width)."""
-    return min(BEAM_BASE << min(k // len(BEAM_ROUND), 40), BEAM_MAX_WIDTH)
+    ``BEAM_WIDEST`` (later rounds are new seeds at that width)."""
+    return min(BEAM_BASE << min(k // len(BEAM_ROUND), 40), BEAM_WIDEST)
 
 
 def beam_work(k: int, segments: int, bias: int = 1) -> int:

@@ -34,8 +34,8 @@ class Depth:
 DEPTH_SLICE = 2_000_000  # nodes of the depth-first member per slice (at least)
 # On the portfolio's scale of work, a slice of the depth-first member weighs this many restart
 # nodes: its nodes cost about a fifth and a half of a restart's (measured on 66-125 cells,
-# whole processes, one core, 2026-11-24, after the shifted dead-end step: 25.8-33.3 million a
-# second against 4.6-5.6, ratios 5.1-6.5, median 5.55; 4.75 on 2026-11-23), so with two
+# whole processes, one core, with the shifted dead-end step: 25.8-33.3 million a second
+# against 4.6-5.6, ratios 5.1-6.5, median 5.55), so with two
 # workers the two members advance side by side and neither's solution waits long for the
 # other's turn.
 DEPTH_SLICE_WORK = DEPTH_SLICE * 2 // 11

@@ -558,21 +558,9 @@
   const SHADE_DEFAULT = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
   const ARROW = "#111", HATCH = "#0b3558";  // as scene.PLAN_ARROW and drawing.HATCH
 
-  function basis(eye) {
-    const n = Math.hypot(...eye) || 1;
-    const f = eye.map((v) => v / n); // toward the viewer
-    let r = [-f[1], f[0], 0]; // right: horizontal, across the view
-    const rn = Math.hypot(...r) || 1;
-    r = rn < 1e-9 ? [1, 0, 0] : r.map((v) => v / rn);
-    const u = [f[1] * r[2] - f[2] * r[1], f[2] * r[0] - f[0] * r[2], f[0] * r[1] - f[1] * r[0]];
-    return { f, r, u };
-  }
-
-  function shade(hex, k) {
-    const n = parseInt(hex.slice(1), 16);
-    const c = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => Math.round(Math.min(255, v * k)));
-    return `rgb(${c.join(",")})`;
-  }
+  // The camera's basis, the shading, the painter's order and the arrow: scene.js, which the
+  // offline viewer embeds too.
+  const S = window.snakecubeScene;
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVG, name);
@@ -581,7 +569,7 @@
     return e;
   }
 
-  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const dot = S.dot;
 
   // A point turned by `angle` about the line through `o` along the unit axis `d`.
   function rotate(p, o, d, angle) {
@@ -610,17 +598,15 @@
     const eye0 = pic.eye;
     const az = Math.atan2(eye0[1], eye0[0]) + t[0];
     const el0 = Math.max(-1.45, Math.min(1.45, Math.atan2(eye0[2], Math.hypot(eye0[0], eye0[1])) + t[1]));
-    const { f, r, u } = basis([Math.cos(el0) * Math.cos(az), Math.cos(el0) * Math.sin(az), Math.sin(el0)]);
+    const { f, r, u } = S.basis(S.eyeAt(el0, az));
     const P = (p) => [dot(p, r), -dot(p, u)];
     const shadeOf = pic.shade || SHADE_DEFAULT;
     const labels = new Map(pic.labels.map((l) => [l[0], l]));
-    const items = pic.cubes.map((c) => {
-      const k = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [c.cell[0] + (i & 1), c.cell[1] + (i >> 1 & 1), c.cell[2] + (i >> 2 & 1)]);
-      const corners = c.turn ? k.map((p) => rotate(p, c.turn.o, c.turn.d, c.turn.angle)) : k;
-      const centre = [0, 1, 2].map((a) => corners.reduce((s, p) => s + p[a], 0) / 8);
-      return { c, corners, depth: dot(centre, f) };
-    });
-    items.sort((a, b) => (b.c.cut ? 1 : 0) - (a.c.cut ? 1 : 0) || a.depth - b.depth);  // cut away: under all
+    const items = S.paintOrder(pic.cubes.map((c) => {
+      const k = S.corners(c.cell);
+      return { c, corners: c.turn ? k.map((p) => rotate(p, c.turn.o, c.turn.d, c.turn.angle)) : k };
+    }), f, (it) => [0, 1, 2].map((a) => it.corners.reduce((s, p) => s + p[a], 0) / 8),
+    (it) => (it.c.cut ? 0 : 1));  // cut away: under all
     const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
       class: "cubes", role: "img" });
     const seeThrough = pic.cubes.some((c) => c.ghost), over = [];
@@ -643,9 +629,8 @@
         const n = normalOf(a, s);
         if (dot(n, f) <= 1e-9) continue;
         const pts = idx.map((i) => P(corners[i]));
-        const light = shadeOf[0] * Math.abs(n[0]) + shadeOf[1] * Math.abs(n[1]) + shadeOf[2] * Math.abs(n[2]);
         el("polygon", { points: pts.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "),
-          fill: shade(c.colour, light), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
+          fill: S.shade(c.colour, S.light(shadeOf, n)), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
           "data-face": `${a},${s}`, ...(c.ghost ? { "fill-opacity": 0.3, class: "ghost" } : {}) }, g);
         if (c.pattern === "hatch" && !c.ghost) {  // lines across the face: the cubes that turn read in grey too
           const [a0, a1, , a3] = pts, H = 4;
@@ -664,7 +649,7 @@
           }
         }
         if (c.seam && pic.seam && a !== pic.seam[0] && !c.turn) {  // the joint: this face's edge on it
-          const on = idx.map((i) => corners[i]).filter((p) => Math.abs(p[pic.seam[0]] - pic.seam[1]) < 1e-6);
+          const on = S.onPlane(idx.map((i) => corners[i]), pic.seam);
           if (on.length === 2) {
             const [p0, p1] = on.map(P);
             el("line", { x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1], stroke: "#111", "stroke-width": 0.1,
@@ -693,17 +678,9 @@
     }
     if (pic.arc) {  // the turn's arrow, on top
       const pts = pic.arc.map(P);
-      const tip = pts[pts.length - 1];
-      let k = pts.length - 2;
-      while (k > 0 && Math.hypot(pts[k][0] - tip[0], pts[k][1] - tip[1]) < 0.42) k--;
-      const back = pts[Math.max(0, k)];
-      const len = Math.hypot(tip[0] - back[0], tip[1] - back[1]) || 1;
-      const ux = (tip[0] - back[0]) / len, uy = (tip[1] - back[1]) / len, hd = 0.42;
-      const line = [...pts.slice(0, Math.max(1, k + 1)), [tip[0] - ux * hd * 0.8, tip[1] - uy * hd * 0.8]];
-      const base = [tip[0] - ux * hd, tip[1] - uy * hd];
-      const head = [tip, [base[0] - uy * hd * 0.45, base[1] + ux * hd * 0.45],
-        [base[0] + uy * hd * 0.45, base[1] - ux * hd * 0.45]].map((q) => q.join(",")).join(" ");
-      const path = line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" ");
+      const arrow = S.arrow(pts, 0.42);
+      const head = arrow.head.map((q) => q.join(",")).join(" ");
+      const path = arrow.line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" ");
       // black in a white halo: it reads over any cube, in grey and in any colour vision
       el("polyline", { points: path, fill: "none", stroke: "#fff", "stroke-width": 0.2, "stroke-linecap": "round",
         "stroke-linejoin": "round", class: "halo" }, svg);
