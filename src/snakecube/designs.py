@@ -20,6 +20,7 @@ from snakecube.errors import InputError
 from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import end_sizes
+from snakecube.search.options import Prune
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.search.strategy import last_end_pays
@@ -149,7 +150,7 @@ def rating_engine() -> Engine:
     """The engine every score is measured with: dead-end and parity pruning, compiled where
     possible. The pure-Python engine visits the same nodes, so scores never depend on it."""
 
-    prune = kernel.DEAD_END | kernel.PARITY
+    prune = Prune.DEAD_END | Prune.PARITY
     return kernel.Kernel(prune) if kernel.AVAILABLE else Reference(prune)
 
 

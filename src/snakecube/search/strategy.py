@@ -16,6 +16,7 @@ from snakecube.search import edges, kernel
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import tree_size
 from snakecube.search.inputs import Inputs
+from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 
@@ -74,7 +75,7 @@ def choose_engine(problem: Problem | None, requested: str | Engine | None = None
             SlowWarning,
             stacklevel=3,
         )
-    return Reference(prune=kernel.DEFAULT_PRUNE)
+    return Reference(prune=DEFAULT_PRUNE)
 
 
 def choose_workers(problem: Problem, limit: int | None, requested: int | None) -> int:
