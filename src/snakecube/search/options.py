@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from snakecube import limits
 
+
 # -- pruning flags of the counting engines (``search.engine``) --------------------------------
 class Prune(enum.IntFlag):
     """The counting engines' pruning (``search.engine`` says what each cuts); ``SC_*`` in C."""
