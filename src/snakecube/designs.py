@@ -27,6 +27,7 @@ from snakecube.search.strategy import last_end_pays
 from snakecube.shape import Box, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
+from snakecube.stop import StopReason
 
 
 def serpentine(box: Box) -> list[CellIndex]:
@@ -130,7 +131,7 @@ class Rating:
     easier_end: str  # "first" or "last"
     tries: int  # placements tried from the easier end
     complete: bool = True
-    stop_reason: str | None = None
+    stop_reason: StopReason | None = None
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
@@ -193,7 +194,7 @@ def rate(
         bound = None if not ends else max(1, ends[0][0])  # the other end's tries
         r = solve(s, region, engine=engine, workers=1, seconds=left, reverse=False,
                   max_nodes=bound, progress=progress)  # fmt: skip
-        if r.stop_reason == "nodes":  # more tries than the other end: not the easier one
+        if r.stop_reason == StopReason.NODES:  # more tries than the other end: not the easier one
             continue
         if not r.complete:  # never a score from a partial search
             return Rating(
@@ -253,7 +254,7 @@ class Generated:
 
 def _stopped(result: Result) -> bool:
     """True when a search was cut short by a limit; Ctrl-C is passed on, never swallowed."""
-    if result.stop_reason == "interrupted":
+    if result.stop_reason == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
     return not result.complete
 
@@ -273,7 +274,7 @@ def _check_candidate(
         # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
         limit = (3 if snake.is_palindrome else 2) if unique[i] else 1
         check = _search(snake, box, limit, max_nodes, better_end=i > 0)
-        if check.stop_reason == "interrupted":
+        if check.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
         if not check.solutions or (unique[i] and _stopped(check)):
             return  # no fold within the node limit; or a second one, or no proof there is none

@@ -18,6 +18,7 @@ from snakecube.errors import InputError
 from snakecube.output import write_file
 from snakecube.shape import Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 Progress = Callable[[int, int, int], None]  # (steps done, steps in all, path classes so far)
 
@@ -63,7 +64,7 @@ class Census:
     histogram: dict[int, int]  # number of designs for each number of solutions
     top: tuple[DesignCount, ...]  # the designs with the most solutions, then by turn string
     complete: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     units: tuple[int, int]  # (finished, in all)
     partitions: tuple[int, int]
     store: Path | None

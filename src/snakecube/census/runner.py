@@ -21,6 +21,7 @@ from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import Prefix, path_units, tally_unit
 from snakecube.errors import InputError
 from snakecube.shape import Region
+from snakecube.stop import StopReason
 
 
 def default_partitions(cells: int) -> int:
@@ -281,14 +282,17 @@ class _Runner:
                 done_units[info.unit] = info
                 self._tick(len(done_units), sum(u.classes for u in done_units.values()))
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         except _OutOfTime:
-            stop = "seconds"
+            stop = StopReason.SECONDS
         group = len(self.region.symmetries)
         paths = sum(u.classes for u in done_units.values()) * group
         if stop or len(done_units) < len(self.units):
             return _partial(
-                paths, (len(done_units), len(self.units)), (0, st.partitions), stop or "interrupted"
+                paths,
+                (len(done_units), len(self.units)),
+                (0, st.partitions),
+                stop or StopReason.INTERRUPTED,
             )
         parts = st.finished_parts()
         filled = st.filled_parts()
@@ -300,9 +304,9 @@ class _Runner:
                 parts[part.partition] = part
                 self._tick(len(self.units) + len(parts), found)
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         except _OutOfTime:
-            stop = "seconds"
+            stop = StopReason.SECONDS
         return _summary(
             self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
         )
@@ -367,7 +371,7 @@ def map_jobs(
 
 
 def _partial(
-    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: str
+    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: StopReason
 ) -> dict[str, Any]:
     return {
         "paths": paths,
@@ -391,7 +395,7 @@ def _summary(
     parts: list[PartInfo],
     units: int,
     partitions: int,
-    stop: str | None,
+    stop: StopReason | None,
 ) -> dict[str, Any]:
     n = region.volume
     histogram: dict[int, int] = {}
@@ -415,7 +419,7 @@ def _summary(
         "histogram": dict(sorted(histogram.items())),
         "top": top,
         "complete": complete,
-        "stop_reason": None if complete else (stop or "interrupted"),
+        "stop_reason": None if complete else (stop or StopReason.INTERRUPTED),
         "units": (units, units),
         "partitions": (len(parts), partitions),
     }

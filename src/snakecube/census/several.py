@@ -45,6 +45,7 @@ from snakecube.errors import InputError
 from snakecube.output import write_file
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ class JointCensus:
     histograms: tuple[dict[int, int], ...]  # per counted target
     top: tuple[JointDesign, ...]  # most solutions in all counted targets, then by turns
     complete: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     partitions: tuple[int, int]  # (compared, in all)
     store: Path | None
     searched: Searched | None = None
@@ -376,7 +377,7 @@ class _Run:
             self.alone.append(one)
             offset += len(self.units[i]) + p
             if not one.complete:
-                return _partial(self.alone, (0, p), one.stop_reason or "interrupted")
+                return _partial(self.alone, (0, p), one.stop_reason or StopReason.INTERRUPTED)
         singles = [c._store for c in self.alone]
         if len(singles) == 1:
             self.filled = singles[0].filled_parts()
@@ -407,7 +408,7 @@ class _Run:
                 found = sum(i.designs for i in parts.values())
                 self._tick(offset + empty + len(parts), self.steps, found)
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         self.filled = sorted(parts)
         stats = [_fields(i) for i in parts.values()]
         return _summary(self.alone, stats, (empty + len(parts), p), stop, n)
@@ -438,7 +439,7 @@ class _Run:
         result = _summary(self.alone, stats, counted["partitions"], stop, n)
         result["searched"] = summary
         result["complete"] = stop is None and summary.tasks[0] == summary.tasks[1]
-        result["stop_reason"] = None if result["complete"] else (stop or "interrupted")
+        result["stop_reason"] = None if result["complete"] else (stop or StopReason.INTERRUPTED)
         return result
 
 
@@ -454,7 +455,7 @@ def _fields(info: JointPart | TaskInfo) -> dict[str, Any]:
     }
 
 
-def _partial(alone: list[Census], partitions: tuple[int, int], stop: str) -> dict[str, Any]:
+def _partial(alone: list[Census], partitions: tuple[int, int], stop: StopReason) -> dict[str, Any]:
     return {
         "alone": tuple(alone),
         "design_count": None,
@@ -475,7 +476,7 @@ def _summary(
     alone: list[Census],
     parts: list[dict[str, Any]],
     partitions: tuple[int, int],
-    stop: str | None,
+    stop: StopReason | None,
     n: int,
 ) -> dict[str, Any]:
     """The totals of the statistics of several partitions (or slices)."""
@@ -505,6 +506,6 @@ def _summary(
         "histograms": tuple(dict(sorted(h.items())) for h in histograms),
         "top": top,
         "complete": complete,
-        "stop_reason": None if complete else (stop or "interrupted"),
+        "stop_reason": None if complete else (stop or StopReason.INTERRUPTED),
         "partitions": partitions,
     }

@@ -36,7 +36,8 @@ from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Region
-from snakecube.solution import complete_words
+from snakecube.solution import STOP_WORDS, complete_words
+from snakecube.stop import StopReason
 
 if TYPE_CHECKING:
     from snakecube.census.forecast import Forecast
@@ -70,7 +71,7 @@ def _print_census(result: Any, args: Namespace) -> None:
     else:
         u, p = summary["units"], summary["partitions"]
         where = f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
-        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        why = STOP_WORDS[result.stop_reason or StopReason.INTERRUPTED]
         print(
             f"complete       no: {why} after {u[0]} of {u[1]} units and {p[0]} of "
             f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
@@ -255,7 +256,7 @@ def _counted(
                 return EXIT_INTERRUPTED
             say(f"snakecube: wrote {args.csv!r}")
         show(result, args)
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
 
 SAY_AFTER = 10.0  # seconds: a census forecast to take longer is announced before it starts
@@ -374,7 +375,7 @@ def _print_joint(result: Any, args: Namespace) -> None:
         for t in summary["top"]:
             print("  " + "".join(f"{s:>{width}}" for s in t["solutions"]) + f"  {t['turns']}")
     if not result.complete:
-        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        why = STOP_WORDS[result.stop_reason or StopReason.INTERRUPTED]
         print(f"complete       no: {why}; rerun with {_where(result)} to go on")
 
 
@@ -511,7 +512,7 @@ def generate_command(args: Namespace) -> int:
             bar.close()
     complete = len(rows) == args.count
     if args.json:
-        stop_reason = "interrupted" if interrupted else None
+        stop_reason = StopReason.INTERRUPTED if interrupted else None
         print_json(args, {"designs": rows, "complete": complete, "stop_reason": stop_reason})
     if interrupted:
         say(f"snakecube: interrupted after {len(rows)} of {args.count} designs")
@@ -584,7 +585,7 @@ def rate_command(args: Namespace) -> int:
     data = result.to_dict()
     if args.json:
         print_json(args, data)
-        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+        return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
     said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
@@ -597,4 +598,4 @@ def rate_command(args: Namespace) -> int:
             print(f"{key:11} {value}")
     if result.complete and not result.distinct:
         print_nearby(nearby_designs(args, result.snake, result.region))
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

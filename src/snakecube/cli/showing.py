@@ -35,6 +35,7 @@ from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import Snake
 from snakecube.solution import complete_words
+from snakecube.stop import StopReason
 
 SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
 EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
@@ -195,7 +196,7 @@ def fold_command(args: Namespace) -> int:
     found, p = choice.solution, choice.plan
     if found is None:
         if args.json:
-            print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
+            print_json(args, {"complete": False, "stop_reason": StopReason.SECONDS, "plan": None})
         return EXIT_OK
     if p is None:
         p = fold.plan(found, args.held, args.nodes)
@@ -319,4 +320,4 @@ def flat_command(args: Namespace) -> int:
         print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
         done = complete_words(result.complete, result.stop_reason, "counts are lower bounds")
         print(f"{'complete':22} {done}")
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

@@ -45,6 +45,7 @@ from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
+from snakecube.stop import StopReason
 
 
 def _solve_options(p: Parser) -> None:
@@ -160,7 +161,7 @@ def solve_command(args: Namespace) -> int:
         if unsolvable:
             data["nearby"] = [n.to_dict() for n in near]
         print_json(args, data, indent=2)
-        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+        return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
     said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
@@ -170,7 +171,7 @@ def solve_command(args: Namespace) -> int:
     if args.show:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
 
 def _solve_several(args: Namespace, targets: list[Region]) -> int:
@@ -209,9 +210,9 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
             if bar is not None:
                 bar.close()
         results.append(_as_typed(args, result, target))
-        if result.stop_reason == "interrupted":
+        if result.stop_reason == StopReason.INTERRUPTED:
             break
-    stopped = results[-1].stop_reason == "interrupted"
+    stopped = results[-1].stop_reason == StopReason.INTERRUPTED
     said = catalog_note(results[0].snake, snake_text(args), targets[0])
     folds = [r.region.describe() for r in results if r.solutions]
     if args.json:
