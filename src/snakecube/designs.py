@@ -25,7 +25,7 @@ from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.search.strategy import last_end_pays
 from snakecube.shape import Box, CellIndex, Coord, Region
-from snakecube.snake import Snake
+from snakecube.snake import End, Snake
 from snakecube.solution import Result, Solution
 from snakecube.stop import StopReason
 
@@ -128,7 +128,7 @@ class Rating:
     region: Region
     difficulty: float | None  # None when the snake has no solution, or the search stopped
     distinct: int  # solutions up to the target's symmetries and reversal
-    easier_end: str  # "first" or "last"
+    easier_end: End  # the end whose search visits fewer nodes
     tries: int  # placements tried from the easier end
     complete: bool = True
     stop_reason: StopReason | None = None
@@ -185,10 +185,10 @@ def rate(
     snake = as_snake(snake, region)
     region = as_target(target, snake) if region is None else region
     engine = rating_engine()
-    order = [("first", snake), ("last", snake.reversed())]
+    order = [(End.FIRST, snake), (End.LAST, snake.reversed())]
     if last_end_pays(compile_inputs(snake, region)):
         order.reverse()
-    ends: list[tuple[int, str, Result]] = []
+    ends: list[tuple[int, End, Result]] = []
     for name, s in order:
         left = None if deadline is None else max(1e-3, deadline - time.monotonic())
         bound = None if not ends else max(1, ends[0][0])  # the other end's tries

@@ -33,7 +33,7 @@ from snakecube.fold.choice import choose
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
-from snakecube.snake import Snake
+from snakecube.snake import End, Snake
 from snakecube.solution import complete_words
 from snakecube.stop import StopReason
 
@@ -212,7 +212,7 @@ def fold_command(args: Namespace) -> int:
         return EXIT_OK
     order = "yes" if p.in_order else "no (see the last line)"
     print(f"{'snake':16} {p.solution.snake.turns()}")
-    print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
+    print(f"{'held end':16} {'cube 1' if p.held == End.FIRST else 'cube ' + str(len(p.end))}")
     print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
     print(f"{'sheet order':16} {order}")

@@ -56,6 +56,7 @@ from snakecube.frame import (
     steps,
 )
 from snakecube.shape import VECTORS, Coord
+from snakecube.snake import End
 from snakecube.solution import Solution
 
 ABOVE = Camera(89.0, -90.0, "seen from above")  # the flat start: a map, x right, y up
@@ -495,9 +496,9 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     joint, _ = plan.moves[k - 1]
     _, turned, moving = grip(plan, joint)
     t = turned - 1
-    h = joint - 1 if plan.held == "first" else joint
+    h = joint - 1 if plan.held == End.FIRST else joint
     order = [i - 1 for i in moving]
-    if plan.held == "last":
+    if plan.held == End.LAST:
         order.reverse()  # from the joint outwards
     d = tuple(before[t][a] - before[h][a] for a in range(3))
     direction: Coord = (d[0], d[1], d[2])
@@ -760,7 +761,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     words = ["\n".join(start), *(w for w in lines if w.startswith("Step "))]
     frames = plan.frames
     n = len(plan.end)
-    held_end = 0 if plan.held == "first" else n - 1
+    held_end = 0 if plan.held == End.FIRST else n - 1
     first = frames[0]
     wood = {i: cube_colour(i) for i in range(n)}
     top = make_view(ABOVE, first, range(n), range(n))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from snakecube.fold.model import Vec, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.frame import TABLE
-from snakecube.snake import which_end
+from snakecube.snake import End, which_end
 
 
 def _way(v: Sequence[int]) -> str:
@@ -31,7 +31,7 @@ def grip(p: FoldPlan, joint: int) -> tuple[range, int, range]:
     cube that turns on the joint (it spins in place on the turning line), and every cube that
     turns with it."""
     n = len(p.end)
-    if p.held == "first":
+    if p.held == End.FIRST:
         return range(1, joint + 1), joint + 1, range(joint + 1, n + 1)
     return range(joint + 1, n + 1), joint, range(1, joint + 1)
 
@@ -42,7 +42,7 @@ def start_words(p: FoldPlan) -> list[str]:
     lengths = p.solution.snake.lengths
     frames = p.frames or tuple(tuple(s) for s in p.states())
     n = len(p.end)
-    held = "cube 1" if p.held == "first" else f"cube {n}"
+    held = "cube 1" if p.held == End.FIRST else f"cube {n}"
     lines = ["Start: lay the snake flat on the table, seen from above, as the start picture shows:"]
     out, at = [], 0
     for m in lengths:
@@ -108,7 +108,7 @@ def steps_in_words(p: FoldPlan) -> list[str]:
         before, after = frames[k - 1], frames[k]
         held, turned, _ = grip(p, joint)
         way = "clockwise" if q > 0 else "anticlockwise"
-        if p.held == "first":
+        if p.held == End.FIRST:
             a, b = joint, joint + 1  # seen from the held cube next to the joint
             nxt = min((c for c in corners if c > b), default=n)
             swung = f"cubes {b + 1}-{nxt}" if nxt > b + 1 else f"cube {b + 1}"
@@ -145,7 +145,7 @@ def _close(cells: Sequence[Vec], joint: int, q: int, held: str) -> str:
     width of (the model's still side when the first end is held, its moving side when the
     last end is: the same relative motion)."""
     pairs = near_swing(cells, joint, q)
-    names = sorted({(s if held == "first" else m) + 1 for s, m in pairs})
+    names = sorted({(s if held == End.FIRST else m) + 1 for s, m in pairs})
     if not names:
         return "s already in place"
     if len(names) == 1:
