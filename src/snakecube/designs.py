@@ -87,7 +87,9 @@ def _added_corners(cells: Sequence[Coord], path: list[CellIndex], i: int) -> int
         pa, pb, pc = cells[a], cells[b], cells[c]
         return int(any(pa[k] + pc[k] != 2 * pb[k] for k in range(3)))
 
-    at = lambda k: path[k] if 0 <= k < len(path) else None  # noqa: E731
+    def at(k: int) -> int | None:
+        return path[k] if 0 <= k < len(path) else None
+
     m = len(path) - 1
     before = corner(at(i - 1), path[i], at(i + 1)) + corner(path[i], path[i + 1], at(i + 2))
     after = corner(at(i - 1), path[i], path[m]) + corner(path[i], path[m], at(m - 1))

@@ -22,7 +22,8 @@ from snakecube.snake import Snake
 from snakecube.stop import StopReason
 
 Point = tuple[int, int]
-_SQUARE = (  # the 8 symmetries of the square, as maps of (x, y)
+# the 8 symmetries of the square, as maps of (x, y)
+_SQUARE: tuple[Callable[[int, int], Point], ...] = (
     lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
     lambda x, y: (-x, y), lambda x, y: (y, x), lambda x, y: (x, -y), lambda x, y: (-y, -x),
 )  # fmt: skip

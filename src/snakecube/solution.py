@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+from snakecube.errors import InputError
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
 from snakecube.snake import Snake
 from snakecube.stop import StopReason
 from snakecube.symmetry import Counts, rotation_counts, rotations
 from snakecube.verify import verify as _verify
+
+
+class Style(enum.StrEnum):
+    """How segment directions are written: ``+x``/``-y`` (signs) or ``XP``/``YN`` (letters)."""
+
+    SIGNS = "signs"
+    LETTERS = "letters"
+
+    @classmethod
+    def named(cls, style: str) -> Style:
+        """The style called ``style``; InputError names an unknown one."""
+        if style not in cls._value2member_map_:
+            names = ", ".join(s.value for s in cls)
+            raise InputError(f"unknown style {style!r}; use one of {names}")
+        return cls(style)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +54,9 @@ class Solution:
             first += n - 1
         return tuple(out)
 
-    def direction_names(self, style: str = "signs") -> list[str]:
+    def direction_names(self, style: str = Style.SIGNS) -> list[str]:
         """Segment directions as ``+x``/``-y`` (style ``signs``) or ``XP``/``YN`` (``letters``)."""
-        names = DIRECTION_LETTERS if style == "letters" else DIRECTION_NAMES
+        names = DIRECTION_LETTERS if Style.named(style) == Style.LETTERS else DIRECTION_NAMES
         return [names[d] for d in self.directions]
 
     def canonical(self, reversal: bool = False) -> tuple[CellIndex, ...]:

@@ -175,10 +175,10 @@ class JointStore:
 
     def searched_root(self) -> Path:
         """Where the search in the extra target keeps its work (``decide.Decisions``)."""
-        return self.root / "searched" / self.manifest["searched"]["folder"]
+        return self.root / "searched" / str(self.manifest["searched"]["folder"])
 
     def target_root(self, i: int) -> Path:
-        return self.root / "targets" / self.manifest["folders"][i]
+        return self.root / "targets" / str(self.manifest["folders"][i])
 
     def part_path(self, p: int) -> Path:
         return self.root / "parts" / f"p{p:04d}.bin"

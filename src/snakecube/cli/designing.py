@@ -109,14 +109,16 @@ def histogram(label: str, counts: dict[Any, int]) -> str:
 
 def _store(args: Namespace) -> str | None:
     """--store, or the deprecated --checkpoint with a warning."""
-    if args.checkpoint is None:
-        return args.store
-    if args.store is not None:
+    store: str | None = args.store
+    checkpoint: str | None = args.checkpoint
+    if checkpoint is None:
+        return store
+    if store is not None:
         raise InputError("--checkpoint is the old name of --store: give one of them")
 
     warnings.warn("--checkpoint is now --store; the old name will go", DeprecationWarning,
                   stacklevel=1)  # fmt: skip
-    return args.checkpoint
+    return checkpoint
 
 
 def _designs_options(p: Parser) -> None:

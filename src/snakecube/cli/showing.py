@@ -34,7 +34,7 @@ from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import End, Snake
-from snakecube.solution import complete_words
+from snakecube.solution import Style, complete_words
 from snakecube.stop import StopReason
 
 SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
@@ -97,7 +97,7 @@ def show_command(args: Namespace) -> int:
     found = _chosen(args, "show").solution
     if found is None:
         return EXIT_OK
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     if args.out is None:
         if args.reverse:
             print("(--reverse: cube 1 is the last cube of the snake as typed)")

@@ -45,6 +45,7 @@ from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
+from snakecube.solution import Style
 from snakecube.stop import StopReason
 
 
@@ -151,7 +152,7 @@ def solve_command(args: Namespace) -> int:
         if bar is not None:
             bar.close()
     result = _as_typed(args, result, target)
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     unsolvable = result.complete and not result.solutions and start is None and path is None
     near = nearby_designs(args, result.snake, result.region) if unsolvable else []
     if args.json:
@@ -226,7 +227,7 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
         }
         print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if stopped else EXIT_OK
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     if said:
         print(f"({said})")
     for i, result in enumerate(results, 1):

@@ -33,6 +33,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.font_manager import FontProperties
+from matplotlib.patches import Rectangle
 
 from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import Drawing
@@ -114,7 +115,7 @@ class Sheet:
         return x / self.size[0]
 
     def _fy(self, y: float) -> float:
-        total = self.fig.get_size_inches()[1]
+        total = float(self.fig.get_size_inches()[1])
         return 1 - (self.page * self.size[1] + y) / total
 
     def text(self, x: float, y: float, lines: Sequence[str], pt: float = TEXT_PT,
@@ -135,7 +136,7 @@ class Sheet:
         return lines_height(len(lines), pt)
 
     def axes(self, x: float, y: float, w: float, h: float) -> Any:
-        total = self.fig.get_size_inches()[1]
+        total = float(self.fig.get_size_inches()[1])
         return self.fig.add_axes((self._fx(x), self._fy(y + h), w / self.size[0], h / total))
 
 
@@ -231,9 +232,7 @@ def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
     cells = solution.cells
     step = panel.step
     for cell in panel.tail:
-        ax.add_patch(
-            plt.Rectangle(cell[:2], 1, 1, facecolor=GHOST, alpha=0.45, edgecolor="#aaaaaa")
-        )
+        ax.add_patch(Rectangle(cell[:2], 1, 1, facecolor=GHOST, alpha=0.45, edgecolor="#aaaaaa"))
     for i in range(step.last + 1):
         x, y, _ = cells[i]
         new = i >= step.first
@@ -241,7 +240,7 @@ def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
         if panel.colours is not None:
             colour = panel.colours[i]
         ax.add_patch(
-            plt.Rectangle(
+            Rectangle(
                 (x, y),
                 1,
                 1,
@@ -850,7 +849,7 @@ def flat_sheet(result: Any, path: str | Path) -> Path:
     for ax, layout in zip(axes.flat, shown, strict=False):
         for i, (x, y) in enumerate(layout):
             ax.add_patch(
-                plt.Rectangle(
+                Rectangle(
                     (x, y),
                     1,
                     1,

@@ -32,8 +32,8 @@ from snakecube.fold.words import (
     start_words,
     steps_in_words,
     table_words,
-    which_end,
 )
+from snakecube.snake import which_end  # the instructions' first line names the end
 
 __all__ = [
     "EASIEST_RULE",
