@@ -16,7 +16,14 @@ from typing import Any
 from snakecube import limits, pool
 from snakecube.census.forecast import LONGEST, Forecast, duration, forecast
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
-from snakecube.census.result import Census, DesignCount, Progress, snake_of_key, turns_order
+from snakecube.census.result import (
+    Census,
+    DesignCount,
+    Progress,
+    Tally,
+    snake_of_key,
+    turns_order,
+)
 from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import Prefix, path_units, tally_unit
 from snakecube.errors import InputError
@@ -199,7 +206,7 @@ def run_census(
     answer read from the store."""
     st = Store.open(root, region, units, partitions, max_segment)
     result = _Runner(st, region, units, progress, workers, client, deadline).run()
-    return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
+    return Census.of(result, region, root, st, max_segment)
 
 
 def plan(
@@ -271,7 +278,7 @@ class _Runner:
             raise _OutOfTime
         self._tick(*self._last)
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> Tally:
         st = self.st
         done_units = st.finished_units()
         todo = [i for i in range(len(self.units)) if i not in done_units]
@@ -370,23 +377,8 @@ def map_jobs(
                 yield event.value
 
 
-def _partial(
-    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: StopReason
-) -> dict[str, Any]:
-    return {
-        "paths": paths,
-        "design_count": None,
-        "solution_count": None,
-        "unique": None,
-        "max_solutions": None,
-        "palindromes": None,
-        "histogram": {},
-        "top": (),
-        "complete": False,
-        "stop_reason": stop,
-        "units": units,
-        "partitions": parts,
-    }
+def _partial(paths: int, units: tuple[int, int], parts: tuple[int, int], stop: StopReason) -> Tally:
+    return Tally(paths, None, None, None, None, None, {}, (), False, stop, units, parts)
 
 
 def _summary(
@@ -396,7 +388,7 @@ def _summary(
     units: int,
     partitions: int,
     stop: StopReason | None,
-) -> dict[str, Any]:
+) -> Tally:
     n = region.volume
     histogram: dict[int, int] = {}
     for info in parts:
@@ -409,17 +401,17 @@ def _summary(
         DesignCount(snake_of_key(k, n), s, snake_of_key(k, n).is_palindrome) for k, s in best
     )
     complete = stop is None and len(parts) == partitions
-    return {
-        "paths": paths,
-        "design_count": sum(i.designs for i in parts),
-        "solution_count": sum(i.solutions for i in parts),
-        "unique": sum(i.unique for i in parts),
-        "max_solutions": max(histogram, default=0),
-        "palindromes": sum(i.palindromes for i in parts),
-        "histogram": dict(sorted(histogram.items())),
-        "top": top,
-        "complete": complete,
-        "stop_reason": None if complete else (stop or StopReason.INTERRUPTED),
-        "units": (units, units),
-        "partitions": (len(parts), partitions),
-    }
+    return Tally(
+        paths=paths,
+        design_count=sum(i.designs for i in parts),
+        solution_count=sum(i.solutions for i in parts),
+        unique=sum(i.unique for i in parts),
+        max_solutions=max(histogram, default=0),
+        palindromes=sum(i.palindromes for i in parts),
+        histogram=dict(sorted(histogram.items())),
+        top=top,
+        complete=complete,
+        stop_reason=None if complete else (stop or StopReason.INTERRUPTED),
+        units=(units, units),
+        partitions=(len(parts), partitions),
+    )
