@@ -6,7 +6,7 @@ import textwrap
 import warnings
 from argparse import SUPPRESS, Namespace
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from snakecube import limits
 from snakecube.cli.base import (
@@ -40,11 +40,17 @@ from snakecube.solution import STOP_WORDS, complete_words
 from snakecube.stop import StopReason
 
 if TYPE_CHECKING:
+    from snakecube.census.decide import Searched
     from snakecube.census.forecast import Forecast
+    from snakecube.census.result import Census
+    from snakecube.census.several import JointCensus
+
+# A census of one target or of several: ``_counted`` runs and prints either.
+Counted = TypeVar("Counted", "Census", "JointCensus")
 
 
-def _print_census(result: Any, args: Namespace) -> None:
-    summary = result.to_dict(rows=args.top)
+def _print_census(result: Census, args: Namespace) -> None:
+    summary: dict[str, Any] = result.to_dict(rows=args.top)  # the JSON document
     if args.json:
         print_json(args, summary, indent=2)
         return
@@ -231,10 +237,10 @@ def _census_options(args: Namespace, bar: Any) -> dict[str, Any]:
 
 def _counted(
     args: Namespace,
-    count: Callable[[Any], Any],
-    listed: Callable[[Any], bool],
-    write: Callable[[Any], None],
-    show: Callable[[Any, Namespace], None],
+    count: Callable[[Any], Counted],
+    listed: Callable[[Counted], bool],
+    write: Callable[[Counted], None],
+    show: Callable[[Counted, Namespace], None],
 ) -> int:
     """Run ``count(bar)`` under a progress bar, write the CSV where its designs are
     ``listed``, and ``show`` the answer; exit 130 when it was interrupted."""
@@ -297,7 +303,7 @@ def _estimate(target: Region, args: Namespace) -> int:
     return EXIT_OK
 
 
-def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
+def _designs_of_several(args: Namespace, targets: list[Region]) -> int:
     """designs with several targets: the designs that fold into every one of them."""
     from snakecube.census.several import joint_census  # numpy, as for one target
 
@@ -319,10 +325,10 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
     )  # fmt: skip
 
 
-def _print_joint(result: Any, args: Namespace) -> None:
+def _print_joint(result: JointCensus, args: Namespace) -> None:
     """A census of several targets as text: what they share first, then a column per
     counted target, and what the search in one more target found."""
-    summary = result.to_dict(rows=args.top)
+    summary: dict[str, Any] = result.to_dict(rows=args.top)  # the JSON document
     if args.json:
         print_json(args, summary, indent=2)
         return
@@ -381,7 +387,7 @@ def _print_joint(result: Any, args: Namespace) -> None:
         print(f"complete       no: {why}; rerun with {_where(result)} to go on")
 
 
-def _print_searched(searched: Any, described: list[str]) -> None:
+def _print_searched(searched: Searched, described: list[str]) -> None:
     """What the search in the extra target decided, and the estimate of the rest."""
     of = " and the ".join(described)
     print(f"{'searched':15}each design of the {of} with no segment longer than "
@@ -401,7 +407,7 @@ def _print_searched(searched: Any, described: list[str]) -> None:
               f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
 
 
-def _where(result: Any) -> str:
+def _where(result: Census | JointCensus) -> str:
     return f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
 
 
