@@ -4,6 +4,8 @@ fold plans and pictures need lives below both, in ``snakecube.frame``."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "snakecube"
@@ -186,3 +188,20 @@ if __name__ == "__main__":
         found = cycles(module_imports(lazy))
         kind = "all imports, also inside functions" if lazy else "module-level imports"
         print(f"circles among snakecube's modules ({kind}):", found or "none")
+
+
+def test_the_package_loads_its_names_when_first_used():
+    """``import snakecube`` alone imports no search; every name in ``__all__`` then resolves
+    to the object its home module defines (a fresh process: other tests import everything)."""
+    code = (
+        "import sys, importlib, snakecube\n"
+        "assert 'snakecube.search' not in sys.modules, 'search imported with the package'\n"
+        "for name in snakecube.__all__:\n"
+        "    value = getattr(snakecube, name)\n"
+        "    home = getattr(value, '__module__', None)\n"
+        "    assert home and getattr(importlib.import_module(home), name) is value, name\n"
+        "assert set(snakecube.__all__) <= set(dir(snakecube))\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
