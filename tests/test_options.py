@@ -26,3 +26,28 @@ def test_the_flags_are_the_headers_defines():
     assert all(m.value.bit_count() == 1 for m in (*Prune, *Check))
     assert options.DEFAULT_PRUNE == Prune.DEAD_END | Prune.PARITY | Prune.TAIL
     assert options.FIRST_SWEEP is Check.SWEEP and options.TAIL is Prune.TAIL
+
+
+def test_the_api_takes_plain_names_and_refuses_unknown_ones():
+    import pytest
+
+    import snakecube as sc
+    from snakecube import fold
+    from snakecube.errors import InputError
+    from snakecube.search.strategy import Strategy, check_strategy
+    from snakecube.solution import Style
+
+    solution = sc.solve("standard").solutions[0]
+    assert solution.direction_names("letters") == solution.direction_names(Style.LETTERS)
+    assert solution.direction_names()[0] in ("+x", "-x", "+y", "-y", "+z", "-z")
+    assert check_strategy("depth-first") is Strategy.DEPTH_FIRST
+    assert fold.plan(solution, "last").held == "last"
+    for call in (
+        lambda: solution.direction_names("arrows"),
+        lambda: check_strategy("breadth-first"),
+        lambda: fold.plan(solution, "middle"),
+        lambda: sc.solve("standard", strategy="fastest"),
+    ):
+        with pytest.raises(InputError) as err:
+            call()
+        assert "<" not in str(err.value)  # a name, never an enum's repr
