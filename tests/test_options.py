@@ -1,10 +1,18 @@
-"""The pruning flags and first-search checks (``search.options``) against the C header."""
+"""The pruning flags and first-search checks (``search.options``) against the C header; the
+named states' plain strings at the API's edge."""
 
 import re
 from pathlib import Path
 
+import pytest
+
+import snakecube as sc
+from snakecube import fold
+from snakecube.errors import InputError
 from snakecube.search import options
 from snakecube.search.options import Check, Prune
+from snakecube.search.strategy import Strategy, check_strategy
+from snakecube.solution import Style
 
 HEADER = Path(options.__file__).parent.parent / "csrc" / "sc.h"
 
@@ -29,14 +37,6 @@ def test_the_flags_are_the_headers_defines():
 
 
 def test_the_api_takes_plain_names_and_refuses_unknown_ones():
-    import pytest
-
-    import snakecube as sc
-    from snakecube import fold
-    from snakecube.errors import InputError
-    from snakecube.search.strategy import Strategy, check_strategy
-    from snakecube.solution import Style
-
     solution = sc.solve("standard").solutions[0]
     assert solution.direction_names("letters") == solution.direction_names(Style.LETTERS)
     assert solution.direction_names()[0] in ("+x", "-x", "+y", "-y", "+z", "-z")
