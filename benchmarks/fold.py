@@ -1,6 +1,10 @@
 """How fast and how well ``snakecube fold`` plans: every catalog puzzle (King B is ``king-b``),
 random 4x4x4 designs (the table's seeds and fresh ones), and King B's plans in the static
-page's Pyodide; with ``--before``, an older build measured in the same run.
+page's Pyodide; with ``--before``, an older build measured in the same run. How well: the
+quarter turns, and how the plan walks along the chain: its hand distance (the sum over its
+moves of the distance, in cubes, from each joint turned to the one before) as a multiple of
+its span (the highest joint turned minus the lowest), from the plan's own moves, so that a
+build that does not say it is measured the same way.
 
     .venv/bin/python benchmarks/fold.py                                   # the full run; rewrites
                                                                  # benchmarks/results-fold.md
@@ -27,9 +31,11 @@ the plan of each solution the page lists, as the page's worker does (``answers.p
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,6 +90,8 @@ def judged(run: dict, text: str, box: sc.Box) -> dict:
     except Budget:
         fewest = None
     order = [m["joint"] for m in data["moves"]]
+    walked = sum(abs(b - a) for a, b in itertools.pairwise(order))
+    span = max(order) - min(order) if order else 0
     in_order = order == sorted(order) and len(set(order)) == len(order)
     if data["held"] == "last":
         in_order = order == sorted(order, reverse=True) and len(set(order)) == len(order)
@@ -95,20 +103,29 @@ def judged(run: dict, text: str, box: sc.Box) -> dict:
         "moves": len(data["moves"]),
         "in_order": in_order,
         "lift": data.get("lift_before_step"),
+        "walked": walked,
+        "span": span,
+        "ratio": walked / max(1, span),
+        "steps": len(
+            data.get("steps")
+            or [m for k, m in enumerate(data["moves"]) if not k or data["moves"][k - 1] != m]
+        ),
     }
     return row
 
 
 def plan_words(r: dict | None) -> str:
-    """'17 (15; 17) · 17 of 17 clear · in order · stays', or why there is none."""
+    """'17 (15; 17) · hand 64/48 = 1.33 · 17 of 17 clear · in order · stays', or why there
+    is none."""
     if r is None:
         return ""
     if not r["found"]:
         return "cut off" if r["exit"] is None else f"none (exit {r['exit']})"
-    table = "stays" if r["lift"] == 0 else f"lifted before step {r['lift']}"
+    table = "stays" if r["lift"] == 0 else f"lifted before move {r['lift']}"
     order = " · in order" if r["in_order"] else ""
     turns = f"{r['turns']} ({r['lower']}; {r['fewest']})"
-    return f"{turns} · {r['clear']} of {r['moves']} clear{order} · {table}"
+    hand = f"hand {r['walked']}/{r['span']} = {r['ratio']:.2f}"
+    return f"{turns} · {hand} · {r['clear']} of {r['moves']} clear{order} · {table}"
 
 
 def both(words: list[str], text: str, box: sc.Box, before: str | None, k: int) -> tuple:
@@ -218,8 +235,11 @@ def main() -> None:
            else "") + "; every plan replayed by `tests/foldsim.py`. A plan reads: quarter "
         "turns (the lower bound: one per corner out of the plane; the fewest bound: the "
         "quarter turns to the nearest flat state that does not cross itself, so no plan has "
-        "fewer), swings that pass clear, in order when the segments are placed one by one "
-        "from the held end, and whether the snake stays on the table.",
+        "fewer), the hand distance (the sum over the moves of the cubes from each joint "
+        "turned to the one before) over the span (the highest joint turned minus the lowest) "
+        "and their ratio (a plan that walks along the chain is near 1), swings that pass clear, "
+        "in order when the segments are placed one by one from the held end, and whether the "
+        "snake stays on the table (else the move before which it is lifted).",
         "",
         head.format("puzzle"),
         "|---|---:|---|" + bar,
@@ -306,23 +326,41 @@ def summary(results: dict, before: bool) -> list[str]:
     if results.get("pyodide"):
         worst = max(a["seconds"] for _, a, _ in results["pyodide"])
         out.append(f"King B in Pyodide: every solution's plan within {worst:.1f} s.")
-    if before:
-        changed = [
-            f"{key} {label}: {plan_words(p)} -> {plan_words(a)}"
-            for key in ("catalog", "random", "random plan", "fresh", "fresh plan")
-            for label, a, p in results[key]
-            if p is not None and quality(a) != quality(p)
-        ]
-        out.append(f"Plans that changed in quality (turns, clear swings, in order, table): "
-                   f"{len(changed)}" + ("." if not changed else ":"))  # fmt: skip
-        out += [f"- {c}" for c in changed]
+    out += walking(results, before)
     return out
 
 
-def quality(r: dict) -> tuple:
-    if not r["found"]:
-        return (False,)
-    return (True, r["turns"], r["clear"], r["in_order"], r["lift"] == 0)
+def walking(results: dict, before: bool) -> list[str]:
+    """How the plans walk along the chain (hand distance over span), this build and the
+    older one: King B and the king each, and the median and worst of the random designs."""
+    out = []
+    for name in ("king-b", "king"):
+        row = next(((a, p) for label, a, p in results["catalog"] if label == name), None)
+        if row is None or not row[0]["found"]:
+            continue
+        a, p = row
+        then = (f" (before: {p['turns']} quarter turns, hand {p['ratio']:.2f} x its span)"
+                if p is not None and p["found"] else "")  # fmt: skip
+        ok = a["ratio"] <= 1.5 and (p is None or a["turns"] <= p["turns"] + 2)
+        out.append(f"{name}: {a['turns']} quarter turns in {a['steps']} steps, hand "
+                   f"{a['walked']}/{a['span']} = {a['ratio']:.2f} x its span{then}: "
+                   f"{'within' if ok else 'NOT within'} 1.5 x and 2 more turns.")  # fmt: skip
+    for key, title in (("random", "the table's seeds"), ("fresh", "fresh seeds")):
+        rows = [(a, p) for _, a, p in results[key] if a["found"]]
+        if not rows:
+            continue
+        ratios = sorted(a["ratio"] for a, _ in rows)
+        median = statistics.median(ratios)
+        line = (f"Random 4x4x4 designs, {title}, whole `fold`: hand distance a median "
+                f"{median:.2f} x the span, the worst {ratios[-1]:.2f}, "
+                f"{sum(r > 2 for r in ratios)} above 2")  # fmt: skip
+        if before and all(p is not None and p["found"] for _, p in rows):
+            old = sorted(p["ratio"] for _, p in rows)
+            more = max(a["turns"] - p["turns"] for a, p in rows)
+            line += (f" (before: a median {statistics.median(old):.2f}, the worst "
+                     f"{old[-1]:.2f}); at most {more} quarter turns more than before")  # fmt: skip
+        out.append(line + ".")
+    return out
 
 
 if __name__ == "__main__":

@@ -59,9 +59,14 @@ def test_the_step_viewer_numbers_its_key_cubes_on_their_faces():
 def test_the_plan_answer_is_the_sheets_pictures():
     r = answers.solve_answer("standard")
     p = answers.plan_answer("standard", "", "", r["solutions"][0]["cells"])
-    assert p["start"]["camera"] == "seen from above" and "Cube 1 is the end" in p["start"]["words"]
-    assert len(p["turns"]) == len(p["states"]) - 1
+    assert p["start"]["camera"] == "seen from above"
+    assert "Hold in your left hand the end whose first runs" in p["start"]["words"]
+    assert len(p["turns"]) == len(p["states"]) - 1  # a step each (a half turn is one)
+    assert sum(t["quarters"] for t in p["turns"]) == p["quarter_turns"]
+    assert p["hand_distance"] <= 1.5 * p["span"] and p["fewest_turns"] <= p["quarter_turns"]
     for k, t in enumerate(p["turns"], 1):
+        assert [pic["inset"] for pic in t["overview"]] == [t["before"]["window"]] * 2
+        assert len(t["overview"][0]["cubes"]) == len(p["states"][0])  # the whole snake
         before, after = t["before"], t["after"]
         assert before["window"] == after["window"] and before["eye"] == after["eye"]
         assert before["arc"] and after["arc"] is None and before["seam"]

@@ -189,10 +189,10 @@ def test_plan_viewer_on_a_phone(tmp_path):
             page.click("#snakecube-next")
             page.wait_for_timeout(700)
             words = page.inner_text("#snakecube-words")
-            assert words.startswith("Step 1 of ") and "hold cubes" in words, words
+            assert words.startswith("Step 1 of ") and "Left hand: hold the cube" in words, words
             _nothing_covers_the_words(page)
             frames = int(page.get_attribute("#snakecube-slider", "max")) + 1
-            assert frames == len(plan.moves) + 2  # the start, each turn, the end
+            assert frames == len(plan.steps()) + 2  # the start, each step, the end
             for k in range(frames):  # the joint's cubes numbered on faces that show
                 page.evaluate(f"window.snakecubeGo({k})")
                 assert _numbers_on_faces_that_show(page) >= (2 if 0 < k < frames - 1 else 0)

@@ -489,7 +489,9 @@ def test_flat_of_the_king_is_forecast_and_refused(capsys):
     code, _, err = run(capsys, "flat", "king")
     assert code == 2 and "would take about 5 days" in err and "--seconds S" in err, err
     code, out, err = run(capsys, "flat", "king", "--seconds", "0.5")
-    assert code == 0 and "will take about 5 days (estimated); --seconds 0.5 stops it" in err
+    assert code == 0 and "will take about 5 days (estimated, at 150,000 segments a second" in err
+    assert "the bar's time left follows this machine's speed" in err  # why the two may differ
+    assert "--seconds 0.5 stops it" in err
     assert "complete               no (stopped at the time limit; counts are lower bounds)" in out
 
 
@@ -547,3 +549,128 @@ def test_serve_open_without_a_display_says_so():
 def test_generate_s_bar_counts_the_designs_asked_for():
     shown = _on_a_terminal("generate", "--box", "4x4x4", "--unique", "--count", "3", "--seed", "2")
     assert "/3 [" in shown and "samples drawn" in shown and "samples [" not in shown
+
+
+@pytest.mark.parametrize("command", ["show", "fold"])
+def test_out_that_cannot_be_written_is_refused_before_the_search_and_drawing(
+    capsys, tmp_path, monkeypatch, command
+):
+    from snakecube import explain
+    from snakecube.cli import showing
+
+    def never(*args, **kwargs):
+        raise AssertionError("searched or drew before checking --out")
+
+    for name in ("save", "save_plan", "hanging"):
+        monkeypatch.setattr(explain, name, never)
+    monkeypatch.setattr(showing, "choose", never)
+    missing = tmp_path / "no such folder" / "k.pdf"
+    code, out, err = run(capsys, command, "king", "--out", str(missing))
+    assert code == 2 and out == ""
+    assert err == (f"snakecube: error: cannot write {str(missing)!r}: there is no folder "
+                   f"{str(missing.parent)!r}\n")  # fmt: skip
+    code, out, err = run(capsys, command, "king", "--out", str(tmp_path / "a\nb.pdf"))
+    assert code == 2 and "a file name with a control character" in err and err.count("\n") == 1
+    code, out, err = run(capsys, command, "king", "--out", "/proc/k.pdf")  # not writable
+    assert code == 2 and err.count("\n") == 1 and "cannot write '/proc/k.pdf'" in err
+
+
+def test_designs_csv_that_cannot_be_written_is_refused_before_the_census(capsys, tmp_path):
+    missing = tmp_path / "none" / "d.csv"
+    code, out, err = run(capsys, "designs", "--box", "3x3x3", "--csv", str(missing))
+    assert code == 2 and out == "" and "there is no folder" in err and err.count("\n") == 1
+
+
+def test_show_and_fold_out_print_the_same_kind_of_thing(capsys, tmp_path):
+    """--out sends the answer to the file: standard output gets only the notes, standard
+    error what is drawn and where it went (docs/design.md, the command line)."""
+    for command in ("show", "fold"):
+        path = tmp_path / f"{command}.txt"
+        code, out, err = run(capsys, command, "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "--out",
+                             str(path))  # fmt: skip
+        assert code == 0 and path.read_text().strip()
+        assert out == "(this is the catalog's standard, also called cubra-blue)\n"
+        assert err.endswith(f"snakecube: wrote {str(path)!r}\n")
+
+
+def test_every_error_starts_snakecube_error(capsys):
+    """argparse's usage errors and snakecube's own say the same prefix; the help named is
+    the command's."""
+    for args, help_ in ((["solve"], "(see snakecube solve --help)"),
+                        (["solve", "king", "--secnds", "3"], "(see snakecube solve --help)"),
+                        (["solv", "king"], "(see snakecube --help)"),
+                        (["solve", "king", "--box", "3x3"], "")):  # fmt: skip
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.startswith("snakecube: error: ") and err.count("\n") == 1, err
+        assert help_ in err
+
+
+def test_a_target_decided_before_any_search_step_says_so(capsys):
+    code, out, _ = run(capsys, "solve", "3,3,3,3", "--box", "3x3x1")
+    assert code == 0 and "0 nodes" not in out
+    assert "search                   none needed: placing the first segments every way" in out
+    code, out, _ = run(capsys, "solve", "standard")
+    assert " nodes in " in out
+
+
+def test_json_names_the_reading_of_every_notation(capsys):
+    for typed, reading in (("standard", "read as a catalog name"),
+                           ("ESCSCSCSCCCCSCSCCCSCCSCCCSE", "read as a turn string (S, C, E)"),
+                           ("lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
+                            "read as segment lengths")):  # fmt: skip
+        for command in ("solve", "check"):
+            extra = [" ".join(",".join(map(str, c)) for c in _standard_cells())] \
+                if command == "check" else []  # fmt: skip
+            code, out, _ = run(capsys, command, typed, *extra, "--json")
+            assert code == 0 and json.loads(out)["snake"]["reading"] == reading, out
+
+
+def _standard_cells():
+    import snakecube as sc
+
+    return next(sc.solutions("standard")).cells
+
+
+def test_designs_interrupted_while_planning_says_so(capsys, monkeypatch):
+    import snakecube.census as census_package
+    from snakecube.census import runner
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(census_package, "census", stopped)
+    code, out, err = run(capsys, "designs", "--box", "3x3x3")
+    assert code == 130 and out == ""
+    assert err == "snakecube: interrupted while planning the census, before any design was " \
+        "counted\n"  # fmt: skip
+    monkeypatch.setattr(runner, "plan", stopped)
+    code, out, err = run(capsys, "designs", "--box", "3x3x3", "--estimate")
+    assert code == 130 and err == "snakecube: interrupted while forecasting the census: no " \
+        "forecast\n"  # fmt: skip
+
+
+def test_library_errors_name_parameters_and_the_cli_its_options(capsys):
+    import snakecube as sc
+    from snakecube.census import census
+    from snakecube.designs import design_of, serpentine
+
+    with pytest.raises(sc.InputError) as refused:
+        census(sc.Box(4, 4, 4))
+    assert "--" not in str(refused.value) and "(seconds=)" in str(refused.value)
+    with pytest.raises(sc.InputError) as refused:
+        census(sc.Box(2, 2, 2), scheduler="tcp://127.0.0.1:9")
+    assert "--" not in str(refused.value) and "(store=)" in str(refused.value)
+    box = sc.Box(6, 6, 4)  # 144 cells: more than the beam's masks hold
+    snake = design_of([box.cells[c] for c in serpentine(box)])
+    with pytest.raises(sc.InputError) as refused:
+        sc.solve(snake, box, strategy="beam", limit=1)
+    assert "strategy='beam' needs" in str(refused.value) and "--" not in str(refused.value)
+    code, _, err = run(capsys, "designs", "--box", "4x4x4")
+    assert code == 2 and "give --seconds S to run part of it (with --store DIR" in err
+    assert "--estimate for the forecast alone, or --scheduler ADDRESS" in err
+    code, _, err = run(capsys, "designs", "--box", "2x2x2", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2 and "reach (--store)" in err
+    lengths = ",".join(map(str, snake.lengths))
+    code, _, err = run(capsys, "solve", f"lengths:{lengths}", "--box", "6x6x4", "--strategy",
+                       "beam", "--first")  # fmt: skip
+    assert code == 2 and "--strategy beam needs the compiled beam loop" in err, err

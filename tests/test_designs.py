@@ -158,3 +158,48 @@ def test_generate_straightness_is_checked(capsys):
 
     with pytest.raises(sc.InputError):
         next(generate(sc.Box.parse("3x3x3"), straightness=-1))
+
+
+def test_rate_stops_at_max_nodes_without_a_score():
+    from snakecube.designs import rate
+
+    whole = rate("standard")
+    cut = rate("standard", max_nodes=3)
+    assert not cut.complete and cut.stop_reason == "nodes" and cut.difficulty is None
+    assert rate("standard", max_nodes=10**9) == whole  # a limit it stays within changes nothing
+
+
+def test_generate_in_5x5x5_ends_with_a_design_whose_count_is_out_of_reach():
+    """Counting every solution of a random 5x5x5 design may take days: the rating stops at
+    the node limit and the design comes, marked unrated, with its own path as a solution."""
+    from snakecube.designs import generate
+
+    box = sc.Box(5, 5, 5)
+    g = next(generate(box, max_nodes=2000, workers=1))
+    assert not g.rating.complete and g.rating.difficulty is None and g.rating.distinct >= 1
+    assert g.to_dict()["difficulty"] is None and g.to_dict()["solutions"] >= 1
+    g.solution.verify()
+    assert g.rating.snake == sc.Snake.parse(",".join(map(str, g.rating.snake.lengths)))
+
+
+def test_generate_seconds_ends_it_with_the_first_designs_of_a_longer_run():
+    import time
+
+    from snakecube.designs import generate
+
+    box = sc.Box(4, 4, 4)
+    began = time.monotonic()
+    found = [g.rating.snake for g in generate(box, count=500, unique=True, seconds=1.5,
+                                              workers=1)]  # fmt: skip
+    assert time.monotonic() - began < 1.5 + 5  # the margin is for a busy machine
+    assert 0 < len(found) < 500
+    again = [g.rating.snake for g in generate(box, count=len(found), unique=True, workers=1)]
+    assert again == found
+
+
+def test_generate_command_stops_at_its_time_limit_with_exit_0(capsys):
+    assert main(["generate", "--box", "5x5x5", "--unique", "--seconds", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["complete"] is False and data["stop_reason"] == "seconds"
+    assert "stopped at the time limit, 1 s" in captured.err

@@ -18,7 +18,11 @@ lines ignored, and these rules:
 * a line that is ``...`` (alone, indented or not) matches any number of lines, none included;
 * a line ending in `` ...`` matches any line that starts with the text before the `` ...``.
 
-Anything else must match exactly. docs/cli.md says the same in its opening paragraph.
+Anything else must match exactly. A line ``^C`` is Ctrl-C: SIGINT is sent once standard
+output has the lines above it; the command must then exit 130, and the lines below it are
+the last lines it printed (standard output, then standard error), with any number in them
+free to differ (how far a stopped command got depends on the machine). docs/cli.md says the
+same in its opening paragraph.
 """
 
 from __future__ import annotations
@@ -210,6 +214,9 @@ def _marks(example: Example) -> list[pytest.MarkDecorator]:
 )
 def test_example(example: Example, tmp_path: Path):
     args, into = split(example.text)
+    if CTRL_C in example.expected:
+        _interrupted(example, args, tmp_path)
+        return
     stdout = (tmp_path / into).open("w") if into else subprocess.PIPE
     try:
         done = subprocess.run([*command(), *args], cwd=tmp_path, stdout=stdout,
@@ -232,6 +239,41 @@ def test_example(example: Example, tmp_path: Path):
         diff = difflib.unified_diff(_trimmed(example.expected), _trimmed(actual),
                                     "the docs", "the program", lineterm="")  # fmt: skip
         pytest.fail(f"{shown}\n" + "\n".join(diff), pytrace=False)
+
+
+CTRL_C = "^C"
+
+
+def _interrupted(example: Example, args: list[str], tmp_path: Path) -> None:
+    """An example with a ``^C`` line: SIGINT once the lines above it are printed; exit 130,
+    and the lines below it end what was printed, numbers aside."""
+    import os
+    import signal
+
+    at = example.expected.index(CTRL_C)
+    before, after = example.expected[:at], example.expected[at + 1 :]
+    shown = f"{example.where}: $ {example.text}"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # lines as a terminal shows them
+    proc = subprocess.Popen([*command(), *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + HANG
+    while not matches(before, lines) and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+    assert matches(before, lines), f"{shown}: printed {lines} before it ended"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 130, f"{shown}\nexit {proc.returncode}\n{err[-2000:]}"
+    printed = _trimmed([*lines, *out.splitlines(), *err.splitlines()])
+    last = printed[len(printed) - len(after) :]
+    digits = re.compile(r"\d+")
+    assert [digits.sub("N", x) for x in last] == [digits.sub("N", x) for x in _trimmed(after)], (
+        f"{shown}\nends with {last}"
+    )
 
 
 # -- the benchmark commands as the docs write them (real processes) ---------------------------

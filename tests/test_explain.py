@@ -13,6 +13,7 @@ import sys
 import pytest
 
 import snakecube as sc
+from follow import WAYS
 from snakecube.designs import design_of, random_path
 from snakecube.explain import scene
 from snakecube.explain.words import (
@@ -55,14 +56,7 @@ def king():
 
 
 # -- words --------------------------------------------------------------------------------------
-READER_WAYS = {  # the naive reader's own table: words -> (dx, dy, dz), x right, y away, z up
-    "to the right": (1, 0, 0),
-    "to the left": (-1, 0, 0),
-    "away from you": (0, 1, 0),
-    "towards you": (0, -1, 0),
-    "up": (0, 0, 1),
-    "down": (0, 0, -1),
-}
+READER_WAYS = WAYS  # the readers' own table: words -> (dx, dy, dz), x right, y away, z up
 
 
 def _reader_place(words: str, size: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -351,11 +345,18 @@ def test_a_turn_is_framed_on_its_joint_with_cubes_large_on_a_phone():
                 assert across * px >= 24
             for i in view.solid:
                 assert drawing.inside(drawing.silhouette(view.cells[i], view.camera), view.window)
+            # no cube that turns is cut away (drawn see-through where it hides the joint), and
+            # no cube is drawn detached from the chain (a neighbour along it drawn too)
+            assert not set(view.cutaway) & set(panel.moving)
+            assert set(view.ghost) <= set(panel.moving)
+            drawn = {*view.solid, *view.cutaway, *view.ghost}
+            assert all(i - 1 in drawn or i + 1 in drawn for i in view.solid)
         # the pale cubes are the ones held; the rest turn
         held = set(range(len(panel.cells))) - set(panel.moving)
         assert panel.colours[panel.hold] == scene.HOLD
-        assert panel.colours[panel.step.pivot] == scene.PIVOT
-        assert all(panel.colours[i] == scene.NEW for i in panel.moving[1:])
+        assert panel.colours[panel.step.pivot] == scene.TURNING
+        assert all(panel.colours[i] == scene.MOVING for i in panel.moving[1:])
+        assert all(panel.patterns[i] == "hatch" for i in panel.moving[1:])
         assert all(
             panel.colours[i] == scene.pale(scene.cube_colour(i)) for i in held - {panel.hold}
         )
@@ -587,7 +588,7 @@ def sheet_reader(cover, titles) -> list[tuple[int, int, int]]:
             z = layer[c[1]]
             assert sum(1 for p in built if p[2] == z) == size[z] == int(c[2]), check
         elif c := re.match(
-            r"Check: the (.+?) is complete except the places of (.+?), which", check
+            r"Check: the (.+?) is complete except for the places? of (.+?), which", check
         ):
             z = layer[c[1]]
             later = {where[k] for k in _numbers_in(c[2])}

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import foldsim
+import follow
 import snakecube as sc
 from corpus import load_known
 from snakecube import fold
@@ -40,7 +41,12 @@ def test_every_corpus_puzzle_gets_a_valid_plan(name):
     sol = next(sc.solutions(name))
     plan = fold.plan(sol)
     _check(plan)
-    assert plan.quarter_turns == plan.lower_bound  # no extra turns were needed
+    # the fewest turns found need no extra turns; the walking plan at most WALK_EXTRA more
+    assert plan.fewest == plan.lower_bound
+    assert plan.quarter_turns <= plan.fewest + fold.planner.WALK_EXTRA
+    fewest = fold.plan(sol, order="fewest")
+    _check(fewest)
+    assert fewest.quarter_turns == fewest.lower_bound and fewest.order == "fewest"
 
 
 @pytest.mark.parametrize("end", ["first", "last"])
@@ -89,94 +95,31 @@ def test_swings_by_hand():
 
 
 KING_B = "lengths:3,4,4,4,2,4,2,4,2,2,2,2,2,2,2,2,2,3,2,4,3,3,2,4,2,3,2,2,2,2,2,3,2,2,2,2,4,2,4"
-WAYS = {
-    "to the right": (1, 0, 0),
-    "to the left": (-1, 0, 0),
-    "away from you": (0, 1, 0),
-    "towards you": (0, -1, 0),
-    "up": (0, 0, 1),
-    "down": (0, 0, -1),
-}
-STEP = re.compile(
-    r"Step (\d+): hold cubes (\d+)-(\d+) in your left hand; turn cube (\d+) and everything "
-    r"(after|before) it a quarter turn (clockwise|anticlockwise) about the joint between "
-    r"cubes (\d+) and (\d+), as seen looking from cube (\d+) to cube (\d+)"
-)
-
-
-def _turn(cells, moving, pa, pb, clockwise):
-    """The cubes ``moving`` turned a quarter about the line from pa to pb, clockwise as seen
-    looking from pa to pb (the reader's own rotation: Rodrigues with integer cos and sin)."""
-    axis = [pb[k] - pa[k] for k in range(3)]
-    angle = (1 if clockwise else -1) * math.pi / 2  # clockwise looking along: right-handed
-    out = list(cells)
-    for i in moving:
-        v = [cells[i][k] - pa[k] for k in range(3)]
-        along = sum(v[k] * axis[k] for k in range(3))
-        par = [along * axis[k] for k in range(3)]
-        perp = [v[k] - par[k] for k in range(3)]
-        cr = [
-            axis[1] * perp[2] - axis[2] * perp[1],
-            axis[2] * perp[0] - axis[0] * perp[2],
-            axis[0] * perp[1] - axis[1] * perp[0],
-        ]
-        w = [
-            par[k] + round(math.cos(angle)) * perp[k] + round(math.sin(angle)) * cr[k]
-            for k in range(3)
-        ]
-        out[i] = (pa[0] + w[0], pa[1] + w[1], pa[2] + w[2])
-    return out
-
-
-def _reader(text: list[str], n: int) -> tuple[list[list[tuple[int, int, int]]], list[tuple]]:
-    """A person following only the words: lay the snake out from the start's list (cube 1 at
-    the origin), then make each step as it says. Returns the states and each step's grip
-    (held cubes, turned cube, joint)."""
-    cells = [(0, 0, 0)]
-    for line in text:
-        m = re.match(r"  cubes (\d+)-(\d+): (.+)$", line)
-        if m:
-            a, b, way = int(m[1]), int(m[2]), WAYS[m[3]]
-            assert a == len(cells), line  # the segments follow one another
-            for _ in range(b - a):
-                x, y, z = cells[-1]
-                cells.append((x + way[0], y + way[1], z + way[2]))
-    assert len(cells) == n, "the start's list does not lay out every cube"
-    frames, grips = [cells], []
-    for line in text:
-        m = STEP.match(line)
-        if not m:
-            continue
-        lo, hi, turned, side = int(m[2]), int(m[3]), int(m[4]), m[5]
-        clockwise, j1, j2, a, b = m[6] == "clockwise", int(m[7]), int(m[8]), int(m[9]), int(m[10])
-        held = set(range(lo, hi + 1))
-        moving = [i - 1 for i in range(1, n + 1) if i not in held]
-        assert turned in {i + 1 for i in moving} and {j1, j2} == {a, b} and j2 == j1 + 1
-        assert (side == "after") == (turned == hi + 1)
-        grips.append((held, turned, (j1, j2)))
-        cells = frames[-1]
-        frames.append(_turn(cells, moving, cells[a - 1], cells[b - 1], clockwise))
-    return frames, grips
 
 
 def _follow(plan: fold.FoldPlan) -> None:
-    """The words alone fold the snake into the plan's end (up to where the table is), and
-    every step's grip is the model's joint: hold 1..k, turn cube k+1 (or the mirror)."""
+    """A person with an unnumbered chain follows the words alone (tests/follow.py: the runs
+    laid out from the held end, each joint found by counting corners, turned the way said):
+    every turn replayed by the simulator folds the snake into the plan's end, up to where the
+    table is; the corner each count finds is the plan's joint, and the numbers in brackets,
+    there to check by, name it."""
     text = fold.steps_in_words(plan)
+    lengths = list(plan.solution.snake.lengths)
+    held, runs, records = follow.read_words(text)
+    assert held == plan.held
+    start = follow.lay_out(lengths, held, runs)
+    states, moves = follow.replay(lengths, held, start, records)
+    assert [(j, q) for _cube, j, q in moves] == list(plan.moves)
+    brackets = [
+        tuple(map(int, m)) for m in re.findall(r"\[cubes (\d+) \| (\d+)\]", "\n".join(text))
+    ]
+    assert brackets == [(j, j + 1) for j, _q, _k in plan.steps()]
     n = len(plan.end)
-    frames, grips = _reader(text, n)
-    assert len(grips) == len(plan.moves)
-    for (held, turned, joint), (j, _q) in zip(grips, plan.moves, strict=True):
-        if plan.held == "first":
-            assert held == set(range(1, j + 1)) and turned == j + 1, (held, turned, j)
-        else:
-            assert held == set(range(j + 1, n + 1)) and turned == j, (held, turned, j)
-        assert joint == (j, j + 1)
-    anchor = (plan.held == "first" and 0) or n - 1
-    shift = [plan.end[anchor][k] - frames[-1][anchor][k] for k in range(3)]
-    last = [tuple(c[k] + shift[k] for k in range(3)) for c in frames[-1]]
-    assert last == list(plan.end)  # the folded snake is the solution
-    for mine, theirs in zip(frames, plan.frames, strict=True):  # and every state on the way
+    anchor = 0 if held == "first" else n - 1
+    last = states[-1]
+    shift = [plan.end[anchor][k] - last[anchor][k] for k in range(3)]
+    assert [tuple(c[k] + shift[k] for k in range(3)) for c in last] == list(plan.end)
+    for mine, theirs in zip(states, plan.frames, strict=True):  # the held end kept still
         assert [tuple(c[k] + shift[k] for k in range(3)) for c in mine] == list(theirs)
 
 
@@ -185,8 +128,9 @@ def test_a_person_follows_the_words(name):
     plan = fold.plan(next(sc.solutions(name)))
     _follow(plan)
     text = "\n".join(fold.steps_in_words(plan))
-    # no jargon, and "it" always says which cubes
+    # no jargon; the hands are said in their own terms, not as ranges of cube numbers
     assert "in order" not in text and "it passes" not in text and "corners are" not in text
+    assert "hold cubes" not in text and not re.search(r"Step \d+:[^\n]*cubes \d+-\d+", text)
     # the flat start is described segment by segment, and lies on the table (z constant)
     assert len({c[2] for c in plan.frames[0]}) == 1
 
@@ -208,7 +152,8 @@ def test_the_table_is_said():
     if k:  # the words lift the snake before the first step that goes below the table
         assert any(c[2] < floor for c in plan.frames[k])
         assert not any(c[2] < floor for f in plan.frames[:k] for c in f)
-        assert any(f"Before step {k}, lift the snake" in w for w in words)
+        step = max(s for s, (_j, _q, first) in enumerate(plan.steps(), 1) if first < k)
+        assert any(f"Before step {step}, lift the snake" in w for w in words)
     else:
         assert all(c[2] >= floor for f in plan.frames for c in f)
         assert any("stays on the table" in w for w in words)
@@ -226,13 +171,14 @@ def test_a_plan_not_found_is_an_answer(capsys):
     assert "no plan found within" in capsys.readouterr().out
 
 
-@pytest.mark.slow
 def test_the_easiest_solution_to_fold():
-    sols = list(sc.solutions("king"))
+    # the rule: the fewest quarter turns a plan needs (the nearest flat state that does not
+    # cross itself), then the first; the plan is that solution's own
+    sols = list(sc.solutions(KING_B, sc.Box(4, 4, 4)))
+    bounds = [fold.fewest_bound(s) for s in sols]
     k, plan = fold.easiest(sols)
-    plans = [fold.plan(s) for s in sols]
-    assert plan == plans[k]
-    assert all(fold.ease(plans[k]) <= fold.ease(p) for p in plans)
+    assert (k, bounds) == fold.easiest_index(sols) and k == bounds.index(min(bounds)) == 2
+    assert plan == fold.plan(sols[k]) and plan.fewest == bounds[k] <= plan.quarter_turns
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -375,7 +321,9 @@ def test_the_guided_search_finds_the_fewest_turns():
 def test_the_king():
     plan = fold.plan(next(sc.solutions("king")))
     _check(plan)
-    assert plan.quarter_turns == plan.lower_bound
+    assert plan.fewest == plan.lower_bound
+    assert plan.quarter_turns <= plan.fewest + fold.planner.WALK_EXTRA
+    assert plan.hand_distance <= fold.planner.WALK_LIMIT * plan.span
 
 
 @pytest.mark.slow
@@ -394,7 +342,7 @@ def test_fold_command(capsys, tmp_path):
         assert key in data
     assert main(["fold", "seed-red", "--from", "last"]) == 0
     out = capsys.readouterr().out
-    assert "held end         cube 27" in out and "Step 1: hold cubes" in out
+    assert "held end         cube 27" in out and "Step 1: the " in out
     assert main(["fold", "standard", "--solution", "2"]) == 2
     assert main(["fold", "lengths:3,3,3,3", "--box", "3x3x1"]) == 2
     assert main(["fold", "standard", "--out", str(tmp_path / "p.txt")]) == 0
@@ -463,20 +411,109 @@ def test_the_plan_stays_on_the_table_when_that_costs_no_turn(name):
     plan = fold.plan(next(sc.solutions(name)))
     assert fold.check(plan) == []
     words = fold.table_words(plan)
-    if fold.below_table(plan):  # lifted only when staying on the table costs turns
-        assert plan.table_turns is None or plan.table_turns > plan.quarter_turns
+    if fold.below_table(plan):  # lifted only when staying on the table costs turns or walk
+        limit = fold.planner.WALK_LIMIT
+        walk = max(limit, plan.hand_distance / plan.span)
+        assert (
+            plan.table_turns is None
+            or plan.table_turns > plan.quarter_turns
+            or max(limit, plan.table_walk) > walk
+        )
         assert "lift the snake" in words and "(" in words
     else:
         assert "stays on the table" in words and "was chosen" in words
 
 
-def test_the_easiest_plans_only_what_can_win():
-    sols = list(sc.solutions("king"))
-    bounds = [fold.fewest_bound(s) for s in sols]
-    k, plan = fold.easiest(sols)
-    assert plan.lower_bound <= bounds[k] <= plan.quarter_turns
-    assert all(
-        b > plan.quarter_turns or fold.ease(plan) <= fold.ease(fold.plan(s))
-        for b, s in zip(bounds, sols, strict=True)
-        if s is not sols[k]
-    )
+def test_one_rule_picks_the_solution_everywhere(capsys):
+    # the command line, the page's answer and the sheets' header all take fold.choice's
+    from snakecube.fold import choice
+    from snakecube.web import answers
+
+    picked = choice.choose("king-b", planned=False)
+    assert picked.index == 2 and picked.default == 2 and picked.plan is None
+    page = answers.solve_answer("king-b")
+    assert page["fold"]["default"] == 2 and page["fold"]["fewest_turns"] == [18, 19, 17, 18]
+    assert main(["fold", "king-b", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["end"] == fold.plan(picked.solution).to_dict()["end"]
+    asked = choice.choose("king-b", solution=2, planned=False)
+    assert asked.index == 1 and asked.default == 2
+    assert "solution 2, asked for" in asked.picked() and "is solution 3" in asked.picked()
+
+
+def _walk_by_brute_force(lengths: list[int], cells: list, turns: int) -> int | None:
+    """The shortest hand distance of any plan of at most ``turns`` quarter turns, by trying
+    every sequence of quarter turns backwards from the solution with the simulator (every
+    state valid) to the first flat state: no code shared with the planner."""
+    import functools
+
+    corners = set()
+    at = 1
+    for m in lengths[:-1]:
+        at += m - 1
+        corners.add(at)
+    joints = sorted(c - 1 for c in corners)[1:]  # the first corner never turns
+
+    starts = [0]
+    for m in lengths[:-1]:
+        starts.append(starts[-1] + m - 1)
+
+    def out_of_plane(state: tuple) -> int:
+        """Corners whose next run leaves the plane of the two runs before: each needs a
+        quarter turn of its own before the snake lies flat."""
+        way = [tuple(state[a + 1][k] - state[a][k] for k in range(3)) for a in starts]
+        return sum(
+            way[s + 1] not in (way[s - 1], tuple(-v for v in way[s - 1]))
+            for s in range(1, len(way) - 1)
+        )
+
+    @functools.cache
+    def best(state: tuple, last: int, left: int) -> float:
+        if any(len({c[k] for c in state}) == 1 for k in range(3)):
+            return 0
+        if out_of_plane(state) > left:
+            return math.inf
+        out = math.inf
+        for j in joints:
+            for q in (1, -1):
+                after = tuple(foldsim.move(list(state), j, q))
+                if foldsim.problems(list(after), corners):
+                    continue
+                step = abs(j - last) if last >= 0 else 0
+                out = min(out, step + best(after, j, left - 1))
+        return out
+
+    found = best(tuple(tuple(c) for c in cells), -1, turns)
+    return None if found == math.inf else int(found)
+
+
+def test_the_walking_search_finds_the_shortest_walk(monkeypatch):
+    # Folder.walk, run to the end (no early stop), against every plan of as many turns
+    monkeypatch.setattr(fold.planner, "WALK_GOOD", 1.0)
+    rng = random.Random(11)
+    shorter = 0
+    for dims, more in [((2, 2, 3), 2)] * 2 + [((2, 2, 3), 0)] * 4 + [((2, 3, 3), 0)] * 3:
+        sol = _random_solution(dims, rng.randrange(10**6))
+        lengths, cells = list(sol.snake.lengths), list(sol.cells)
+        folder = fold.planner.Folder(lengths, cells, set(cells))
+        fewest = folder.guided(10**6)
+        assert fewest is not None
+        for turns in range(len(fewest.moves), len(fewest.moves) + more + 1, 2):
+            walker = fold.planner.Folder(lengths, cells, set(cells))
+            got = walker.walk(turns, 10**7)
+            want = _walk_by_brute_force(lengths, cells, turns)
+            assert got is not None and want is not None
+            joints = [walker.corners[s] for s, _ in got.moves]
+            assert fold.planner.hand_distance(joints) == want, (dims, turns)
+            assert len(got.moves) <= turns
+            moves = [
+                {"joint": j, "quarter_turns": q}
+                for j, (_s, q) in zip(joints, got.moves, strict=True)
+            ]
+            data = {"start": walker.cells(got.start), "moves": moves, "end": cells,
+                    "quarter_turns": len(moves)}  # fmt: skip
+            foldsim.replay(data, lengths, set(cells))
+            shorter += want < fold.planner.hand_distance(
+                [folder.corners[s] for s, _ in fewest.moves]
+            )
+    assert shorter > 0  # the fewest turns' own order is not always the shortest walk

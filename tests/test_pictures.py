@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from dataclasses import replace
 
 import pytest
@@ -54,7 +55,11 @@ def misplaced_numbers(d: drawing.Drawing) -> list[int]:
         first = d.order[label.cube]
         own = [i for i in range(first, len(d.shapes)) if d.shapes[i].cube == label.cube]
         own = [i for i in own if d.shapes[i].fill and i < first + 3]
-        later = [s for s in d.shapes[own[-1] + 1 :] if s.fill and s.cube not in (-1, label.cube)]
+        later = [
+            s
+            for s in d.shapes[own[-1] + 1 :]
+            if s.fill and s.alpha == 1 and s.cube not in (-1, label.cube)  # see-through: no
+        ]
         for spot in label.spots:
             if not any(_inside(d.shapes[i].points, spot) for i in own) or any(
                 _inside(s.points, spot) for s in later
@@ -165,7 +170,9 @@ def cut_off(fig, draw: bool = True) -> list[str]:
 def test_nothing_is_cut_off_in_the_kings_sheets_and_gifs(tmp_path):
     """Every page of the king's sheets: the served page's PDF (no plan), `show --out` PNG and
     SVG (the pages stacked, the rest of the snake hanging as the plan has it) and the plan's
-    PDF; and every frame of its two GIFs. Each is written too, as `show` and `fold` do."""
+    PDF; and every frame of its two GIFs. The forms of one sheet share its drawing, so one is
+    written as `fold` writes it (the plan's PDF); the standard snake's and King B's tests
+    below write the other forms."""
     sol = scene.display(solution_of("king"))
     plan = plan_of("king")
     tails = fold.hanging_tails(plan)
@@ -178,17 +185,13 @@ def test_nothing_is_cut_off_in_the_kings_sheets_and_gifs(tmp_path):
         for k, fig in enumerate(figures):
             assert cut_off(fig) == [], (name, k)
             assert any(ax.collections for ax in fig.axes)  # pictures are drawn
-        if name == "show.png":
-            figures[0].savefig(tmp_path / "show.svg")
-        pictures._write(figures, tmp_path / name, name[-4:])
+    pictures._write(sheets["fold.pdf"], tmp_path / "fold.pdf", ".pdf")
+    assert (tmp_path / "fold.pdf").read_bytes()[:5] == MAGIC[".pdf"]
     for name, anim in (("show.gif", pictures.animation(sol, tails)),
                        ("fold.gif", pictures.plan_animation(plan))):  # fmt: skip
         for k in range(anim.frames_count):
             anim._func(k)
             assert cut_off(anim._fig) == [], (name, k)
-        pictures._write(anim, tmp_path / name, ".gif")
-    for name in ("served.pdf", "show.png", "show.svg", "fold.pdf", "show.gif", "fold.gif"):
-        assert (tmp_path / name).read_bytes()[:4] == MAGIC[name[-4:]][:4], name
 
 
 @pytest.mark.pictures
@@ -214,10 +217,12 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
     items = [line for line in fold.start_words(plan) if line.startswith("  ")]
     for item in items:  # one line each, not run together
         assert f"• {item.strip()}" in start.split("\n"), item
-    assert "Cube 1 is the end" in start or "either end is cube 1" in start
+    assert "Hold in your left hand the end" in start or "Hold either end" in start
     captions = [t.get_text() for fig in figs[1:] for t in fig.texts if t.get_style() == "italic"]
-    assert sum(c.startswith("before") for c in captions) == len(plan.moves)
-    assert sum(c.startswith("after") for c in captions) == len(plan.moves)
+    steps = len(plan.steps())  # a half turn is one step, one picture before and one after
+    assert sum(c.startswith("before") for c in captions) == steps
+    assert sum(c.startswith("after") for c in captions) == steps
+    assert sum(c.startswith("the whole snake") for c in captions) == steps
     for fig in figs:
         pictures.plt.close(fig)
 
@@ -225,7 +230,10 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
 # -- every form, every puzzle ----------------------------------------------------------------------
 
 
-WRITTEN = ("standard", "king-b")  # every form written; the king's: just above
+# The forms written as the commands write them: every form for the standard snake; for King B
+# the PDF a person prints and the viewer's HTML (its PNG and SVG share the PDF's drawing, its
+# GIF frames are each drawn above); the king's plan PDF: just above.
+WRITTEN = {"standard": FORMS, "king-b": (".pdf", ".html")}
 
 
 @pytest.mark.pictures
@@ -234,8 +242,8 @@ WRITTEN = ("standard", "king-b")  # every form written; the king's: just above
 def test_every_form_for_every_catalog_puzzle(name, tmp_path):
     """What `show NAME --out F` and `fold NAME --out F` make: every page of both sheets (one
     by one, for PDF, and stacked, for PNG and SVG) and every GIF frame laid out with nothing
-    cut off, and the viewer; for the standard snake and King B every form written as the
-    commands write it."""
+    cut off, and the viewer; for the standard snake and King B the forms of ``WRITTEN``
+    written as the commands write them."""
     plan = plan_of(name)
     shown, tails = plan.solution, fold.hanging_tails(plan)
     figures = [
@@ -255,7 +263,7 @@ def test_every_form_for_every_catalog_puzzle(name, tmp_path):
     assert explain.viewer.plan_html(plan).startswith("<!DOCTYPE html>")
     if name not in WRITTEN:
         return
-    for form in FORMS:
+    for form in WRITTEN[name]:
         sheet = explain.save(shown, tmp_path / f"show{form}", tails=tails, typed=name)
         plan_file = explain.save_plan(plan, tmp_path / f"fold{form}", typed=name)
         for path in (sheet, plan_file):
@@ -297,7 +305,7 @@ def faces_of(d: drawing.Drawing, cube: int) -> list[drawing.Shape]:
 def shown_area(d: drawing.Drawing, cube: int, n: int = 10) -> float:
     """How much of a cube's faces a drawing shows, in cube widths squared: each face's area
     on the page times the share of its sample points under no filled shape painted later."""
-    later = [s for s in d.shapes[d.order[cube] + 3 :] if s.fill and s.cube != cube]
+    later = [s for s in d.shapes[d.order[cube] + 3 :] if s.fill and s.alpha == 1 and s.cube != cube]
     total = 0.0
     for face in faces_of(d, cube):
         grid = [
@@ -344,7 +352,7 @@ def unreadable(panel: scene.Panel, view: scene.View) -> list[str]:
     eye = view.camera.eye
     if eye[2] <= 0.1 or eye[1] >= 0:  # the person sits at the table's front (-y), above it
         out.append(f"seen from below or behind ({view.camera})")
-    if "seen from the front" not in view.caption or "above the table" not in view.caption:
+    if "seen from the front" not in view.caption or "the table" not in view.caption:
         out.append(f"the camera is not said in words: {view.caption!r}")
     px = min(PHONE[0] / d.width, PHONE[1] / d.height)
     joint = (panel.hold, panel.step.pivot)
@@ -377,7 +385,7 @@ def unreadable(panel: scene.Panel, view: scene.View) -> list[str]:
         later = [
             s
             for s in d.shapes[d.order[label.cube] + 3 :]
-            if s.fill and s.cube not in (-1, label.cube)
+            if s.fill and s.alpha == 1 and s.cube not in (-1, label.cube)
         ]
         if any(_inside(s.points, p) for s in later for p in box):
             out.append(f"number {label.text} is under another cube")
@@ -407,7 +415,10 @@ def _turn_sense_ok(plan: fold.FoldPlan, k: int, panel: scene.Panel) -> bool:
     convention: a move turns cubes joint+1.. about the line from cube joint to joint+1)."""
     import foldsim
 
-    before, after = [tuple(c) for c in plan.frames[k - 1]], [tuple(c) for c in plan.frames[k]]
+    _joint, quarters, first = plan.steps()[k - 1]  # a half turn is one step
+    quarters = abs(quarters)
+    before = [tuple(c) for c in plan.frames[first]]
+    after = [tuple(c) for c in plan.frames[first + quarters]]
     hold, turn = panel.hold, panel.step.pivot
     if plan.held == "last":  # the same turn, the snake numbered from the held end
         before, after = before[::-1], after[::-1]
@@ -417,10 +428,12 @@ def _turn_sense_ok(plan: fold.FoldPlan, k: int, panel: scene.Panel) -> bool:
     o = [before[turn][a] + 0.5 for a in range(3)]
     d = [before[turn][a] - before[hold][a] for a in range(3)]
     u = [arc[0][a] - o[a] for a in range(3)]
-    v = [arc[-1][a] - o[a] for a in range(3)]
+    v = [arc[len(arc) // (2 * quarters)][a] - o[a] for a in range(3)]  # a quarter on at most
     cross = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
     q = 1 if sum(cross[a] * d[a] for a in range(3)) > 0 else -1
-    return foldsim.move(before, hold + 1, q) == after
+    for _ in range(quarters):
+        before = foldsim.move(before, hold + 1, q)
+    return before == after
 
 
 PLANS = [
@@ -465,3 +478,123 @@ def test_an_unreadable_step_is_caught():
     reversed_panel = replace(p, views=(replace(before, arc=before.arc[::-1]), p.views[1]))
     assert not _turn_sense_ok(plan, 2, reversed_panel)
     assert turn.hold == p.hold
+
+
+# -- printed in grey ---------------------------------------------------------------------------
+GREY_CLASSES = {"held": "#ff0000", "turning": "#00ff00", "moving": "#0000ff", "arrow": "#ff00ff"}
+CLASS_CONTRAST = 0.15  # the least difference of mean grey (0 black .. 1 white) between classes
+ARROW_CONTRAST = 0.5  # ... between the arrow and the band round it
+
+
+@functools.cache
+def default_plan(name: str) -> fold.FoldPlan:
+    """The plan `snakecube fold NAME` makes and prints (its default solution)."""
+    from snakecube.fold.choice import choose
+
+    plan = choose(name).plan
+    assert plan is not None
+    return plan
+
+
+def _classes_only(original):
+    """``scene.drawing_of`` drawing each plan step's cubes in one flat colour per class
+    (held, the turning cube, the moving cubes) and the arrow in its own, and the numbers as
+    they are (white boxes: in no class): a map of which class each pixel of the real drawing
+    shows."""
+
+    def drawn(panel, view, *args, **kwargs):
+        d = original(panel, view, *args, **kwargs)
+        if panel.hold < 0:
+            return replace(d, shapes=(), labels=())
+        moving = set(panel.moving)
+        shapes = []
+        for s in d.shapes:
+            if s.cube >= 0 and s.fill:
+                cls = (
+                    "turning"
+                    if s.cube == panel.step.pivot
+                    else "moving"
+                    if s.cube in moving
+                    else "held"
+                )
+                shapes.append(replace(s, fill=GREY_CLASSES[cls], stroke=GREY_CLASSES[cls]))
+            elif s.cube == -1 and s.stroke == scene.PLAN_ARROW:
+                c = GREY_CLASSES["arrow"]
+                shapes.append(replace(s, fill=c if s.fill else "", stroke=c))
+        return replace(d, shapes=tuple(shapes))  # the numbers' boxes: in no class
+
+    return drawn
+
+
+def _pixels(fig, dpi: int = 72):
+    import numpy as np
+
+    fig.set_dpi(dpi)
+    fig.canvas.draw()
+    rgb = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(float)
+    pictures.plt.close(fig)
+    return rgb
+
+
+def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
+    """Each step page of a plan's sheet, rendered as matplotlib draws it and made grey
+    (luma: 0.299 R + 0.587 G + 0.114 B): the mean grey of each class's pixels (a pixel in
+    from its edges, where every cube has a dark line), found by drawing the page again with
+    each class in a flat colour of its own, and of the band two pixels round the arrow."""
+    import numpy as np
+
+    real = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+    original = scene.drawing_of
+    try:
+        scene.drawing_of = _classes_only(original)
+        maps = [_pixels(f) for f in pictures.plan_figures(plan)[1:]]
+    finally:
+        scene.drawing_of = original
+    out = []
+    for rgb, where in zip(real, maps, strict=True):
+        grey = (rgb @ np.array([0.299, 0.587, 0.114])) / 255
+        page = {}
+        for cls, hexa in GREY_CLASSES.items():
+            colour = np.array([int(hexa[k : k + 2], 16) for k in (1, 3, 5)])
+            mask = np.all(where == colour, axis=-1)
+            inner = mask.copy()  # a pixel in from the class's edges (the cubes' edge lines)
+            for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                inner &= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
+            if cls != "arrow":
+                mask = inner
+            page[cls] = float(grey[mask].mean()) if mask.any() else float("nan")
+            if cls == "arrow":
+                near = mask.copy()
+                for dy, dx in itertools.product(range(-2, 3), repeat=2):
+                    near |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
+                page["round the arrow"] = float(grey[near & ~mask].mean())
+        out.append(page)
+    return out
+
+
+@pytest.mark.pictures
+@pytest.mark.parametrize("name", ["king-b", "king"])
+def test_a_printed_plan_reads_in_grey(name):
+    """Every step page of the plan `fold NAME --out plan.pdf` prints: held cubes, the cube
+    that turns and the cubes that turn with it differ in grey by CLASS_CONTRAST or more, and
+    the arrow from what is round it by ARROW_CONTRAST (besides the hatching and outlines that
+    tell them apart in any colour vision)."""
+    pages = grey_contrast(default_plan(name))
+    assert len(pages) >= 5
+    for k, page in enumerate(pages, 2):
+        classes = [page[c] for c in ("held", "turning", "moving")]
+        assert not any(math.isnan(v) for v in classes), (k, page)
+        for a, b in itertools.combinations(classes, 2):
+            assert abs(a - b) >= CLASS_CONTRAST, (name, f"page {k}", page)
+        assert page["round the arrow"] - page["arrow"] >= ARROW_CONTRAST, (name, k, page)
+
+
+@pytest.mark.pictures
+def test_the_grey_check_can_fail(monkeypatch):
+    """The old colours (red, green and blue print as one grey) fail it."""
+    monkeypatch.setattr(scene, "TURNING", "#d62728")
+    monkeypatch.setattr(scene, "MOVING", "#1f9bde")
+    monkeypatch.setattr(scene, "HOLD", "#2f9e44")
+    plan = fold.plan(solution_of("standard"))
+    pages = grey_contrast(plan)
+    assert any(abs(p["turning"] - p["moving"]) < CLASS_CONTRAST for p in pages)

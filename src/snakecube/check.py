@@ -35,7 +35,7 @@ from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import VECTORS, Coord, Region, wrong_count
-from snakecube.snake import Snake
+from snakecube.snake import Snake, reading_words
 from snakecube.symmetry import Transform, transform_of
 from snakecube.verify import violations
 
@@ -502,7 +502,7 @@ class Verdict:
             "snake": {
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),
-                "reading": self.snake.reading,
+                "reading": reading_words(self.snake),
                 "notation": self.snake.notation,
             },
             "target": {"description": self.region.describe(), "dims": list(self.region.dims)},

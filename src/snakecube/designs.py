@@ -162,6 +162,7 @@ def rate(
     target: Region | str | None = None,
     *,
     seconds: float | None = None,
+    max_nodes: int | None = None,
     progress: Progress | None = None,
 ) -> Rating:
     """The difficulty of a design: log2(1 + the segment placements that a systematic solver,
@@ -173,7 +174,9 @@ def rate(
     tries per solution means more wrong turns before the cube closes. One more point means
     twice the work. The search has fixed pruning and one process, so the score is the same
     on every machine. Ctrl-C, or ``seconds`` running out, stops it: the rating is then
-    incomplete and has no score.
+    incomplete and has no score. So does ``max_nodes``, a limit on each end's search (a
+    node limit keeps the answer the same on every machine): the rating is then incomplete,
+    with ``stop_reason`` "nodes", unless the other end is searched whole within it.
 
     Each end is searched whole, the one ``solve`` would pick first (``last_end_pays``: a
     design that cannot fold is proved so there, as ``solve`` proves it), then the other only
@@ -182,6 +185,8 @@ def rate(
     """
 
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
+    if max_nodes is not None:
+        limits.whole(max_nodes, "max_nodes", 1, 2**62)
 
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
@@ -191,12 +196,17 @@ def rate(
     if last_end_pays(compile_inputs(snake, region)):
         order.reverse()
     ends: list[tuple[int, End, Result]] = []
+    cut: tuple[End, Result] | None = None  # an end stopped at max_nodes
     for name, s in order:
         left = None if deadline is None else max(1e-3, deadline - time.monotonic())
-        bound = None if not ends else max(1, ends[0][0])  # the other end's tries
+        bound = max_nodes  # and no more than the other end's tries
+        if ends:
+            bound = max(1, ends[0][0]) if max_nodes is None else min(max_nodes, max(1, ends[0][0]))
         r = solve(s, region, engine=engine, workers=1, seconds=left, reverse=False,
                   max_nodes=bound, progress=progress)  # fmt: skip
-        if r.stop_reason == StopReason.NODES:  # more tries than the other end: not the easier one
+        if r.stop_reason == StopReason.NODES:  # more tries than the other end, or than max_nodes
+            if not ends and (cut is None or r.distinct > cut[1].distinct):
+                cut = (name, r)
             continue
         if not r.complete:  # never a score from a partial search
             return Rating(
@@ -210,6 +220,11 @@ def rate(
                 stop_reason=r.stop_reason,
             )
         ends.append((r.nodes, name, r))
+    if not ends:  # both ends stopped at max_nodes: the counts are lower bounds
+        assert cut is not None
+        name, r = cut
+        return Rating(snake, region, None, r.distinct_up_to_reversal, name, r.nodes,
+                      complete=False, stop_reason=StopReason.NODES)  # fmt: skip
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
     score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
     return Rating(snake, region, score, best.distinct_up_to_reversal, end, tries)
@@ -261,23 +276,39 @@ def _stopped(result: Result) -> bool:
     return not result.complete
 
 
-def _check_candidate(
-    job: tuple[tuple[Box, ...], Snake, tuple[CellIndex, ...], tuple[bool, ...], int],
-) -> Iterator[Generated]:
-    """One candidate, checked in a worker: yields the design if it qualifies (in every box:
-    it folds, with one solution where ``unique`` says so). The candidate is a path of the
-    first box; the others are searched, from the end whose tree is estimated smaller."""
+OUT_OF_TIME = "out of time"  # what a candidate check yields when the deadline came first
 
-    boxes, snake, path, unique, max_nodes = job
+
+def _time_left(deadline: float | None) -> float | None:
+    """The seconds left before ``deadline`` (a ``time.monotonic()``), None without one."""
+    return None if deadline is None else deadline - time.monotonic()
+
+
+def _check_candidate(
+    job: tuple[tuple[Box, ...], Snake, tuple[CellIndex, ...], tuple[bool, ...], int, float | None],
+) -> Iterator[Generated | str]:
+    """One candidate, checked in a worker: yields the design if it qualifies (in every box:
+    it folds, with one solution where ``unique`` says so), or OUT_OF_TIME if the deadline
+    came before that was decided. The candidate is a path of the first box; the others are
+    searched, from the end whose tree is estimated smaller."""
+
+    boxes, snake, path, unique, max_nodes, deadline = job
     found = [Solution(snake, boxes[0], path)]
     for i, box in enumerate(boxes):
         if i == 0 and not unique[0]:
             continue  # the candidate's own path is its solution there
         # Two classes prove "not unique", or three for a palindrome (two may be one reversed).
         limit = (3 if snake.is_palindrome else 2) if unique[i] else 1
-        check = _search(snake, box, limit, max_nodes, better_end=i > 0)
+        left = _time_left(deadline)
+        if left is not None and left <= 0:
+            yield OUT_OF_TIME
+            return
+        check = _search(snake, box, limit, max_nodes, better_end=i > 0, seconds=left)
         if check.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
+        if check.stop_reason == StopReason.SECONDS:
+            yield OUT_OF_TIME
+            return
         if not check.solutions or (unique[i] and _stopped(check)):
             return  # no fold within the node limit; or a second one, or no proof there is none
         if unique[i] and check.distinct_up_to_reversal != 1:
@@ -286,24 +317,42 @@ def _check_candidate(
             found.append(check.solutions[0])
     ratings = []
     for box in boxes:
-        rating = rate(snake, box)
-        if not rating.complete:
+        left = _time_left(deadline)
+        if left is not None and left <= 0:
+            yield OUT_OF_TIME
+            return
+        rating = rate(snake, box, seconds=left, max_nodes=max_nodes)
+        if rating.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
+        if rating.stop_reason == StopReason.SECONDS:
+            yield OUT_OF_TIME
+            return
+        if not rating.complete:  # stopped at max_nodes: no difficulty; its own path folds
+            rating = replace(rating, distinct=max(1, rating.distinct))
         ratings.append(rating)
     several = len(boxes) > 1
     yield Generated(ratings[0], found[0], tuple(ratings) if several else (),
                     tuple(found) if several else ())  # fmt: skip
 
 
-def _search(snake: Snake, box: Box, limit: int, max_nodes: int, better_end: bool) -> Result:
-    """Up to ``limit`` solutions of ``snake`` in ``box``, within ``max_nodes`` nodes; with
+def _search(
+    snake: Snake,
+    box: Box,
+    limit: int,
+    max_nodes: int,
+    better_end: bool,
+    seconds: float | None = None,
+) -> Result:
+    """Up to ``limit`` solutions of ``snake`` in ``box``, within ``max_nodes`` nodes (and
+    ``seconds``); with
     ``better_end``, searched from the end with the smaller estimated tree (a search that
     must finish to prove a count is often far shorter from one end), and read from cube 1."""
     reverse = False
     if better_end and not snake.is_palindrome and box.volume > pool.SMALL_JOB_CELLS:
         first, last = end_sizes(Problem.build(snake, box))
         reverse = last < first
-    result = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse)
+    result = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse,
+                   seconds=seconds)  # fmt: skip
     if not reverse:
         return result
     forwards = tuple(Solution(snake, box, tuple(reversed(s.path))) for s in result.solutions)
@@ -329,6 +378,7 @@ def generate(
     straightness: float | None = None,
     also: Sequence[Box] = (),
     progress: Progress | None = None,
+    seconds: float | None = None,
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
@@ -353,12 +403,22 @@ def generate(
     paths, so its designs fold elsewhere more often), with no segment longer than the
     shortest of the boxes' longest sides, and uniform paths (straightness 0) by default.
 
+    Each design is rated (:func:`rate`) within ``max_nodes`` nodes per end; a rating that
+    needs more (common in 5x5x5, where counting every solution may take days) is kept
+    incomplete: no difficulty, and a lower bound on the solutions.
+
+    ``seconds`` bounds the whole run, every phase (mixing the chain, drawing, checking,
+    rating): when they run out, the generator ends after the designs found by then, the
+    same first designs a longer run finds. Ctrl-C ends it with KeyboardInterrupt (the
+    designs already yielded are the caller's).
+
     ``progress(samples, most, found)`` is called for every sample of the chain drawn and
     while the workers check candidates (``most``: the samples that may be drawn).
     """
 
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip
+    deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     boxes, flags = _checked_boxes(box, also, unique)
     if straightness is None:
         straightness = (UNIQUE_STRAIGHTNESS if len(boxes) == 1 else 0.0) if any(flags) else 0.0
@@ -381,18 +441,23 @@ def generate(
             progress(state[0], attempts * draws, state[1])
 
     chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,
-                         max_segment, draws, tick)  # fmt: skip
-    jobs = ((drawn, snake, path, marks, max_nodes) for snake, path in chosen)
+                         max_segment, draws, tick, deadline)  # fmt: skip
+    jobs = ((drawn, snake, path, marks, max_nodes, deadline) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
+    found: Generator[Generated | str, None, None]
     if n <= 1 or box.volume <= pool.SMALL_JOB_CELLS:  # checking is quicker than forking
-        found: Generator[Generated, None, None] = (g for job in jobs for g in _check_candidate(job))
+        found = (g for job in jobs for g in _check_candidate(job))
     else:
         found = _in_candidate_order(pool.run(_check_candidate, jobs, n), tick)
     try:
-        for g in itertools.islice(found, count):
+        for g in found:
+            if isinstance(g, str):  # OUT_OF_TIME: this candidate was not decided in time
+                return
             state[1] += 1
             tick()
             yield g if k == 0 else _in_order(g, order)
+            if state[1] == count:
+                return
     finally:
         found.close()  # the workers stop now, not when the generator is collected
 
@@ -483,16 +548,23 @@ def _candidates(
     max_segment: int | None,
     draws: int = 1,
     tick: Callable[[int], None] | None = None,
+    deadline: float | None = None,
 ) -> Iterator[tuple[Snake, tuple[CellIndex, ...]]]:
     """The designs of samples of one backbite chain (``n**2`` moves apart, after ``5 n**2`` to
     mix), each design once, that have the straights and segment lengths asked for. Of
     ``attempts`` samples; with ``draws`` > 1, of ``attempts`` samples that have them (a
     design met again counts), out of at most ``draws`` times as many in all. ``tick(k)`` is
-    called with each sample's number."""
+    called with each sample's number. Nothing more is drawn once ``deadline`` is past."""
     seen: set[tuple[int, ...]] = set()
-    path = backbite(box, serpentine(box), rng, 5 * box.volume**2, bias)  # well mixed
+    path = serpentine(box)
+    for _ in range(5):  # well mixed, in five steps, each ended by a look at the clock
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        path = backbite(box, path, rng, box.volume**2, bias)
     kept = 0
     for i in range(attempts * draws):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
         if tick is not None:
             tick(i + 1)
         path = backbite(box, path, rng, box.volume**2, bias)  # the next sample
@@ -511,10 +583,11 @@ def _candidates(
 
 def _in_candidate_order(
     events: Iterator[Any], waiting_tick: Callable[[], None]
-) -> Generator[Generated, None, None]:
-    """The designs the workers found, released in candidate order, so any core count gives
-    the same designs; ``waiting_tick()`` is called while the workers have nothing new."""
-    waiting: dict[int, list[Generated | None]] = {}
+) -> Generator[Generated | str, None, None]:
+    """The designs the workers found (and their OUT_OF_TIME), released in candidate order,
+    so any core count gives the same designs; ``waiting_tick()`` is called while the
+    workers have nothing new."""
+    waiting: dict[int, list[Generated | str | None]] = {}
     released = 0
     for event in events:
         if event is None:

@@ -38,32 +38,11 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
 
     The temporary name keeps the extension (renderers read it) when it is short.
     """
-    if not isinstance(path, str | Path):
-        raise TypeError(f"a file name is a str or Path, not {type(path).__name__}")
-    path = Path(path)
-    name = repr(str(path))
-    if "\0" in str(path):
-        raise InputError(f"cannot write {name}: a file name cannot contain a NUL character")
-    if path.name in ("", ".", ".."):
-        raise InputError(f"cannot write {name}: that is not a file name")
+    path, name, kind, where = _destination(path)
     suffix = path.suffix if 0 < len(path.suffix) <= 10 else ""
-    try:
-        kind, where = _kind(path)
-    except OSError as err:
-        raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     if kind == "device":
         return _write_in_place(path, name, suffix, write)
-    if kind != "file":
-        raise InputError(
-            f"cannot write {name}: it is {kind}; snakecube writes regular files, "
-            "character devices and FIFOs"
-        )
-    try:
-        fd, tmp_name = tempfile.mkstemp(dir=where.parent, prefix=".snakecube-", suffix=suffix)
-        os.close(fd)
-    except OSError as err:
-        raise InputError(f"cannot write {name}: {err.strerror or err}") from None
-    tmp = Path(tmp_name)
+    tmp = _temporary(where, name, suffix)
     try:
         _written(write, tmp, name)
         os.chmod(tmp, _mode(where))
@@ -74,6 +53,58 @@ def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
         with contextlib.suppress(OSError):
             tmp.unlink()
     return path
+
+
+def check_writable(path: str | Path) -> None:
+    """An InputError now if :func:`write_file` could not write ``path`` (no such folder, a
+    folder not writable, a name that is no file's): commands check before the work that
+    makes the content. A name with a control character (a newline, a tab) is refused too:
+    legal, but a slip of the shell far more often than a wish. A file that can be written is
+    left as it was."""
+    path, name, kind, where = _destination(path)
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path.name):
+        raise InputError(f"cannot write {name}: a file name with a control character (a "
+                         "newline, a tab) is most likely a slip; name it without one")  # fmt: skip
+    if kind == "device":
+        if not os.access(where, os.W_OK):
+            raise InputError(f"cannot write {name}: permission denied")
+        return
+    _temporary(where, name, "").unlink()
+
+
+def _destination(path: str | Path) -> tuple[Path, str, str, Path]:
+    """``path`` as a Path, its name for messages, what it names (``file`` or ``device``, see
+    :func:`_kind`) and the path to write; an InputError for anything snakecube cannot write."""
+    if not isinstance(path, str | Path):
+        raise TypeError(f"a file name is a str or Path, not {type(path).__name__}")
+    path = Path(path)
+    name = repr(str(path))
+    if "\0" in str(path):
+        raise InputError(f"cannot write {name}: a file name cannot contain a NUL character")
+    if path.name in ("", ".", ".."):
+        raise InputError(f"cannot write {name}: that is not a file name")
+    try:
+        kind, where = _kind(path)
+    except OSError as err:
+        raise InputError(f"cannot write {name}: {err.strerror or err}") from None
+    if kind not in ("file", "device"):
+        raise InputError(
+            f"cannot write {name}: it is {kind}; snakecube writes regular files, "
+            "character devices and FIFOs"
+        )
+    if kind == "file" and not where.parent.is_dir():
+        raise InputError(f"cannot write {name}: there is no folder {str(where.parent)!r}")
+    return path, name, kind, where
+
+
+def _temporary(where: Path, name: str, suffix: str) -> Path:
+    """A new empty file beside ``where``, to write and then rename over it."""
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=where.parent, prefix=".snakecube-", suffix=suffix)
+        os.close(fd)
+    except OSError as err:
+        raise InputError(f"cannot write {name}: {err.strerror or err}") from None
+    return Path(tmp_name)
 
 
 def _written(write: Callable[[Path], object], tmp: Path, name: str) -> None:

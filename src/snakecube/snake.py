@@ -80,6 +80,27 @@ READINGS = {
     "dashes-inverted": "o/- per cube, - = corner",
 }
 
+# The other notations, named for people where the text could be read only one way.
+NOTATION_WORDS = {
+    **READINGS,
+    "turns": "a turn string (S, C, E)",
+    "elbows": "elbows (the corners' cube numbers)",
+    "catalog": "a catalog name",
+}
+
+
+def reading_words(snake: Snake) -> str:
+    """How the snake's text was read, for people: :attr:`Snake.reading` where it could be
+    read several ways, else 'read as' its notation ('read as a catalog name'); '' for a
+    snake made from lengths in code.
+
+    >>> reading_words(Snake.parse("standard"))
+    'read as a catalog name'
+    """
+    if snake.reading:
+        return snake.reading
+    return f"read as {NOTATION_WORDS[snake.notation]}" if snake.notation in NOTATION_WORDS else ""
+
 
 @dataclass(frozen=True, slots=True)
 class Snake:
@@ -555,6 +576,25 @@ def _check_text(text: object, what: str) -> None:
         )
 
 
+def end_runs(lengths: Sequence[int]) -> tuple[str, str, int] | None:
+    """The fewest segment lengths, counted from each end, that tell the two ends apart, as a
+    person says them, and how many; None when the snake reads the same from both ends.
+
+    >>> end_runs((3, 3, 2, 3))
+    ('3 and 3', '3 and 2', 2)
+    """
+    a, b = tuple(lengths), tuple(lengths)[::-1]
+    if a == b:
+        return None
+    k = next(i for i in range(len(a)) if a[i] != b[i]) + 1
+
+    def said(ls: Sequence[int]) -> str:
+        words = [str(v) for v in ls[:k]]
+        return words[0] if k == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+    return said(a), said(b), k
+
+
 def which_end(snake: Snake) -> str:
     """Which end of the snake in hand is cube 1, told by the lengths a person counts from it
     (the fewest segments that tell the two ends apart).
@@ -566,17 +606,12 @@ def which_end(snake: Snake) -> str:
     >>> which_end(Snake((3, 2, 3)))
     'The snake reads the same from both ends: either end is cube 1.'
     """
-    a, b = snake.lengths, snake.lengths[::-1]
-    if a == b:
+    told = end_runs(snake.lengths)
+    if told is None:
         return "The snake reads the same from both ends: either end is cube 1."
-    k = next(i for i in range(len(a)) if a[i] != b[i]) + 1
-
-    def said(ls: Sequence[int]) -> str:
-        words = [str(v) for v in ls[:k]]
-        return words[0] if k == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
+    mine, other, k = told
     first = "segment is" if k == 1 else "segments are"
     return (
-        f"Cube 1 is the end whose first {first} {said(a)} cubes long (from the other end: "
-        f"{said(b)}; a corner cube counts in both its segments)."
+        f"Cube 1 is the end whose first {first} {mine} cubes long (from the other end: "
+        f"{other}; a corner cube counts in both its segments)."
     )

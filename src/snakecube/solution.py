@@ -9,7 +9,7 @@ from typing import Any
 
 from snakecube.errors import InputError
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
-from snakecube.snake import Snake
+from snakecube.snake import Snake, reading_words
 from snakecube.stop import StopReason
 from snakecube.symmetry import Counts, rotation_counts, rotations
 from snakecube.verify import verify as _verify
@@ -262,7 +262,7 @@ class Result:
         counts = self._rotation_counts()
         return {
             "snake": {
-                "reading": self.snake.reading,
+                "reading": reading_words(self.snake),
                 "notation": self.snake.notation,
                 "turns": self.snake.turns(),
                 "segment_lengths": list(self.snake.lengths),

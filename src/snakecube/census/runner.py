@@ -100,7 +100,9 @@ def checked(
     if p & (p - 1):
         raise InputError(f"partitions must be a power of two, not {p}")
     if scheduler is not None and store is None:
-        raise InputError("a census on a cluster needs a store every worker can reach (--store)")
+        raise InputError(
+            "a census on a cluster (scheduler=) needs a store every worker can reach (store=)"
+        )
     return n_workers, p
 
 
@@ -232,14 +234,21 @@ def plan(
     return units, forecast(region, todo, workers, max_segment=max_segment)
 
 
+# What to do instead of a census refused as too long, in the library's words (its
+# parameters; the command line says its options: cli.base._PHRASES).
+TOO_LONG_REMEDY = (
+    "give a time limit (seconds=) to run part of it (with a store (store=), a rerun goes "
+    "on), or a cluster (scheduler=)"
+)
+
+
 def too_long(region: Region, left: Forecast) -> str:
     """The one line refusing a census forecast to take too long, with what to do instead."""
     return (
         f"the census of the {region.describe()} would take {left.describe()} "
         f"({left.nodes:.1e} steps of path search, estimated); snakecube runs at most "
-        f"{duration(LONGEST)} of census unasked: give --seconds S to run part of it "
-        "(with --store DIR, a rerun goes on), --estimate for the forecast alone, or "
-        "--scheduler ADDRESS for a cluster; docs/census.md estimates what cannot be listed"
+        f"{duration(LONGEST)} of census unasked: {TOO_LONG_REMEDY}; docs/census.md estimates "
+        "what cannot be listed"
     )
 
 

@@ -36,11 +36,13 @@ SNAKE_HELP = (
 
 class Parser(argparse.ArgumentParser):
     """argparse's parser, with each usage error on one line (exit code 2) naming the near
-    miss: ``solv`` (did you mean 'solve'?), ``--secnds``, ``--end lst``."""
+    miss: ``solv`` (did you mean 'solve'?), ``--secnds``, ``--end lst``. Every error of the
+    tool starts ``snakecube: error:``; the command's help is named at the end."""
 
     def error(self, message: str) -> NoReturn:
         message = message.replace("\x00", "")  # an o/- snake's shield (cli.shielded)
-        self.exit(2, one_line(f"{self.prog}: error: {message}{self._near_miss(message)} "
+        tool = self.prog.split()[0]  # "snakecube", whichever command
+        self.exit(2, one_line(f"{tool}: error: {message}{self._near_miss(message)} "
                               f"(see {self.prog} --help)") + "\n")  # fmt: skip
 
     def _near_miss(self, message: str) -> str:
@@ -253,6 +255,16 @@ _PHRASES = (
     ("give a target (target='AxBxC' or a Region)", "give --box AxBxC or --region FILE"),
     ("the target (target=)", "the target (--box)"),
     ("(limit=1)", "(--first)"),
+    (  # census.runner.TOO_LONG_REMEDY
+        "give a time limit (seconds=) to run part of it (with a store (store=), a rerun goes "
+        "on), or a cluster (scheduler=)",
+        "give --seconds S to run part of it (with --store DIR, a rerun goes on), --estimate "
+        "for the forecast alone, or --scheduler ADDRESS for a cluster",
+    ),
+    (
+        "a census on a cluster (scheduler=) needs a store every worker can reach (store=)",
+        "a census on a cluster needs a store every worker can reach (--store)",
+    ),
     ("a time limit (seconds=)", "a time limit (--seconds S)"),
 )
 _PARAMETERS = re.compile(r"\b(axes|scheduler|strategy|solution)=(?:'([^']*)'|([\w.-]+))?")

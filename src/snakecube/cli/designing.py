@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import time
 import warnings
 from argparse import SUPPRESS, Namespace
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from snakecube.cli.base import (
     print_nearby,
     say,
     seconds_left,
+    seconds_type,
     snake_text,
     straightness_type,
     target_of,
@@ -34,6 +36,7 @@ from snakecube.cli.base import (
 from snakecube.designs import generate, rate
 from snakecube.errors import InputError
 from snakecube.explain.words import instructions
+from snakecube.output import check_writable
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Region
 from snakecube.solution import STOP_WORDS, complete_words
@@ -206,6 +209,8 @@ def designs_command(args: Namespace) -> int:
     targets = targets_of(args)
     if not targets:
         raise InputError("designs needs --box AxBxC or --region FILE")
+    if args.csv is not None:
+        check_writable(args.csv)  # before the census, not after it
     if len(targets) > 1 or args.fold_into is not None:
         return _designs_of_several(args, targets)
     if args.nodes is not None:
@@ -251,6 +256,12 @@ def _counted(
     )
     try:
         result = count(bar)
+    except KeyboardInterrupt:  # before the count began: while planning and forecasting it
+        if args.json:
+            raise  # the tool's one JSON document says it
+        say(f"snakecube: interrupted while planning the census, before any design was "
+            f"counted{'; the --store is kept' if _store(args) else ''}")  # fmt: skip
+        return EXIT_INTERRUPTED
     finally:
         if bar is not None:
             bar.close()
@@ -282,9 +293,14 @@ def _estimate(target: Region, args: Namespace) -> int:
     from snakecube.census.forecast import LONGEST, duration
 
     workers = runner.workers_for(target, args.workers)
-    units, left = runner.plan(
-        target, workers, _store(args), args.partitions, always=True, max_segment=args.max_segment
-    )
+    try:
+        units, left = runner.plan(target, workers, _store(args), args.partitions, always=True,
+                                  max_segment=args.max_segment)  # fmt: skip
+    except KeyboardInterrupt:
+        if args.json:
+            raise  # the tool's one JSON document says it
+        say("snakecube: interrupted while forecasting the census: no forecast")
+        return EXIT_INTERRUPTED
     assert left is not None  # always=True
     data = {"target": target.describe(), **left.to_dict(),
             "refused_without_seconds": left.too_long()}  # fmt: skip
@@ -458,6 +474,19 @@ def _generate_options(p: Parser) -> None:
     )
     p.add_argument("--show", action="store_true", help="print folding instructions for each")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--seconds",
+        type=seconds_type,
+        metavar="S",
+        help="stop after S seconds, counted from the command's start, keeping the designs "
+        f"found (default {GENERATE_SECONDS:g})",
+    )
+
+
+# generate's default time limit: a plain command ends (a 5x5x5 design may take many minutes
+# to prove unique), with the designs found by then, and says so at the start where that may
+# matter (a box of more than SAY_LIMIT_CELLS cells, with --unique); --seconds gives more.
+GENERATE_SECONDS, SAY_LIMIT_CELLS = 600.0, 64
 
 
 @command(
@@ -472,6 +501,12 @@ def generate_command(args: Namespace) -> int:
     texts = args.box or ["4x4x4"]
     boxes = [Box.parse(t, "--box") for t in texts]
     unique = _unique_in(args.unique, texts)
+    if args.seconds is None:
+        args.seconds = GENERATE_SECONDS
+        if unique and boxes[0].volume > SAY_LIMIT_CELLS and not args.json:
+            say(f"snakecube: proving a {texts[0]} design unique may take minutes; "
+                f"generate stops after {GENERATE_SECONDS:g} s with the designs found (--seconds "
+                "S to change that); Ctrl-C stops it too")  # fmt: skip
     rows: list[dict[str, Any]] = []
     interrupted = False
     # The bar counts the designs found against those asked for; the samples of the chain
@@ -492,6 +527,7 @@ def generate_command(args: Namespace) -> int:
             workers=args.workers,
             also=boxes[1:],
             progress=bar,
+            seconds=seconds_left(args),
         ):
             rows.append(g.to_dict())
             if bar is not None:
@@ -499,17 +535,12 @@ def generate_command(args: Namespace) -> int:
             if not args.json:
                 d = rows[-1]
                 if len(boxes) == 1:
-                    print(
-                        f"{len(rows)}. {d['turns']}  difficulty {d['difficulty']}, "
-                        f"{d['solutions']} solution{'s' if d['solutions'] != 1 else ''}"
-                    )
+                    print(f"{len(rows)}. {d['turns']}  {_rated(g.rating)}")
                 else:
                     print(f"{len(rows)}. {d['turns']}")
                 print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
-                for text, t in zip(texts, d.get("targets", []), strict=False):
-                    plural = "s" if t["solutions"] != 1 else ""
-                    print(f"   {text}: {t['solutions']} solution{plural}, "
-                          f"difficulty {t['difficulty']}")  # fmt: skip
+                for text, r in zip(texts, g.ratings, strict=False):
+                    print(f"   {text}: {_rated(r, solutions_first=True)}")
                 if args.show:
                     for sol in g.solutions or (g.solution,):
                         print(instructions(sol))
@@ -519,15 +550,38 @@ def generate_command(args: Namespace) -> int:
         if bar is not None:
             bar.close()
     complete = len(rows) == args.count
+    spent = time.monotonic() - args.started
+    timed_out = not complete and not interrupted and spent >= args.seconds
     if args.json:
-        stop_reason = StopReason.INTERRUPTED if interrupted else None
+        stop_reason = (
+            StopReason.INTERRUPTED if interrupted else StopReason.SECONDS if timed_out else None
+        )
         print_json(args, {"designs": rows, "complete": complete, "stop_reason": stop_reason})
+    found = f"{len(rows)} of {args.count} design{'s' if args.count != 1 else ''}"
     if interrupted:
-        say(f"snakecube: interrupted after {len(rows)} of {args.count} designs")
+        kept = "; the designs above are kept" if rows and not args.json else ""
+        say(f"snakecube: interrupted after {found}{kept}")
         return EXIT_INTERRUPTED
-    if not complete:
-        say(f"snakecube: found {len(rows)} of {args.count} designs within the attempts")
+    if timed_out:
+        default = " (the default)" if args.seconds == GENERATE_SECONDS else ""  # as typed too
+        say(f"snakecube: stopped at the time limit, {args.seconds:g} s{default}, with {found}; "
+            "give --seconds S for longer")  # fmt: skip
+    elif not complete:
+        say(f"snakecube: found {found} within the attempts")
     return EXIT_OK
+
+
+def _rated(r: Any, solutions_first: bool = False) -> str:
+    """'difficulty 7.2, 1 solution' (or the other way round), or for a rating stopped at
+    its node limit 'difficulty unknown (...), at least 3 solutions'."""
+    plural = "s" if r.distinct != 1 else ""
+    if r.complete:
+        solutions = f"{r.distinct} solution{plural}"
+        difficulty = f"difficulty {round(r.difficulty, 2)}"
+    else:
+        solutions = f"at least {r.distinct} solution{plural}"
+        difficulty = "difficulty unknown (counting every solution takes too many nodes)"
+    return f"{solutions}, {difficulty}" if solutions_first else f"{difficulty}, {solutions}"
 
 
 class _Designs:

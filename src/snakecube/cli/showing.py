@@ -28,9 +28,9 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
-from snakecube.flat import Forecast, describe, flat
-from snakecube.fold.choice import choose
-from snakecube.output import write_file
+from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
+from snakecube.fold.choice import EASIEST_HELP, choose
+from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
 from snakecube.snake import End, Snake
@@ -38,10 +38,6 @@ from snakecube.solution import Style, complete_words
 from snakecube.stop import StopReason
 
 SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
-EASIEST_HELP = (  # fold.choice.EASIEST_OF solutions are compared
-    "of the first 8, the easiest to fold: fewest quarter turns in its fold plan, then most "
-    "swings clear of the cubes in place, then the first"
-)
 
 
 def _add_which(p: Parser) -> None:
@@ -92,9 +88,9 @@ def _show_options(p: Parser) -> None:
 )
 def show_command(args: Namespace) -> int:
 
-    if args.out is not None:
-        explain.form_of(args.out)
-    found = _chosen(args, "show").solution
+    _check_out(args.out)
+    choice = _chosen(args, "show")
+    found = choice.solution
     if found is None:
         return EXIT_OK
     style = Style.LETTERS if args.letters else Style.SIGNS
@@ -104,6 +100,7 @@ def show_command(args: Namespace) -> int:
         print(show(found, style, args.words))
         return EXIT_OK
     tails = None
+    _say_drawing(args.out)
     if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
         found, tails = explain.hanging(found)
     explain.save(
@@ -113,13 +110,13 @@ def show_command(args: Namespace) -> int:
         words=args.words,
         paper=args.paper,
         tails=tails,
-        typed=snake_text(args),
+        typed=_typed(args, choice),
     )
     say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
 
 
-def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
+def _chosen(args: Namespace, verb: str, end: str = "best", order: str = "walk") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first."""
 
@@ -140,6 +137,8 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
             seconds=seconds_left(args),
             verb=verb,
             progress=bar,
+            order=order,
+            planned=verb == "fold",
         )
     finally:
         if bar is not None:
@@ -153,7 +152,16 @@ def _chosen(args: Namespace, verb: str, end: str = "best") -> Any:
         )
     elif choice.why():
         say(f"snakecube: {choice.why()}; --solution K picks another")
+    elif choice.picked():
+        say(f"snakecube: {choice.picked('asked for with --solution')}")
     return choice
+
+
+def _typed(args: Namespace, choice: Any) -> str:
+    """The snake as typed, for a sheet's header, with a note when the solution is not the
+    default: the sheet says so too."""
+    note = choice.picked("asked for with --solution")
+    return snake_text(args) + (f"  ({note})" if note else "")
 
 
 def _fold_options(p: Parser) -> None:
@@ -173,6 +181,11 @@ def _fold_options(p: Parser) -> None:
         help="the end you hold while folding (default: the easier one)",
     )
     add_seconds(p)
+    p.add_argument(
+        "--fewest",
+        action="store_true",
+        help="plan the fewest quarter turns instead of turns that walk along the chain",
+    )
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
     p.add_argument(
         "--out",
@@ -190,18 +203,19 @@ def _fold_options(p: Parser) -> None:
 )
 def fold_command(args: Namespace) -> int:
 
-    if args.out is not None:
-        explain.form_of(args.out)
-    choice = _chosen(args, "fold", args.held)
+    _check_out(args.out)
+    order = "fewest" if args.fewest else "walk"
+    choice = _chosen(args, "fold", args.held, order)
     found, p = choice.solution, choice.plan
     if found is None:
         if args.json:
             print_json(args, {"complete": False, "stop_reason": StopReason.SECONDS, "plan": None})
         return EXIT_OK
     if p is None:
-        p = fold.plan(found, args.held, args.nodes)
+        p = fold.plan(found, args.held, args.nodes, order=order)
     if args.out is not None and p.found:
-        explain.save_plan(p, args.out, paper=args.paper, typed=snake_text(args))
+        _say_drawing(args.out)
+        explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
         say(f"snakecube: wrote {args.out!r}")
     if args.json:
         print_json(args, p.to_dict())
@@ -210,15 +224,35 @@ def fold_command(args: Namespace) -> int:
         print(f"{'snake':16} {p.solution.snake.turns()}")
         print(f"no fold plan: {p.reason}")
         return EXIT_OK
-    order = "yes" if p.in_order else "no (see the last line)"
+    if args.out is not None:  # the plan went to the file, as show's answer does
+        return EXIT_OK
     print(f"{'snake':16} {p.solution.snake.turns()}")
     print(f"{'held end':16} {'cube 1' if p.held == End.FIRST else 'cube ' + str(len(p.end))}")
     print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
+    print(f"{'fewest found':16} {p.fewest} (a plan that walks along the chain may take 2 more)")
+    print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
+    print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
+          f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
-    print(f"{'sheet order':16} {order}")
     print()
     print("\n".join(fold.steps_in_words(p)))
     return EXIT_OK
+
+
+def _check_out(out: str | None) -> None:
+    """--out: an InputError now, before any search or drawing, if snakecube cannot write
+    it (an unknown extension, no such folder, a folder not writable)."""
+    if out is not None:
+        explain.form_of(out)
+        check_writable(out)
+
+
+def _say_drawing(out: str) -> None:
+    """One line on stderr before a drawing that may take seconds (a sheet, an animation)."""
+    form = explain.form_of(out)
+    if form not in explain.TEXT_FORMS:
+        what = {".pdf": "the PDF sheet", ".gif": "the animation", ".html": "the viewer"}
+        say(f"snakecube: drawing {what.get(form, 'the sheet')} into {out!r}")
 
 
 def _bound(turns: int, bound: int) -> str:
@@ -246,6 +280,7 @@ def fold_census_command(args: Namespace) -> int:
 
     box = Box.parse(args.box, "--box")
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
+    check_writable(args.csv)
     bar = (
         None
         if args.quiet
@@ -287,6 +322,7 @@ def flat_command(args: Namespace) -> int:
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:
         need_pictures()
+        check_writable(args.out)
     snake = Snake.parse(snake_text(args))
     said = catalog_note(snake, snake_text(args))
     if said and not args.json:
@@ -298,8 +334,10 @@ def flat_command(args: Namespace) -> int:
         if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
             return  # quick; or refused, which the error says
         stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
-        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated)"
-            f"{stops}; Ctrl-C stops it, keeping what was found")  # fmt: skip
+        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated, "
+            f"at {NODES_PER_SECOND:,.0f} segments a second, a quiet core's speed: the bar's "
+            f"time left follows this machine's speed as it goes){stops}; Ctrl-C stops it, "
+            "keeping what was found")  # fmt: skip
 
     try:
         result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)
@@ -309,6 +347,7 @@ def flat_command(args: Namespace) -> int:
     if args.out is not None and result.examples:
         from snakecube.explain import pictures  # matplotlib: the show extra
 
+        say(f"snakecube: drawing the most compact layouts into {args.out!r}")
         write_file(args.out, lambda p: pictures.flat_sheet(result, p))
         say(f"snakecube: wrote {args.out!r}")
     data = result.to_dict()

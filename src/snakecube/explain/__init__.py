@@ -86,7 +86,7 @@ def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
 
     shown = display(solution)
     try:
-        plan = fold.plan(shown, "first", orient=False)
+        plan = fold.plan(shown, "first", orient=False, order="fewest")
     except InputError:
         return shown, None
     if not plan.found:

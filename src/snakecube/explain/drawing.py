@@ -43,6 +43,7 @@ class Shape:
     dash: str = ""  # "", "dotted", "dashed" or "dashdot"
     closed: bool = True
     cube: int = -1
+    alpha: float = 1.0  # below 1: see-through (it hides nothing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +82,9 @@ class Drawing:
 
 @dataclass(frozen=True, slots=True)
 class Cube:
-    """A cube to draw: its cell, how (``solid``, ``cut``: dotted edges, ``tail``: dashed
-    edges, drawn under everything), its colour, and an outline colour to mark it ("")."""
+    """A cube to draw: its cell, how (``solid``, ``ghost``: see-through, ``cut``: dotted
+    edges, ``tail``: dashed edges, drawn under everything), its colour, and an outline colour
+    to mark it ("")."""
 
     cube: int
     cell: tuple[int, int, int]
@@ -90,6 +92,7 @@ class Cube:
     colour: str = "#7a4a22"
     mark: str = ""
     seam: tuple[int, float] | None = None  # a joint on this cube: axis across it, where
+    pattern: str = ""  # "hatch": lines across its faces, so it reads apart in grey too
 
 
 def shade(colour: str, k: float) -> str:
@@ -196,14 +199,17 @@ def draw(
     arrows: Sequence[tuple[Sequence[Sequence[float]], str]] = (),
     window: Sequence[float] | None = None,
     caption: str = "",
+    outline: Sequence[float] | None = None,
+    halo: bool = False,
 ) -> Drawing:
     """The drawing of ``cubes`` seen by ``camera``: tails and lines under everything, cubes
     far to near (each solid one's three faces that look towards the eye, then its mark),
     the ``lines`` (points, colour, width, dash; ``under``: beneath everything) and
-    ``arrows`` (points, colour) on top, and
-    the numbers: ``labels`` maps a cube to the point on its face where its number goes.
-    ``window`` (left, bottom, right, top) fixes the picture's rectangle; otherwise it holds
-    everything drawn."""
+    ``arrows`` (points, colour; in a white ``halo`` if asked) on top, a rectangle of the page
+    (left, bottom, right, top) dashed on top when ``outline`` is given (a close-up's window
+    on an overview), and the numbers: ``labels`` maps a cube to the point on its face where
+    its number goes. ``window`` (left, bottom, right, top) fixes the picture's rectangle;
+    otherwise it holds everything drawn."""
     eye = camera.eye
     project = projector(camera)
     faces = facing(eye)
@@ -224,10 +230,16 @@ def draw(
     for c in near:
         if c.kind == "cut":
             continue
-        order[c.cube] = len(shapes)
+        alpha = GHOST_ALPHA if c.kind == "ghost" else 1.0
+        if c.kind == "solid":
+            order[c.cube] = len(shapes)
         for axis, sign in faces:
             quad = tuple(project(p) for p in face_quad(c.cell, axis, sign))
-            shapes.append(Shape(quad, shade(c.colour, FACE_SHADE[axis]), EDGE, 1.0, cube=c.cube))
+            fill = shade(c.colour, FACE_SHADE[axis])
+            shapes.append(Shape(quad, fill, EDGE, 1.0, cube=c.cube, alpha=alpha))
+        if c.pattern == "hatch" and c.kind == "solid":  # see-through: tinted, no lines
+            for axis, sign in faces:
+                shapes.extend(_hatch(c, face_quad(c.cell, axis, sign), project))
         if c.mark:  # inside the faces' edges, so the next cubes' edges leave it whole
             for axis, sign in faces:
                 ring = [project(p) for p in face_quad(c.cell, axis, sign)]
@@ -246,7 +258,11 @@ def draw(
     for points, colour, width, dash in lines:
         shapes.append(Shape(tuple(project(p) for p in points), "", colour, width, dash, False))
     for points, colour in arrows:
-        shapes.extend(arrow_shapes([project(p) for p in points], colour))
+        shapes.extend(arrow_shapes([project(p) for p in points], colour, halo))
+    if outline is not None:
+        x0, y0, x1, y1 = outline
+        corners_2d = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        shapes.append(Shape(corners_2d, "", OUTLINE, 2.0, "dashed", True))
     bold_set = set(bold)
     where = {c.cube: c.cell for c in cubes if c.kind == "solid"}
     out_labels = []
@@ -271,11 +287,34 @@ def _edges(c: Cube, project: Projector, colour: str, width: float, dash: str) ->
 
 
 HEAD = 0.42  # an arrowhead's length, in cube widths
+HALO = "#ffffff"  # round a plan's arrow, so that it reads over any cube, in grey too
+GHOST_ALPHA = 0.3  # a see-through cube's faces: a cube that turns, in front of the joint
+HATCH = "#0b3558"  # a hatched cube's lines
+HATCH_LINES = 4  # lines across a hatched face
+OUTLINE = "#222222"  # a close-up's window on an overview
 
 
-def arrow_shapes(points: Sequence[Point], colour: str) -> list[Shape]:
+def _hatch(c: Cube, quad: Sequence[Point3], project: Projector) -> list[Shape]:
+    """Lines across one face of a cube, parallel to a diagonal of it (a pattern that reads
+    in grey)."""
+    p0, p1, _, p3 = (project(q) for q in quad)
+    out = []
+    for k in range(1, 2 * HATCH_LINES):
+        t = k / HATCH_LINES  # the line u + v = t across the face, u and v in [0, 1]
+        a = (t, 0.0) if t <= 1 else (1.0, t - 1)
+        b = (0.0, t) if t <= 1 else (t - 1, 1.0)
+        ends = tuple(
+            (p0[0] + (p1[0] - p0[0]) * u + (p3[0] - p0[0]) * v,
+             p0[1] + (p1[1] - p0[1]) * u + (p3[1] - p0[1]) * v)
+            for u, v in (a, b)
+        )  # fmt: skip
+        out.append(Shape(ends, "", HATCH, 0.8, "", False, c.cube))
+    return out
+
+
+def arrow_shapes(points: Sequence[Point], colour: str, halo: bool = False) -> list[Shape]:
     """An arrow along ``points`` on the page: the line (stopping short of the tip) and a
-    filled head at the last point."""
+    filled head at the last point; with ``halo``, each drawn first wider in white."""
     if len(points) < 2:
         return []
     tip = points[-1]
@@ -295,7 +334,14 @@ def arrow_shapes(points: Sequence[Point], colour: str) -> list[Shape]:
     )
     line = [p for p in points[:-1] if math.dist(p, tip) >= HEAD * 0.8] or [points[0]]
     line.append((tip[0] - ux * HEAD * 0.8, tip[1] - uy * HEAD * 0.8))
-    return [
+    out = [
         Shape(tuple(line), "", colour, 4.5, "", False),
         Shape(head, colour, colour, 1.0),
     ]
+    if halo:
+        out = [
+            Shape(tuple(line), "", HALO, 9.0, "", False),
+            Shape(head, HALO, HALO, 5.0),
+            *out,
+        ]
+    return out

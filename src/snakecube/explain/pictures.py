@@ -33,6 +33,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
@@ -162,7 +163,7 @@ def draw_drawing(
             ax.add_collection(
                 PolyCollection(
                     [s.points for s in run],
-                    facecolors=[s.fill for s in run],
+                    facecolors=[to_rgba(s.fill, s.alpha) for s in run],
                     edgecolors=[s.stroke for s in run],
                     linewidths=[s.width * EDGE_PT for s in run],
                     joinstyle="round",
@@ -174,7 +175,7 @@ def draw_drawing(
             ax.add_collection(
                 LineCollection(
                     [[*s.points, s.points[0]] if s.closed else list(s.points) for s in run],
-                    colors=[s.stroke for s in run],
+                    colors=[to_rgba(s.stroke, s.alpha) for s in run],
                     linewidths=[s.width * EDGE_PT for s in run],
                     linestyles=[DASHES[s.dash] for s in run],
                     capstyle="round",
@@ -292,6 +293,7 @@ class Laid:
     lines: list[str]
     drawings: list[Drawing | None]  # None: a flat target's picture
     bounds: list[tuple[float, float, float, float]]
+    small: int = 0  # the first ``small`` pictures are overviews: narrower, at their own scale
 
 
 def _caption_lines(laid: Laid, width: float) -> int:
@@ -301,11 +303,13 @@ def _caption_lines(laid: Laid, width: float) -> int:
 
 def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | None = None,
         arrows: bool = True) -> Laid:  # fmt: skip
-    """A panel's words wrapped to ``width`` inches and its views as drawings."""
+    """A panel's words wrapped to ``width`` inches and its views as drawings (a plan step's
+    first overview, the whole snake small, before them)."""
     lines = wrap(panel.title, width) + [n for note in panel.notes for n in wrap(note, width)]
     drawings: list[Drawing | None] = []
     bounds = []
-    for view in views or panel.views:
+    small = 1 if views is None and panel.overviews else 0
+    for view in [*panel.overviews[:small], *(views or panel.views)]:
         if scene.is_flat(solution) and panel.cells is None:
             drawings.append(None)
             bounds.append(_flat_bounds(panel))
@@ -313,15 +317,24 @@ def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | 
         d = scene.drawing_of(panel, view, solution.cells, arrows=arrows)
         drawings.append(d)
         bounds.append(d.bounds)
-    return Laid(panel, lines, drawings, bounds)
+    return Laid(panel, lines, drawings, bounds, small)
+
+
+SMALL = 0.6  # an overview's width, as a share of a close-up's
+
+
+def _widths(laid: Laid, w: float) -> list[float]:
+    """Each picture's width in a panel ``w`` inches wide: overviews SMALL of the others."""
+    weights = [SMALL if j < laid.small else 1.0 for j in range(len(laid.drawings))]
+    room = w - GAP * (len(weights) - 1)
+    return [room * k / sum(weights) for k in weights]
 
 
 def _areas(laid: Laid, w: float, h: float, text_h: float) -> list[tuple[float, float]]:
     """The room each picture of a panel gets (w x h inches, the words taking ``text_h``)."""
-    n = len(laid.drawings)
-    pic_w = (w - GAP * (n - 1)) / n
-    cap = lines_height(_caption_lines(laid, pic_w))
-    return [(pic_w, h - text_h - GAP - cap)] * n
+    widths = _widths(laid, w)
+    cap = lines_height(_caption_lines(laid, min(widths)))
+    return [(pw, h - text_h - GAP - cap) for pw in widths]
 
 
 def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
@@ -330,10 +343,16 @@ def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
     ``scale`` inches a cube width, each with its caption."""
     sheet.text(x, y, laid.lines)
     top = y + text_h + GAP
-    (pw, ph), *_ = _areas(laid, w, h, text_h)
-    cap = lines_height(_caption_lines(laid, pw))
+    areas = _areas(laid, w, h, text_h)
+    cap = lines_height(_caption_lines(laid, min(pw for pw, _ in areas)))
+    left = x - GAP
     for j, (d, bounds) in enumerate(zip(laid.drawings, laid.bounds, strict=True)):
-        left = x + j * (pw + GAP)
+        pw, ph = areas[j]
+        left += (areas[j - 1][0] if j else 0) + GAP
+        if j < laid.small and d is not None:  # an overview: the whole snake, at its own scale
+            sheet.text(left, top, wrap(d.caption, pw), style="italic")
+            place(sheet, left, top + cap, pw, ph, d, bounds, fit(bounds, pw, ph))
+            continue
         if d is None:
             s = fit(bounds, pw, ph)
             bw, bh = (bounds[2] - bounds[0]) * s, (bounds[3] - bounds[1]) * s
@@ -569,12 +588,13 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
 PLAN_KEY = (
     "Each step is drawn before and after, framed on the joint to turn, seen as you see it "
     "sitting at the table: from the front-right, above the table, unless its caption says "
-    "from the front-left or from higher above. The green cube is the "
-    "one you hold at the joint (with every pale cube: the end you hold stays still); the red "
-    "cube is the one you turn: it spins in place on the joint, and the blue cubes turn with "
+    "from the front-left or from higher above; beside them, the whole snake small, the "
+    "close-up's frame dashed on it. The pale cubes are the ones you hold still (the end you "
+    "hold outlined in black, the cube at the joint outlined thick in green); the dark red cube "
+    "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
     "it. The thick black line is the joint between them, both cubes at the joint carry their "
-    "numbers, and the red arrow shows the quarter turn. On the start, the end you hold is "
-    "outlined in red."
+    "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
+    "On the start, the end you hold is outlined in red."
 )
 
 
@@ -595,14 +615,18 @@ def _plan_pages(
     scales = [
         min(
             fit(b, *a)
-            for b, a in zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True)
+            for b, a in list(zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True))[
+                x.small :
+            ]
         )
         for x in laid
     ]
 
     def start_page(sheet: Sheet, number: int, pages: int) -> None:
         y = MARGIN + _header(sheet, title, number, pages)
-        intro = f"A plan of {plan.quarter_turns} quarter turns. {PLAN_KEY}"
+        intro = (
+            f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
+        )
         y += sheet.text(MARGIN, y, wrap(intro, width)) + GAP
         words = panels[0].title.split("\n")
         listed = [k for k, line in enumerate(words) if line.startswith("  ")]
@@ -654,6 +678,9 @@ GIF_SIZE = (5.5, 6.0)  # inches
 GIF_DPI = 90
 
 
+INSET = 0.34  # an animation frame's overview: this share of the picture's width and height
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One frame of an animation: its words and one picture."""
@@ -663,6 +690,7 @@ class Frame:
     view: View | None  # None: a flat target's picture
     arrows: bool = True
     seconds: float = SECONDS_PER_STEP
+    overview: View | None = None  # the whole snake, small, in a corner of the picture
 
 
 def draw_frame(fig: Figure, frame: Frame, solution: Solution) -> None:
@@ -686,6 +714,11 @@ def draw_frame(fig: Figure, frame: Frame, solution: Solution) -> None:
     d = scene.drawing_of(frame.panel, frame.view, solution.cells, arrows=frame.arrows)
     if d.caption:
         y += sheet.text(m, y, wrap(d.caption, w - 2 * m), style="italic")
+    if frame.overview is not None:  # the whole snake in the picture's top left corner
+        small = scene.drawing_of(frame.panel, frame.overview, arrows=False)
+        ow, oh = (w - 2 * m) * INSET, (h - y - m) * INSET
+        place(sheet, m, y, ow, oh, small, small.bounds, fit(small.bounds, ow, oh))
+        y += oh * 0.6  # the close-up below it, a little overlapped at its side
     place(sheet, m, y, w - 2 * m, h - y - m, d, d.bounds, fit(d.bounds, w - 2 * m, h - y - m))
 
 
@@ -720,14 +753,14 @@ def instruction_frames(shown: Solution, tails: Tails | None = None) -> list[Fram
 
 
 def plan_frames(plan: FoldPlan) -> list[Frame]:
-    """The start from above, then each quarter turn before (with its arrow) and after, then
-    the result."""
+    """The start from above, then each step before (with its arrow) and after, each with the
+    whole snake small in a corner, then the result."""
     panels = scene.fold_panels(plan)
     start = [line for line in panels[0].title.split("\n") if not line.startswith("  ")]
     out = [Frame("\n".join(start), panels[0], panels[0].views[0])]
     for p in panels[1:]:
-        out.append(Frame(p.title, p, p.views[0]))
-        out.append(Frame(p.title, p, p.views[1]))
+        out.append(Frame(p.title, p, p.views[0], overview=p.overviews[0]))
+        out.append(Frame(p.title, p, p.views[1], overview=p.overviews[1]))
     if len(panels) > 1:
         out.append(
             Frame(
@@ -735,6 +768,7 @@ def plan_frames(plan: FoldPlan) -> list[Frame]:
                 panels[-1],
                 panels[-1].views[1],
                 arrows=False,
+                overview=panels[-1].overviews[1],
             )
         )
     return out

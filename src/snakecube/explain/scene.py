@@ -218,6 +218,9 @@ class View:
     window: Window | None = None
     arc: tuple[Point3, ...] | None = None
     seam: tuple[int, float] | None = None
+    inset: Window | None = None  # a rectangle of the page outlined on it: the close-up's
+    # cubes that turn and stand in front of the joint: drawn see-through (never cut away)
+    ghost: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +245,10 @@ class Panel:
     hold: int = -1  # a fold plan's step: the cube you hold at the joint
     moving: tuple[int, ...] = ()  # ... the cubes that turn, from the joint outwards
     spin: tuple[Point3, Point3, int] | None = None  # ... the turning line and the turn's sign
+    quarters: int = 1  # ... how far: 1 a quarter turn, 2 a half turn
+    # ... the whole snake, small, before and after (one per view), with the close-up's window
+    overviews: tuple[View, ...] = ()
+    patterns: dict[int, str] | None = None  # cubes drawn with a pattern ("hatch")
 
 
 def make_view(
@@ -385,8 +392,17 @@ def apart(view: View, priority: Sequence[int], keep: Iterable[int] = ()) -> View
 
 
 # -- a fold plan's pictures ----------------------------------------------------------------------
-HOLD = "#2f9e44"  # the cube you hold at the joint: green
-PALE = 0.6  # the other held cubes: their colour this far towards white
+# A plan's classes of cubes read apart in colour, in grey and for red-green colour blindness:
+# by lightness first (held cubes pale, the turning cube nearly black-red, the cubes that turn
+# with it a middle blue) and by pattern and line as well: the moving cubes hatched, the cube
+# you hold at the joint outlined thick, the arrow black in a white halo.
+HOLD = "#bfe3c4"  # the cube you hold at the joint: pale green, ...
+HOLD_MARK = "#1b5e20"  # ... outlined thick in dark green
+TURNING = "#8e1b1b"  # the cube that turns on the joint: dark red
+MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
+PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
+HELD_END = "#000000"  # the end you hold, outlined
+PALE = 0.7  # the other held cubes: their colour this far towards white
 # A step's picture shows this much of the page, in cube widths (wide, high): the joint, the
 # turn's arrow and the cubes near it, then all the cubes that turn, or every cube, when that
 # fits in MAX (so that the joint's cubes stay large: on a phone's 374 x 330 px picture a cube
@@ -405,12 +421,18 @@ PLAN_VIEWS = (
     Camera(28.0, -118.0, "seen from the front-left, above the table"),
     Camera(50.0, -62.0, "seen from the front-right, high above the table"),
     Camera(50.0, -118.0, "seen from the front-left, high above the table"),
+    Camera(72.0, -62.0, "seen from the front-right, standing over the table"),
+    Camera(72.0, -118.0, "seen from the front-left, standing over the table"),
 )
 JOINT_SEEN = 0.5  # a joint cube shows at least half a cube face (projected, cube widths^2)
 SAMPLES = 5  # sample points on a face, each way, to measure how much of it shows
-CUT_NOTE = "dotted edges: cubes cut away so that the joint shows"
+CUT_NOTE = (
+    "dotted edges: cubes cut away so that the joint shows; see-through: cubes that turn, in "
+    "front of the joint"
+)
 ARC_STEPS = 12  # points along the turn's arrow
 ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: beside the red cube
+ARC_WIDER = (1.9, 2.2)  # ... and for a half turn, these as well
 ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
 ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
 TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
@@ -449,11 +471,12 @@ class Turn:
     origin: Point3
     direction: Coord
     sign: int
+    quarters: int = 1  # 2: a half turn (two quarter turns of the joint in a row)
 
     def at(self, fraction: float) -> list[Point3]:
         """Every cube's centre ``fraction`` of the way through the turn."""
         moving = set(self.moving)
-        angle = self.sign * fraction * math.pi / 2
+        angle = self.sign * fraction * self.quarters * math.pi / 2
         return [
             _rotate(_centre(c), self.origin, self.direction, angle) if i in moving else _centre(c)
             for i, c in enumerate(self.before)
@@ -462,10 +485,10 @@ class Turn:
     def arc(
         self, start: float = 0.0, radius: float = ARC_RADII[0], along: float = 0.0
     ) -> tuple[Point3, ...]:
-        """An arrow of the turn: a quarter circle about the turning line, ``radius`` from it
-        round the turning cube (``along`` the line from its centre, away from the joint),
-        from the angle ``start`` (radians, from the first cube that moves, about the turning
-        direction) on in the turn's sense."""
+        """An arrow of the turn: a quarter circle (a half circle for a half turn) about the
+        turning line, ``radius`` from it round the turning cube (``along`` the line from its
+        centre, away from the joint), from the angle ``start`` (radians, from the first cube
+        that moves, about the turning direction) on in the turn's sense."""
         first = next(i for i in self.moving if self.before[i] != self.after[i])
         d = self.direction
         centre = tuple(_centre(self.before[self.turn])[a] + along * d[a] for a in range(3))
@@ -475,9 +498,10 @@ class Turn:
         r = math.sqrt(dot(out, out))
         edge = [centre[a] + out[a] * radius / r for a in range(3)]
         begin = _rotate(edge, centre, d, start)
+        count = ARC_STEPS * self.quarters
         return tuple(
             _rotate(begin, centre, d, self.sign * k * math.pi / 2 / ARC_STEPS)
-            for k in range(ARC_STEPS + 1)
+            for k in range(count + 1)
         )
 
     def seam(self) -> tuple[int, float]:
@@ -488,12 +512,13 @@ class Turn:
 
 
 def turn_of(plan: FoldPlan, k: int) -> Turn:
-    """Move ``k`` (1-based) of a plan: held and turning cubes from the plan's grip, the
-    turn's sign from the states themselves (checked: every turning cube lands where the
-    next state has it)."""
+    """Step ``k`` (1-based, among ``plan.steps()``: a half turn is one step) of a plan: held
+    and turning cubes from the plan's grip, the turn's sign from the states themselves
+    (checked: every turning cube lands where the state after the step has it)."""
     frames = plan.frames
-    before, after = tuple(frames[k - 1]), tuple(frames[k])
-    joint, _ = plan.moves[k - 1]
+    joint, q, first = plan.steps()[k - 1]
+    quarters = abs(q)
+    before, after = tuple(frames[first]), tuple(frames[first + quarters])
     _, turned, moving = grip(plan, joint)
     t = turned - 1
     h = joint - 1 if plan.held == End.FIRST else joint
@@ -505,14 +530,15 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     origin = _centre(before[h])
     for sign in (1, -1):
         turned_cells = [
-            _rotate(_centre(before[i]), origin, direction, sign * math.pi / 2) for i in order
+            _rotate(_centre(before[i]), origin, direction, sign * quarters * math.pi / 2)
+            for i in order
         ]
         if all(
             max(abs(p[a] - after[i][a] - 0.5) for a in range(3)) < 1e-6
             for p, i in zip(turned_cells, order, strict=True)
         ):
-            return Turn(h, t, tuple(order), before, after, origin, direction, sign)
-    raise ValueError(f"step {k} of the plan is not a quarter turn about its joint")
+            return Turn(h, t, tuple(order), before, after, origin, direction, sign, quarters)
+    raise ValueError(f"step {k} of the plan is not a turn about its joint")
 
 
 def _window(camera: Camera, focus: list[list[Point3]], more: list[list[Point3]]) -> Window:
@@ -616,13 +642,18 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
     best: tuple[tuple[bool, float, float], tuple[Point3, ...]] | None = None
-    for radius, along, k in itertools.product(ARC_RADII, ARC_ALONG, range(16)):
+    # a half turn's arrow follows the cubes' own path, from where they are (its start
+    # read as theirs); a quarter turn's may start anywhere round the line
+    starts = range(16) if turn.quarters == 1 else (0, 1, 15)
+    for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, starts):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
         near = _arrow_points(flat)
         clear = min((_off_text(p, q) for p in near for q in spots), default=9.0)
         mid = [centre[a] + along * turn.direction[a] for a in range(3)]
-        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc)
+        # its middle quarter turn on the eye's side (a half turn's ends go round the line)
+        cut = len(arc) // 4 * (turn.quarters - 1)
+        front = min(dot([p[a] - mid[a] for a in range(3)], eye) for p in arc[cut : len(arc) - cut])
         inside = drawing.inside(
             [(x + dx, y + dy) for x, y in flat for dx in (-0.3, 0.3) for dy in (-0.3, 0.3)],
             window,
@@ -639,6 +670,11 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     return best[1]
 
 
+def _radii(turn: Turn) -> tuple[float, ...]:
+    """The arrow's radii tried: a half turn's half circle gets wider ones too."""
+    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ())
+
+
 def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """Points along an arrow on the page (a quarter of each segment apart) and round its
     head: what must stay clear of the numbers."""
@@ -647,7 +683,7 @@ def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, floa
         for a, b in itertools.pairwise(flat)
         for t in range(4)
     ]
-    head = drawing.arrow_shapes(flat, ARROW)[-1].points
+    head = drawing.arrow_shapes(flat, PLAN_ARROW)[-1].points
     edges = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in itertools.pairwise(head)]
     middle = (sum(x for x, _ in head) / 3, sum(y for _, y in head) / 3)
     return [*dense, *head, *edges, middle]
@@ -669,7 +705,7 @@ def _turn_views(
     ``cut``. Without the arrow: :func:`_with_arrow` adds it to the pair a step shows."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
-    ring = [p for r in ARC_RADII for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
+    ring = [p for r in _radii(turn) for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
     joint = [turn.hold, turn.turn]
     focus = []
     for size in (FOCUS, 1, 0):
@@ -690,14 +726,16 @@ def _turn_views(
     window = _window(camera, focus, [everything, moving])
     out = []
     for cells, caption in ((turn.before, "before"), (turn.after, "after")):
-        shown = [
-            i for i in range(n) if drawing.inside(drawing.silhouette(cells[i], camera), window)
-        ]
+        shown = attached(
+            [i for i in range(n) if drawing.inside(drawing.silhouette(cells[i], camera), window)]
+        )
         view = apart(make_view(camera, cells, shown, numbered), numbered, joint)
         if cut and not _reads(replace(view, cells=tuple(cells)), joint):  # only where needed
             gone = _in_front(cells, camera, joint, shown)
+            see = gone & set(turn.moving)  # a cube that turns is never cut away: see-through
             view = make_view(camera, cells, [i for i in shown if i not in gone], numbered)
-            view = apart(replace(view, cutaway=tuple(sorted(gone))), numbered, joint)
+            cut_away = tuple(sorted(gone - see))
+            view = apart(replace(view, cutaway=cut_away, ghost=tuple(sorted(see))), numbered, joint)
         out.append(
             replace(
                 view,
@@ -708,6 +746,14 @@ def _turn_views(
             )
         )
     return out[0], out[1]
+
+
+def attached(shown: Sequence[int]) -> list[int]:
+    """The cubes of ``shown`` (in snake order) that have a neighbour along the chain among
+    them: a cube drawn with neither of its neighbours would float, detached from the chain
+    (the chain leaves the window at both its sides)."""
+    have = set(shown)
+    return [i for i in shown if i - 1 in have or i + 1 in have]
 
 
 def _with_arrow(turn: Turn, pair: tuple[View, View]) -> tuple[View, View]:
@@ -748,13 +794,15 @@ def _whole_faces(view: View, joint: Sequence[int]) -> View:
 
 def fold_panels(plan: FoldPlan) -> list[Panel]:
     """A fold plan's pictures (``snakecube.fold.FoldPlan``): the flat start from above, every
-    cube numbered; then each quarter turn, before and after, framed on the joint and the
-    cubes that turn. The held cubes are pale, the one held at the joint green, the one that
-    turns on the joint red and the rest that turn with it blue; the two joint cubes carry
-    their numbers, the seam between them is drawn thick, and an arrow round the red cube
-    shows the quarter turn. Each step is seen from the first of PLAN_VIEWS (in front of the
-    table and above it) that shows both joint cubes well, else with the cubes in front of
-    them cut away (:func:`_joint_views`)."""
+    cube numbered; then each step (a quarter turn, or a half turn of one joint), before and
+    after, framed on the joint and the cubes that turn, each beside the whole snake drawn
+    small (``Panel.overviews``) with the close-up's window outlined. The held cubes are pale,
+    the one held at the joint pale green outlined thick, the one that turns on the joint dark
+    red and the rest that turn with it blue and hatched; the two joint cubes carry their
+    numbers, the seam between them is drawn thick, and a black arrow in a white halo round
+    the red cube shows the turn. Each step is seen from the first of PLAN_VIEWS (in front of
+    the table and above it) that shows both joint cubes well, else with the cubes in front of
+    them cut away (:func:`_joint_views`); a cube that turns is never cut away."""
     lines = steps_in_words(plan)
     start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
     start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
@@ -780,11 +828,11 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             marks={held_end: PIVOT},
         )
     ]
-    for k in range(1, len(frames)):
+    for k in range(1, len(plan.steps()) + 1):
         turn = turn_of(plan, k)
         colours = {i: pale(cube_colour(i)) for i in range(n)}
-        colours |= dict.fromkeys(turn.moving, NEW)
-        colours[turn.turn], colours[turn.hold] = PIVOT, HOLD
+        colours |= dict.fromkeys(turn.moving, MOVING)
+        colours[turn.turn], colours[turn.hold] = TURNING, HOLD
         ends = [turn.moving[-1], held_end]
         segment_end = next(
             (i for i in turn.moving[1:] if _is_corner(turn.after, i)), turn.moving[-1]
@@ -799,17 +847,35 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
                 views[0],
                 (),
                 None,
-                _bounds(frames[k]),
+                _bounds(turn.after),
                 notes=notes,
-                cells=tuple(frames[k]),
+                cells=turn.after,
                 colours=colours,
-                marks={},
+                marks={turn.hold: HOLD_MARK, held_end: HELD_END},
                 hold=turn.hold,
                 moving=turn.moving,
                 spin=(turn.origin, turn.direction, turn.sign),
+                quarters=turn.quarters,
+                overviews=tuple(_overview(v) for v in views),
+                patterns=dict.fromkeys(turn.moving[1:], "hatch"),
             )
         )
     return out
+
+
+def _overview(close: View) -> View:
+    """The whole snake in the state of a close-up, from its camera, small: no numbers, no
+    cut-away, the close-up's window outlined on it."""
+    cells = close.cells or ()
+    return View(
+        close.camera,
+        tuple(range(len(cells))),
+        (),
+        {},
+        cells=cells,
+        caption="the whole snake",
+        inset=close.window,
+    )
 
 
 def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tuple[str, ...]]:
@@ -827,7 +893,7 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
         if reads(pair):
             return _with_arrow(turn, pair), ()
     main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
-    if reads(main) and max(len(v.cutaway) for v in main) <= CUT_FEW:
+    if reads(main) and max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW:
         return _with_arrow(turn, main), (CUT_NOTE,)
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered, cut=True)
@@ -857,10 +923,11 @@ def drawing_of(
 ) -> drawing.Drawing:
     """One view of a panel as shapes on the page (``explain.drawing``): its cubes in the
     panel's colours (new cubes blue, the rest dark and light wood, unless the panel gives
-    colours), the cube it turns at outlined, cut-aways dotted, the rest of the snake and the
-    box's outline thin under everything; the arrow (or a plan's arc and turning line) and
-    the numbers on top. ``cells`` are the cubes' places when neither the view nor the panel
-    gives them (a solution's cells)."""
+    colours) and patterns, the cube it turns at outlined, cut-aways dotted, the rest of the
+    snake and the box's outline thin under everything; the arrow (or a plan's arc, in a
+    white halo) and the numbers on top, and the close-up's window outlined on an overview.
+    ``cells`` are the cubes' places when neither the view nor the panel gives them (a
+    solution's cells)."""
     where = view.cells or panel.cells or cells
     if where is None:
         raise ValueError("the view has no cells")
@@ -878,9 +945,14 @@ def drawing_of(
             else cube_colour(i)
         )
         seam = view.seam if i in (panel.hold, step.pivot) and panel.hold >= 0 else None
-        cubes.append(drawing.Cube(i, where[i], "solid", colour, marks.get(i, ""), seam))
+        pattern = (panel.patterns or {}).get(i, "")
+        cubes.append(drawing.Cube(i, where[i], "solid", colour, marks.get(i, ""), seam, pattern))
     for i in view.cutaway:
         cubes.append(drawing.Cube(i, where[i], "cut"))
+    for i in view.ghost:  # see-through, in their colour and pattern
+        colour = (panel.colours or {}).get(i, NEW)
+        pattern = (panel.patterns or {}).get(i, "")
+        cubes.append(drawing.Cube(i, where[i], "ghost", colour, pattern=pattern))
     under = []
     if panel.box is not None:
         lo, hi = panel.box
@@ -889,7 +961,7 @@ def drawing_of(
     arrow_list = []
     if arrows:
         if view.arc is not None:
-            arrow_list.append((view.arc, ARROW))
+            arrow_list.append((view.arc, PLAN_ARROW))
         elif panel.arrow is not None and panel.hold < 0:
             arrow_list.append((panel.arrow, ARROW))
     bold = (
@@ -908,4 +980,6 @@ def drawing_of(
         arrows=arrow_list,
         window=view.window,
         caption=view.caption or view.camera.name,
+        outline=view.inset,
+        halo=panel.hold >= 0,
     )

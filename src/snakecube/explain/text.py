@@ -95,14 +95,16 @@ def summary(result: Result) -> str:
         f"{s.kind} {list(s.cell)} x{s.size}: {s.distinct}" for s in result.start_classes
     )
     rows.append(("solutions by start cell", starts))
-    rows.append(
-        (
-            "search",
+    last = ", from the last end: its tree was smaller" if result.searched_from_last else ""
+    if result.nodes == 0 and result.complete:  # the root plan's walk decided it alone
+        searched = (f"none needed: placing the first segments every way (the root plan"
+                    f"{last}) decided it, in {result.seconds:.3f} s")  # fmt: skip
+    else:
+        searched = (
             f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine, "
-            f"{result.workers} process{'es' if result.workers > 1 else ''}"
-            f"{', from the last end: its tree was smaller' if result.searched_from_last else ''})",
+            f"{result.workers} process{'es' if result.workers > 1 else ''}{last})"
         )
-    )
+    rows.append(("search", searched))
     w = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
 

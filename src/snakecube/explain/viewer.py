@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from snakecube import frame
-from snakecube.explain import scene
+from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import FACE_SHADE
 from snakecube.explain.scene import NEW, PIVOT, Tails, cube_colour
 from snakecube.fold import FoldPlan
@@ -34,7 +34,8 @@ from snakecube.snake import which_end
 from snakecube.solution import Solution
 
 DIV_ID = "snakecube-viewer"
-SOLID, CUT, TAIL = 0, 1, 2  # how a cube is drawn: faces, dotted edges, dashed edges
+SOLID, CUT, TAIL, GHOST = 0, 1, 2, 3  # how a cube is drawn: faces, dotted or dashed edges,
+# see-through faces
 
 
 def _point(p: Any) -> list[float]:
@@ -55,14 +56,22 @@ def _state(
     camera: frame.Camera = frame.CAMERA,
     seam: Any = None,
     seamed: tuple[int, ...] = (),
+    patterns: dict[int, str] | None = None,
+    ghost: Any = (),
 ) -> dict[str, Any]:
-    """One frame as the page draws it: cubes [x, y, z, colour, kind, mark, cube, seam],
+    """One frame as the page draws it: cubes [x, y, z, colour, kind, mark, cube, seam,
+    pattern],
     numbers [cube, x, y, z, text, bold] (each on a face of its cube the camera sees), the
     arrow (a path of points) or None, the words, the camera [elevation, azimuth, name], the
     joint [axis, where] or None, and the box round the cubes to fit."""
-    cubes = [[*cells[i], colours[i], SOLID, marks.get(i, ""), i, int(i in seamed)] for i in solid]
-    cubes += [[*cells[i], "#999999", CUT, "", i, 0] for i in cutaway]
-    cubes += [[*c, "#4f7cac", TAIL, "", -1, 0] for c in tail]
+    patterns = patterns or {}
+    cubes = [
+        [*cells[i], colours[i], SOLID, marks.get(i, ""), i, int(i in seamed), patterns.get(i, "")]
+        for i in solid
+    ]
+    cubes += [[*cells[i], "#999999", CUT, "", i, 0, ""] for i in cutaway]
+    cubes += [[*cells[i], colours[i], GHOST, "", i, 0, patterns.get(i, "")] for i in ghost]
+    cubes += [[*c, "#4f7cac", TAIL, "", -1, 0, ""] for c in tail]
     numbers = [[i, *_point(p), str(i + 1), int(i in bold)] for i, p in labels.items()]
     everything = [cells[i] for i in (*solid, *cutaway)] or list(cells)
     return {
@@ -73,6 +82,7 @@ def _state(
         "camera": [camera.elev, camera.azim, camera.name],
         "seam": None if seam is None else [seam[0], seam[1]],
         "bounds": _bounds(everything),
+        "plan": bool(seamed),  # a plan's step: its arrow black in a white halo
     }
 
 
@@ -153,6 +163,8 @@ def _plan_state(p: scene.Panel, view: scene.View, cells: list[Any], words: str) 
         view.camera,
         view.seam,
         tuple(i for i in (p.hold, p.step.pivot) if i >= 0),
+        p.patterns,
+        view.ghost,
     )
 
 
@@ -235,7 +247,7 @@ _SCRIPT = r"""
       var c = it.c;
       if (c[4] === 2 || c[4] === 1) return;
       shown += 1;
-      solid += 1;
+      if (c[4] !== 3) solid += 1;
       var quads = [];
       for (var a = 0; a < 3; a++) {
         if (Math.abs(A.eye[a]) < 1e-9) continue;
@@ -248,9 +260,24 @@ _SCRIPT = r"""
         quads.push({axis: a, quad: quad, raw: raw});
         poly(quad);
         ctx.fillStyle = shade(c[3], SHADE[a]);
+        ctx.globalAlpha = c[4] === 3 ? 0.3 : 1;  // see-through: a cube that turns, in the way
         ctx.fill();
+        ctx.globalAlpha = 1;
         ctx.strokeStyle = '#333333'; ctx.lineWidth = 0.8; ctx.stroke();
-        painted.push({cube: c[6], points: quad});
+        if (c[4] !== 3) painted.push({cube: c[6], points: quad});  // see-through: hides none
+        if (c[8] === 'hatch' && c[4] !== 3) {  // lines across the face: it reads in grey too
+          ctx.beginPath();
+          for (var k = 1; k < 8; k++) {
+            var t = k / 4, e = [t <= 1 ? [t, 0] : [1, t - 1], t <= 1 ? [0, t] : [t - 1, 1]];
+            e.forEach(function (uv, j) {
+              var o = quad[0], du = quad[1], dv = quad[3];
+              var x = o[0] + (du[0] - o[0]) * uv[0] + (dv[0] - o[0]) * uv[1];
+              var y = o[1] + (du[1] - o[1]) * uv[0] + (dv[1] - o[1]) * uv[1];
+              if (j) ctx.lineTo(x, y); else ctx.moveTo(x, y);
+            });
+          }
+          ctx.strokeStyle = '%(hatch)s'; ctx.lineWidth = 0.8; ctx.stroke();
+        }
       }
       quads.forEach(function (q) {
         if (c[5]) {  // a mark: inside the face's edges
@@ -289,14 +316,20 @@ _SCRIPT = r"""
       var a0 = pts[Math.max(0, k)];
       var dx = a1[0] - a0[0], dy = a1[1] - a0[1], len = Math.hypot(dx, dy) || 1;
       var ux = dx / len, uy = dy / len;
-      ctx.strokeStyle = '%(arrow)s'; ctx.fillStyle = '%(arrow)s'; ctx.lineWidth = 4;
-      ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
-      for (var q = 1; q <= Math.max(0, k); q++) ctx.lineTo(pts[q][0], pts[q][1]);
-      ctx.lineTo(a1[0] - ux * head * 0.8, a1[1] - uy * head * 0.8); ctx.stroke();
-      ctx.beginPath(); ctx.moveTo(a1[0], a1[1]);
-      ctx.lineTo(a1[0] - ux * head - uy * head * 0.45, a1[1] - uy * head + ux * head * 0.45);
-      ctx.lineTo(a1[0] - ux * head + uy * head * 0.45, a1[1] - uy * head - ux * head * 0.45);
-      ctx.closePath(); ctx.fill();
+      // a plan's arrow: black in a white halo (it reads over any cube, in grey too)
+      var styles = f.plan ? [['#ffffff', 9, 3], ['%(plan_arrow)s', 4, 0]] : [['%(arrow)s', 4, 0]];
+      styles.forEach(function (st) {
+        ctx.strokeStyle = st[0]; ctx.fillStyle = st[0]; ctx.lineWidth = st[1];
+        ctx.lineJoin = 'round'; ctx.lineCap = 'round';
+        ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
+        for (var q = 1; q <= Math.max(0, k); q++) ctx.lineTo(pts[q][0], pts[q][1]);
+        ctx.lineTo(a1[0] - ux * head * 0.8, a1[1] - uy * head * 0.8); ctx.stroke();
+        ctx.beginPath(); ctx.moveTo(a1[0], a1[1]);
+        ctx.lineTo(a1[0] - ux * head - uy * head * 0.45, a1[1] - uy * head + ux * head * 0.45);
+        ctx.lineTo(a1[0] - ux * head + uy * head * 0.45, a1[1] - uy * head - ux * head * 0.45);
+        ctx.closePath(); ctx.fill();
+        if (st[2]) { ctx.lineWidth = st[2]; ctx.stroke(); }
+      });
     }
   }
   function layout() {  // the drawing takes the height the words and the controls leave
@@ -390,6 +423,8 @@ def page(data: dict[str, Any], full: bool = True, title: str = "snakecube") -> s
         "elev": frame.CAMERA.elev,
         "azim": frame.CAMERA.azim,
         "arrow": scene.ARROW,
+        "plan_arrow": scene.PLAN_ARROW,
+        "hatch": drawing.HATCH,
         "shade": json.dumps(list(FACE_SHADE)),
     }
     body = _CSS % {"div": DIV_ID} + "\n" + _BODY % {"div": DIV_ID} + f"\n<script>{script}</script>"

@@ -143,9 +143,11 @@ def checkpoints(solution: Solution) -> dict[int, str]:
                 missing = sorted(number[cell] for cell in layer_of[z] if cell not in placed)
                 have = len(layer_of[z]) - len(missing)
                 if z not in done and have and 0 < len(missing) <= max(3, len(layer_of[z]) // 2):
+                    one = len(missing) == 1
                     nearly = (
-                        f"Check: the {names[z]} is complete except the places of "
-                        f"{_numbers(missing)}, which come later."
+                        f"Check: the {names[z]} is complete except for the place"
+                        f"{'' if one else 's'} of {_numbers(missing)}, which "
+                        f"come{'s' if one else ''} later."
                     )
                     if nearly not in out.values():
                         text = nearly

@@ -18,13 +18,14 @@ from snakecube.fold.plans import (
     FoldPlan,
     below_table,
     check,
-    ease,
     easiest,
+    easiest_index,
     fewest_bound,
     hanging_tails,
     lower_bound,
     orientation,
     plan,
+    rank,
 )
 from snakecube.fold.words import (
     grip,
@@ -33,7 +34,7 @@ from snakecube.fold.words import (
     steps_in_words,
     table_words,
 )
-from snakecube.snake import which_end  # the instructions' first line names the end
+from snakecube.snake import which_end
 
 __all__ = [
     "EASIEST_RULE",
@@ -41,8 +42,8 @@ __all__ = [
     "FoldPlan",
     "below_table",
     "check",
-    "ease",
     "easiest",
+    "easiest_index",
     "fewest_bound",
     "grip",
     "hanging_tails",
@@ -50,6 +51,7 @@ __all__ = [
     "order_words",
     "orientation",
     "plan",
+    "rank",
     "start_words",
     "steps_in_words",
     "table_words",

@@ -2,7 +2,9 @@
 
 ``choose`` is what ``snakecube show`` and ``snakecube fold`` ask: with ``solution=K`` the K-th
 distinct solution in the order of ``solve(limit=K)`` (no plan is made); without it, the
-easiest of the first ``EASIEST_OF`` to fold (``fold.EASIEST_RULE``) with its plan. The search
+easiest of the first ``EASIEST_OF`` to fold (``fold.EASIEST_RULE``) with its plan. The page
+picks its default solution with :func:`default_of`, the same rule on the same solutions (the
+first ``EASIEST_OF`` of a solve are the same whatever its limit). The search
 is ``solve``'s, end choice and all: a snake that cannot fold is proved so from the end where
 that is quick, and ``progress`` is ``solve``'s (the CLI passes its bar). A time limit that runs
 out first is an answer (``Choice.solution`` None, ``stop_reason`` set); Ctrl-C is passed on
@@ -11,10 +13,11 @@ as KeyboardInterrupt.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from snakecube.errors import InputError, NoSolutionError
-from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest, plan
+from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
 from snakecube.search import Progress, solve
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake
@@ -23,8 +26,8 @@ from snakecube.stop import StopReason
 
 EASIEST_OF = 8  # the solutions compared when no solution number is given
 EASIEST_HELP = (
-    f"of the first {EASIEST_OF}, the easiest to fold: fewest quarter turns in its fold plan, "
-    "then most swings clear of the cubes in place, then the first"
+    f"of the first {EASIEST_OF}, the easiest to fold: the fewest quarter turns a fold plan of "
+    "it needs, then the first"
 )
 
 
@@ -40,16 +43,28 @@ class Choice:
     plan: FoldPlan | None
     complete: bool
     stop_reason: StopReason | None
+    default: int | None = None  # the default's 0-based number (None: not known)
+    fewest: int | None = None  # the fewest quarter turns the solution needs, when compared
 
     def why(self) -> str:
         """One line: which solution was picked and by what rule (empty when asked for)."""
         p = self.plan
-        if self.solution is None or p is None or not p.found or self.found < 2:
+        if self.solution is None or self.fewest is None or self.found < 2:
             return ""
         more = "" if self.complete else " or more"
+        takes = f"; its plan takes {p.quarter_turns}" if p is not None and p.found else ""
         return (
             f"solution {self.index + 1} of {self.found}{more}, {EASIEST_RULE} "
-            f"({p.quarter_turns} quarter turns, {p.sweep_clear} clear)"
+            f"(at least {self.fewest} quarter turns{takes})"
+        )
+
+    def picked(self, how: str = "asked for") -> str:
+        """'' for the default; else one line that says this solution is not the default."""
+        if self.solution is None or self.default is None or self.default == self.index:
+            return ""
+        return (
+            f"solution {self.index + 1}, {how}; the default, {EASIEST_RULE}, is solution "
+            f"{self.default + 1}"
         )
 
 
@@ -64,10 +79,13 @@ def choose(
     seconds: float | None = None,
     verb: str = "fold",
     progress: Progress | None = None,
+    order: str = "walk",
+    planned: bool = True,
 ) -> Choice:
     """The solution to show or fold (see the module's docstring). ``verb`` names the job in
     the InputError raised when there is nothing to pick; ``reverse`` folds from the last
-    cube, else ``solve`` picks the end to search from."""
+    cube, else ``solve`` picks the end to search from; ``order`` is the plan's
+    (``fold.plan``); ``planned=False`` makes no plan (``show`` needs none)."""
 
     result = solve(snake, target, reverse=True if reverse else None, seconds=seconds,
                    strategy="depth-first", limit=EASIEST_OF if solution is None else solution,
@@ -76,7 +94,9 @@ def choose(
         raise KeyboardInterrupt
     found, sols = len(result.solutions), result.solutions
     if solution is not None and found >= solution:
-        return Choice(sols[solution - 1], solution - 1, found, None, True, None)
+        picked = sols[solution - 1]
+        default = default_for(snake, target, picked, end, reverse=reverse, seconds=seconds)[1]
+        return Choice(picked, solution - 1, found, None, True, None, default)
     if not result.complete and (solution is not None or not sols):
         return Choice(None, 0, found, None, False, result.stop_reason)
     if found == 0:
@@ -87,7 +107,42 @@ def choose(
         plural = "s" if found != 1 else ""
         raise InputError(f"solution={solution}: the snake has only {found} distinct "
                          f"solution{plural} in this target")  # fmt: skip
-    if found == 1:
-        return Choice(sols[0], 0, 1, plan(sols[0], end, nodes), result.complete, None)
-    k, p = easiest(sols, end, nodes)
-    return Choice(sols[k], k, found, p, result.complete, result.stop_reason)
+    k, bounds = default_of(sols, end, nodes)
+    p = plan(sols[k], end, nodes, order=order) if planned else None
+    return Choice(sols[k], k, found, p, result.complete, result.stop_reason, k, bounds[k])
+
+
+LOOK_SECONDS = 5.0  # at most this long to find the default, when another solution was asked for
+
+
+def default_for(
+    snake: Snake | str,
+    target: Target,
+    picked: Solution,
+    end: str = "best",
+    *,
+    reverse: bool = False,
+    seconds: float | None = None,
+) -> tuple[int | None, int | None]:
+    """For a solution asked for by number (or picked on the page): its 0-based number among
+    the first ``EASIEST_OF`` (None past them), and the default's (None when those are not
+    found within ``LOOK_SECONDS``, or ``seconds`` if less)."""
+    look = LOOK_SECONDS if seconds is None else min(seconds, LOOK_SECONDS)
+    result = solve(snake, target, reverse=True if reverse else None, seconds=look,
+                   strategy="depth-first", limit=EASIEST_OF)  # fmt: skip
+    sols = result.solutions
+    if not sols or (not result.complete and len(sols) < EASIEST_OF):
+        return None, None
+    index = next((i for i, s in enumerate(sols) if s.path == picked.path), None)
+    return index, default_of(sols, end)[0]
+
+
+def default_of(
+    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000
+) -> tuple[int, list[int]]:
+    """The solution planned when none is asked for: of the first ``EASIEST_OF`` of
+    ``solutions`` (in ``solve``'s order), the easiest to fold (``fold.EASIEST_RULE``),
+    0-based; and the fewest quarter turns each of those needs."""
+    if len(solutions) == 1:
+        return 0, [fewest_bound(solutions[0], end, nodes)]
+    return easiest_index(solutions[:EASIEST_OF], end, nodes)

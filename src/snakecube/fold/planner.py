@@ -33,9 +33,11 @@ a rigid motion, with the start found by undoing the moves from the solution.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from snakecube.fold.model import (
     Vec,
@@ -48,6 +50,13 @@ from snakecube.fold.model import (
 )
 
 NODES = 300_000  # moves tried per search, before it gives up
+ORDERS = ("walk", "fewest")  # what a plan is chosen for: see ``best_plan``
+WALK_LIMIT = 1.5  # the hand distance aimed at, as a multiple of the plan's span
+WALK_EXTRA = 2  # a walking plan may take this many quarter turns more than the fewest found
+WALK_SHARE = 10  # each walking search gets 1/10 of the nodes of the others
+# a walking search stops at a hand distance this close to the least any plan can have (the
+# stretch from the first odd corner to the last)
+WALK_GOOD = 1.1
 
 
 class Budget(Exception):
@@ -62,6 +71,7 @@ class RawPlan:
     start: tuple[int, ...]
     moves: tuple[tuple[int, int], ...]
     in_order: bool
+    fewest: int = 0  # the fewest quarter turns of the plans the search found (0: not said)
 
 
 GAP = (0, 1, 2, 1)  # quarter turns between two dihedrals, by their difference mod 4
@@ -492,6 +502,122 @@ class Folder:
             path.append((move[0], -move[1]))
         return self._plan(path)
 
+    def walk(
+        self, turns: int, budget: int = NODES, bound: int = 1 << 30, clear_only: bool = False
+    ) -> RawPlan | None:
+        """A plan of at most ``turns`` quarter turns whose hand distance (``hand_distance``:
+        how far along the chain the hand moves from each joint turned to the next) is the
+        shortest found, below ``bound``; None when none is found. Budget when out of nodes
+        before one is found (a plan found first is kept: the search is anytime).
+
+        Depth first with branch and bound on the hand distance, backwards from the solution
+        as the other searches (the distance is the same read either way). A move's cost is
+        its distance along the chain from the move before; the bound below a state is the
+        walk that visits every corner still odd, from the last corner turned (each odd corner
+        needs a turn, and a walk along a line visits an interval at best by going to its
+        nearer end first). A move is kept only when a flat state stays within the turns left
+        (``Flats``, as the guided search). Children are tried by their cost plus the bound
+        after them, so the first descent already walks; limited discrepancy search (pass k
+        allows k choices other than the first along a path, counted by their rank) then
+        mends the early choices first, where plain backtracking would mend the last ones.
+        Each pass remembers the states it has seen with their distance, turns and the
+        discrepancy left, and skips one seen no worse. The search ends when a pass has cut
+        nothing by its discrepancy (then no better plan exists) or when a plan meets the
+        bound of the solution itself."""
+        self.budget = budget
+        corners = self.corners
+        m = len(self.goal)
+        best: list[object] = [bound, None]  # the shortest distance found and its plan
+        self.nodes = 0
+        valid: dict[tuple[tuple[int, ...], int, int], bool] = {}
+
+        def free(state: tuple[int, ...], s: int, d: int) -> bool:
+            """Can corner s of the live state turn by d (and swing clear, if asked)?
+            Remembered: each pass goes down the paths of the passes before."""
+            known = valid.get((state, s, d))
+            if known is None:
+                moved = self._turned(s, d)
+                known = moved is not None and (
+                    not clear_only
+                    or swing_is_clear(self.live[: corners[s] + 1] + moved, corners[s], -d)
+                )
+                valid[(state, s, d)] = known
+            return known
+
+        def descend(k: int) -> bool:
+            """One pass with at most k discrepancies: True when nothing was cut by k."""
+            self._reset()
+            state = self.state
+            path: list[tuple[int, int]] = []
+            seen: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
+            whole = [True]
+
+            def dfs(g: int, walked: int, last: int, spare: int) -> None:
+                odd = [corners[t] for t in range(1, m) if state[t] & 1]
+                if not odd:
+                    if walked < best[0]:  # type: ignore[operator]
+                        best[0], best[1] = walked, self._plan(path)
+                    return
+                key = (tuple(state), last)
+                was = seen.get(key)
+                if was is not None and was[0] <= walked and was[1] <= g and was[2] >= spare:
+                    return
+                seen[key] = (walked, g, spare)
+                hint = self._near.get(key[0])
+                lo, hi = odd[0], odd[-1]
+                here = corners[last] if last else -1
+                options = []
+                for s in range(1, m):
+                    p = corners[s]
+                    step = 0 if here < 0 else abs(p - here)
+                    if state[s] & 1:  # s made even: the odd corners without it
+                        rest = odd if lo < p < hi else [q for q in odd if q != p]
+                        ends = (rest[0], rest[-1]) if rest else None
+                    else:
+                        ends = (min(lo, p), max(hi, p))
+                    h = (
+                        0
+                        if ends is None
+                        else ends[1] - ends[0] + min(abs(p - ends[0]), abs(p - ends[1]))
+                    )
+                    if walked + step + h < best[0]:  # type: ignore[operator]
+                        options.append((step + h, state[s] % 2 == 0, step, s))
+                options.sort()
+                rank = 0
+                for _f, _worse, step, s in options:
+                    for d in (1, -1):
+                        if rank > spare:
+                            whole[0] = False
+                            return
+                        self.nodes += 1
+                        if self.nodes > self.budget:
+                            raise Budget
+                        if not free(key[0], s, d):
+                            continue
+                        if not self._reachable(self._after(s, d), turns - g - 1, hint):
+                            continue
+                        self._turn(s, d)
+                        path.append((s, -d))
+                        dfs(g + 1, walked + step, s, spare - rank)
+                        path.pop()
+                        self._turn(s, -d)
+                        rank += 1
+
+            dfs(0, 0, 0, k)
+            return whole[0] or best[0] <= enough  # type: ignore[operator]
+
+        root = [corners[t] for t in range(1, m) if self.goal[t] & 1]
+        enough = WALK_GOOD * (root[-1] - root[0]) if root else 0
+
+        k = 0
+        try:
+            while not descend(k):
+                k += 1
+        except Budget:
+            if best[1] is None:
+                raise
+        return best[1]  # type: ignore[return-value]
+
     def with_extra(
         self, budget: int = NODES, clear_only: bool = False, extra: int = 6
     ) -> RawPlan | None:
@@ -536,6 +662,22 @@ class Folder:
         return None
 
 
+def hand_distance(joints: Sequence[int]) -> int:
+    """How far along the chain the hand moves through a plan: the sum over its moves of the
+    distance, in cubes, from each joint turned to the one before (0 for a half turn).
+
+    >>> hand_distance([19, 28, 31, 31, 20])
+    23
+    """
+    return sum(abs(b - a) for a, b in itertools.pairwise(joints))
+
+
+def span(joints: Sequence[int]) -> int:
+    """The stretch of the chain a plan's joints cover, in cubes: the highest joint turned
+    minus the lowest (a plan that walks along the chain moves the hand about this far)."""
+    return max(joints) - min(joints) if joints else 0
+
+
 def disorder(raw: RawPlan) -> int:
     """How many moves come out of order: their corner is below one turned before."""
     top, count = 0, 0
@@ -544,6 +686,14 @@ def disorder(raw: RawPlan) -> int:
             count += 1
         top = max(top, s)
     return count
+
+
+def walk_key(joints: Sequence[int]) -> tuple[float, int, int]:
+    """How well a plan walks along the chain, smaller is better: its hand distance as a
+    multiple of its span, counted only above ``WALK_LIMIT``, then its quarter turns, then
+    its hand distance."""
+    ratio = hand_distance(joints) / max(1, span(joints))
+    return (max(ratio, WALK_LIMIT), len(joints), hand_distance(joints))
 
 
 def best_plan(
@@ -556,13 +706,19 @@ def best_plan(
     dives: int = 16,
     enough: int = 4,
     floor: int | None = None,
+    order: str = "walk",
 ) -> RawPlan | None:
-    """The best plan found within the budget: fewest quarter turns, then fewest moves out of
-    order, then most clear swings. A portfolio, deterministic for a seed: strictly in order;
-    else the guided IDA* (the fewest quarter turns), then up to ``dives`` guided descents of
-    as many turns, until ``enough`` plans are found. Each member has ``nodes``. Raises
-    Budget when nothing was found and some search was cut short. With ``floor``, no state
-    may put a cube below that z (the table top)."""
+    """The best plan found within the budget. A portfolio, deterministic for a seed:
+    strictly in order; else the guided IDA* (the fewest quarter turns), then up to
+    ``dives`` guided descents of as many turns, until ``enough`` plans are found; each
+    member has ``nodes``. With ``order`` "fewest", the best is the fewest quarter turns,
+    then fewest moves out of order, then most clear swings. With "walk" (the default), the
+    walking search (``Folder.walk``, a tenth of the nodes) then looks for a plan of as few
+    turns whose hand distance is shorter, and, when the best is still above ``WALK_LIMIT``
+    times its span, for one of ``WALK_EXTRA`` turns more; the best is then by ``walk_key``,
+    then fewest out of order, then most clear swings. Raises Budget when nothing was found
+    and some search was cut short. With ``floor``, no state may put a cube below that z
+    (the table top)."""
     folder = Folder(lengths, end, target)
     folder.floor = floor
     cut = False
@@ -594,13 +750,26 @@ def best_plan(
             raise Budget
         return None
 
-    def quality(p: RawPlan) -> tuple[int, int, int]:
+    def joints(p: RawPlan) -> list[int]:
+        return [folder.corners[s] for s, _ in p.moves]
+
+    def quality(p: RawPlan) -> tuple[object, ...]:
         moves = [(folder.corners[s], q) for s, q in p.moves]
         states = states_of(lengths, folder.cells(p.start), moves)
         clear = sum(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
-        return (len(p.moves), disorder(p), -clear)
+        first = walk_key(joints(p)) if order == "walk" else (len(p.moves),)
+        return (*first, disorder(p), -clear)
 
-    return min(found, key=quality)
+    if order == "walk" and not found[0].in_order:  # in order walks already: one way along
+        share = max(1, nodes // WALK_SHARE)
+        fewest = min(len(p.moves) for p in found)
+        for turns in range(fewest, fewest + WALK_EXTRA + 1, 2):  # the parity is fixed
+            best = min(found, key=lambda p: walk_key(joints(p)))
+            if turns > fewest and walk_key(joints(best))[0] <= WALK_LIMIT:
+                break
+            bound = hand_distance(joints(best))
+            attempt(functools.partial(folder.walk, turns, share, bound, clear_only))
+    return replace(min(found, key=quality), fewest=min(len(p.moves) for p in found))
 
 
 def distance(a: int, b: int) -> int:

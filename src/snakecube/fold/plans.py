@@ -11,11 +11,28 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from snakecube.errors import InputError
-from snakecube.fold.model import Vec, apply_move, is_flat, is_valid, swing_is_clear
-from snakecube.fold.planner import Budget, Folder, RawPlan, best_plan, states_of
+from snakecube.fold.model import (
+    Vec,
+    apply_move,
+    corners_of,
+    is_flat,
+    is_valid,
+    swing_is_clear,
+)
+from snakecube.fold.planner import (
+    ORDERS,
+    Budget,
+    Folder,
+    RawPlan,
+    best_plan,
+    hand_distance,
+    span,
+    states_of,
+    walk_key,
+)
 from snakecube.frame import display, oriented
 from snakecube.snake import End
 from snakecube.solution import Solution
@@ -45,6 +62,35 @@ class FoldPlan:
     # the fewest quarter turns found for a plan that keeps every cube on or above the table
     # (None: none was found, or the start cannot lie on the table under the held end)
     table_turns: int | None = None
+    # ... and how far the hand moves in it, as a multiple of its span (None: as above)
+    table_walk: float | None = None
+    order: str = "walk"  # what the plan was chosen for: "walk" along the chain, or "fewest"
+    fewest: int | None = None  # the fewest quarter turns of any plan found for it
+
+    @property
+    def joints(self) -> list[int]:
+        return [j for j, _ in self.moves]
+
+    @property
+    def hand_distance(self) -> int:
+        """How far along the chain the hand moves from each joint turned to the next."""
+        return hand_distance(self.joints)
+
+    @property
+    def span(self) -> int:
+        """The highest joint turned minus the lowest."""
+        return span(self.joints)
+
+    def steps(self) -> list[tuple[int, int, int]]:
+        """The plan as a person makes it: (joint, quarter turns, first move), where two
+        quarter turns of one joint in a row are one step, a half turn (quarter turns +-2)."""
+        out: list[tuple[int, int, int]] = []
+        for k, (j, q) in enumerate(self.moves):
+            if out and out[-1][0] == j and abs(out[-1][1]) == 1 and out[-1][1] == q:
+                out[-1] = (j, 2 * q, out[-1][2])
+            else:
+                out.append((j, q, k))
+        return out
 
     @property
     def end(self) -> tuple[Vec, ...]:
@@ -84,6 +130,14 @@ class FoldPlan:
             "sweep_clear": self.sweep_clear,
             "lift_before_step": below_table(self) if self.found else None,  # 0: on the table
             "table_turns": self.table_turns,
+            "table_walk": self.table_walk,
+            "order": self.order,
+            "fewest_turns": self.fewest,
+            "hand_distance": self.hand_distance,
+            "span": self.span,
+            "steps": [
+                {"joint": j, "quarter_turns": q, "first_move": k + 1} for j, q, k in self.steps()
+            ],
         }
 
 
@@ -134,12 +188,16 @@ def table_floor(lengths: Sequence[int], end: Sequence[Vec]) -> int | None:
 
 @functools.lru_cache(maxsize=16)
 def _free(
-    lengths: tuple[int, ...], end: tuple[Vec, ...], target: frozenset[Vec], nodes: int
+    lengths: tuple[int, ...],
+    end: tuple[Vec, ...],
+    target: frozenset[Vec],
+    nodes: int,
+    order: str = "walk",
 ) -> tuple[RawPlan | None, bool]:
     """The free search's plan (no floor) and whether it finished; kept for the process, so
     that :func:`easiest` does not search again for the solution it picks."""
     try:
-        return best_plan(lengths, end, set(target), nodes), True
+        return best_plan(lengths, end, set(target), nodes, order=order), True
     except Budget:
         return None, False
 
@@ -150,26 +208,47 @@ def _raw(
     target: set[Vec],
     nodes: int,
     table: bool = True,
-) -> tuple[RawPlan | None, bool, int | None]:
+    order: str = "walk",
+) -> tuple[RawPlan | None, bool, RawPlan | None]:
     """The best plan for one end, whether the searches finished within their budgets, and
-    the quarter turns of the best plan found that stays on the table (None if none).
+    the best plan found that stays on the table (None if none).
 
     Step: the free search first; if its plan stays on the table, that is the plan. Else a
     search that keeps every cube on or above the table (a share of the nodes), and its plan
-    wins a tie in quarter turns."""
+    wins a tie in quarter turns (with ``order`` "walk": in how it walks along the chain,
+    counted only above its aim, and in quarter turns)."""
     floor = table_floor(lengths, end) if table else None
-    free, done = _free(tuple(lengths), tuple(end), frozenset(target), nodes)
+    free, done = _free(tuple(lengths), tuple(end), frozenset(target), nodes, order)
     if floor is None:
         return free, done, None
     if free is not None and _stays(lengths, end, free, floor):
-        return free, True, len(free.moves)
+        return free, True, free
     try:
-        low = best_plan(lengths, end, target, max(1, nodes // FLOOR_SHARE), floor=floor)
+        share = max(1, nodes // FLOOR_SHARE)
+        low = best_plan(lengths, end, target, share, floor=floor, order=order)
     except Budget:
         low = None
-    if low is not None and (free is None or len(low.moves) <= len(free.moves)):
-        return low, True, len(low.moves)
-    return free, done, None if low is None else len(low.moves)
+    if low is not None and (
+        free is None or _rank(lengths, low, order) <= _rank(lengths, free, order)
+    ):
+        return low, True, low
+    return free, done, low
+
+
+def _rank(lengths: Sequence[int], raw: RawPlan, order: str) -> tuple[float, ...]:
+    """What the table's search must match to win: the quarter turns, and with ``order``
+    "walk" first how the plan walks (``walk_key`` without the hand distance itself)."""
+    if order != "walk":
+        return (len(raw.moves),)
+    corners = corners_of(lengths)
+    return walk_key([corners[s] for s, _ in raw.moves])[:2]
+
+
+def _walk_ratio(lengths: Sequence[int], raw: RawPlan) -> float:
+    """A raw plan's hand distance as a multiple of its span."""
+    corners = corners_of(lengths)
+    joints = [corners[s] for s, _ in raw.moves]
+    return round(hand_distance(joints) / max(1, span(joints)), 2)
 
 
 def _stays(lengths: Sequence[int], end: Sequence[Vec], raw: RawPlan, floor: int) -> bool:
@@ -181,11 +260,18 @@ def _stays(lengths: Sequence[int], end: Sequence[Vec], raw: RawPlan, floor: int)
     )
 
 
-def _typed(solution: Solution, raw: RawPlan, held: End, table_turns: int | None = None) -> FoldPlan:
+def _typed(
+    solution: Solution,
+    raw: RawPlan,
+    held: End,
+    on_table: RawPlan | None = None,
+    order: str = "walk",
+) -> FoldPlan:
     """The raw plan written as model moves on the snake as typed, with its start."""
     lengths = solution.snake.lengths
     end = list(solution.cells)
     n = len(end)
+    searched = lengths if held == End.FIRST else lengths[::-1]
     if held == End.FIRST:
         folder = Folder(lengths, end, set(end))
         moves = [(folder.corners[s], q) for s, q in raw.moves]
@@ -213,7 +299,10 @@ def _typed(solution: Solution, raw: RawPlan, held: End, table_turns: int | None 
         lower_bound=bound,
         clear=clear,
         frames=tuple(tuple(f) for f in frames),
-        table_turns=table_turns,
+        table_turns=None if on_table is None else len(on_table.moves),
+        table_walk=None if on_table is None else _walk_ratio(searched, on_table),
+        order=order,
+        fewest=raw.fewest or len(moves),
     )
 
 
@@ -223,11 +312,18 @@ def plan(
     nodes: int = 200_000,
     orient: bool = True,
     table: bool = True,
+    order: str = "walk",
 ) -> FoldPlan:
     """A fold plan for ``solution`` (turned by :func:`orientation`), holding the ``first``
-    or ``last`` end, or the ``best`` (fewest quarter turns, then staying on the table, then
-    in order, then most clear swings; the first end on a tie). For each end, among plans of
-    equal quarter turns, one that keeps every cube on or above the table is preferred.
+    or ``last`` end, or the ``best`` of the two (:func:`rank`; the first end on a tie).
+
+    ``order`` says what the plan is for. "walk" (the default): a plan that walks along the
+    chain, each joint turned near the one before, from the held end outwards or from the
+    free end inwards, as the snake allows: its hand distance at most ``WALK_LIMIT`` times
+    its span where one is found with at most ``WALK_EXTRA`` quarter turns more than the
+    fewest found; else the shortest hand distance found, then the fewest turns. "fewest":
+    the fewest quarter turns. For each end, among plans equal in that, one that keeps every
+    cube on or above the table is preferred.
 
     Each search has a budget of ``nodes`` per end; when nothing is found and some search was
     cut short, every end is searched once more with ``RETRY`` times as many. When still
@@ -235,11 +331,14 @@ def plan(
     ``reason`` ("no plan found within N nodes per search", with ``complete`` False; or
     "there is no plan", when every search finished). ``orient=False`` keeps the solution
     as it is (its cells are then the plan's end); ``table=False`` skips the search for a
-    plan that stays on the table. Raises InputError only for an unknown ``end``."""
+    plan that stays on the table. Raises InputError only for an unknown ``end`` or
+    ``order``."""
     if not isinstance(solution, Solution):
         raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
     if end not in ENDS:
         raise InputError(f"unknown end {end!r}; use one of {', '.join(ENDS)}")
+    if order not in ORDERS:
+        raise InputError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
     found: list[FoldPlan] = []
     finished = True
     ends = [
@@ -253,10 +352,10 @@ def plan(
             cells = list(turned.cells)
             ls = lengths if held == End.FIRST else lengths[::-1]
             ce = cells if held == End.FIRST else cells[::-1]
-            raw, done, on_table = _raw(ls, ce, set(cells), budget, table)
+            raw, done, on_table = _raw(ls, ce, set(cells), budget, table, order)
             finished &= done
             if raw is not None:
-                found.append(_typed(turned, raw, held, on_table))
+                found.append(_typed(turned, raw, held, on_table, order))
         if found or finished:
             break
     if not found:
@@ -277,52 +376,54 @@ def plan(
             found=False,
             complete=finished,
             reason=why,
+            order=order,
         )
-    return min(
-        found,
-        key=lambda p: (
-            p.quarter_turns,
-            below_table(p) != 0,  # on a tie, a plan that never lifts the snake off the table
-            not p.in_order,
-            -p.sweep_clear,
-            p.held != End.FIRST,
-        ),
+    fewest = min(p.fewest or p.quarter_turns for p in found)
+    return replace(min(found, key=rank), fewest=fewest)
+
+
+def rank(p: FoldPlan) -> tuple[object, ...]:
+    """Which of two plans is better, smaller first: with ``order`` "walk", how it walks
+    along the chain (``planner.walk_key``: the hand distance as a multiple of the span,
+    counted above ``WALK_LIMIT``, then the quarter turns), then staying on the table, then
+    the hand distance; with "fewest", the quarter turns, then staying on the table. Then:
+    in order, the most clear swings, the first end held."""
+    walk = walk_key(p.joints) if p.order == "walk" else (p.quarter_turns, 0, 0)
+    return (
+        *walk[:2],
+        below_table(p) != 0,  # on a tie, a plan that never lifts the snake off the table
+        walk[2],
+        not p.in_order,
+        -p.sweep_clear,
+        p.held != End.FIRST,
     )
 
 
 EASIEST_RULE = (
-    "the easiest to fold: the fewest quarter turns in its fold plan, then the most swings "
-    "that pass clear of the cubes in place, then the earliest"
+    "the easiest to fold: the fewest quarter turns any fold plan of it needs (the turns to "
+    "lay it flat without crossing itself), then the earliest"
 )
 
 
-def ease(p: FoldPlan) -> tuple[bool, int, int]:
-    """How hard a plan is to fold, smaller is easier (see ``EASIEST_RULE``)."""
-    return (not p.found, p.quarter_turns, -p.sweep_clear)
+def easiest_index(
+    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000
+) -> tuple[int, list[int]]:
+    """Which of ``solutions`` is easiest to fold by hand (``EASIEST_RULE``), 0-based, and
+    each one's fewest quarter turns (``fewest_bound``): milliseconds a solution, so that the
+    command line, the page (in the browser too) and the sheets pick the same one."""
+    if not solutions:
+        raise InputError("there is no solution to fold")
+    bounds = [fewest_bound(sol, end, nodes) for sol in solutions]
+    return min(range(len(solutions)), key=lambda i: (bounds[i], i)), bounds
 
 
 def easiest(
-    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000
+    solutions: Sequence[Solution], end: str = "best", nodes: int = 200_000, order: str = "walk"
 ) -> tuple[int, FoldPlan]:
     """Which of ``solutions`` is easiest to fold by hand (``EASIEST_RULE``), 0-based, and
     its plan."""
-    if not solutions:
-        raise InputError("there is no solution to fold")
-    # Step: a plan needs at least the quarter turns to the nearest flat state that does not
-    # cross itself (``fewest_bound``: a few milliseconds), so solutions are planned fewest
-    # bound first, and one whose bound exceeds the fewest quarter turns found so far cannot
-    # win (a tie in turns could, on clear swings).
-    bounds = [fewest_bound(sol, end, nodes) for sol in solutions]
-    plans: dict[int, FoldPlan] = {}
-    for i in sorted(range(len(solutions)), key=lambda i: (bounds[i], i)):
-        done = [p for p in plans.values() if p.found]
-        if done and bounds[i] > min(p.quarter_turns for p in done):
-            break
-        plans[i] = plan(solutions[i], end, nodes, table=False)
-    k = min(plans, key=lambda i: (*ease(plans[i]), i))
-    # Step: only the one picked is planned again to stay on the table (same quarter turns;
-    # its free search is remembered by ``_free``)
-    return k, plan(solutions[k], end, nodes)
+    k, _ = easiest_index(solutions, end, nodes)
+    return k, plan(solutions[k], end, nodes, order=order)
 
 
 def lower_bound(solution: Solution) -> int:

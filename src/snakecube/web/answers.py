@@ -20,6 +20,7 @@ from snakecube import catalog as cat
 from snakecube import fold
 from snakecube.explain import scene, viewer, words
 from snakecube.explain.drawing import FACE_SHADE
+from snakecube.fold import choice
 from snakecube.nearby import catalog_typos, nearby
 from snakecube.search import as_target, solve
 from snakecube.shape import Box, Region, wrong_count
@@ -180,11 +181,36 @@ def solve_answer(
     data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["catalog_typo"] = _catalog_typo(result.snake, result.region)
     data["solutions_shown"] = len(data["solutions"])
+    data["fold"] = default_fold(result.solutions)
     data["region_text"] = result.region.to_text() if where is not None else ""
     data["box"] = "x".join(map(str, result.region.dims)) if where is None else box
     if result.complete and not result.solutions:
         data["nearby"] = _nearby(result.snake, result.region)
     return data
+
+
+def default_fold(solutions: Any) -> dict[str, Any] | None:
+    """Which solution the page shows and plans when none is asked for: the one ``snakecube
+    fold`` and the sheets take (``fold.choice.default_of``, the same rule on the same first
+    solutions), and the fewest quarter turns each of those needs, for the solution menu."""
+    if not solutions:
+        return None
+    k, bounds = choice.default_of(solutions)
+    return {"default": k, "fewest_turns": bounds, "rule": fold.EASIEST_RULE}
+
+
+def picked_note(snake: str, box: str, region: str, picked: Solution) -> str:
+    """'' when ``picked`` is the default solution (or that is not known quickly); else the
+    words a sheet made from the page says it with."""
+    where = target(box, region)
+    index, default = choice.default_for(snake, where, picked)
+    if default is None or index == default:
+        return ""
+    which = "a solution past the first ones" if index is None else f"solution {index + 1}"
+    return (
+        f"{which}, picked on the page; the default, which snakecube fold plans, is solution "
+        f"{default + 1}"
+    )
 
 
 def _catalog_typo(snake: Snake, region: Region) -> dict[str, Any] | None:
@@ -263,10 +289,13 @@ def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 @in_page_words
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake (asked for after :func:`details`, since a plan can take
-    seconds), or ``error`` when none is found: each state's cells, the words grouped by
-    state, and the pictures as the sheet draws them: the start from above (``start``) and
-    each quarter turn (``turns``) before and after, framed on its joint, with what the page
-    needs to play the turn (the cubes held and turning, the turning line, the sign)."""
+    seconds), or ``error`` when none is found: the state before each step and after the last
+    (``states``: a half turn is one step), the words grouped by state, and the pictures as
+    the sheet draws them: the start from above (``start``) and each step (``turns``) before
+    and after, framed on its joint, each with the whole snake small (``overview``), and what
+    the page needs to play the turn (the cubes held and turning, the turning line, the sign
+    and how many quarter turns). The plan is ``fold.plan``'s for this solution: the one
+    ``snakecube fold`` makes for it."""
 
     picked = solution(snake, box, region, cells)
     try:
@@ -275,7 +304,9 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         return {"error": str(err)}
     if not plan.found:
         return {"error": f"no fold plan: {plan.reason}"}
-    states = [list(f) for f in plan.frames]  # as drawn: the held end still
+    steps = plan.steps()
+    states = [list(plan.frames[first]) for _j, _q, first in steps]
+    states.append(list(plan.frames[-1]))  # as drawn: the held end still
     panels = scene.fold_panels(plan)
     turns = []
     for p in panels[1:]:
@@ -291,8 +322,10 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
                 "origin": list(origin),
                 "direction": list(direction),
                 "sign": sign,
+                "quarters": p.quarters,
                 "before": picture(p, p.views[0]),
                 "after": picture(p, p.views[1]),
+                "overview": [picture(p, v) for v in p.overviews],
             }
         )
     return {
@@ -302,6 +335,9 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         "turns": turns,
         "order": fold.order_words(plan),
         "quarter_turns": plan.quarter_turns,
+        "fewest_turns": plan.fewest,
+        "hand_distance": plan.hand_distance,
+        "span": plan.span,
         "held": plan.held,
     }
 
@@ -309,20 +345,27 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
     """One view of a panel as the page draws it: the camera (eye and name), the page
     rectangle it frames (or None: fit the cubes), the cubes ``[cube, x, y, z, colour, cut,
-    mark, seam]`` (cut: edges only; seam: a side of the joint), the numbers ``[cube, x, y, z,
-    bold]`` each on a face of its own cube that the camera sees, the arrow's path and the
-    joint (axis, where)."""
+    mark, seam, pattern]`` (cut: 1 edges only, 2 see-through; seam: a side of the joint;
+    pattern: "hatch" or ""), the numbers ``[cube, x, y, z, bold]`` each on a face of its own
+    cube that the camera sees, the arrow's path and the joint (axis, where), and ``inset``:
+    the close-up's rectangle outlined on an overview (or None)."""
     where = view.cells or panel.cells or cells
     step = panel.step
     colours = panel.colours or {}
+    patterns = panel.patterns or {}
     marks = panel.marks if panel.marks is not None else {step.pivot: scene.PIVOT}
     seamed = {panel.hold, step.pivot} if panel.hold >= 0 else set()
     bold = seamed or set(range(step.first, step.last + 1))
     cubes = [
-        [i, *where[i], colours.get(i) or _colour(i, step), 0, marks.get(i, ""), int(i in seamed)]
+        [i, *where[i], colours.get(i) or _colour(i, step), 0, marks.get(i, ""),
+         int(i in seamed), patterns.get(i, "")]
         for i in view.solid
+    ]  # fmt: skip
+    cubes += [[i, *where[i], "#999999", 1, "", 0, ""] for i in view.cutaway]
+    cubes += [
+        [i, *where[i], colours.get(i) or _colour(i, step), 2, "", 0, patterns.get(i, "")]
+        for i in view.ghost
     ]
-    cubes += [[i, *where[i], "#999999", 1, "", 0] for i in view.cutaway]
     return {
         "eye": [round(v, 6) for v in view.camera.eye],
         "camera": view.camera.name,
@@ -332,6 +375,7 @@ def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
         "labels": [[i, *(round(v, 4) for v in q), int(i in bold)] for i, q in view.labels.items()],
         "arc": None if view.arc is None else [[round(v, 4) for v in q] for q in view.arc],
         "seam": None if view.seam is None else list(view.seam),
+        "inset": None if view.inset is None else [round(v, 4) for v in view.inset],
     }
 
 

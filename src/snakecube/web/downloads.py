@@ -1,12 +1,15 @@
-"""The page's downloads: the printable PDF sheet, the GIF and the offline viewer, rendered
-by ``snakecube.explain.save`` in a private temporary folder (no request names a file).
+"""The page's downloads: the printable PDF sheet, the GIF, the offline viewer and the fold
+plan's PDF sheet, rendered by ``snakecube.explain.save`` (``save_plan``) in a private
+temporary folder (no request names a file). A sheet of a solution that is not the default
+says so in its header.
 
 Each step of a sheet, a GIF or the viewer draws the cubes placed so far, so the drawing
 grows with the steps times the cubes: a 1,000-cube snake whose every cube is a corner draws
 half a million cubes, which took the PDF to 2.9 GB and many minutes. A download past
 ``MAX_DRAWN`` cubes drawn is refused at once, with one line that says so (measured on 2 busy
 cores: a PDF of 12,900 cubes drawn took 27 s and 220 MB, its GIF 25 s and 310 MB; the
-viewer's file, 80,000 in 24 s and 70 MB).
+viewer's file, 80,000 in 24 s and 70 MB). A fold plan's sheet draws, per step, the whole
+snake small and two close-ups: at most three times the cubes a corner.
 """
 
 from __future__ import annotations
@@ -15,18 +18,27 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from snakecube import explain
+from snakecube import explain, fold
 from snakecube.errors import InputError
 from snakecube.frame import steps
 from snakecube.web import answers
 
-FORMS = {"pdf": "application/pdf", "gif": "image/gif", "html": "text/html; charset=utf-8"}
-NAMES = {"pdf": "PDF sheet", "gif": "GIF", "html": "offline viewer"}
-MAX_DRAWN = {"pdf": 25_000, "gif": 25_000, "html": 100_000}  # cubes drawn in all its steps
+FORMS = {
+    "pdf": "application/pdf",
+    "gif": "image/gif",
+    "html": "text/html; charset=utf-8",
+    "plan.pdf": "application/pdf",
+}
+NAMES = {"pdf": "PDF sheet", "gif": "GIF", "html": "offline viewer", "plan.pdf": "fold plan PDF"}
+# cubes drawn in all its steps
+MAX_DRAWN = {"pdf": 25_000, "gif": 25_000, "html": 100_000, "plan.pdf": 25_000}
 
 
-def drawn(solution: Any) -> int:
-    """How many cubes the pictures of every step draw: each step, those placed so far."""
+def drawn(solution: Any, form: str = "pdf") -> int:
+    """How many cubes the pictures of every step draw: each step, those placed so far; a
+    fold plan's sheet, at most three times the cubes a corner."""
+    if form == "plan.pdf":
+        return 3 * len(solution.cells) * (len(solution.snake.lengths) - 1)
     return sum(s.last + 1 for s in steps(solution))
 
 
@@ -36,7 +48,7 @@ def render(snake: str, box: str, region: str, cells: list[list[int]], form: str)
     if form not in FORMS:
         raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
     picked: Any = answers.solution(snake, box, region, cells)
-    work = drawn(picked)
+    work = drawn(picked, form)
     if work > MAX_DRAWN[form]:
         raise InputError(
             f"the {NAMES[form]} of this solution would draw {work:,} cubes in "
@@ -45,7 +57,15 @@ def render(snake: str, box: str, region: str, cells: list[list[int]], form: str)
         )
     if form != "html":
         explain.need_pictures()
+    note = answers.picked_note(snake, box, region, picked) if form != "html" else ""
+    typed = snake.strip() + (f"  ({note})" if note else "")
     with tempfile.TemporaryDirectory(prefix="snakecube-web-") as folder:
         path = Path(folder) / f"snakecube.{form}"
-        explain.save(picked, path)
+        if form == "plan.pdf":
+            plan = fold.plan(picked)  # the page's plan (answers.plan_answer)
+            if not plan.found:
+                raise InputError(f"no fold plan: {plan.reason}")
+            explain.save_plan(plan, path, typed=typed)
+        else:
+            explain.save(picked, path, typed=typed)
         return path.read_bytes()

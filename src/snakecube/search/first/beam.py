@@ -125,7 +125,7 @@ class BeamMember:
         if beam_fits(problem):
             return None
         return (
-            f"--strategy beam needs the compiled beam loop and a box of at most {BEAM_CELLS} cells"
+            f"strategy='beam' needs the compiled beam loop and a box of at most {BEAM_CELLS} cells"
         )
 
     @classmethod

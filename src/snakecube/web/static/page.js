@@ -83,7 +83,7 @@
         planController = null;
       },
       async download(body) { return (await post("api/download", body)).blob(); },
-      downloads: ["pdf", "gif", "html"],
+      downloads: ["pdf", "gif", "html", "plan.pdf"],
     };
   }
 
@@ -165,6 +165,7 @@
   }
 
   const backend = CONFIG.mode === "static" ? staticBackend() : servedBackend();
+  const FORMS = ["pdf", "gif", "html", "plan.pdf"];  // the download buttons: dl-<form>
 
   // ---- state ---------------------------------------------------------------------------
   let asked = null;      // the request of the answer shown
@@ -181,6 +182,7 @@
   let slowTarget = false; // the static solver said the target is slow in the browser
   let linked = null;     // {solution, step} from the link, applied to the next answer
   let viewWanted = false; // a new answer is drawn: bring its picture into view when done
+  let pickedByHand = false; // the person chose the solution shown from the menu
 
   function setEngine(text) { $("engine").textContent = text ? `engine: ${text}` : ""; }
   function setState(s) { document.body.dataset.state = s; }
@@ -193,7 +195,7 @@
 
   // Only what acts: after an error or an empty answer, its message and nothing else.
   function showOnlyMessage() {
-    for (const id of ["pick-row", "right", "words-box", "warning", "progress"]) $(id).hidden = true;
+    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo"]) $(id).hidden = true;
     $("counts").textContent = "";
     $("search").textContent = "";
   }
@@ -206,14 +208,16 @@
 
   // The link holds the snake and target, and once an answer is shown the solution picked
   // and the step shown (both counted from 1, as the page shows them), and the fold plan's
-  // step once one past its start is shown (plan=K: step K of the plan, before its turn).
+  // state once one past its start is shown: plan=K-before (step K of the plan, before its
+  // turn; plan=K reads the same) or plan=K-after (its turn made), plan=N+1 the end.
+  function planMarker(k, after) { return k > 0 && k <= (plan ? plan.turns.length : k) ? `${k}-${after ? "after" : "before"}` : `${k}`; }
   function setHash(req) {
     const parts = [`snake=${encodeURIComponent(req.snake)}`];
     if (req.box) parts.push(`box=${encodeURIComponent(req.box)}`);
     if (req.region && req.region.length < 1500) parts.push(`region=${encodeURIComponent(req.region)}`);
     if (scene && asked === req) parts.push(`solution=${pickedIndex + 1}`, `step=${step + 1}`);
-    if (scene && asked === req && plan && planStep > 0) parts.push(`plan=${planStep}`);
-    else if (scene && asked === req && !plan && planLinked) parts.push(`plan=${planLinked}`);
+    if (scene && asked === req && plan && planStep > 0) parts.push(`plan=${planMarker(planStep, planAfter)}`);
+    else if (scene && asked === req && !plan && planLinked) parts.push(`plan=${planMarker(planLinked.step, planLinked.after)}`);
     const hash = "#" + parts.join("&");
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -227,7 +231,8 @@
     $("region-box").open = !!params.get("region");
     const whole = (v) => (/^[1-9][0-9]*$/.test(v || "") ? Number(v) : null);
     linked = { solution: whole(params.get("solution")), step: whole(params.get("step")) };
-    planLinked = whole(params.get("plan"));
+    const m = /^([0-9]+)(?:-(before|after))?$/.exec(params.get("plan") || "");
+    planLinked = m && Number(m[1]) > 0 ? { step: Number(m[1]), after: m[2] === "after" } : null;
     return true;
   }
 
@@ -245,6 +250,7 @@
     const req = request();
     const mine = ++run;
     slowTarget = false;
+    pickedByHand = false;
     mark("click");
     showError("");
     $("warning").hidden = true;
@@ -369,13 +375,17 @@
     answer = result;
     $("counts").textContent = countWords(result);
     // "placements" and the search's size are explained where they are said (the title).
-    $("search").textContent = `${result.target.description}; the search tried ${result.nodes.toLocaleString()} ` +
-      `segment positions in ${result.seconds.toFixed(3)} s on the ${result.engine} engine` +
+    const tried = result.nodes === 0 && result.complete
+      ? `placing the first segments every way decided it, in ${result.seconds.toFixed(3)} s, with no search`
+      : `the search tried ${result.nodes.toLocaleString()} segment positions in ` +
+        `${result.seconds.toFixed(3)} s on the ${result.engine} engine`;
+    $("search").textContent = `${result.target.description}; ${tried}` +
       (result.solutions_shown < result.distinct ? `; the first ${result.solutions_shown} solutions are listed` : "");
     $("search").title = "A placement is one way the snake fills the target; distinct solutions count " +
       "placements that are turns or mirror images of each other once. A segment position is " +
       "one segment placed by the search inside the target without overlap.";
     $("answer").hidden = false;
+    showTypo(result.catalog_typo);
     showNearby(result.nearby || [], false);
     if (!result.solutions.length) {
       for (const id of ["pick-row", "right", "words-box"]) $(id).hidden = true;
@@ -385,27 +395,29 @@
     const select = $("solutions");
     const before = select.value;
     select.innerHTML = "";
-    const total = result.complete ? `${result.distinct}` : `at least ${result.distinct}`;
     result.solutions.forEach((s, i) => {
       const o = document.createElement("option");
       o.value = String(i);
-      const start = s.start_class ? ` (starts at ${/^[aeiou]/.test(s.start_class) ? "an" : "a"} ${s.start_class})` : "";
-      o.textContent = `${i + 1} of ${total}${start}`;
+      o.textContent = optionText(i);
       select.appendChild(o);
     });
     $("pick-row").hidden = false;
-    for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
-    $("no-downloads").hidden = backend.downloads.length === 3;
+    for (const form of FORMS) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
+    $("no-downloads").hidden = backend.downloads.length > 1;
     // The fold plan is worked out once the answer is final: in the browser it shares the one
     // solver with the count, and on the server it is not needed to draw the answer.
     const wanted = linked && linked.solution ? linked.solution - 1 : null;
-    if (keepPick && before && Number(before) < result.solutions.length && wanted === null) {
+    // the first solution shown while the count went on is kept only if it is the default
+    // or the person picked it; else the default, as snakecube fold and the sheets have it
+    const keep = keepPick && before && Number(before) < result.solutions.length && wanted === null &&
+      (pickedByHand || Number(before) === defaultIndex());
+    if (keep) {
       select.value = before;
       $("right").hidden = false;
       $("words-box").hidden = false;
       if (final && mine === run) loadPlan({ ...asked, cells: picked }, mine);
     } else {
-      const index = wanted !== null && wanted < result.solutions.length ? wanted : 0;
+      const index = wanted !== null && wanted < result.solutions.length ? wanted : defaultIndex();
       const at = linked && linked.step ? linked.step - 1 : 0;
       if (final) linked = null;
       await pick(index, mine, final, at);
@@ -420,6 +432,23 @@
     const box = $("step-title").getBoundingClientRect();
     const bottom = $("viewer").getBoundingClientRect().bottom;
     if (box.top < 0 || bottom > window.innerHeight) $("right").scrollIntoView({ block: "start" });
+  }
+
+  // A snake one typo from a catalog puzzle (and none itself), as solve says it on the
+  // command line: "One typo from the catalog's king: segments 1 and 2 swapped (...)", with
+  // a link that solves the catalog's puzzle instead.
+  function showTypo(typo) {
+    const box = $("typo");
+    box.replaceChildren();
+    box.hidden = !typo;
+    if (!typo) return;
+    box.append(typo.words.charAt(0).toUpperCase() + typo.words.slice(1) + ". ");
+    const a = document.createElement("a");
+    a.href = `#snake=${encodeURIComponent(typo.name)}` + ($("box").value.trim() ? `&box=${encodeURIComponent($("box").value.trim())}` : "");
+    a.className = "suggestion";
+    a.textContent = `Solve ${typo.name} instead`;
+    a.addEventListener("click", (e) => { e.preventDefault(); $("snake").value = typo.name; solve(); });
+    box.appendChild(a);
   }
 
   function showNearby(list, typo) {
@@ -456,6 +485,7 @@
     picked = s.cells;
     pickedIndex = index;
     $("solutions").value = String(index);
+    showPicked();
     const body = { ...asked, cells: picked };
     const d = await backend.call("details", body);
     mark("details", mine);
@@ -526,6 +556,7 @@
   // Drag turns the view; a double click turns it back.
   const SVG = "http://www.w3.org/2000/svg";
   const SHADE_DEFAULT = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
+  const ARROW = "#111", HATCH = "#0b3558";  // as scene.PLAN_ARROW and drawing.HATCH
 
   function basis(eye) {
     const n = Math.hypot(...eye) || 1;
@@ -592,6 +623,7 @@
     items.sort((a, b) => (b.c.cut ? 1 : 0) - (a.c.cut ? 1 : 0) || a.depth - b.depth);  // cut away: under all
     const svg = el("svg", { width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet",
       class: "cubes", role: "img" });
+    const seeThrough = pic.cubes.some((c) => c.ghost), over = [];
     const xs = [], ys = [];
     for (const { c, corners } of items) {
       const g = el("g", { "data-cube": c.i }, svg);
@@ -614,7 +646,16 @@
         const light = shadeOf[0] * Math.abs(n[0]) + shadeOf[1] * Math.abs(n[1]) + shadeOf[2] * Math.abs(n[2]);
         el("polygon", { points: pts.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "),
           fill: shade(c.colour, light), stroke: "#222", "stroke-width": 0.025, "stroke-linejoin": "round",
-          "data-face": `${a},${s}` }, g);
+          "data-face": `${a},${s}`, ...(c.ghost ? { "fill-opacity": 0.3, class: "ghost" } : {}) }, g);
+        if (c.pattern === "hatch" && !c.ghost) {  // lines across the face: the cubes that turn read in grey too
+          const [a0, a1, , a3] = pts, H = 4;
+          for (let k = 1; k < 2 * H; k++) {
+            const w = k / H, e = [w <= 1 ? [w, 0] : [1, w - 1], w <= 1 ? [0, w] : [w - 1, 1]].map(([x, y]) =>
+              [a0[0] + (a1[0] - a0[0]) * x + (a3[0] - a0[0]) * y, a0[1] + (a1[1] - a0[1]) * x + (a3[1] - a0[1]) * y]);
+            el("line", { x1: e[0][0], y1: e[0][1], x2: e[1][0], y2: e[1][1], stroke: HATCH, "stroke-width": 0.02,
+              class: "hatch", ...(c.ghost ? { "stroke-opacity": 0.3 } : {}) }, g);
+          }
+        }
         if (c.mark) {  // inside the face's edges, so the next cubes' edges leave it whole
           const mx = pts.reduce((v, q) => v + q[0], 0) / 4, my = pts.reduce((v, q) => v + q[1], 0) / 4;
           el("polygon", { points: pts.map((q) => `${(mx + (q[0] - mx) * 0.88).toFixed(4)},${(my + (q[1] - my) * 0.88).toFixed(4)}`).join(" "),
@@ -644,6 +685,7 @@
           const txt = el("text", { x: x.toFixed(4), y: (y + 0.13).toFixed(4), "text-anchor": "middle",
             "font-size": 0.38, class: label[4] ? "label bold" : "label", "data-cube": c.i }, g);
           txt.textContent = String(c.i + 1);
+          if (seeThrough && !turned && !c.turn) over.push(txt);
         }
       }
     }
@@ -656,13 +698,28 @@
       const len = Math.hypot(tip[0] - back[0], tip[1] - back[1]) || 1;
       const ux = (tip[0] - back[0]) / len, uy = (tip[1] - back[1]) / len, hd = 0.42;
       const line = [...pts.slice(0, Math.max(1, k + 1)), [tip[0] - ux * hd * 0.8, tip[1] - uy * hd * 0.8]];
-      el("polyline", { points: line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" "), fill: "none",
-        stroke: "#d62728", "stroke-width": 0.09, "stroke-linecap": "round", "stroke-linejoin": "round", class: "arrow" }, svg);
       const base = [tip[0] - ux * hd, tip[1] - uy * hd];
-      el("polygon", { points: [tip, [base[0] - uy * hd * 0.45, base[1] + ux * hd * 0.45],
-        [base[0] + uy * hd * 0.45, base[1] - ux * hd * 0.45]].map((q) => q.join(",")).join(" "),
-        fill: "#d62728", class: "arrow" }, svg);
+      const head = [tip, [base[0] - uy * hd * 0.45, base[1] + ux * hd * 0.45],
+        [base[0] + uy * hd * 0.45, base[1] - ux * hd * 0.45]].map((q) => q.join(",")).join(" ");
+      const path = line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" ");
+      // black in a white halo: it reads over any cube, in grey and in any colour vision
+      el("polyline", { points: path, fill: "none", stroke: "#fff", "stroke-width": 0.2, "stroke-linecap": "round",
+        "stroke-linejoin": "round", class: "halo" }, svg);
+      el("polygon", { points: head, fill: "#fff", stroke: "#fff", "stroke-width": 0.1, "stroke-linejoin": "round",
+        class: "halo" }, svg);
+      el("polyline", { points: path, fill: "none", stroke: ARROW, "stroke-width": 0.09, "stroke-linecap": "round",
+        "stroke-linejoin": "round", class: "arrow" }, svg);
+      el("polygon", { points: head, fill: ARROW, class: "arrow" }, svg);
       for (const q of pts) { xs.push(q[0]); ys.push(q[1]); }
+    }
+    // A number a see-through cube stands in front of (it hides none) is written again on top,
+    // as the scene placed it: it reads whole, not through the tinted faces.
+    for (const txt of over) svg.appendChild(txt.cloneNode(true)).classList.add("over");
+    if (pic.inset) {  // an overview: the close-up's frame, dashed
+      const [x0, y0, x1, y1] = pic.inset;
+      el("rect", { x: x0, y: -y1, width: x1 - x0, height: y1 - y0, fill: "none", stroke: "#222",
+        "stroke-width": 0.12, "stroke-dasharray": "0.35 0.25", class: "inset" }, svg);
+      xs.push(x0, x1); ys.push(-y0, -y1);
     }
     let view;
     if (pic.window && !turned) {  // the frame the scene chose: the same before and after
@@ -682,18 +739,67 @@
     return svg;
   }
 
-  function turnable(box, redraw) {
-    let from = null;
-    box.addEventListener("pointerdown", (e) => { from = [e.clientX, e.clientY]; box.setPointerCapture(e.pointerId); });
-    box.addEventListener("pointerup", () => { from = null; });
-    box.addEventListener("pointermove", (e) => {
-      if (!from) return;
-      const t = box.turn || [0, 0];
-      box.turn = [t[0] - (e.clientX - from[0]) * 0.01, t[1] + (e.clientY - from[1]) * 0.01];
+  // Turning a picture's view is deliberate: a mouse drag, a drag with two fingers, or the
+  // turn button held down and dragged. One finger scrolls the page, as everywhere else (the
+  // CSS lets the browser pan vertically). When let go, the view goes back to the scene's own
+  // camera, so the caption and the numbers always fit what is drawn; while it is turned,
+  // `onTurn(true)` lets the caption say so.
+  const SNAP_MS = 350;
+  function turnable(box, redraw, onTurn = () => {}, handle = null) {
+    const touches = new Map();  // pointers down on the picture
+    let from = null, snap = null;
+    const start = (e) => {
+      if (snap) { cancelAnimationFrame(snap); snap = null; }
       from = [e.clientX, e.clientY];
+      onTurn(true);
+    };
+    const move = (x, y) => {
+      const t = box.turn || [0, 0];
+      box.turn = [t[0] - (x - from[0]) * 0.01, t[1] + (y - from[1]) * 0.01];
+      from = [x, y];
       redraw();
+    };
+    const back = () => {  // the view eases back to its own camera
+      from = null;
+      const t0 = box.turn || [0, 0], began = performance.now();
+      const frame = (now) => {
+        const x = Math.min(1, (now - began) / SNAP_MS), k = 1 - x * (2 - x);
+        box.turn = x < 1 ? [t0[0] * k, t0[1] * k] : [0, 0];
+        redraw();
+        if (x < 1) snap = requestAnimationFrame(frame);
+        else { snap = null; onTurn(false); }
+      };
+      if (t0[0] || t0[1]) snap = requestAnimationFrame(frame); else onTurn(false);
+    };
+    box.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse") { start(e); box.setPointerCapture(e.pointerId); return; }
+      touches.set(e.pointerId, [e.clientX, e.clientY]);
+      if (touches.size === 2) {  // two fingers: their middle turns the view
+        const [a, b] = [...touches.values()];
+        start({ clientX: (a[0] + b[0]) / 2, clientY: (a[1] + b[1]) / 2 });
+      }
     });
-    box.addEventListener("dblclick", () => { box.turn = [0, 0]; redraw(); });
+    box.addEventListener("pointermove", (e) => {
+      if (e.pointerType === "mouse") { if (from) move(e.clientX, e.clientY); return; }
+      if (!touches.has(e.pointerId)) return;
+      touches.set(e.pointerId, [e.clientX, e.clientY]);
+      if (touches.size === 2 && from) {
+        const [a, b] = [...touches.values()];
+        move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+        e.preventDefault();
+      }
+    });
+    const up = (e) => {
+      const was = e.pointerType === "mouse" ? !!from : touches.size === 2 && !!from;
+      touches.delete(e.pointerId);
+      if (was) back();
+    };
+    for (const kind of ["pointerup", "pointercancel"]) box.addEventListener(kind, up);
+    if (handle) {  // a button to hold down and drag: the same turn, with one finger
+      handle.addEventListener("pointerdown", (e) => { start(e); handle.setPointerCapture(e.pointerId); });
+      handle.addEventListener("pointermove", (e) => { if (from) move(e.clientX, e.clientY); });
+      for (const kind of ["pointerup", "pointercancel"]) handle.addEventListener(kind, () => { if (from) back(); });
+    }
   }
 
   // Step k's picture: its cubes (new ones blue, the cube it turns at red), the cubes in the
@@ -730,18 +836,24 @@
     plan = null;
     planWanted = null;
     $("plan-box").hidden = false;
-    $("plan").hidden = true;
-    $("plan-controls").hidden = true;
+    for (const id of ["plan", "plan-overview", "plan-turn", "plan-controls", "plan-picked"]) $(id).hidden = true;
     $("plan-words").textContent = "";
     $("plan-caption").textContent = "";
     $("plan-status").hidden = false;
     $("plan-status").textContent = "the fold plan comes when the count is complete…";
   }
 
+  // The plan's step a link names, in words: "step 7 (after its turn)".
+  function linkedWords(k) {
+    if (!k) return "";
+    return k.step === 0 ? "the start" : `step ${k.step}${k.after ? " (after its turn)" : ""}`;
+  }
+
   async function loadPlan(body, mine, asked_ = false) {
     clearPlan();
     planWanted = body;
-    if (slowTarget && !asked_) {
+    showPicked();
+    if (slowTarget && !asked_ && !planLinked) {
       // In the browser a big target's plan takes a while and holds the one solver: on request.
       $("plan-status").textContent = "";
       const b = document.createElement("button");
@@ -752,22 +864,33 @@
       $("plan-status").appendChild(b);
       return;
     }
-    $("plan-status").textContent = "working out a fold plan…";
+    // A link that names a plan step: worked out at once, and said so, in the browser too.
+    $("plan-status").textContent = planLinked
+      ? `working out the fold plan, to open ${linkedWords(planLinked)} as the link asks` +
+        (CONFIG.mode === "static" ? " (in your browser: it may take a minute)…" : "…")
+      : "working out a fold plan…";
     try {
       const p = await backend.call("plan", body);
       if (mine !== run || planWanted !== body) return;
       if (p.error) { $("plan-status").textContent = p.error; return; }
       plan = p;
-      $("plan-status").textContent = `${p.quarter_turns} quarter turns, holding the ${p.held} end. ` +
-        "Each step is drawn framed on its joint, seen as you see it sitting at the table: from " +
-        "the front-right, above the table, unless the caption under it says from the front-left " +
-        "or from higher above. Hold the green cube (and the pale ones), turn " +
-        "the red one the way the arrow shows; the blue cubes turn with it.";
+      const walk = (p.hand_distance / Math.max(1, p.span)).toFixed(1);
+      $("plan-status").textContent = `${p.turns.length} steps, ${p.quarter_turns} quarter turns ` +
+        `(the fewest found: ${p.fewest_turns}), holding the ${p.held} end; your hand moves ` +
+        `${walk} times the stretch of chain the joints cover. Each step is drawn framed on its ` +
+        "joint, as you see it sitting at the table (the caption says from where), with the whole " +
+        "snake small in the corner. Hold the pale cubes still (the one at the joint outlined in " +
+        "green); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
+        "turn with it.";
+      const note = pickedNote();
+      if (note) updateOption(pickedIndex, p.quarter_turns);
       $("plan").hidden = false;
+      $("plan-overview").hidden = false;
+      $("plan-turn").hidden = false;
       $("plan-controls").hidden = false;
       const linkedStep = planLinked;
       planLinked = null;
-      planGo(linkedStep || 0);
+      planGo(linkedStep ? linkedStep.step : 0, linkedStep ? linkedStep.after : false);
       if (linkedStep) planIntoView(true);
       mark("plan", mine);
     } catch (err) {
@@ -777,19 +900,28 @@
     }
   }
 
-  // The plan's frames: 0 the start from above; k the state before turn k, framed on its
-  // joint, with the turn's arrow; the last the finished shape.
+  // The plan's frames: 0 the start from above; k the state before step k, framed on its
+  // joint, with the turn's arrow (or after it: planAfter); the last the finished shape.
   function planFrames() { return plan ? plan.turns.length + 2 : 0; }
 
   function cubesOf(pic) {
-    return pic.cubes.map(([i, x, y, z, colour, cut, mark, seam]) => ({ i, cell: [x, y, z], colour, cut: !!cut, mark, seam: !!seam }));
+    return pic.cubes.map(([i, x, y, z, colour, cut, mark, seam, pattern]) =>
+      ({ i, cell: [x, y, z], colour, cut: cut === 1, ghost: cut === 2, mark, seam: !!seam, pattern: pattern || "" }));
   }
 
-  function framePicture(k) {
+  function framePicture(k, after = false) {
     if (k === 0) return { ...plan.start, cubes: cubesOf(plan.start) };
     const t = plan.turns[Math.min(k, plan.turns.length) - 1];
-    const pic = k <= plan.turns.length ? t.before : t.after;
-    return { ...pic, cubes: cubesOf(pic), arc: k <= plan.turns.length ? pic.arc : null };
+    const pic = k <= plan.turns.length && !after ? t.before : t.after;
+    return { ...pic, cubes: cubesOf(pic), arc: pic === t.before ? pic.arc : null };
+  }
+
+  // The whole snake, small, in the picture's corner (none on the start: it is the whole snake).
+  function overviewPicture(k, after = false) {
+    if (k === 0 || !plan.turns.length) return null;
+    const t = plan.turns[Math.min(k, plan.turns.length) - 1];
+    const pic = t.overview[k <= plan.turns.length && !after ? 0 : 1];
+    return { ...pic, cubes: cubesOf(pic), arc: null, labels: [] };
   }
 
   function frameWords(k) {
@@ -810,26 +942,55 @@
     if (by) window.scrollBy({ top: by, behavior: "instant" });
   }
 
-  function planGo(k) {
-    if (!plan) return;
-    cancelAnimation();
-    planAfter = false;
-    planStep = Math.max(0, Math.min(planFrames() - 1, k));
-    const pic = framePicture(planStep);
+  // The picture of the state shown (planStep, before or after its turn), its overview and
+  // caption; the view turned by hand while it is held, said so in the caption.
+  function planDraw() {
+    const pic = framePicture(planStep, planAfter);
     const svg = drawPicture($("plan"), pic);
     const turn = planStep >= 1 && planStep <= plan.turns.length ? plan.turns[planStep - 1] : null;
     if (turn) { svg.dataset.hold = turn.hold; svg.dataset.turn = turn.turn; }
-    $("plan-caption").textContent = pic.camera ? `(${pic.camera})` : "";
+    svg.dataset.state = `${planStep}${planAfter ? "-after" : ""}`;
+    const small = overviewPicture(planStep, planAfter);
+    $("plan-overview").hidden = !small;
+    if (small) { drawPicture($("plan-overview"), small); placeOverview(svg); }
+    const t = $("plan").turn || [0, 0];
+    $("plan-caption").textContent = t[0] || t[1] ? "(the view turned by you: it goes back when you let go)"
+      : pic.camera || pic.caption ? `(${pic.caption || pic.camera})` : "";
+  }
+
+  // The whole snake goes in the corner of the close-up where it covers least of what is
+  // drawn there (the cubes' and numbers' boxes on the screen).
+  const CORNERS = ["tl", "tr", "bl", "br"];
+  function placeOverview(svg) {
+    const box = $("plan").getBoundingClientRect(), o = $("plan-overview");
+    const w = Math.max(96, box.width * 0.27), h = Math.max(80, box.height * 0.30);
+    const drawn = [...svg.querySelectorAll("g[data-cube], text")].map((e) => e.getBoundingClientRect());
+    const covered = (x, y) => drawn.reduce((sum, r) =>
+      sum + Math.max(0, Math.min(r.right, x + w) - Math.max(r.left, x)) *
+            Math.max(0, Math.min(r.bottom, y + h) - Math.max(r.top, y)), 0);
+    const at = { tl: [box.left, box.top], tr: [box.right - w, box.top],
+                 bl: [box.left, box.bottom - h], br: [box.right - w, box.bottom - h] };
+    const best = CORNERS.reduce((a, b) => (covered(...at[b]) < covered(...at[a]) ? b : a));
+    for (const c of CORNERS) o.classList.toggle(`corner-${c}`, c === best);
+  }
+
+  function planGo(k, after = false) {
+    if (!plan) return;
+    cancelAnimation();
+    planStep = Math.max(0, Math.min(planFrames() - 1, k));
+    planAfter = after && planStep >= 1 && planStep <= plan.turns.length;
+    planDraw();
     $("plan-words").textContent = frameWords(planStep);
     $("plan-count").textContent = planStep === 0 ? "start" :
-      planStep > plan.turns.length ? "done" : `step ${planStep} of ${plan.turns.length}`;
+      planStep > plan.turns.length ? "done" : `step ${planStep} of ${plan.turns.length}${planAfter ? ": done" : ""}`;
     $("plan-prev").disabled = planStep === 0;
     $("plan-next").disabled = planStep === planFrames() - 1;
     if (asked && scene) setHash(asked);
   }
 
-  // Turn k played: the cubes that turn go a quarter turn about the joint, from the state
-  // before to the state after, in the step's frame; then the next frame. `then` runs after.
+  // Step k played: the cubes that turn go a quarter (or half) turn about the joint, from the
+  // state before to the state after, in the step's frame; then the state after stays, and
+  // the link says so. `then` runs after.
   const TURN_MS = 900, AFTER_MS = 2000;
   function cancelAnimation() { if (planAnimation) cancelAnimationFrame(planAnimation); planAnimation = null; }
   function playTurn(k, then) {
@@ -839,15 +1000,16 @@
     const after = new Map(t.after.cubes.map((c) => [c[0], c]));
     const moving = new Set(t.moving);
     const cells = new Map(plan.states[k - 1].map((c, i) => [i, c]));
-    const shown = [...new Set([...before.keys(), ...after.keys()])].filter((i) => !(before.get(i) || after.get(i))[5]);
-    const began = performance.now();
+    const shown = [...new Set([...before.keys(), ...after.keys()])].filter((i) => (before.get(i) || after.get(i))[5] !== 1);
+    const began = performance.now(), ms = TURN_MS * (t.quarters || 1);
     const frame = (now) => {
-      const x = Math.min(1, (now - began) / TURN_MS);
+      const x = Math.min(1, (now - began) / ms);
       const eased = x < 0.5 ? 2 * x * x : 1 - 2 * (1 - x) * (1 - x);
-      const angle = t.sign * eased * Math.PI / 2;
+      const angle = t.sign * eased * (t.quarters || 1) * Math.PI / 2;
       const cubes = shown.map((i) => {
         const c = before.get(i) || after.get(i);
-        const cube = { i, cell: cells.get(i), colour: c[4], cut: false, mark: "", seam: !!c[7] };
+        const cube = { i, cell: cells.get(i), colour: c[4], cut: false, ghost: c[5] === 2, mark: "", seam: !!c[7],
+          pattern: c[8] || "" };
         if (moving.has(i)) cube.turn = { o: t.origin, d: t.direction, angle };
         return cube;
       });
@@ -856,10 +1018,10 @@
       if (x < 1) planAnimation = requestAnimationFrame(frame);
       else {
         planAnimation = null;
-        drawPicture($("plan"), { ...t.after, cubes: cubesOf(t.after), arc: null });
-        $("plan-count").textContent = `step ${k} of ${plan.turns.length}: done`;
-        $("plan-caption").textContent = t.after.caption ? `(${t.after.caption})` : "";
         planAfter = true;
+        planDraw();
+        $("plan-count").textContent = `step ${k} of ${plan.turns.length}: done`;
+        if (asked && scene) setHash(asked);
         then();
       }
     };
@@ -885,19 +1047,55 @@
   }
 
   function planPlay() {
-    if (planTimer) { stopPlay(); planGo(planStep); return; }
+    if (planTimer) { stopPlay(); planGo(planStep, planAfter); return; }
     if (!plan) return;
     if (planStep >= planFrames() - 1) planGo(0);
     $("plan-play").textContent = "Pause";
     const next = () => {
       if (!plan || planStep >= planFrames() - 1) { stopPlay(); return; }
       const k = planStep;
-      if (k >= 1 && k <= plan.turns.length) {
+      if (k >= 1 && k <= plan.turns.length && !planAfter) {
         // the state after the turn stays AFTER_MS before the next step
         playTurn(k, () => { planTimer = setTimeout(() => { planGo(k + 1); planTimer = setTimeout(next, 1400); }, AFTER_MS); });
       } else { planGo(k + 1); planTimer = setTimeout(next, 1400); }
     };
     planTimer = setTimeout(next, 300);
+  }
+
+  // ---- which solution ------------------------------------------------------------------
+  // The default solution is the one `snakecube fold` and the sheets plan (the answer's
+  // fold.default, chosen by fold.EASIEST_RULE in Python); the menu shows the fewest quarter
+  // turns each of the solutions compared needs, and a plan's own count once it is made.
+  function defaultIndex() { return answer && answer.fold ? answer.fold.default : 0; }
+
+  function optionText(i, planned = null) {
+    const s = answer.solutions[i];
+    const total = answer.complete ? `${answer.distinct}` : `at least ${answer.distinct}`;
+    const start = s.start_class ? ` (starts at ${/^[aeiou]/.test(s.start_class) ? "an" : "a"} ${s.start_class})` : "";
+    const fewest = answer.fold && i < answer.fold.fewest_turns.length ? answer.fold.fewest_turns[i] : null;
+    const turns = planned !== null ? ` · ${planned} quarter turns` :
+      fewest !== null ? ` · at least ${fewest} quarter turns` : "";
+    const easiest = answer.fold && i === answer.fold.default ? " · the default, easiest to fold" : "";
+    return `${i + 1} of ${total}${start}${turns}${easiest}`;
+  }
+
+  function updateOption(i, turns) {
+    const o = $("solutions").options[i];
+    if (o) o.textContent = optionText(i, turns);
+  }
+
+  // Said when the solution shown is not the default: the page and the sheets say it.
+  function pickedNote() {
+    if (!answer || !answer.fold || pickedIndex === defaultIndex()) return "";
+    const d = defaultIndex();
+    return `You picked solution ${pickedIndex + 1}; the default, which snakecube fold and the ` +
+      `sheets plan, is solution ${d + 1} (${answer.fold.rule}).`;
+  }
+
+  function showPicked() {
+    const note = pickedNote();
+    $("plan-picked").textContent = note;
+    $("plan-picked").hidden = !note;
   }
 
   // ---- printing ------------------------------------------------------------------------
@@ -912,6 +1110,13 @@
     const head = document.createElement("h1");
     head.textContent = `${$("snake").value.trim() || "snake"}: ${answer ? answer.target.description : ""}`;
     sheet.appendChild(head);
+    const note = pickedNote();
+    if (note) {
+      const picked = document.createElement("p");
+      picked.className = "picked";
+      picked.textContent = note;
+      sheet.appendChild(picked);
+    }
     if (!plan) {
       const missing = document.createElement("p");
       missing.className = "missing";
@@ -931,9 +1136,9 @@
       fig.appendChild(cap);
       const row = document.createElement("div");
       row.className = "print-row";
-      for (const [caption, pic] of pics) {
+      for (const [caption, pic, small] of pics) {
         const one = document.createElement("div");
-        one.className = "print-one";
+        one.className = small ? "print-one small" : "print-one";
         if (caption) { const c = document.createElement("div"); c.className = "print-caption"; c.textContent = caption; one.appendChild(c); }
         const box = document.createElement("div");
         box.className = "print-cubes";
@@ -947,7 +1152,8 @@
     scene.steps.forEach((s, k) => figure(s.title, [["", stepPicture(k)]]));
     if (plan) {
       const h = document.createElement("h2");
-      h.textContent = `Fold it from a flat snake: ${plan.quarter_turns} quarter turns, holding the ${plan.held} end`;
+      h.textContent = `Fold it from a flat snake (solution ${pickedIndex + 1}): ${plan.turns.length} steps, ` +
+        `${plan.quarter_turns} quarter turns, holding the ${plan.held} end`;
       sheet.appendChild(h);
       const lines = plan.start.words.split("\n");
       const intro = document.createElement("div");
@@ -971,6 +1177,7 @@
       sheet.appendChild(intro);
       figure("The start, seen from above", [["", { ...plan.start, cubes: cubesOf(plan.start) }]], "print-start-picture");
       plan.turns.forEach((t, k) => figure([t.words, ...t.notes].join(" "), [
+        ["the whole snake", overviewPicture(k + 1), true],
         [t.before.caption, { ...t.before, cubes: cubesOf(t.before) }],
         [t.after.caption, { ...t.after, cubes: cubesOf(t.after), arc: null }],
       ], "print-turn"));
@@ -999,7 +1206,7 @@
 
   // ---- wiring --------------------------------------------------------------------------
   turnable($("viewer"), () => go(step));
-  turnable($("plan"), () => planGo(planStep));
+  turnable($("plan"), () => { if (plan) planDraw(); }, () => { if (plan) planDraw(); }, $("plan-turn"));
   $("ask").addEventListener("submit", (e) => { e.preventDefault(); linked = null; solve(); });
   $("stop").addEventListener("click", stop);
   $("prev").addEventListener("click", () => go(step - 1));
@@ -1007,6 +1214,7 @@
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
   $("solutions").addEventListener("change", () => {
     const mine = ++run;
+    pickedByHand = true;
     pick(Number($("solutions").value), mine).then(() => setHash(asked)).catch((e) => {
       if (e.message !== "stopped") showError(e.message);
     });
@@ -1014,7 +1222,7 @@
   $("plan-prev").addEventListener("click", () => { stopPlay(); planGo(planAfter ? planStep : planStep - 1); planIntoView(); });
   $("plan-next").addEventListener("click", planNext);
   $("plan-play").addEventListener("click", planPlay);
-  for (const form of ["pdf", "gif", "html"]) $(`dl-${form}`).addEventListener("click", () => download(form));
+  for (const form of FORMS) $(`dl-${form}`).addEventListener("click", () => download(form));
   $("print").addEventListener("click", printSteps);
   $("region-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
@@ -1045,7 +1253,8 @@
       pick(want, mine, true, at).catch((e) => showError(e.message));
     } else {
       go(at);
-      if (planLinked && plan) { const k = planLinked; planLinked = null; planGo(k); planIntoView(true); }
+      if (planLinked && plan) { const k = planLinked; planLinked = null; planGo(k.step, k.after); planIntoView(true); }
+      else if (planLinked && (!planWanted || $("plan-ask"))) loadPlan({ ...asked, cells: picked }, run);  // the link asks
       else if (!planLinked) bringIntoView();
     }
   });
