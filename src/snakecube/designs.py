@@ -20,12 +20,14 @@ from snakecube.errors import InputError
 from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import end_sizes
+from snakecube.search.options import Prune
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.search.strategy import last_end_pays
 from snakecube.shape import Box, CellIndex, Coord, Region
-from snakecube.snake import Snake
+from snakecube.snake import End, Snake
 from snakecube.solution import Result, Solution
+from snakecube.stop import StopReason
 
 
 def serpentine(box: Box) -> list[CellIndex]:
@@ -85,7 +87,9 @@ def _added_corners(cells: Sequence[Coord], path: list[CellIndex], i: int) -> int
         pa, pb, pc = cells[a], cells[b], cells[c]
         return int(any(pa[k] + pc[k] != 2 * pb[k] for k in range(3)))
 
-    at = lambda k: path[k] if 0 <= k < len(path) else None  # noqa: E731
+    def at(k: int) -> int | None:
+        return path[k] if 0 <= k < len(path) else None
+
     m = len(path) - 1
     before = corner(at(i - 1), path[i], at(i + 1)) + corner(path[i], path[i + 1], at(i + 2))
     after = corner(at(i - 1), path[i], path[m]) + corner(path[i], path[m], at(m - 1))
@@ -126,10 +130,10 @@ class Rating:
     region: Region
     difficulty: float | None  # None when the snake has no solution, or the search stopped
     distinct: int  # solutions up to the target's symmetries and reversal
-    easier_end: str  # "first" or "last"
+    easier_end: End  # the end whose search visits fewer nodes
     tries: int  # placements tried from the easier end
     complete: bool = True
-    stop_reason: str | None = None
+    stop_reason: StopReason | None = None
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
@@ -149,7 +153,7 @@ def rating_engine() -> Engine:
     """The engine every score is measured with: dead-end and parity pruning, compiled where
     possible. The pure-Python engine visits the same nodes, so scores never depend on it."""
 
-    prune = kernel.DEAD_END | kernel.PARITY
+    prune = Prune.DEAD_END | Prune.PARITY
     return kernel.Kernel(prune) if kernel.AVAILABLE else Reference(prune)
 
 
@@ -188,11 +192,11 @@ def rate(
     snake = as_snake(snake, region)
     region = as_target(target, snake) if region is None else region
     engine = rating_engine()
-    order = [("first", snake), ("last", snake.reversed())]
+    order = [(End.FIRST, snake), (End.LAST, snake.reversed())]
     if last_end_pays(compile_inputs(snake, region)):
         order.reverse()
-    ends: list[tuple[int, str, Result]] = []
-    cut: tuple[str, Result] | None = None  # an end stopped at max_nodes
+    ends: list[tuple[int, End, Result]] = []
+    cut: tuple[End, Result] | None = None  # an end stopped at max_nodes
     for name, s in order:
         left = None if deadline is None else max(1e-3, deadline - time.monotonic())
         bound = max_nodes  # and no more than the other end's tries
@@ -200,7 +204,7 @@ def rate(
             bound = max(1, ends[0][0]) if max_nodes is None else min(max_nodes, max(1, ends[0][0]))
         r = solve(s, region, engine=engine, workers=1, seconds=left, reverse=False,
                   max_nodes=bound, progress=progress)  # fmt: skip
-        if r.stop_reason == "nodes":  # more tries than the other end, or than max_nodes
+        if r.stop_reason == StopReason.NODES:  # more tries than the other end, or than max_nodes
             if not ends and (cut is None or r.distinct > cut[1].distinct):
                 cut = (name, r)
             continue
@@ -220,7 +224,7 @@ def rate(
         assert cut is not None
         name, r = cut
         return Rating(snake, region, None, r.distinct_up_to_reversal, name, r.nodes,
-                      complete=False, stop_reason="nodes")  # fmt: skip
+                      complete=False, stop_reason=StopReason.NODES)  # fmt: skip
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
     score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
     return Rating(snake, region, score, best.distinct_up_to_reversal, end, tries)
@@ -267,7 +271,7 @@ class Generated:
 
 def _stopped(result: Result) -> bool:
     """True when a search was cut short by a limit; Ctrl-C is passed on, never swallowed."""
-    if result.stop_reason == "interrupted":
+    if result.stop_reason == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
     return not result.complete
 
@@ -300,9 +304,9 @@ def _check_candidate(
             yield OUT_OF_TIME
             return
         check = _search(snake, box, limit, max_nodes, better_end=i > 0, seconds=left)
-        if check.stop_reason == "interrupted":
+        if check.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
-        if check.stop_reason == "seconds":
+        if check.stop_reason == StopReason.SECONDS:
             yield OUT_OF_TIME
             return
         if not check.solutions or (unique[i] and _stopped(check)):
@@ -318,9 +322,9 @@ def _check_candidate(
             yield OUT_OF_TIME
             return
         rating = rate(snake, box, seconds=left, max_nodes=max_nodes)
-        if rating.stop_reason == "interrupted":
+        if rating.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
-        if rating.stop_reason == "seconds":
+        if rating.stop_reason == StopReason.SECONDS:
             yield OUT_OF_TIME
             return
         if not rating.complete:  # stopped at max_nodes: no difficulty; its own path folds

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 Point = tuple[int, int]
-_SQUARE = (  # the 8 symmetries of the square, as maps of (x, y)
+# the 8 symmetries of the square, as maps of (x, y)
+_SQUARE: tuple[Callable[[int, int], Point], ...] = (
     lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
     lambda x, y: (-x, y), lambda x, y: (y, x), lambda x, y: (x, -y), lambda x, y: (-y, -x),
 )  # fmt: skip
@@ -38,7 +40,7 @@ class Flat:
     bounding_box: tuple[int, int]  # that rectangle, short side first
     examples: tuple[tuple[Point, ...], ...]  # one most compact layout per distinct class
     complete: bool
-    stop_reason: str | None = None  # "seconds" or "interrupted" when not complete
+    stop_reason: StopReason | None = None  # "seconds" or StopReason.INTERRUPTED when not complete
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
@@ -158,7 +160,7 @@ def flat(
     best: tuple[int, int] | None = None
     best_layouts: list[tuple[Point, ...]] = []
     total = nodes = placed = 0
-    stop: str | None = None
+    stop: StopReason | None = None
     # The stack: the direction each placed segment took, and the next one to try at k.
     dirs: list[int] = []
     nextd = [0] * (n_seg + 1)
@@ -181,7 +183,7 @@ def flat(
             nodes += 1
             if nodes % 4096 == 0:
                 if deadline is not None and time.monotonic() > deadline:
-                    stop = "seconds"
+                    stop = StopReason.SECONDS
                     break
                 if progress is not None:
                     progress(placed, max(estimate, placed), total)
@@ -207,7 +209,7 @@ def flat(
             _undo(cells, taken, lengths[k - 1] - 1)
             dirs.pop()
     except KeyboardInterrupt:
-        stop = "interrupted"
+        stop = StopReason.INTERRUPTED
     classes: dict[tuple[Point, ...], tuple[Point, ...]] = {}
     for layout in best_layouts:
         key = min(tuple(f(x, y) for x, y in layout) for f in _SQUARE)

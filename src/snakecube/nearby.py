@@ -36,6 +36,7 @@ from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result
+from snakecube.stop import StopReason
 
 FIRST_NODES = 300_000  # nodes to decide whether a candidate folds
 COUNT_NODES = 5_000_000  # nodes to count the solutions of one that does
@@ -230,7 +231,7 @@ def nearby(
             count = solve(typo.snake, region, max_nodes=most(COUNT_NODES), seconds=left(),
                           workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
             spent(count)
-            if count.stop_reason == "interrupted":
+            if count.stop_reason == StopReason.INTERRUPTED:
                 raise KeyboardInterrupt
             distinct, complete = max(count.distinct, 1), count.complete
         found.append(Nearby(typo.snake, typo.edit, distinct, complete, typo.name))
@@ -245,14 +246,14 @@ def nearby(
         first = solve(candidate, region, limit=1, max_nodes=most(FIRST_NODES), seconds=left(),
                       workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
         spent(first)
-        if first.stop_reason == "interrupted":
+        if first.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
         if not first.solutions:
             continue
         count = solve(candidate, region, max_nodes=most(COUNT_NODES), seconds=left(), workers=1,
                       engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
         spent(count)
-        if count.stop_reason == "interrupted":
+        if count.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
         found.append(Nearby(candidate, words, max(count.distinct, 1), count.complete))
         if len(found) == limit:

@@ -44,6 +44,7 @@ says it in a sentence for people when the text could mean more than one snake; a
 from __future__ import annotations
 
 import difflib
+import enum
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -52,6 +53,14 @@ from dataclasses import dataclass, field
 from snakecube import catalog, limits
 from snakecube.errors import InputError
 from snakecube.limits import shorten
+
+
+class End(enum.StrEnum):
+    """One end of the snake: ``first`` is cube 1's, ``last`` cube n's."""
+
+    FIRST = "first"
+    LAST = "last"
+
 
 NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
 # What Snake.notation may be: the notation a text was read in (bitlist and steplist are read

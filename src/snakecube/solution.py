@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+from snakecube.errors import InputError
 from snakecube.shape import DIRECTION_LETTERS, DIRECTION_NAMES, VECTORS, CellIndex, Coord, Region
 from snakecube.snake import Snake, reading_words
+from snakecube.stop import StopReason
 from snakecube.symmetry import Counts, rotation_counts, rotations
 from snakecube.verify import verify as _verify
+
+
+class Style(enum.StrEnum):
+    """How segment directions are written: ``+x``/``-y`` (signs) or ``XP``/``YN`` (letters)."""
+
+    SIGNS = "signs"
+    LETTERS = "letters"
+
+    @classmethod
+    def named(cls, style: str) -> Style:
+        """The style called ``style``; InputError names an unknown one."""
+        if style not in cls._value2member_map_:
+            names = ", ".join(s.value for s in cls)
+            raise InputError(f"unknown style {style!r}; use one of {names}")
+        return cls(style)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +54,9 @@ class Solution:
             first += n - 1
         return tuple(out)
 
-    def direction_names(self, style: str = "signs") -> list[str]:
+    def direction_names(self, style: str = Style.SIGNS) -> list[str]:
         """Segment directions as ``+x``/``-y`` (style ``signs``) or ``XP``/``YN`` (``letters``)."""
-        names = DIRECTION_LETTERS if style == "letters" else DIRECTION_NAMES
+        names = DIRECTION_LETTERS if Style.named(style) == Style.LETTERS else DIRECTION_NAMES
         return [names[d] for d in self.directions]
 
     def canonical(self, reversal: bool = False) -> tuple[CellIndex, ...]:
@@ -110,15 +128,15 @@ def _short(snake: Snake, most: int = 64) -> str:
 
 
 # Why a search stopped before its end (``Result.stop_reason`` and the like), for people.
-STOP_WORDS = {
-    "limit": "stopped at the solution limit",
-    "seconds": "stopped at the time limit",
-    "interrupted": "interrupted",
-    "nodes": "stopped at the node limit",
+STOP_WORDS: dict[StopReason, str] = {
+    StopReason.LIMIT: "stopped at the solution limit",
+    StopReason.SECONDS: "stopped at the time limit",
+    StopReason.INTERRUPTED: "interrupted",
+    StopReason.NODES: "stopped at the node limit",
 }
 
 
-def complete_words(complete: bool, stop_reason: str | None, note: str = "") -> str:
+def complete_words(complete: bool, stop_reason: StopReason | None, note: str = "") -> str:
     """'yes', or 'no (stopped at the time limit)': whether a search ran to its end, as every
     command prints it; ``note`` is added to a 'no'.
 
@@ -127,7 +145,7 @@ def complete_words(complete: bool, stop_reason: str | None, note: str = "") -> s
     """
     if complete:
         return "yes"
-    why = STOP_WORDS.get(stop_reason or "", stop_reason or "stopped")
+    why = "stopped" if stop_reason is None else STOP_WORDS[stop_reason]
     return f"no ({why}{'; ' + note if note else ''})"
 
 
@@ -167,7 +185,7 @@ class Result:
     distinct: int
     distinct_up_to_reversal: int
     complete: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     symmetry_count: int  # the order of the target's symmetry group
     start_classes: tuple[StartClassCount, ...]
     fixed: bool
@@ -190,7 +208,7 @@ class Result:
         >>> solve("seed-blue")
         <Result ECCCCSCSCCCCCCCCCCCSCSCCCCE in 3x3x3 box: 12 distinct, 576 placements, complete>
         """
-        why = STOP_WORDS.get(self.stop_reason or "", self.stop_reason or "stopped")
+        why = "stopped" if self.stop_reason is None else STOP_WORDS[self.stop_reason]
         done = "complete" if self.complete else f"incomplete: {why}"
         return (
             f"<Result {_short(self.snake)} in {self.region.describe()}: {self.distinct} distinct, "

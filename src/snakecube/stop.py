@@ -35,6 +35,7 @@ running instead of after a fixed delay.
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 import signal
 import sys
@@ -44,6 +45,19 @@ from types import FrameType
 from typing import Any
 
 EXIT_INTERRUPTED = 130
+
+
+class StopReason(enum.StrEnum):
+    """Why a search, census or count stopped before its end (``stop_reason``; None when it
+    ran to its end). A ``StrEnum``: JSON output and comparisons with the plain strings are
+    unchanged."""
+
+    LIMIT = "limit"  # the solution limit
+    SECONDS = "seconds"  # the time limit
+    NODES = "nodes"  # the node limit (deterministic, unlike a time limit)
+    INTERRUPTED = "interrupted"  # Ctrl-C, SIGTERM or SIGHUP
+
+
 STARTED = time.monotonic()  # as near to the process's start as the entry point can take it
 SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)

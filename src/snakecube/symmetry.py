@@ -43,7 +43,7 @@ class Transform:
         inversions = sum(
             1 for i, j in itertools.combinations(range(3), 2) if self.axes[i] > self.axes[j]
         )
-        return (-1) ** inversions * self.signs[0] * self.signs[1] * self.signs[2]
+        return (-1 if inversions % 2 else 1) * self.signs[0] * self.signs[1] * self.signs[2]
 
     @property
     def is_rotation(self) -> bool:

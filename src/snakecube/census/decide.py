@@ -53,6 +53,7 @@ from snakecube.search.estimate import end_sizes
 from snakecube.search.problem import Problem
 from snakecube.shape import Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 CAND_MAGIC, DONE_MAGIC = b"SNKCAND1", b"SNKDCID1"
 NO, FOLDS, OPEN = 0, 1, 2  # the outcomes of a decision
@@ -133,7 +134,7 @@ def decide(snake: Snake, region: Region, nodes: int | None = None) -> tuple[int,
         for reverse in ends:
             r = solve(snake, region, limit=1, workers=1, max_nodes=budget, reverse=reverse)
             spent += r.nodes
-            if r.stop_reason == "interrupted":
+            if r.stop_reason == StopReason.INTERRUPTED:
                 raise KeyboardInterrupt
             if r.solutions:
                 return FOLDS, spent
@@ -423,14 +424,14 @@ def run_search(
     run: Callable[[Callable[[int], Iterator[Any]], list[int], str], Iterator[Any]],
     deadline: float | None,
     tick: Callable[[int, int, int], None],
-) -> tuple[Searched, list[TaskInfo], str | None]:
+) -> tuple[Searched, list[TaskInfo], StopReason | None]:
     """List every partition's candidates, then decide them slice by slice (``run`` maps a
     job over indices: here, in workers or on Dask), until done, Ctrl-C or ``deadline`` (a
     ``time.monotonic()``). The summary, the finished slices, and why it stopped (None)."""
     longest = longest_line(region)
     counts = {p: dec.candidates(p) for p in filled}
     todo = [p for p, c in counts.items() if c is None]
-    stop = None
+    stop: StopReason | None = None
 
     def listing(p: int) -> Iterator[tuple[int, int]]:
         yield p, list_candidates(dec, p, source, cells, longest)
@@ -442,9 +443,9 @@ def run_search(
             if deadline is not None and time.monotonic() > deadline:
                 raise _OutOfTime
     except KeyboardInterrupt:
-        stop = "interrupted"
+        stop = StopReason.INTERRUPTED
     except _OutOfTime:
-        stop = "seconds"
+        stop = StopReason.SECONDS
     finished = dec.finished()
     if stop is not None or any(v is None for v in counts.values()):
         return _searched(region, longest, nodes, None, finished, 0), list(finished.values()), stop
@@ -465,9 +466,9 @@ def run_search(
             if deadline is not None and time.monotonic() > deadline:
                 raise _OutOfTime
     except KeyboardInterrupt:
-        stop = "interrupted"
+        stop = StopReason.INTERRUPTED
     except _OutOfTime:
-        stop = "seconds"
+        stop = StopReason.SECONDS
     summary = _searched(region, longest, nodes, total, finished, len(every))
     return summary, list(finished.values()), stop
 

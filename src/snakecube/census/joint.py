@@ -38,6 +38,7 @@ from snakecube.census.reduce import design_stats
 from snakecube.census.store import (
     Headers,
     Store,
+    Words,
     check_fields,
     checksum,
     le64,
@@ -175,10 +176,10 @@ class JointStore:
 
     def searched_root(self) -> Path:
         """Where the search in the extra target keeps its work (``decide.Decisions``)."""
-        return self.root / "searched" / self.manifest["searched"]["folder"]
+        return self.root / "searched" / str(self.manifest["searched"]["folder"])
 
     def target_root(self, i: int) -> Path:
-        return self.root / "targets" / self.manifest["folders"][i]
+        return self.root / "targets" / str(self.manifest["folders"][i])
 
     def part_path(self, p: int) -> Path:
         return self.root / "parts" / f"p{p:04d}.bin"
@@ -207,7 +208,7 @@ class JointStore:
             )
         return out
 
-    def write_part(self, info: JointPart, keys: Any, columns: Any) -> None:
+    def write_part(self, info: JointPart, keys: Words, columns: Words) -> None:
         block = le64(keys).tobytes() + b"".join(le64(c).tobytes() for c in columns)
         header = {
             "census": self.id,
@@ -223,7 +224,7 @@ class JointStore:
         }
         write_atomic(self.part_path(info.partition), pack(MAGIC, header, [block]))
 
-    def read_part(self, p: int) -> tuple[Any, Any]:
+    def read_part(self, p: int) -> tuple[Words, Words]:
         """(keys, solutions: one row per target) of partition ``p``'s common designs."""
         path = self.part_path(p)
         header, start = self._header(path)

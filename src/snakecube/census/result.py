@@ -5,7 +5,7 @@ census prints."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from snakecube.errors import InputError
 from snakecube.output import write_file
 from snakecube.shape import Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 Progress = Callable[[int, int, int], None]  # (steps done, steps in all, path classes so far)
 
@@ -44,16 +45,12 @@ def turns_order(key: int, cells: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Census:
-    """Every snake design that folds into a region, with its number of solutions.
+class Tally:
+    """A census's totals, as its runner finds them (``Census`` adds the region and the
+    store). Stopped (``complete`` False) in the unit phase, only ``paths`` (a lower bound) is
+    known and the design statistics are None; stopped while reducing, they cover the
+    partitions reduced so far and are lower bounds."""
 
-    When the run was stopped (``complete`` False) in the unit phase, only ``paths`` (a
-    lower bound) is known and the design statistics are None; stopped while reducing, they
-    cover the partitions reduced so far and are lower bounds. ``store`` is where the work
-    is kept (None for a temporary store, removed with this object).
-    """
-
-    region: Region
     paths: int  # directed Hamiltonian paths
     design_count: int | None
     solution_count: int | None  # the sum of every design's distinct solutions
@@ -63,13 +60,32 @@ class Census:
     histogram: dict[int, int]  # number of designs for each number of solutions
     top: tuple[DesignCount, ...]  # the designs with the most solutions, then by turn string
     complete: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     units: tuple[int, int]  # (finished, in all)
     partitions: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Census(Tally):
+    """Every snake design that folds into a region, with its number of solutions: the
+    ``Tally`` of its run (see there for a stopped one), and where it is kept. ``store`` is
+    where the work is kept (None for a temporary store, removed with this object).
+    """
+
+    region: Region
     store: Path | None
     _store: Store = field(repr=False, compare=False)
     max_segment: int | None = None  # only designs with no longer segment were counted
     _cleanup: Any = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def of(
+        cls, tally: Tally, region: Region, store: Path | None, kept: Store,
+        max_segment: int | None = None,
+    ) -> Census:  # fmt: skip
+        """The census whose run found ``tally``, kept in ``kept`` (at ``store``)."""
+        found = {f.name: getattr(tally, f.name) for f in fields(Tally)}
+        return cls(**found, region=region, store=store, _store=kept, max_segment=max_segment)
 
     def rows(self) -> Iterator[DesignCount]:
         """Every design, partition by partition, each partition in key order."""

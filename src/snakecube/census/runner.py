@@ -16,11 +16,19 @@ from typing import Any
 from snakecube import limits, pool
 from snakecube.census.forecast import LONGEST, Forecast, duration, forecast
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
-from snakecube.census.result import Census, DesignCount, Progress, snake_of_key, turns_order
+from snakecube.census.result import (
+    Census,
+    DesignCount,
+    Progress,
+    Tally,
+    snake_of_key,
+    turns_order,
+)
 from snakecube.census.store import PartInfo, Store, UnitInfo
 from snakecube.census.units import Prefix, path_units, tally_unit
 from snakecube.errors import InputError
 from snakecube.shape import Region
+from snakecube.stop import StopReason
 
 
 def default_partitions(cells: int) -> int:
@@ -202,7 +210,7 @@ def run_census(
     store, in their order) lets ``progress.work`` follow the work, if the progress has it."""
     st = Store.open(root, region, units, partitions, max_segment)
     result = _Runner(st, region, units, progress, workers, client, deadline, left).run()
-    return Census(**result, region=region, store=root, _store=st, max_segment=max_segment)
+    return Census.of(result, region, root, st, max_segment)
 
 
 def plan(
@@ -289,7 +297,7 @@ class _Runner:
             raise _OutOfTime
         self._tick(*self._last)
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> Tally:
         st = self.st
         done_units = st.finished_units()
         todo = [i for i in range(len(self.units)) if i not in done_units]
@@ -302,14 +310,17 @@ class _Runner:
                     self.work.unit(info)
                 self._tick(len(done_units), sum(u.classes for u in done_units.values()))
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         except _OutOfTime:
-            stop = "seconds"
+            stop = StopReason.SECONDS
         group = len(self.region.symmetries)
         paths = sum(u.classes for u in done_units.values()) * group
         if stop or len(done_units) < len(self.units):
             return _partial(
-                paths, (len(done_units), len(self.units)), (0, st.partitions), stop or "interrupted"
+                paths,
+                (len(done_units), len(self.units)),
+                (0, st.partitions),
+                stop or StopReason.INTERRUPTED,
             )
         parts = st.finished_parts()
         filled = st.filled_parts()
@@ -325,9 +336,9 @@ class _Runner:
                     self.work.reduced()
                 self._tick(len(self.units) + len(parts), found)
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         except _OutOfTime:
-            stop = "seconds"
+            stop = StopReason.SECONDS
         return _summary(
             self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
         )
@@ -424,23 +435,8 @@ def map_jobs(
                 yield event.value
 
 
-def _partial(
-    paths: int, units: tuple[int, int], parts: tuple[int, int], stop: str
-) -> dict[str, Any]:
-    return {
-        "paths": paths,
-        "design_count": None,
-        "solution_count": None,
-        "unique": None,
-        "max_solutions": None,
-        "palindromes": None,
-        "histogram": {},
-        "top": (),
-        "complete": False,
-        "stop_reason": stop,
-        "units": units,
-        "partitions": parts,
-    }
+def _partial(paths: int, units: tuple[int, int], parts: tuple[int, int], stop: StopReason) -> Tally:
+    return Tally(paths, None, None, None, None, None, {}, (), False, stop, units, parts)
 
 
 def _summary(
@@ -449,8 +445,8 @@ def _summary(
     parts: list[PartInfo],
     units: int,
     partitions: int,
-    stop: str | None,
-) -> dict[str, Any]:
+    stop: StopReason | None,
+) -> Tally:
     n = region.volume
     histogram: dict[int, int] = {}
     for info in parts:
@@ -463,17 +459,17 @@ def _summary(
         DesignCount(snake_of_key(k, n), s, snake_of_key(k, n).is_palindrome) for k, s in best
     )
     complete = stop is None and len(parts) == partitions
-    return {
-        "paths": paths,
-        "design_count": sum(i.designs for i in parts),
-        "solution_count": sum(i.solutions for i in parts),
-        "unique": sum(i.unique for i in parts),
-        "max_solutions": max(histogram, default=0),
-        "palindromes": sum(i.palindromes for i in parts),
-        "histogram": dict(sorted(histogram.items())),
-        "top": top,
-        "complete": complete,
-        "stop_reason": None if complete else (stop or "interrupted"),
-        "units": (units, units),
-        "partitions": (len(parts), partitions),
-    }
+    return Tally(
+        paths=paths,
+        design_count=sum(i.designs for i in parts),
+        solution_count=sum(i.solutions for i in parts),
+        unique=sum(i.unique for i in parts),
+        max_solutions=max(histogram, default=0),
+        palindromes=sum(i.palindromes for i in parts),
+        histogram=dict(sorted(histogram.items())),
+        top=top,
+        complete=complete,
+        stop_reason=None if complete else (stop or StopReason.INTERRUPTED),
+        units=(units, units),
+        partitions=(len(parts), partitions),
+    )

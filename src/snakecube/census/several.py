@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from snakecube.errors import InputError
 from snakecube.output import write_file
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,27 @@ class JointDesign:
 
 
 @dataclass(frozen=True, slots=True)
-class JointCensus:
+class JointTally:
+    """A joint census's totals, as its run finds them (``JointCensus`` adds the targets and
+    the store)."""
+
+    alone: tuple[Census, ...]
+    design_count: int | None  # designs that fold into every target
+    solution_counts: tuple[int, ...] | None  # per counted target: the sum of their solutions
+    unique: tuple[int, ...] | None  # per counted target: those with one solution there
+    unique_in_all: int | None  # those with one solution in every counted target
+    max_solutions: tuple[int, ...] | None  # per counted target
+    palindromes: int | None
+    histograms: tuple[dict[int, int], ...]  # per counted target
+    top: tuple[JointDesign, ...]  # most solutions in all counted targets, then by turns
+    complete: bool
+    stop_reason: StopReason | None
+    partitions: tuple[int, int]  # (compared, in all)
+    searched: Searched | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JointCensus(JointTally):
     """Every design that folds into every one of several targets of equal size, with its
     distinct solutions in each counted target (up to its symmetries and reversal).
 
@@ -73,20 +94,7 @@ class JointCensus:
     """
 
     regions: tuple[Region, ...]  # the counted targets
-    alone: tuple[Census, ...]
-    design_count: int | None  # designs that fold into every target
-    solution_counts: tuple[int, ...] | None  # per counted target: the sum of their solutions
-    unique: tuple[int, ...] | None  # per counted target: those with one solution there
-    unique_in_all: int | None  # those with one solution in every counted target
-    max_solutions: tuple[int, ...] | None  # per counted target
-    palindromes: int | None
-    histograms: tuple[dict[int, int], ...]  # per counted target
-    top: tuple[JointDesign, ...]  # most solutions in all counted targets, then by turns
-    complete: bool
-    stop_reason: str | None
-    partitions: tuple[int, int]  # (compared, in all)
     store: Path | None
-    searched: Searched | None = None
     _store: JointStore | None = field(default=None, repr=False, compare=False)
     _cleanup: Any = field(default=None, repr=False, compare=False)
 
@@ -263,7 +271,7 @@ def joint_census(
         jst = JointStore.open(root, regions, ids, p, searched_spec(fold_into, budget or 0))
         run = _Run(jst, regions, units, progress, n_workers, client, max_segment, deadline)
         result = run.counted()
-        if fold_into is not None and result["complete"]:
+        if fold_into is not None and result.complete:
             result = run.searched(result, fold_into, budget or 0, deadline)
     except BaseException:
         if temp is not None:
@@ -272,8 +280,9 @@ def joint_census(
     finally:
         if client is not None:
             client.close()
+    found = {f.name: getattr(result, f.name) for f in fields(JointTally)}
     return JointCensus(
-        **result, regions=tuple(regions), store=None if store is None else root, _store=jst,
+        **found, regions=tuple(regions), store=None if store is None else root, _store=jst,
         _cleanup=temp,
     )  # fmt: skip
 
@@ -359,7 +368,7 @@ class _Run:
     def _map(self, job: Callable[[int], Iterator[Any]], todo: list[int], kind: str) -> Any:
         return map_jobs(job, todo, f"snakecube-{self.jst.id}-{kind}", self.workers, self.client)
 
-    def counted(self) -> dict[str, Any]:
+    def counted(self) -> JointTally:
         """Each target's census, then (for two or more) their intersection."""
         jst, p = self.jst, self.jst.partitions
         offset = 0
@@ -373,20 +382,14 @@ class _Run:
             self.alone.append(one)
             offset += len(self.units[i]) + p
             if not one.complete:
-                return _partial(self.alone, (0, p), one.stop_reason or "interrupted")
+                return _partial(self.alone, (0, p), one.stop_reason or StopReason.INTERRUPTED)
         singles = [c._store for c in self.alone]
         if len(singles) == 1:
             self.filled = singles[0].filled_parts()
             info = self.alone[0]
-            one_stats: dict[str, Any] = {
-                "designs": info.design_count,
-                "solutions": [info.solution_count],
-                "unique": [info.unique],
-                "unique_in_all": info.unique,
-                "palindromes": info.palindromes,
-                "histograms": [info.histogram],
-                "top": [],
-            }
+            designs, unique = info.design_count or 0, info.unique or 0  # complete: known
+            one_stats = _Stats(designs, [info.solution_count or 0], [unique], unique,
+                               info.palindromes or 0, [info.histogram], [])  # fmt: skip
             return _summary(self.alone, [one_stats], (p, p), None, self.regions[0].volume)
         parts = jst.finished_parts()
         needed = set.intersection(*(set(st.filled_parts()) for st in singles))
@@ -404,14 +407,14 @@ class _Run:
                 found = sum(i.designs for i in parts.values())
                 self._tick(offset + empty + len(parts), self.steps, found)
         except KeyboardInterrupt:
-            stop = "interrupted"
+            stop = StopReason.INTERRUPTED
         self.filled = sorted(parts)
-        stats = [_fields(i) for i in parts.values()]
+        stats = [_Stats.of(i, i.designs) for i in parts.values()]
         return _summary(self.alone, stats, (empty + len(parts), p), stop, n)
 
     def searched(
-        self, counted: dict[str, Any], region: Region, nodes: int, deadline: float | None
-    ) -> dict[str, Any]:
+        self, counted: JointTally, region: Region, nodes: int, deadline: float | None
+    ) -> JointTally:
         """The counted targets' common designs decided in ``region`` by search."""
         jst, k = self.jst, len(self.regions)
         n = region.volume
@@ -431,59 +434,52 @@ class _Run:
         summary, done, stop = run_search(
             dec, region, self.filled, source, n, jst.bits, nodes, self._map, deadline, tick
         )
-        stats = [_fields(t) | {"designs": t.folds} for t in done]
-        result = _summary(self.alone, stats, counted["partitions"], stop, n)
-        result["searched"] = summary
-        result["complete"] = stop is None and summary.tasks[0] == summary.tasks[1]
-        result["stop_reason"] = None if result["complete"] else (stop or "interrupted")
-        return result
+        stats = [_Stats.of(t, t.folds) for t in done]
+        result = _summary(self.alone, stats, counted.partitions, stop, n)
+        complete = stop is None and summary.tasks[0] == summary.tasks[1]
+        why = None if complete else (stop or StopReason.INTERRUPTED)
+        return replace(result, searched=summary, complete=complete, stop_reason=why)
 
 
-def _fields(info: JointPart | TaskInfo) -> dict[str, Any]:
-    return {
-        "designs": getattr(info, "designs", 0),
-        "solutions": info.solutions,
-        "unique": info.unique,
-        "unique_in_all": info.unique_in_all,
-        "palindromes": info.palindromes,
-        "histograms": info.histograms,
-        "top": info.top,
-    }
+@dataclass(frozen=True, slots=True)
+class _Stats:
+    """The common designs' statistics of one partition, or of one decided slice."""
+
+    designs: int
+    solutions: list[int]  # per counted target
+    unique: list[int]  # per counted target
+    unique_in_all: int
+    palindromes: int
+    histograms: list[dict[int, int]]  # per counted target
+    top: list[tuple[int, list[int]]]  # (key, solutions per counted target)
+
+    @classmethod
+    def of(cls, info: JointPart | TaskInfo, designs: int) -> _Stats:
+        return cls(designs, info.solutions, info.unique, info.unique_in_all, info.palindromes,
+                   info.histograms, info.top)  # fmt: skip
 
 
-def _partial(alone: list[Census], partitions: tuple[int, int], stop: str) -> dict[str, Any]:
-    return {
-        "alone": tuple(alone),
-        "design_count": None,
-        "solution_counts": None,
-        "unique": None,
-        "unique_in_all": None,
-        "max_solutions": None,
-        "palindromes": None,
-        "histograms": (),
-        "top": (),
-        "complete": False,
-        "stop_reason": stop,
-        "partitions": partitions,
-    }
+def _partial(alone: list[Census], partitions: tuple[int, int], stop: StopReason) -> JointTally:
+    return JointTally(tuple(alone), None, None, None, None, None, None, (), (), False, stop,
+                      partitions)  # fmt: skip
 
 
 def _summary(
     alone: list[Census],
-    parts: list[dict[str, Any]],
+    parts: list[_Stats],
     partitions: tuple[int, int],
-    stop: str | None,
+    stop: StopReason | None,
     n: int,
-) -> dict[str, Any]:
+) -> JointTally:
     """The totals of the statistics of several partitions (or slices)."""
     k = len(alone)
     histograms: list[dict[int, int]] = [{} for _ in range(k)]
     for info in parts:
-        for i, h in enumerate(info["histograms"]):
+        for i, h in enumerate(info.histograms):
             for s, v in h.items():
                 histograms[i][s] = histograms[i].get(s, 0) + v
     best = sorted(
-        (t for info in parts for t in info["top"]),
+        (t for info in parts for t in info.top),
         key=lambda t: (-sum(t[1]), -turns_order(t[0], n)),
     )[:TOP]
     top = tuple(
@@ -491,17 +487,17 @@ def _summary(
         for key, s in best
     )
     complete = stop is None and partitions[0] == partitions[1]
-    return {
-        "alone": tuple(alone),
-        "design_count": sum(i["designs"] for i in parts),
-        "solution_counts": tuple(sum(i["solutions"][t] for i in parts) for t in range(k)),
-        "unique": tuple(sum(i["unique"][t] for i in parts) for t in range(k)),
-        "unique_in_all": sum(i["unique_in_all"] for i in parts),
-        "max_solutions": tuple(max(h, default=0) for h in histograms),
-        "palindromes": sum(i["palindromes"] for i in parts),
-        "histograms": tuple(dict(sorted(h.items())) for h in histograms),
-        "top": top,
-        "complete": complete,
-        "stop_reason": None if complete else (stop or "interrupted"),
-        "partitions": partitions,
-    }
+    return JointTally(
+        alone=tuple(alone),
+        design_count=sum(i.designs for i in parts),
+        solution_counts=tuple(sum(i.solutions[t] for i in parts) for t in range(k)),
+        unique=tuple(sum(i.unique[t] for i in parts) for t in range(k)),
+        unique_in_all=sum(i.unique_in_all for i in parts),
+        max_solutions=tuple(max(h, default=0) for h in histograms),
+        palindromes=sum(i.palindromes for i in parts),
+        histograms=tuple(dict(sorted(h.items())) for h in histograms),
+        top=top,
+        complete=complete,
+        stop_reason=None if complete else (stop or StopReason.INTERRUPTED),
+        partitions=partitions,
+    )

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from snakecube.census.units import UnitTally
 from snakecube.errors import InputError
@@ -53,9 +54,10 @@ GOLDEN = 0x9E3779B97F4A7C15
 _UNIT_NAME = re.compile(r"u(\d{6})\.bin", re.ASCII)
 _PART_NAME = re.compile(r"p(\d{4})\.bin", re.ASCII)
 MAX_HEADER = 1 << 20
+Words = npt.NDArray[np.uint64]  # keys, counts: what the files hold
 
 
-def partition_of(keys: Any, bits: int) -> Any:
+def partition_of(keys: Words, bits: int) -> Words:
     """The partition (0 .. 2**bits - 1) of each canonical key (a numpy uint64 array)."""
 
     if bits == 0:
@@ -231,7 +233,7 @@ class Store:
         write_atomic(self.unit_path(tally.unit), pack(UNIT_MAGIC, header, [*blocks, fixed]))
         return UnitInfo(tally.unit, tally.classes, tally.nodes, int(bounds[-1]))
 
-    def read_unit_partition(self, unit: int, p: int) -> tuple[Any, Any]:
+    def read_unit_partition(self, unit: int, p: int) -> tuple[Words, Words]:
         """(keys, counts) of unit ``unit`` in partition ``p``, checked against its digest."""
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
@@ -246,7 +248,7 @@ class Store:
             )
         return _arrays(block, b - a)
 
-    def read_unit_fixed(self, unit: int) -> tuple[Any, Any]:
+    def read_unit_fixed(self, unit: int) -> tuple[Words, Words]:
         """(keys, self-reverse counts) of unit ``unit``'s palindromic designs."""
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
@@ -299,7 +301,7 @@ class Store:
             )
         return out
 
-    def write_part(self, info: PartInfo, keys: Any, solutions: Any) -> None:
+    def write_part(self, info: PartInfo, keys: Words, solutions: Words) -> None:
         block = le64(keys).tobytes() + le64(solutions).tobytes()
         header = {
             "census": self.id,
@@ -314,7 +316,7 @@ class Store:
         }
         write_atomic(self.part_path(info.partition), pack(PART_MAGIC, header, [block]))
 
-    def read_part(self, p: int) -> tuple[Any, Any]:
+    def read_part(self, p: int) -> tuple[Words, Words]:
         """(keys, solutions) of every design in partition ``p``, checked."""
         path = self.part_path(p)
         header, start = self._header(path, PART_MAGIC)
@@ -574,12 +576,12 @@ def pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
     return b"".join([head, hashlib.blake2b(head, digest_size=16).digest(), *blocks])
 
 
-def le64(array: Any) -> Any:
+def le64(array: npt.ArrayLike) -> Words:
     """``array`` as little-endian unsigned 64-bit integers, contiguous (for the files)."""
     return np.ascontiguousarray(array, dtype="<u8")
 
 
-def _arrays(block: bytes, n: int) -> tuple[Any, Any]:
+def _arrays(block: bytes, n: int) -> tuple[Words, Words]:
 
     data = np.frombuffer(block, dtype="<u8")
     return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)

@@ -41,6 +41,7 @@ from snakecube.cli.base import (
     typo_hint,
 )
 from snakecube.errors import CubeCountError, InputError, NoSolutionError
+from snakecube.stop import StopReason
 
 __all__ = ["COMMANDS", "main", "parser"]
 # Each command's module, in the order of `snakecube --help`. A run imports only the module of
@@ -194,7 +195,7 @@ def _interrupted(args: Namespace) -> int:
     """Say the command was stopped; with --json, the output is still one JSON document."""
     if getattr(args, "json", False) and not args.json_printed:
         with contextlib.suppress(KeyboardInterrupt):
-            print_json(args, {"complete": False, "stop_reason": "interrupted"})
+            print_json(args, {"complete": False, "stop_reason": StopReason.INTERRUPTED})
     say("snakecube: interrupted")
     return EXIT_INTERRUPTED
 

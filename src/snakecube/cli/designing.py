@@ -7,7 +7,7 @@ import time
 import warnings
 from argparse import SUPPRESS, Namespace
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from snakecube import limits
 from snakecube.cli.base import (
@@ -39,14 +39,21 @@ from snakecube.explain.words import instructions
 from snakecube.output import check_writable
 from snakecube.progress import progress_bar
 from snakecube.shape import Box, Region
-from snakecube.solution import complete_words
+from snakecube.solution import STOP_WORDS, complete_words
+from snakecube.stop import StopReason
 
 if TYPE_CHECKING:
+    from snakecube.census.decide import Searched
     from snakecube.census.forecast import Forecast
+    from snakecube.census.result import Census
+    from snakecube.census.several import JointCensus
+
+# A census of one target or of several: ``_counted`` runs and prints either.
+Counted = TypeVar("Counted", "Census", "JointCensus")
 
 
-def _print_census(result: Any, args: Namespace) -> None:
-    summary = result.to_dict(rows=args.top)
+def _print_census(result: Census, args: Namespace) -> None:
+    summary: dict[str, Any] = result.to_dict(rows=args.top)  # the JSON document
     if args.json:
         print_json(args, summary, indent=2)
         return
@@ -73,7 +80,7 @@ def _print_census(result: Any, args: Namespace) -> None:
     else:
         u, p = summary["units"], summary["partitions"]
         where = f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
-        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        why = STOP_WORDS[result.stop_reason or StopReason.INTERRUPTED]
         print(
             f"complete       no: {why} after {u[0]} of {u[1]} units and {p[0]} of "
             f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
@@ -111,14 +118,16 @@ def histogram(label: str, counts: dict[Any, int]) -> str:
 
 def _store(args: Namespace) -> str | None:
     """--store, or the deprecated --checkpoint with a warning."""
-    if args.checkpoint is None:
-        return args.store
-    if args.store is not None:
+    store: str | None = args.store
+    checkpoint: str | None = args.checkpoint
+    if checkpoint is None:
+        return store
+    if store is not None:
         raise InputError("--checkpoint is the old name of --store: give one of them")
 
     warnings.warn("--checkpoint is now --store; the old name will go", DeprecationWarning,
                   stacklevel=1)  # fmt: skip
-    return args.checkpoint
+    return checkpoint
 
 
 def _designs_options(p: Parser) -> None:
@@ -234,10 +243,10 @@ def _census_options(args: Namespace, bar: Any) -> dict[str, Any]:
 
 def _counted(
     args: Namespace,
-    count: Callable[[Any], Any],
-    listed: Callable[[Any], bool],
-    write: Callable[[Any], None],
-    show: Callable[[Any, Namespace], None],
+    count: Callable[[Any], Counted],
+    listed: Callable[[Counted], bool],
+    write: Callable[[Counted], None],
+    show: Callable[[Counted, Namespace], None],
 ) -> int:
     """Run ``count(bar)`` under a progress bar, write the CSV where its designs are
     ``listed``, and ``show`` the answer; exit 130 when it was interrupted."""
@@ -267,7 +276,7 @@ def _counted(
                 return EXIT_INTERRUPTED
             say(f"snakecube: wrote {args.csv!r}")
         show(result, args)
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
 
 SAY_AFTER = 10.0  # seconds: a census forecast to take longer is announced before it starts
@@ -315,7 +324,7 @@ def _estimate(target: Region, args: Namespace) -> int:
     return EXIT_OK
 
 
-def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
+def _designs_of_several(args: Namespace, targets: list[Region]) -> int:
     """designs with several targets: the designs that fold into every one of them."""
     from snakecube.census.several import joint_census  # numpy, as for one target
 
@@ -337,10 +346,10 @@ def _designs_of_several(args: Namespace, targets: list[Any]) -> int:
     )  # fmt: skip
 
 
-def _print_joint(result: Any, args: Namespace) -> None:
+def _print_joint(result: JointCensus, args: Namespace) -> None:
     """A census of several targets as text: what they share first, then a column per
     counted target, and what the search in one more target found."""
-    summary = result.to_dict(rows=args.top)
+    summary: dict[str, Any] = result.to_dict(rows=args.top)  # the JSON document
     if args.json:
         print_json(args, summary, indent=2)
         return
@@ -395,11 +404,11 @@ def _print_joint(result: Any, args: Namespace) -> None:
         for t in summary["top"]:
             print("  " + "".join(f"{s:>{width}}" for s in t["solutions"]) + f"  {t['turns']}")
     if not result.complete:
-        why = "stopped at the time limit" if result.stop_reason == "seconds" else "interrupted"
+        why = STOP_WORDS[result.stop_reason or StopReason.INTERRUPTED]
         print(f"complete       no: {why}; rerun with {_where(result)} to go on")
 
 
-def _print_searched(searched: Any, described: list[str]) -> None:
+def _print_searched(searched: Searched, described: list[str]) -> None:
     """What the search in the extra target decided, and the estimate of the rest."""
     of = " and the ".join(described)
     how = (f"of at most {searched.nodes} nodes from each end" if searched.nodes
@@ -421,7 +430,7 @@ def _print_searched(searched: Any, described: list[str]) -> None:
               f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
 
 
-def _where(result: Any) -> str:
+def _where(result: Census | JointCensus) -> str:
     return f"--store {str(result.store)!r}" if result.store is not None else "--store DIR"
 
 
@@ -551,7 +560,9 @@ def generate_command(args: Namespace) -> int:
     spent = time.monotonic() - args.started
     timed_out = not complete and not interrupted and spent >= args.seconds
     if args.json:
-        stop_reason = "interrupted" if interrupted else "seconds" if timed_out else None
+        stop_reason = (
+            StopReason.INTERRUPTED if interrupted else StopReason.SECONDS if timed_out else None
+        )
         print_json(args, {"designs": rows, "complete": complete, "stop_reason": stop_reason})
     found = f"{len(rows)} of {args.count} design{'s' if args.count != 1 else ''}"
     if interrupted:
@@ -643,7 +654,7 @@ def rate_command(args: Namespace) -> int:
     data = result.to_dict()
     if args.json:
         print_json(args, data)
-        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+        return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
     said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
@@ -656,4 +667,4 @@ def rate_command(args: Namespace) -> int:
             print(f"{key:11} {value}")
     if result.complete and not result.distinct:
         print_nearby(nearby_designs(args, result.snake, result.region))
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

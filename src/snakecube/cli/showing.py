@@ -33,8 +33,9 @@ from snakecube.fold.choice import EASIEST_HELP, choose
 from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
-from snakecube.snake import Snake
-from snakecube.solution import complete_words
+from snakecube.snake import End, Snake
+from snakecube.solution import Style, complete_words
+from snakecube.stop import StopReason
 
 SAY_AFTER = 10.0  # seconds: a flat count forecast to take longer is announced before it starts
 
@@ -92,7 +93,7 @@ def show_command(args: Namespace) -> int:
     found = choice.solution
     if found is None:
         return EXIT_OK
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     if args.out is None:
         if args.reverse:
             print("(--reverse: cube 1 is the last cube of the snake as typed)")
@@ -208,7 +209,7 @@ def fold_command(args: Namespace) -> int:
     found, p = choice.solution, choice.plan
     if found is None:
         if args.json:
-            print_json(args, {"complete": False, "stop_reason": "seconds", "plan": None})
+            print_json(args, {"complete": False, "stop_reason": StopReason.SECONDS, "plan": None})
         return EXIT_OK
     if p is None:
         p = fold.plan(found, args.held, args.nodes, order=order)
@@ -226,7 +227,7 @@ def fold_command(args: Namespace) -> int:
     if args.out is not None:  # the plan went to the file, as show's answer does
         return EXIT_OK
     print(f"{'snake':16} {p.solution.snake.turns()}")
-    print(f"{'held end':16} {'cube 1' if p.held == 'first' else 'cube ' + str(len(p.end))}")
+    print(f"{'held end':16} {'cube 1' if p.held == End.FIRST else 'cube ' + str(len(p.end))}")
     print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
     print(f"{'fewest found':16} {p.fewest} (a plan that walks along the chain may take 2 more)")
     print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
@@ -358,4 +359,4 @@ def flat_command(args: Namespace) -> int:
         print(f"{'bounding_box':22} {result.bounding_box[0]}x{result.bounding_box[1]}")
         done = complete_words(result.complete, result.stop_reason, "counts are lower bounds")
         print(f"{'complete':22} {done}")
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

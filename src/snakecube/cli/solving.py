@@ -45,7 +45,8 @@ from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
-from snakecube.solution import Result
+from snakecube.solution import Result, Style
+from snakecube.stop import StopReason
 
 
 def _solve_options(p: Parser) -> None:
@@ -129,7 +130,7 @@ def solve_command(args: Namespace) -> int:
         return _solve_several(args, targets)
     target = targets[0] if targets else None
     result = _solved(args, target, began=args.started)
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     unsolvable = result.complete and not result.solutions and args.start is None
     unsolvable = unsolvable and args.path is None
     near = nearby_designs(args, result.snake, result.region) if unsolvable else []
@@ -140,7 +141,7 @@ def solve_command(args: Namespace) -> int:
         if unsolvable:
             data["nearby"] = [n.to_dict() for n in near]
         print_json(args, data, indent=2)
-        return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+        return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
     said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
@@ -150,7 +151,7 @@ def solve_command(args: Namespace) -> int:
     if args.show:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
-    return EXIT_INTERRUPTED if result.stop_reason == "interrupted" else EXIT_OK
+    return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
 
 def _solve_several(args: Namespace, targets: list[Region]) -> int:
@@ -166,9 +167,9 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
     for target in targets:
         result = _solved(args, target, desc=target.describe())
         results.append(result)
-        if result.stop_reason == "interrupted":
+        if result.stop_reason == StopReason.INTERRUPTED:
             break
-    stopped = results[-1].stop_reason == "interrupted"
+    stopped = results[-1].stop_reason == StopReason.INTERRUPTED
     said = catalog_note(results[0].snake, snake_text(args), targets[0])
     folds = [r.region.describe() for r in results if r.solutions]
     if args.json:
@@ -182,7 +183,7 @@ def _solve_several(args: Namespace, targets: list[Region]) -> int:
         }
         print_json(args, data, indent=2)
         return EXIT_INTERRUPTED if stopped else EXIT_OK
-    style = "letters" if args.letters else "signs"
+    style = Style.LETTERS if args.letters else Style.SIGNS
     if said:
         print(f"({said})")
     for i, result in enumerate(results, 1):

@@ -14,11 +14,11 @@ from snakecube import fold
 from snakecube.errors import InputError
 from snakecube.explain import viewer
 from snakecube.explain.scene import Tails
-from snakecube.explain.words import show
+from snakecube.explain.words import Words, show
 from snakecube.fold import FoldPlan, steps_in_words
 from snakecube.frame import display
 from snakecube.output import write_file
-from snakecube.solution import Solution
+from snakecube.solution import Solution, Style
 
 TEXT_FORMS = (".txt",)
 PICTURE_FORMS = (".png", ".svg", ".pdf", ".gif")
@@ -61,8 +61,8 @@ def save(
     solution: Solution,
     path: str | Path,
     *,
-    style: str = "signs",
-    words: str = "table",
+    style: str = Style.SIGNS,
+    words: str = Words.TABLE,
     paper: str = "a4",
     tails: Tails | None = None,
     typed: str | None = None,

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -29,11 +29,14 @@ matplotlib.use("Agg")  # files only; no screen needed
 
 import matplotlib.pyplot as plt
 from matplotlib.animation import FuncAnimation, PillowWriter
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
+from matplotlib.patches import Rectangle
 
 from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import Drawing
@@ -41,6 +44,9 @@ from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View
 from snakecube.fold import FoldPlan, order_words
 from snakecube.snake import which_end
 from snakecube.solution import Solution
+
+if TYPE_CHECKING:
+    from snakecube.flat import Flat
 
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
 COLUMNS, ROWS = 2, 3  # instruction panels on a page
@@ -107,7 +113,7 @@ class Sheet:
     """One page of paper in a figure (the figure may hold several one under another):
     places text and pictures in inches from the page's top left corner."""
 
-    fig: Any
+    fig: Figure
     page: int  # 0-based: which page of the figure
     size: tuple[float, float]
 
@@ -115,7 +121,7 @@ class Sheet:
         return x / self.size[0]
 
     def _fy(self, y: float) -> float:
-        total = self.fig.get_size_inches()[1]
+        total = float(self.fig.get_size_inches()[1])
         return 1 - (self.page * self.size[1] + y) / total
 
     def text(self, x: float, y: float, lines: Sequence[str], pt: float = TEXT_PT,
@@ -135,14 +141,14 @@ class Sheet:
             )
         return lines_height(len(lines), pt)
 
-    def axes(self, x: float, y: float, w: float, h: float) -> Any:
-        total = self.fig.get_size_inches()[1]
+    def axes(self, x: float, y: float, w: float, h: float) -> Axes:
+        total = float(self.fig.get_size_inches()[1])
         return self.fig.add_axes((self._fx(x), self._fy(y + h), w / self.size[0], h / total))
 
 
 # -- drawings ---------------------------------------------------------------------------------
 def draw_drawing(
-    ax: Any, d: Drawing, bounds: Sequence[float], number_pt: float = NUMBER_PT
+    ax: Axes, d: Drawing, bounds: Sequence[float], number_pt: float = NUMBER_PT
 ) -> None:
     """The shapes of a drawing in paint order, then its numbers, in axes showing ``bounds``
     (left, bottom, right, top) with one unit the same length across and up."""
@@ -209,7 +215,7 @@ def fit(bounds: Sequence[float], w: float, h: float) -> float:
 
 
 def place(sheet: Sheet, x: float, y: float, w: float, h: float, d: Drawing,
-          bounds: Sequence[float], scale: float, number_pt: float = NUMBER_PT) -> Any:  # fmt: skip
+          bounds: Sequence[float], scale: float, number_pt: float = NUMBER_PT) -> Axes:  # fmt: skip
     """The drawing at ``scale`` inches a cube width, centred in the rectangle (x, y, w, h)."""
     pw, ph = (bounds[2] - bounds[0]) * scale, (bounds[3] - bounds[1]) * scale
     ax = sheet.axes(x + (w - pw) / 2, y + (h - ph) / 2, pw, ph)
@@ -265,13 +271,13 @@ def _union(boxes: Sequence[Sequence[float]]) -> tuple[float, float, float, float
 
 
 # -- flat targets -------------------------------------------------------------------------------
-def _square(ax: Any, x: float, y: float, colour: str, edge: str, width: float) -> None:
+def _square(ax: Axes, x: float, y: float, colour: str, edge: str, width: float) -> None:
     """A cube seen from above: the unit square at (x, y)."""
-    ax.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=colour, edgecolor=edge, linewidth=width))
+    ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor=edge, linewidth=width))
 
 
 def _number(
-    ax: Any, x: float, y: float, i: int, size: float, weight: str, pad: str, alpha: float
+    ax: Axes, x: float, y: float, i: int, size: float, weight: str, pad: str, alpha: float
 ) -> None:
     """Cube ``i``'s number (1-based) on the unit square at (x, y), on a white box."""
     ax.text(x + 0.5, y + 0.5, str(i + 1), ha="center", va="center", fontsize=size,
@@ -279,14 +285,12 @@ def _number(
                                      "alpha": alpha})  # fmt: skip
 
 
-def _draw_flat(ax: Any, solution: Solution, panel: Panel) -> None:
+def _draw_flat(ax: Axes, solution: Solution, panel: Panel) -> None:
     """A one-layer target from above, x to the right and 'away from you' up the page."""
     cells = solution.cells
     step = panel.step
     for cell in panel.tail:
-        ax.add_patch(
-            plt.Rectangle(cell[:2], 1, 1, facecolor=GHOST, alpha=0.45, edgecolor="#aaaaaa")
-        )
+        ax.add_patch(Rectangle(cell[:2], 1, 1, facecolor=GHOST, alpha=0.45, edgecolor="#aaaaaa"))
     for i in range(step.last + 1):
         x, y, _ = cells[i]
         new = i >= step.first
@@ -415,7 +419,9 @@ def _title(typed: str, solution: Solution) -> str:
     return f"{typed}  in the {solution.region.describe()}"
 
 
-def _render(pages: list[Callable[[Sheet, int, int], None]], paper: str, stacked: bool) -> list[Any]:
+def _render(
+    pages: list[Callable[[Sheet, int, int], None]], paper: str, stacked: bool
+) -> list[Figure]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
     size = PAPERS[paper]
     if stacked:
@@ -594,7 +600,7 @@ def _block_width(block: str) -> float:
 
 def sheet_figures(
     solution: Solution, paper: str = "a4", tails: Tails | None = None, typed: str | None = None
-) -> list[Any]:
+) -> list[Figure]:
     """The instructions as one matplotlib Figure per page, of the paper's real size: a
     cover (``typed``: the snake as the person typed it), then the steps."""
     shown = scene.display(solution)
@@ -604,7 +610,7 @@ def sheet_figures(
     return _render(pages, paper, stacked=False)
 
 
-def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> Any:
+def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> Figure:
     """The instructions as one Figure, the pages one under another (for PNG and SVG)."""
     shown = scene.display(solution)
     pages = _instruction_pages(
@@ -736,7 +742,7 @@ def _plan_pages(plan: FoldPlan, paper: str, typed: str | None) -> list[Page]:
 
 def plan_figures(
     plan: FoldPlan, paper: str = "a4", stacked: bool = False, typed: str | None = None
-) -> list[Any]:
+) -> list[Figure]:
     """A fold plan's sheet: the flat start, then each quarter turn before and after; the
     header shows the snake as ``typed`` (else its turn string)."""
     return _render(_plan_pages(plan, paper, typed), paper, stacked)
@@ -763,7 +769,7 @@ class Frame:
     overview: View | None = None  # the whole snake, small, in a corner of the picture
 
 
-def draw_frame(fig: Any, frame: Frame, solution: Solution) -> None:
+def draw_frame(fig: Figure, frame: Frame, solution: Solution) -> None:
     """One frame on a clean figure: the words at the top, the picture in the rest."""
     fig.clear()
     w, h = fig.get_size_inches()
@@ -792,7 +798,7 @@ def draw_frame(fig: Any, frame: Frame, solution: Solution) -> None:
     place(sheet, m, y, w - 2 * m, h - y - m, d, d.bounds, fit(d.bounds, w - 2 * m, h - y - m))
 
 
-def _animate(solution: Solution, frames: list[Frame]) -> Any:
+def _animate(solution: Solution, frames: list[Frame]) -> FuncAnimation:
     """One frame a picture, ``SECONDS_PER_STEP`` each."""
     fig = plt.figure(figsize=GIF_SIZE, dpi=GIF_DPI)
 
@@ -844,13 +850,13 @@ def plan_frames(plan: FoldPlan) -> list[Frame]:
     return out
 
 
-def animation(solution: Solution, tails: Tails | None = None) -> Any:
+def animation(solution: Solution, tails: Tails | None = None) -> FuncAnimation:
     """The fold, one step a frame, the camera fixed, new cubes numbered."""
     shown = scene.display(solution)
     return _animate(shown, instruction_frames(shown, tails))
 
 
-def plan_animation(plan: FoldPlan) -> Any:
+def plan_animation(plan: FoldPlan) -> FuncAnimation:
     """A fold plan: the start, then each quarter turn before and after, the held end still."""
     return _animate(plan.solution, plan_frames(plan))
 
@@ -908,7 +914,7 @@ def save_plan(
     return _write(plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed), path, kind)
 
 
-def single(solution: Solution, size: float = 4.0) -> Any:
+def single(solution: Solution, size: float = 4.0) -> Figure:
     """The finished solution from the table camera, cubes coloured by position in the snake."""
     shown = scene.display(solution)
     last = scene.steps(shown)[-1]
@@ -940,7 +946,7 @@ def png_bytes(solution: Solution) -> bytes:
     return buf.getvalue()
 
 
-def flat_sheet(result: Any, path: str | Path) -> Path:
+def flat_sheet(result: Flat, path: str | Path) -> Path:
     """Draw the most compact flat layouts (one per class up to the square's symmetries),
     cubes numbered and alternately coloured, the first cube outlined."""
     path = Path(path)

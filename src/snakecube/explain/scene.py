@@ -56,6 +56,7 @@ from snakecube.frame import (
     steps,
 )
 from snakecube.shape import VECTORS, Coord
+from snakecube.snake import End
 from snakecube.solution import Solution
 
 ABOVE = Camera(89.0, -90.0, "seen from above")  # the flat start: a map, x right, y up
@@ -521,9 +522,9 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     before, after = tuple(frames[first]), tuple(frames[first + quarters])
     _, turned, moving = grip(plan, joint)
     t = turned - 1
-    h = joint - 1 if plan.held == "first" else joint
+    h = joint - 1 if plan.held == End.FIRST else joint
     order = [i - 1 for i in moving]
-    if plan.held == "last":
+    if plan.held == End.LAST:
         order.reverse()  # from the joint outwards
     d = tuple(before[t][a] - before[h][a] for a in range(3))
     direction: Coord = (d[0], d[1], d[2])
@@ -816,7 +817,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     lifted = lifted_at(plan)
     words = ["", *(w for w in lines if w.startswith("Step "))]
     n = len(plan.end)
-    held_end = 0 if plan.held == "first" else n - 1
+    held_end = 0 if plan.held == End.FIRST else n - 1
     out = [start_panel(plan, lines)]
     for k in range(1, len(plan.steps()) + 1):
         turn = turn_of(plan, k)
@@ -868,7 +869,7 @@ def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
     start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
     first = plan.frames[0]
     n = len(plan.end)
-    held_end = 0 if plan.held == "first" else n - 1
+    held_end = 0 if plan.held == End.FIRST else n - 1
     top = make_view(ABOVE, first, range(n), range(n))
     top = replace(top, cells=tuple(first), caption="seen from above")
     return Panel(

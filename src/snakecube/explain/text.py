@@ -6,7 +6,7 @@ Instructions for people (words to fold by) are in ``explain.words``.
 from __future__ import annotations
 
 from snakecube.shape import Box
-from snakecube.solution import Result, Solution, complete_words
+from snakecube.solution import Result, Solution, Style, complete_words
 
 COORDS_NOTE = "coordinates are 0-based (x, y, z); cubes are numbered 1..n from the first end"
 
@@ -54,7 +54,7 @@ def layers(solution: Solution, width: int = 100) -> str:
     return "\n".join(out).rstrip("\n")
 
 
-def directions(solution: Solution, style: str = "signs") -> str:
+def directions(solution: Solution, style: str = Style.SIGNS) -> str:
     """Each segment's direction, numbered: ``1:+x 2:+y 3:-x ...``."""
     names = solution.direction_names(style)
     return " ".join(f"{i}:{n}" for i, n in enumerate(names, 1))
@@ -109,7 +109,7 @@ def summary(result: Result) -> str:
     return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
 
 
-def report(result: Result, style: str = "signs") -> str:
+def report(result: Result, style: str = Style.SIGNS) -> str:
     """The whole text answer: counts, then each distinct solution's directions and layers."""
     parts = [summary(result), "", coords_note(result)]
     total = len(result.solutions)

@@ -16,14 +16,25 @@ Every function here takes the solution in the orientation it is to be read in: u
 
 from __future__ import annotations
 
+import enum
+
 from snakecube.errors import InputError
 from snakecube.explain.text import directions
 from snakecube.frame import TABLE, display
 from snakecube.shape import VECTORS, Coord
 from snakecube.snake import which_end
-from snakecube.solution import Solution
+from snakecube.solution import Solution, Style
 
-WORDS = ("table", "pilot")
+
+class Words(enum.StrEnum):
+    """The words of the folding steps: ``table`` (the table's frame) or ``pilot`` (relative
+    to the segment just placed)."""
+
+    TABLE = "table"
+    PILOT = "pilot"
+
+
+WORDS = tuple(w.value for w in Words)  # the names, as people type them
 CLOCK = {"up": 12, "right": 3, "down": 6, "left": 9}
 
 
@@ -257,13 +268,12 @@ def pilot_instructions(solution: Solution) -> str:
     return "\n".join(lines)
 
 
-def instructions(solution: Solution, words: str = "table") -> str:
+def instructions(solution: Solution, words: str = Words.TABLE) -> str:
     """Numbered folding steps a person can follow: table words (default) or pilot words."""
-    if words == "pilot":
+    if words == Words.PILOT:
         return pilot_instructions(solution)
-    if words == "table":
+    if words == Words.TABLE:
         return table_instructions(solution)
-
     raise InputError(f"unknown words {words!r}; use one of {', '.join(WORDS)}")
 
 
@@ -290,7 +300,7 @@ def layers_from_above(solution: Solution) -> str:
     return "\n\n".join(layer_blocks(solution))
 
 
-def show(solution: Solution, style: str = "signs", words: str = "table") -> str:
+def show(solution: Solution, style: str = Style.SIGNS, words: str = Words.TABLE) -> str:
     """Every text form of one solution, in the orientation the pictures show (turned by a
     symmetry of the target if that shows more): steps in words, layers from above, and
     each segment's direction."""

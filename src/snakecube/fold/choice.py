@@ -22,6 +22,7 @@ from snakecube.search import Progress, solve
 from snakecube.search.inputs import Target
 from snakecube.snake import Snake
 from snakecube.solution import Solution
+from snakecube.stop import StopReason
 
 EASIEST_OF = 8  # the solutions compared when no solution number is given
 EASIEST_HELP = (
@@ -41,7 +42,7 @@ class Choice:
     found: int
     plan: FoldPlan | None
     complete: bool
-    stop_reason: str | None
+    stop_reason: StopReason | None
     default: int | None = None  # the default's 0-based number (None: not known)
     fewest: int | None = None  # the fewest quarter turns the solution needs, when compared
 
@@ -89,7 +90,7 @@ def choose(
     result = solve(snake, target, reverse=True if reverse else None, seconds=seconds,
                    strategy="depth-first", limit=EASIEST_OF if solution is None else solution,
                    progress=progress)  # fmt: skip
-    if result.stop_reason == "interrupted":
+    if result.stop_reason == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
     found, sols = len(result.solutions), result.solutions
     if solution is not None and found >= solution:

@@ -34,9 +34,10 @@ from snakecube.fold.planner import (
     walk_key,
 )
 from snakecube.frame import display, oriented
+from snakecube.snake import End
 from snakecube.solution import Solution
 
-ENDS = ("best", "first", "last")
+ENDS = ("best", *(e.value for e in End))  # "best": the end with the easier plan
 # A plan not found within the budget is searched once more with this many times the nodes,
 # instead of giving up (the guided search needs a few thousand nodes for a 4x4x4 solution).
 RETRY = 8
@@ -50,7 +51,7 @@ class FoldPlan:
     solution: Solution  # the solution folded into (``end`` is its cells)
     start: tuple[Vec, ...]
     moves: tuple[tuple[int, int], ...]
-    held: str  # "first" or "last": the end the person holds while folding
+    held: End  # the end the person holds while folding
     in_order: bool  # segments placed one by one from the held end
     lower_bound: int
     clear: tuple[bool, ...]  # per move: does its swing pass clear?
@@ -146,7 +147,7 @@ class FoldPlan:
 _display = functools.lru_cache(maxsize=16)(display)
 
 
-def orientation(solution: Solution, held: str = "first") -> Solution:
+def orientation(solution: Solution, held: End = End.FIRST) -> Solution:
     """The solution turned (by a symmetry of its target) so that the two segments at the
     held end lie on the table (z constant, low) when possible: the flat start then lies on
     the table; otherwise as the instructions show it."""
@@ -158,7 +159,7 @@ def orientation(solution: Solution, held: str = "first") -> Solution:
         turned = oriented(solution, perm)
         cells = list(turned.cells)
         lengths = list(solution.snake.lengths)
-        if held == "last":
+        if held == End.LAST:
             cells, lengths = cells[::-1], lengths[::-1]
         corner = lengths[0] - 1
         plane = len({cells[0][2], cells[corner][2], cells[corner + 1][2]}) == 1
@@ -262,7 +263,7 @@ def _stays(lengths: Sequence[int], end: Sequence[Vec], raw: RawPlan, floor: int)
 def _typed(
     solution: Solution,
     raw: RawPlan,
-    held: str,
+    held: End,
     on_table: RawPlan | None = None,
     order: str = "walk",
 ) -> FoldPlan:
@@ -270,8 +271,8 @@ def _typed(
     lengths = solution.snake.lengths
     end = list(solution.cells)
     n = len(end)
-    searched = lengths if held == "first" else lengths[::-1]
-    if held == "first":
+    searched = lengths if held == End.FIRST else lengths[::-1]
+    if held == End.FIRST:
         folder = Folder(lengths, end, set(end))
         moves = [(folder.corners[s], q) for s, q in raw.moves]
         start = folder.cells(raw.start)
@@ -342,15 +343,15 @@ def plan(
     finished = True
     ends = [
         (held, orientation(solution, held) if orient else solution)
-        for held in (("first", "last") if end == "best" else (end,))
+        for held in (tuple(End) if end == "best" else (End(end),))
     ]
     for budget in (nodes, nodes * RETRY):  # Step: a deeper search only where one was cut short
         finished = True
         for held, turned in ends:
             lengths = turned.snake.lengths
             cells = list(turned.cells)
-            ls = lengths if held == "first" else lengths[::-1]
-            ce = cells if held == "first" else cells[::-1]
+            ls = lengths if held == End.FIRST else lengths[::-1]
+            ce = cells if held == End.FIRST else cells[::-1]
             raw, done, on_table = _raw(ls, ce, set(cells), budget, table, order)
             finished &= done
             if raw is not None:
@@ -394,7 +395,7 @@ def rank(p: FoldPlan) -> tuple[object, ...]:
         walk[2],
         not p.in_order,
         -p.sweep_clear,
-        p.held != "first",
+        p.held != End.FIRST,
     )
 
 
@@ -439,8 +440,8 @@ def fewest_bound(solution: Solution, end: str = "best", nodes: int = 200_000) ->
     that search would take more than ``nodes``."""
     lengths, cells = solution.snake.lengths, list(solution.cells)
     out = []
-    for held in ("first", "last") if end == "best" else (end,):
-        ls, ce = (lengths, cells) if held == "first" else (lengths[::-1], cells[::-1])
+    for held in tuple(End) if end == "best" else (End(end),):
+        ls, ce = (lengths, cells) if held == End.FIRST else (lengths[::-1], cells[::-1])
         try:
             out.append(Folder(ls, ce, set()).fewest_bound(nodes))
         except PlanBudgetExceeded:
@@ -480,7 +481,7 @@ def hanging_tails(p: FoldPlan) -> list[tuple[Vec, ...]]:
     """For each instruction step (segment k placed, from the first end), where the rest of
     the snake hangs: the first state of the plan (held at its first end) in which cubes
     1..(the step's last cube) are in place."""
-    if p.held != "first":
+    if p.held != End.FIRST:
         raise InputError("hanging tails need a plan held at the first end")
     frames = p.frames or tuple(tuple(s) for s in p.states())
     end = p.end

@@ -42,6 +42,7 @@ from snakecube.output import write_file
 from snakecube.search import solve
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 NODES = 200_000  # per search by the Python planner
 COMPILED_NODES = 20_000_000  # per search by the compiled twin (about 10 s)
@@ -115,7 +116,7 @@ def solutions_of(snake: Snake, box: Region) -> list[tuple[tuple[int, int, int], 
 
     found = solve(snake, box, workers=1)
     if not found.complete:
-        if found.stop_reason == "interrupted":
+        if found.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
         raise RuntimeError(
             f"the search for design {snake.turns()} stopped early ({found.stop_reason})"
@@ -331,7 +332,7 @@ def _designs_of(box: Box) -> tuple[list[Snake], dict[str, int]]:
 
     with census(box) as c:
         if not c.complete:
-            if c.stop_reason == "interrupted":
+            if c.stop_reason == StopReason.INTERRUPTED:
                 raise KeyboardInterrupt
             raise RuntimeError(f"the census of the {box.describe()} stopped ({c.stop_reason})")
         found = sorted(c.rows(), key=lambda d: d.snake.turns())

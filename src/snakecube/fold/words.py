@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.frame import TABLE
-from snakecube.snake import end_words
+from snakecube.snake import End, end_words
 
 JUMP = 2  # corners: a step further back than this, against the way the plan walks, is a jump
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -44,7 +44,7 @@ def grip(p: FoldPlan, joint: int) -> tuple[range, int, range]:
     cube that turns on the joint (a corner: it spins in place on the turning line), and every
     cube that turns with it."""
     n = len(p.end)
-    if p.held == "first":
+    if p.held == End.FIRST:
         return range(1, joint + 1), joint + 1, range(joint + 1, n + 1)
     return range(joint + 1, n + 1), joint, range(1, joint + 1)
 
@@ -55,7 +55,7 @@ def corners_from_held(p: FoldPlan) -> list[int]:
     for m in p.solution.snake.lengths[:-1]:
         at += m - 1
         out.append(at)
-    return out if p.held == "first" else out[::-1]
+    return out if p.held == End.FIRST else out[::-1]
 
 
 def _runs_at(p: FoldPlan, corner: int) -> tuple[int, int]:
@@ -66,7 +66,7 @@ def _runs_at(p: FoldPlan, corner: int) -> tuple[int, int]:
         at += m - 1
         if at == corner:
             pair = (m, lengths[k + 1])
-            return pair if p.held == "first" else (pair[1], pair[0])
+            return pair if p.held == End.FIRST else (pair[1], pair[0])
     raise ValueError(f"cube {corner} is not a corner")
 
 
@@ -102,13 +102,13 @@ def start_words(p: FoldPlan) -> list[str]:
     frames = p.frames or tuple(tuple(s) for s in p.states())
     lines = ["Start: lay the snake flat on the table, seen from above, as the start picture shows:"]
     at = 0
-    order = range(len(lengths)) if p.held == "first" else range(len(lengths) - 1, -1, -1)
+    order = range(len(lengths)) if p.held == End.FIRST else range(len(lengths) - 1, -1, -1)
     ends = []
     for m in lengths:
         ends.append((at, at + m - 1))
         at += m - 1
     for k, s in enumerate(order, 1):
-        a, b = ends[s] if p.held == "first" else ends[s][::-1]
+        a, b = ends[s] if p.held == End.FIRST else ends[s][::-1]
         way = [frames[0][a + (1 if b > a else -1)][i] - frames[0][a][i] for i in range(3)]
         lines.append(f"  run {k}, {lengths[s]} cubes: {_way(way)} (cubes {a + 1}-{b + 1})")
     lines.append(held_words(p))
@@ -124,8 +124,8 @@ def held_words(p: FoldPlan) -> str:
     """Which end to hold, told by the runs a person counts from it (the fewest that tell
     the two ends apart)."""
     lengths = p.solution.snake.lengths
-    cube = "cube 1" if p.held == "first" else f"cube {len(p.end)}"
-    told = end_words(lengths if p.held == "first" else lengths[::-1], "run")
+    cube = "cube 1" if p.held == End.FIRST else f"cube {len(p.end)}"
+    told = end_words(lengths if p.held == End.FIRST else lengths[::-1], "run")
     if told is None:
         return (
             f"Hold either end in your left hand (the snake reads the same from both ends); it "
@@ -269,14 +269,14 @@ def step_words(p: FoldPlan, step: int) -> str:
     before, after = frames[first], frames[first + quarters]
     _held, turned, _moving = grip(p, joint)
     n = len(p.end)
-    a = joint if p.held == "first" else joint + 1  # the cube held at the joint
+    a = joint if p.held == End.FIRST else joint + 1  # the cube held at the joint
     b = turned
-    nxt = b + 1 if p.held == "first" else b - 1  # the first cube of the next run
+    nxt = b + 1 if p.held == End.FIRST else b - 1  # the first cube of the next run
     axis = [before[b - 1][i] - before[a - 1][i] for i in range(3)]
     points = [after[nxt - 1][i] - after[b - 1][i] for i in range(3)] if 1 <= nxt <= n else None
     corners = corners_from_held(p)
     rank = corners.index(b)
-    beyond = corners[rank + 1] if rank + 1 < len(corners) else (n if p.held == "first" else 1)
+    beyond = corners[rank + 1] if rank + 1 < len(corners) else (n if p.held == End.FIRST else 1)
     run = abs(beyond - b) + 1
     way = "clockwise" if q > 0 else "anticlockwise"
     turn = "a quarter turn" if quarters == 1 else "a half turn (two quarter turns)"
@@ -316,12 +316,12 @@ def close_cubes(p: FoldPlan, step: int) -> list[int]:
     return sorted({c for k in range(abs(q)) for c in _close(frames[first + k], joint, q, p.held)})
 
 
-def _close(cells: Sequence[Vec], joint: int, q: int, held: str) -> list[int]:
+def _close(cells: Sequence[Vec], joint: int, q: int, held: End) -> list[int]:
     """The cubes (1-based) that stay still which the swing of the quarter turn passes within
     a cube's width of (the model's still side when the first end is held, its moving side
     when the last end is: the same relative motion)."""
     pairs = near_swing(cells, joint, 1 if q > 0 else -1)
-    return sorted({(s if held == "first" else m) + 1 for s, m in pairs})
+    return sorted({(s if held == End.FIRST else m) + 1 for s, m in pairs})
 
 
 def _cubes(names: Sequence[int]) -> str:

@@ -28,6 +28,7 @@ from snakecube.search.strategy import (
     RESTARTS_CELLS,
     SMALL,
     STRATEGIES,
+    Strategy,
     check_strategy,
     choose_engine,
     choose_members,
@@ -42,8 +43,8 @@ from snakecube.solution import Result, Solution
 __all__ = [
     "AUTO_END_NODES", "AUTO_END_RATIO", "AUTO_MEMBERS", "CLUSTER_UNITS", "ENGINES", "ENGINE_ENV",
     "FIRST_STRATEGIES", "RESTARTS_CELLS", "SMALL", "STRATEGIES", "Budget", "Inputs", "Progress",
-    "Target", "as_snake", "as_target", "choose_engine", "choose_workers", "compile_inputs",
-    "count", "make_plan", "prepare", "solutions", "solve",
+    "Strategy", "Target", "as_snake", "as_target", "choose_engine", "choose_workers",
+    "compile_inputs", "count", "make_plan", "prepare", "solutions", "solve",
 ]  # fmt: skip
 
 
@@ -140,10 +141,10 @@ def solve(
     (48, 1, True)
     """
     budget = Budget.checked(limit, seconds, max_nodes, progress)
-    check_strategy(strategy)
+    strategy = check_strategy(strategy)
     seed = limits.whole(seed, "the seed", 0, 2**63)
     inputs = compile_inputs(snake, target, start=start, path=path, reverse=bool(reverse))
-    check_strategy(strategy, scheduler)
+    strategy = check_strategy(strategy, scheduler)
     members = () if scheduler is not None else choose_members(strategy, inputs, limit, engine)
     if members:
         from snakecube.search.first import first_solution  # 15 ms to import; a count needs none

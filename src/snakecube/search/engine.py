@@ -40,13 +40,14 @@ from snakecube.search.options import (
     MIN_FREE,
     PARITY,
     TAIL,
+    Prune,
 )
 from snakecube.search.plan import Unit
 from snakecube.search.problem import Problem
 
 __all__ = [
     "ALL_PRUNE", "CONNECTED", "DEAD_END", "DEFAULT_PRUNE", "MIN_FREE", "PARITY", "TAIL", "Engine",
-    "Stats",
+    "Prune", "Stats",
 ]  # fmt: skip
 
 Placement = tuple[int, ...]  # one direction per segment
@@ -69,14 +70,14 @@ class Engine:
     definition) and ``Kernel`` (compiled). Engines are small immutable values."""
 
     name: ClassVar[str] = "engine"
-    default_prune: ClassVar[int] = 0
+    default_prune: ClassVar[Prune] = Prune(0)
 
     def __init__(self, prune: int | None = None, min_free: int = MIN_FREE) -> None:
         if prune is not None and (
             isinstance(prune, bool) or not isinstance(prune, int) or not 0 <= prune <= ALL_PRUNE
         ):
             raise ValueError(f"prune must be a combination of the pruning flags, not {prune!r}")
-        self.prune = self.default_prune if prune is None else prune
+        self.prune = self.default_prune if prune is None else Prune(prune)
         self.min_free = min_free
 
     def search(

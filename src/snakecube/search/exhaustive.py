@@ -23,6 +23,7 @@ from snakecube.search.plan import Plan, make_plan
 from snakecube.search.problem import Problem
 from snakecube.search.results import Found
 from snakecube.solution import Result
+from snakecube.stop import StopReason
 
 CLUSTER_UNITS = 256  # at least this many work units for a count on a Dask cluster
 Event = tuple[int, list[Placement], int, bool]  # unit, placements, nodes, unit done
@@ -72,12 +73,12 @@ def depth_first(
 
 def _drain(
     events: Generator[Event | None, None, None], found: Found, units: int, budget: Budget
-) -> tuple[int, str | None]:
+) -> tuple[int, StopReason | None]:
     """Read the runner's events into ``found`` until it ends or the budget says stop:
     (nodes, stop reason or None). Ctrl-C stops it too. Each solution is verified and reduced
     as it comes (``Found``), within the time limit, so the whole answer comes within it."""
     done = nodes = 0
-    stop: str | None = None
+    stop: StopReason | None = None
     try:
         for event in events:
             stop_signal.check()  # a Ctrl-C dropped inside a finalizer still stops
@@ -89,22 +90,22 @@ def _drain(
                     if not _counted(found, unit, dirs):
                         continue  # a symmetric copy in a unit the plan's budget left whole
                     if not found.add(unit, dirs):
-                        stop = "seconds"
+                        stop = StopReason.SECONDS
                         break
                     if budget.enough(found.count):
-                        stop = "limit"
+                        stop = StopReason.LIMIT
                         break
                 if stop:
                     break
             budget.report(done, units, found.count)
             if budget.out_of_time(found.reserve()):
-                stop = "seconds"
+                stop = StopReason.SECONDS
                 break
             if budget.out_of_nodes(nodes):
-                stop = "nodes"  # deterministic, unlike a time limit
+                stop = StopReason.NODES  # deterministic, unlike a time limit
                 break
     except KeyboardInterrupt:
-        stop = "interrupted"
+        stop = StopReason.INTERRUPTED
     finally:
         events.close()
     return nodes, stop

@@ -78,7 +78,8 @@ def check_first(nb: int, n: int, n_seg: int, start: object, end_colour: object,
     number("start", start, 0, n - 1)
     number("end", end, -1, n - 1)
     number("end_colour", end_colour, -1, 1)
-    if number("checks", checks, 0, INT32_MAX) & ~FIRST_CHECKS:
+    # (the masks as ints: ~ of an IntFlag keeps only its own members, so it would pass all)
+    if number("checks", checks, 0, INT32_MAX) & ~int(FIRST_CHECKS):
         raise ValueError(f"checks holds flags that are not FIRST_* flags ({checks})")
 
 
@@ -108,7 +109,7 @@ def check_segment(
         raise ValueError(f"dirs must hold a direction for each of the {n_seg} segments")
     number("head", head, 0, n_cells - 1)
     number("base", base, 0, n_seg - 1)
-    if number("flags", flags, 0, INT32_MAX) & ~ALL_PRUNE:
+    if number("flags", flags, 0, INT32_MAX) & ~int(ALL_PRUNE):
         raise ValueError(f"flags holds flags that are not pruning flags ({flags})")
     number("min_free", min_free, -INT32_MAX, INT32_MAX)
     number("end_colour", end_colour, -1, 1)
@@ -144,7 +145,7 @@ def check_arms(nb: int, colour: Sequence[int], lengths: Sequence[int], pivot: ob
     """Refuse a middle-out search (``ArmsSearch``) that cannot be made (``nb`` the length of
     its neighbours)."""
     check_first(nb, len(colour), len(lengths), start, 0, 0, -1)
-    if number("checks", checks, 0, INT32_MAX) & ~(FIRST_FEWEST_WAYS | FIRST_SWEEP | FIRST_TAIL):
+    if number("checks", checks, 0, INT32_MAX) & ~int(FIRST_FEWEST_WAYS | FIRST_SWEEP | FIRST_TAIL):
         raise ValueError("the middle-out search checks dead ends, the tails, the fewest ways "
                          "order and sweeps only")  # fmt: skip
     m = len(lengths)

@@ -1,8 +1,10 @@
 """What a search may do and spend: the pruning flags its engines apply, and its budget.
 
-The flags are shared by the Python engines and the compiled loops, whose C header
-(``csrc/sc.h``) repeats the numbers; the wrappers export the header's values (``FLAGS``) and
-the tests check that they are these.
+The flags are ``enum.IntFlag`` values (as python-chess's ``chess.engine`` flags are), shared
+by the Python engines and the compiled loops, whose C header (``csrc/sc.h``) repeats the
+numbers; the wrappers export the header's values (``FLAGS``), and tests/test_options.py checks
+the header's ``#define``s against these. Being ints, they pass into the compiled loops as they
+are; the module-level names (``DEAD_END``, ``FIRST_TAIL``...) are the members.
 
 The budget is like python-chess's ``chess.engine.Limit(time=..., nodes=...)``: the solution
 limit, the seconds, the nodes, the progress callback and the moment the search began travel
@@ -11,31 +13,53 @@ together from ``solve`` down to every runner, instead of as five parameters of e
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from snakecube import limits
 
+
 # -- pruning flags of the counting engines (``search.engine``) --------------------------------
-DEAD_END = 1
-CONNECTED = 2
-PARITY = 4
-TAIL = 8  # the last segments fit backwards from the last cube, once a cell must hold it
+class Prune(enum.IntFlag):
+    """The counting engines' pruning (``search.engine`` says what each cuts); ``SC_*`` in C."""
+
+    DEAD_END = 1
+    CONNECTED = 2
+    PARITY = 4
+    TAIL = 8  # the last segments fit backwards from the last cube, once a cell must hold it
+
+
+DEAD_END = Prune.DEAD_END
+CONNECTED = Prune.CONNECTED
+PARITY = Prune.PARITY
+TAIL = Prune.TAIL
 TAIL_SEGMENTS = 4  # how many of them (``TAIL``; the first-solution search's ``FIRST_TAIL`` too)
 ALL_PRUNE = DEAD_END | CONNECTED | PARITY | TAIL
 DEFAULT_PRUNE = DEAD_END | PARITY | TAIL
 MIN_FREE = 40  # connectivity is checked only while at least this many cells are free (measured)
 
+
 # -- the first-solution search's checks (``_first.pyx``, ``search.first``): a flag space of its
-# own.
-# Dead ends and the end's colour are always checked there.
-FIRST_BLOCKS = 1  # Tarjan blocks of the free cells, with the colour balance before a cut cell
-FIRST_FORCED = 2  # forced passages through cells with two ways on
-FIRST_FEWEST_WAYS = 4  # value order: fewest ways on first (Warnsdorff), random ties
-FIRST_RUNS = 8  # the long segments to come fit the straight free runs
-FIRST_TAIL = 16  # the last segments fit backwards from a known end
-FIRST_SWEEP = 32  # a restriction, not a check: the sweep window (``FirstSearch.set_window``)
+# own. Dead ends and the end's colour are always checked there.
+class Check(enum.IntFlag):
+    """The first-solution search's checks and its sweep; ``SC_FIRST_*`` in C."""
+
+    BLOCKS = 1  # Tarjan blocks of the free cells, with the colour balance before a cut cell
+    FORCED = 2  # forced passages through cells with two ways on
+    FEWEST_WAYS = 4  # value order: fewest ways on first (Warnsdorff), random ties
+    RUNS = 8  # the long segments to come fit the straight free runs
+    TAIL = 16  # the last segments fit backwards from a known end
+    SWEEP = 32  # a restriction, not a check: the sweep window (``FirstSearch.set_window``)
+
+
+FIRST_BLOCKS = Check.BLOCKS
+FIRST_FORCED = Check.FORCED
+FIRST_FEWEST_WAYS = Check.FEWEST_WAYS
+FIRST_RUNS = Check.RUNS
+FIRST_TAIL = Check.TAIL
+FIRST_SWEEP = Check.SWEEP
 
 
 # -- the budget --------------------------------------------------------------------------------

@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from snakecube.search.engine import CONNECTED, DEAD_END, PARITY, TAIL, Engine, Placement, Stats
+from snakecube.search.engine import (
+    CONNECTED,
+    DEAD_END,
+    PARITY,
+    TAIL,
+    Engine,
+    Placement,
+    Prune,
+    Stats,
+)
 from snakecube.search.options import TAIL_SEGMENTS
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
@@ -29,7 +38,7 @@ class Reference(Engine):
     """The pure-Python engine (no pruning unless asked: it defines what is correct)."""
 
     name = NAME
-    default_prune = 0
+    default_prune = Prune(0)
 
     # The reference search is the definition of correct: one explicit-stack loop, read top to
     # bottom.

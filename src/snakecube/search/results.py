@@ -21,6 +21,7 @@ from snakecube.search.plan import Plan
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
 from snakecube.solution import Result, Solution, StartClassCount
+from snakecube.stop import StopReason
 from snakecube.symmetry import RotationClasses
 from snakecube.verify import InvalidSolution
 
@@ -92,7 +93,7 @@ class Found:
         self._rotations.add(sol.path)
         return True
 
-    def result(self, stop: str | None, engine: str, nodes: int, workers: int = 1) -> Result:
+    def result(self, stop: StopReason | None, engine: str, nodes: int, workers: int = 1) -> Result:
         """The result of the search, stopped for ``stop`` (None: complete)."""
         plan = self.plan
         per_class = [0] * len(plan.start_classes)
@@ -110,7 +111,7 @@ def build(
     plan: Plan,
     found: list[Solution],
     per_class: list[int],
-    stop: str | None,
+    stop: StopReason | None,
     engine: str,
     nodes: int,
     budget: Budget,
@@ -169,7 +170,7 @@ def read_forwards(result: Result, problem: Problem, budget: Budget | None = None
         return forwards
     reversal = _up_to_reversal(problem.snake.is_palindrome, found)
     return replace(forwards, placements=len(found) * multiplier, distinct=len(found),
-                   distinct_up_to_reversal=reversal, complete=False, stop_reason="seconds",
+                   distinct_up_to_reversal=reversal, complete=False, stop_reason=StopReason.SECONDS,
                    rotation_classes=None)  # fmt: skip
 
 

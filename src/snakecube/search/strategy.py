@@ -7,6 +7,7 @@ down; nothing below asks again.
 
 from __future__ import annotations
 
+import enum
 import os
 import warnings
 
@@ -16,6 +17,7 @@ from snakecube.search import edges, kernel
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import tree_size
 from snakecube.search.inputs import Inputs
+from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 
@@ -25,7 +27,20 @@ ENGINES = ("auto", "reference", "kernel")
 # same number, written here so that a one-process search never imports the pool (test_search)
 SMALL = 27
 
-STRATEGIES = ("auto", "beam", "depth-first", "portfolio", "restarts", "sat")
+
+class Strategy(enum.StrEnum):
+    """What runs: depth first (a count, or a first solution of a small target), a
+    first-solution member or the portfolio, or the automatic choice among them."""
+
+    AUTO = "auto"
+    BEAM = "beam"
+    DEPTH_FIRST = "depth-first"
+    PORTFOLIO = "portfolio"
+    RESTARTS = "restarts"
+    SAT = "sat"
+
+
+STRATEGIES = tuple(s.value for s in Strategy)  # the names, as people type them
 # auto, for a first solution of a big target: the restarts, depth first from the end with the
 # smaller tree (docs/design.md, "Depth first from the better end") and, where it fits (boxes of
 # up to 128 cells), the beam searches (docs/design.md, "The beam member"), side by side
@@ -35,10 +50,10 @@ AUTO_MEMBERS = ("restarts", "depth-first", "beam")
 # on the edge model beside the restarts (docs/design.md, "SAT")
 PATTERN_MEMBERS = ("restarts", "sat")
 FIRST_STRATEGIES = {
-    "beam": ("beam",),
-    "portfolio": ("restarts", "sat"),
-    "restarts": ("restarts",),
-    "sat": ("sat",),
+    Strategy.BEAM: ("beam",),
+    Strategy.PORTFOLIO: ("restarts", "sat"),
+    Strategy.RESTARTS: ("restarts",),
+    Strategy.SAT: ("sat",),
 }
 RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
 
@@ -74,7 +89,7 @@ def choose_engine(problem: Problem | None, requested: str | Engine | None = None
             SlowWarning,
             stacklevel=3,
         )
-    return Reference(prune=kernel.DEFAULT_PRUNE)
+    return Reference(prune=DEFAULT_PRUNE)
 
 
 def choose_workers(problem: Problem, limit: int | None, requested: int | None) -> int:
@@ -88,20 +103,23 @@ def choose_workers(problem: Problem, limit: int | None, requested: int | None) -
     return limits.cores()
 
 
-def check_strategy(strategy: str, scheduler: str | None = None) -> None:
-    """Refuse an unknown strategy, or (with ``scheduler``) one a Dask cluster does not run."""
+def check_strategy(strategy: str, scheduler: str | None = None) -> Strategy:
+    """The strategy named ``strategy``; refuse an unknown one, or (with ``scheduler``) one a
+    Dask cluster does not run."""
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    strategy = Strategy(strategy)
     if scheduler is not None and strategy in FIRST_STRATEGIES:
-        raise InputError(f"scheduler= runs depth-first searches; strategy={strategy!r} runs "
+        raise InputError(f"scheduler= runs depth-first searches; strategy={str(strategy)!r} runs "
                          "on one machine")  # fmt: skip
+    return strategy
 
 
 def choose_members(
-    strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
+    strategy: Strategy, inputs: Inputs, limit: int | None, engine: str | Engine | None
 ) -> tuple[str, ...]:
     """The first-solution members (``search.first``) this search runs, or () for depth first."""
-    if strategy == "depth-first" or (strategy == "auto" and engine is not None):
+    if strategy == Strategy.DEPTH_FIRST or (strategy == Strategy.AUTO and engine is not None):
         return ()
     asked = strategy in FIRST_STRATEGIES
     problem = inputs.problem
@@ -109,7 +127,7 @@ def choose_members(
     wanted = asked or problem.ncells > RESTARTS_CELLS or patterned
     if not wanted or limit != 1 or not inputs.free:
         if asked:
-            raise InputError(f"strategy={strategy!r} looks for one solution (limit=1) of a "
+            raise InputError(f"strategy={str(strategy)!r} looks for one solution (limit=1) of a "
                              "snake with no fixed start or path")  # fmt: skip
         return ()
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
@@ -139,14 +157,14 @@ def choose_members(
 
 
 def proof_first(
-    strategy: str, inputs: Inputs, limit: int | None, engine: str | Engine | None
+    strategy: Strategy, inputs: Inputs, limit: int | None, engine: str | Engine | None
 ) -> bool:
     """Should a count (not a first solution) ask the edge model for a proof that the snake
     does not fold before it walks the tree? Yes for snakes whose corners follow the grid's
     colouring in targets of more than ``SMALL`` cells, with python-sat, no fixed start or
     path, and no engine or strategy asked for (a proof takes 0.01-0.3 s; the tree of a bent
     snake in 3x5x5, which has no fold, is past reach)."""
-    if strategy != "auto" or engine is not None or limit == 1 or not inputs.free:
+    if strategy != Strategy.AUTO or engine is not None or limit == 1 or not inputs.free:
         return False
     problem = inputs.problem
     if problem.ncells <= SMALL or edges.pattern(problem.snake) is None:

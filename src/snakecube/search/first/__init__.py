@@ -65,6 +65,7 @@ from snakecube.search.problem import Problem
 from snakecube.search.results import build, of_cells, orbit_of
 from snakecube.search.sat import Slice
 from snakecube.solution import Result, Solution
+from snakecube.stop import StopReason
 
 __all__ = [
     "ALL_CHECKS",
@@ -178,7 +179,7 @@ def first_solution(
     problem = inputs.problem
     plan = make_plan(problem, deadline=budget.deadline())
     n_workers = limits.workers(workers) if workers is not None else limits.cores()
-    stop: str | None = None
+    stop: StopReason | None = None
 
     def out_of_budget(nodes: int) -> bool:
         nonlocal stop
@@ -186,9 +187,9 @@ def first_solution(
         # so that it never stops for long (the static page's worker reports nothing else).
         budget.report(runs_done, 0, 0)
         if budget.out_of_nodes(nodes):
-            stop = "nodes"
+            stop = StopReason.NODES
         elif budget.out_of_time():
-            stop = "seconds"
+            stop = StopReason.SECONDS
         return stop is not None
 
     budget.report(0, 0, 0)  # the ends' estimates take a while in Pyodide: progress around them
@@ -208,9 +209,9 @@ def first_solution(
             if r.cells is not None:
                 found.append(of_cells(problem, r.cells))
                 per_class[orbit_of(problem, r.cells[0])] += 1
-                stop, engine = "limit", r.engine
+                stop, engine = StopReason.LIMIT, r.engine
     except KeyboardInterrupt:
-        stop = "interrupted"
+        stop = StopReason.INTERRUPTED
     finally:
         runs.close()
     return build(problem, plan, found, per_class, stop, engine, nodes, budget, max(1, n_workers))
