@@ -47,11 +47,15 @@ def test_solve_says_which_targets_it_does_not_fold_into(cli):
 
 def test_solve_json_has_a_result_per_target(cli, tmp_path):
     region = _flat(tmp_path)
+    # The same cells as a box first: the region file's answer still names a region (a cache
+    # of problems once gave it the box's name, only when a test before it had solved the box).
+    cli("solve", BOTH, "--box", "4x6x1", "--json", "--quiet")
     code, out, _ = cli("solve", BOTH, "--box", "2x3x4", "--region", region, "--json", "--quiet")
     data = json.loads(out)
     assert code == 0 and data["complete"] is True
-    assert [r["target"]["description"] for r in data["results"]] == ["2x3x4 box", "4x6x1 box"]
-    assert data["folds_into"] == ["2x3x4 box", "4x6x1 box"]
+    named = ["2x3x4 box", "region of 24 cells (within 4x6x1)"]
+    assert [r["target"]["description"] for r in data["results"]] == named
+    assert data["folds_into"] == named
     one = json.loads(cli("solve", BOTH, "--box", "2x3x4", "--json", "--quiet")[1])
     mine = data["results"][0]
     for key in ("placements", "distinct", "distinct_up_to_reversal", "solutions", "complete"):

@@ -78,6 +78,8 @@ class Problem:
         return out
 
 
-@lru_cache(maxsize=32)
+# typed: a Region with a box's cells equals that Box, but the answer names its target as given
+# ('region of 24 cells', not '4x6x1 box'), so each keeps its own problem.
+@lru_cache(maxsize=32, typed=True)
 def _build(snake: Snake, region: Region) -> Problem:
     return Problem._compile(snake, region)
