@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from snakecube import compiled
-from snakecube.census.reduce import design_stats
+from snakecube.census.collect import collect
+from snakecube.census.reduce import STATS_FIELDS, design_stats
 from snakecube.census.result import snake_of_key
 from snakecube.census.store import (
     GOLDEN,
@@ -71,12 +72,7 @@ _DONE_HEADER = {
     "open": int,
     "nodes": int,
     "seconds": float,
-    "solutions": list,
-    "unique": list,
-    "unique_in_all": int,
-    "palindromes": int,
-    "histograms": list,
-    "top": list,
+    **STATS_FIELDS,
     "digest": str,
 }
 
@@ -431,21 +427,15 @@ def run_search(
     longest = longest_line(region)
     counts = {p: dec.candidates(p) for p in filled}
     todo = [p for p, c in counts.items() if c is None]
-    stop: StopReason | None = None
 
     def listing(p: int) -> Iterator[tuple[int, int]]:
         yield p, list_candidates(dec, p, source, cells, longest)
 
-    try:
-        for p, c in run(listing, todo, "candidates"):
-            counts[p] = c
-            tick(sum(1 for v in counts.values() if v is not None), len(filled), 0)
-            if deadline is not None and time.monotonic() > deadline:
-                raise _OutOfTime
-    except KeyboardInterrupt:
-        stop = StopReason.INTERRUPTED
-    except _OutOfTime:
-        stop = StopReason.SECONDS
+    def listed(pc: tuple[int, int]) -> None:
+        counts[pc[0]] = pc[1]
+        tick(sum(1 for v in counts.values() if v is not None), len(filled), 0)
+
+    stop = collect(run(listing, todo, "candidates"), listed, deadline)
     finished = dec.finished()
     if stop is not None or any(v is None for v in counts.values()):
         return _searched(region, longest, nodes, None, finished, 0), list(finished.values()), stop
@@ -459,22 +449,13 @@ def run_search(
     def deciding(i: int) -> Iterator[TaskInfo]:
         yield decide_slice(dec, i & 0xFFFF, i >> 16, bits, sbits, region, cells, nodes)
 
-    try:
-        for info in run(deciding, left, "decide"):
-            finished[(info.partition, info.slice)] = info
-            tick(len(finished), len(every), sum(t.folds for t in finished.values()))
-            if deadline is not None and time.monotonic() > deadline:
-                raise _OutOfTime
-    except KeyboardInterrupt:
-        stop = StopReason.INTERRUPTED
-    except _OutOfTime:
-        stop = StopReason.SECONDS
+    def decided(info: TaskInfo) -> None:
+        finished[(info.partition, info.slice)] = info
+        tick(len(finished), len(every), sum(t.folds for t in finished.values()))
+
+    stop = collect(run(deciding, left, "decide"), decided, deadline)
     summary = _searched(region, longest, nodes, total, finished, len(every))
     return summary, list(finished.values()), stop
-
-
-class _OutOfTime(Exception):
-    """The search's time limit came (caught in ``run_search``)."""
 
 
 def _searched(

@@ -34,16 +34,17 @@ from typing import Any
 
 import numpy as np
 
-from snakecube.census.reduce import design_stats
+from snakecube.census.reduce import STATS_FIELDS, design_stats
 from snakecube.census.store import (
+    PART_NAME,
     Headers,
     Store,
     Words,
     check_fields,
     checksum,
     le64,
-    listing,
     load_manifest,
+    numbered_files,
     pack,
     read_block,
     read_header,
@@ -58,12 +59,7 @@ MAGIC = b"SNKJOIN1"
 _PART_HEADER = {
     "partition": int,
     "designs": int,
-    "solutions": list,
-    "unique": list,
-    "unique_in_all": int,
-    "palindromes": int,
-    "histograms": list,
-    "top": list,
+    **STATS_FIELDS,
     "digest": str,
 }
 
@@ -187,12 +183,8 @@ class JointStore:
     def finished_parts(self) -> dict[int, JointPart]:
         """The intersected partitions, from their headers (each checked)."""
         out: dict[int, JointPart] = {}
-        for path in listing(self.root / "parts"):
-            if path.name.startswith(".") and path.name.endswith(".tmp"):
-                continue  # a temporary file left by a stopped run: ignored, overwritten later
-            p = _part_number(path.name)
-            if p is None or p >= self.partitions:
-                raise InputError(f"census store: unexpected file {str(path)!r}")
+        parts = numbered_files(self.root / "parts", PART_NAME, self.partitions, "partition")
+        for p, path in parts:
             h, _ = self._header(path)
             if h["partition"] != p:
                 raise InputError(f"census store: {str(path)!r} holds partition {h['partition']!r}")
@@ -246,12 +238,6 @@ class JointStore:
         if any(len(header[f]) != k for f in ("solutions", "unique", "histograms")):
             raise InputError(f"census store: {str(path)!r}: the header has not {k} targets")
         return header, start
-
-
-def _part_number(name: str) -> int | None:
-    if len(name) == 9 and name.startswith("p") and name.endswith(".bin") and name[1:5].isdigit():
-        return int(name[1:5])
-    return None
 
 
 def _fresh(root: Path) -> bool:

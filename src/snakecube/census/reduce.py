@@ -76,6 +76,17 @@ def reduce_partition(store: Store, p: int, units: list[int]) -> PartInfo:
     return info
 
 
+# The fields of :func:`design_stats` with their JSON types, as the stores' headers keep them.
+STATS_FIELDS: dict[str, type] = {
+    "solutions": list,
+    "unique": list,
+    "unique_in_all": int,
+    "palindromes": int,
+    "histograms": list,
+    "top": list,
+}
+
+
 def design_stats(keys: Any, table: Any, cells: int) -> dict[str, Any]:
     """The statistics of designs (sorted canonical ``keys``) with their solutions in each of
     several targets (``table``: a row per target): per target the solutions, the unique

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from snakecube import limits, pool
+from snakecube.census.collect import OutOfTime, collect
 from snakecube.census.forecast import LONGEST, Forecast, duration, forecast
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
 from snakecube.census.result import (
@@ -256,10 +257,6 @@ def too_long(region: Region, left: Forecast) -> str:
     )
 
 
-class _OutOfTime(Exception):
-    """The census's time limit came (raised between slices or between events)."""
-
-
 class _Runner:
     """Runs the units, then the reduce, locally or on a cluster; stops cleanly on Ctrl-C."""
 
@@ -294,25 +291,22 @@ class _Runner:
         """Called while no step finishes (every slice, or every poll of the workers): the
         time limit is checked, and the progress redrawn (so a bar shows from the start)."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise _OutOfTime
+            raise OutOfTime
         self._tick(*self._last)
 
     def run(self) -> Tally:
         st = self.st
         done_units = st.finished_units()
         todo = [i for i in range(len(self.units)) if i not in done_units]
-        stop = None
         self._tick(len(done_units), sum(u.classes for u in done_units.values()))
-        try:
-            for info in self._map_units(todo):
-                done_units[info.unit] = info
-                if self.work is not None:
-                    self.work.unit(info)
-                self._tick(len(done_units), sum(u.classes for u in done_units.values()))
-        except KeyboardInterrupt:
-            stop = StopReason.INTERRUPTED
-        except _OutOfTime:
-            stop = StopReason.SECONDS
+
+        def unit_done(info: UnitInfo) -> None:
+            done_units[info.unit] = info
+            if self.work is not None:
+                self.work.unit(info)
+            self._tick(len(done_units), sum(u.classes for u in done_units.values()))
+
+        stop = collect(self._map_units(todo), unit_done)
         group = len(self.region.symmetries)
         paths = sum(u.classes for u in done_units.values()) * group
         if stop or len(done_units) < len(self.units):
@@ -329,16 +323,14 @@ class _Runner:
         found = paths // group
         if self.work is not None:
             self.work.reducing(len(todo_parts))
-        try:
-            for part in self._map_parts(todo_parts):
-                parts[part.partition] = part
-                if self.work is not None:
-                    self.work.reduced()
-                self._tick(len(self.units) + len(parts), found)
-        except KeyboardInterrupt:
-            stop = StopReason.INTERRUPTED
-        except _OutOfTime:
-            stop = StopReason.SECONDS
+
+        def reduced(part: PartInfo) -> None:
+            parts[part.partition] = part
+            if self.work is not None:
+                self.work.reduced()
+            self._tick(len(self.units) + len(parts), found)
+
+        stop = collect(self._map_parts(todo_parts), reduced)
         return _summary(
             self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
         )

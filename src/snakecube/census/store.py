@@ -37,6 +37,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ FORMAT, VERSION = "snakecube-census", 2
 UNIT_MAGIC, PART_MAGIC = b"SNKUNIT2", b"SNKPART2"
 GOLDEN = 0x9E3779B97F4A7C15
 _UNIT_NAME = re.compile(r"u(\d{6})\.bin", re.ASCII)
-_PART_NAME = re.compile(r"p(\d{4})\.bin", re.ASCII)
+PART_NAME = re.compile(r"p(\d{4})\.bin", re.ASCII)
 MAX_HEADER = 1 << 20
 Words = npt.NDArray[np.uint64]  # keys, counts: what the files hold
 
@@ -179,18 +180,7 @@ class Store:
     def finished_units(self) -> dict[int, UnitInfo]:
         """The finished units, from their headers (each checked)."""
         out: dict[int, UnitInfo] = {}
-        for path in listing(self.root / "units"):
-            if path.name.startswith(".") and path.name.endswith(".tmp"):
-                continue  # a temporary file left by a stopped run: ignored, overwritten later
-            m = _UNIT_NAME.fullmatch(path.name)
-            if not m:
-                raise InputError(f"census store: unexpected file {str(path)!r}")
-            unit = int(m.group(1))
-            if unit >= self.units:
-                raise InputError(
-                    f"census store: {str(path)!r} is unit {unit}, but this census has units "
-                    f"0..{self.units - 1}"
-                )
+        for unit, _ in numbered_files(self.root / "units", _UNIT_NAME, self.units, "unit"):
             info = self.finished_unit(unit)
             if info is not None:  # else removed since the listing
                 out[unit] = info
@@ -278,14 +268,9 @@ class Store:
     def finished_parts(self) -> dict[int, PartInfo]:
         """The reduced partitions, from their headers (each checked)."""
         out: dict[int, PartInfo] = {}
-        for path in listing(self.root / "parts"):
-            if path.name.startswith(".") and path.name.endswith(".tmp"):
-                continue
-            m = _PART_NAME.fullmatch(path.name)
-            if not m or int(m.group(1)) >= self.partitions:
-                raise InputError(f"census store: unexpected file {str(path)!r}")
+        parts = numbered_files(self.root / "parts", PART_NAME, self.partitions, "partition")
+        for p, path in parts:
             h, _ = self._header(path, PART_MAGIC)
-            p = int(m.group(1))
             if h.get("partition") != p:
                 raise InputError(
                     f"census store: {str(path)!r} holds partition {h.get('partition')!r}"
@@ -599,6 +584,27 @@ def read_block(path: Path, offset: int, size: int) -> bytes:
     if len(data) != size:
         raise InputError(f"census store: {str(path)!r} is cut short")
     return data
+
+
+def numbered_files(
+    folder: Path, name: re.Pattern[str], count: int, what: str
+) -> Iterator[tuple[int, Path]]:
+    """The files of ``folder`` that ``name`` (one group of digits) numbers below ``count``,
+    with their numbers, in order. A temporary file left by a stopped run is skipped (it is
+    overwritten later); any other file is an error that names it."""
+    for path in listing(folder):
+        if path.name.startswith(".") and path.name.endswith(".tmp"):
+            continue
+        m = name.fullmatch(path.name)
+        if not m:
+            raise InputError(f"census store: unexpected file {str(path)!r}")
+        number = int(m.group(1))
+        if number >= count:
+            raise InputError(
+                f"census store: {str(path)!r} is {what} {number}, but this census has "
+                f"{what}s 0..{count - 1}"
+            )
+        yield number, path
 
 
 def listing(folder: Path) -> list[Path]:
