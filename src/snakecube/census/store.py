@@ -125,6 +125,11 @@ class Store:
         # reads every unit's header once per partition.
         self._headers: Headers = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (for a Dask task) without the checked headers: each worker reads them
+        once itself, instead of megabytes of them travelling with every task."""
+        return {**self.__dict__, "_headers": {}}
+
     # -- opening -------------------------------------------------------------------------
     @classmethod
     def open(
