@@ -174,9 +174,10 @@ def _run_batch(digest: str, data: bytes, items: list[int]) -> list[Any]:
 
 
 # glibc's mallopt parameters (<malloc.h>) and the values a batch runs with: freed memory is
-# kept for reuse and arrays of up to 32 MiB (glibc's largest threshold) come from the heap.
+# kept for reuse (up to 64 MiB) and arrays of up to 32 MiB come from the heap: where glibc's
+# own adaptive thresholds go (it stops adapting once either is set).
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-ROOMY = {M_TRIM_THRESHOLD: 1 << 30, M_MMAP_THRESHOLD: 32 << 20}
+ROOMY = {M_TRIM_THRESHOLD: 64 << 20, M_MMAP_THRESHOLD: 32 << 20}
 GLIBC_THRESHOLD = 128 << 10  # glibc's default for both, fixed once either is set
 _MALLOC_LOCK = threading.Lock()
 _MALLOC_USERS = [0]  # batches running in this process with roomy settings
@@ -211,8 +212,8 @@ def _roomy_malloc() -> Iterator[None]:
     A Dask nanny starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (memory goes
     back to the system at once). That also fixes glibc's mmap threshold at 128 KiB, so
     every array the census allocates and frees (MBs, per slice of a unit and per unit of a
-    reduce) is mapped afresh and page-faulted in: 2.8 times the page faults and 8 % more
-    CPU per unit, 3.5 times and 12 % more per reduce (docs/design.md)."""
+    reduce) is mapped afresh and page-faulted in: in a worker, 6 times the page faults and
+    6 % more CPU for units, 90 times and 8 % more for reduces (docs/design.md)."""
     found = _settings()
     if found is None:
         yield
