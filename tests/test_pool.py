@@ -376,3 +376,73 @@ def test_scheduler_address_forms():
     ]:
         with pytest.raises(InputError, match=says):
             check_address(bad)
+
+
+def test_a_pickled_store_leaves_its_checked_headers_behind(tmp_path):
+    # A Dask task carries the census's job (with its store) pickled: the headers the client
+    # has checked (megabytes for hundreds of units) stay with the client; a worker reads
+    # and checks them itself, and finds the same.
+    import pickle
+
+    box = sc.Box(2, 2, 3)
+    units = path_units(box)
+    done = census(box, store=tmp_path / "s", partitions=4, workers=1)
+    st = Store.open(tmp_path / "s", box, units, 4)
+    filled = st.filled_parts()
+    assert st._headers  # read and kept
+    copy = pickle.loads(pickle.dumps(st))
+    assert copy._headers == {} and copy.root == st.root and copy.id == st.id
+    assert copy.filled_parts() == filled and copy.finished_units() == st.finished_units()
+    assert sum(copy.finished_parts()[p].designs for p in filled) == done.design_count
+
+
+def test_a_dask_batch_runs_with_room_in_malloc_and_gives_it_back(monkeypatch):
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    import threading
+
+    from snakecube import cluster
+
+    calls: list[tuple[str, int, int]] = []
+
+    class Libc:
+        def mallopt(self, param: int, value: int) -> int:
+            calls.append(("mallopt", param, value))
+            return 1
+
+        def malloc_trim(self, pad: int) -> int:
+            calls.append(("trim", pad, 0))
+            return 1
+
+    before = {cluster.M_TRIM_THRESHOLD: 65536, cluster.M_MMAP_THRESHOLD: 131072}
+    monkeypatch.setattr(cluster, "_settings", lambda: (Libc(), before))
+    roomy = [("mallopt", p, v) for p, v in cluster.ROOMY.items()]
+    back = [("mallopt", p, v) for p, v in before.items()] + [("trim", 0, 0)]
+    inside, release = threading.Event(), threading.Event()
+
+    def other_batch() -> None:
+        with cluster._roomy_malloc():
+            inside.set()
+            release.wait(10)
+
+    with cluster._roomy_malloc():  # two batches at once (two threads): set once, reset once
+        thread = threading.Thread(target=other_batch)
+        thread.start()
+        assert inside.wait(10)
+        assert calls == roomy
+    assert calls == roomy  # the other batch still runs
+    release.set()
+    thread.join()
+    assert calls == roomy + back
+    with pytest.raises(ZeroDivisionError), cluster._roomy_malloc():  # reset on an error too
+        1 / 0  # noqa: B018
+    assert calls == (roomy + back) * 2
+    # Where the environment fixes no threshold (no Dask nanny), glibc adapts them itself.
+    monkeypatch.undo()
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    assert cluster._settings() is None
+    if LINUX:  # a nanny's setting, as the worker sees it (glibc here, as on CI)
+        monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+        found = cluster._settings()
+        if found is not None:
+            assert found[1] == {cluster.M_TRIM_THRESHOLD: 65536, cluster.M_MMAP_THRESHOLD: 131072}
