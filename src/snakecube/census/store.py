@@ -40,7 +40,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,9 @@ import numpy.typing as npt
 from snakecube.census.units import UnitTally
 from snakecube.errors import InputError
 from snakecube.shape import Region
+
+if TYPE_CHECKING:
+    from snakecube.census.joint import JointPart
 
 FORMAT, VERSION = "snakecube-census", 2
 UNIT_MAGIC, PART_MAGIC = b"SNKUNIT2", b"SNKPART2"
@@ -127,7 +130,7 @@ class StoreFolder:
     def part_path(self, p: int) -> Path:
         return self.root / "parts" / f"p{p:04d}.bin"
 
-    def _write_part(self, magic: bytes, info: Any, block: bytes) -> None:
+    def _write_part(self, magic: bytes, info: PartInfo | JointPart, block: bytes) -> None:
         """Write a reduced partition atomically: a header of the census's id, the fields of
         ``info`` (a dataclass; JSON writes its tuples as lists and its ints as keys as
         strings) and the digest of ``block``, then ``block``."""
