@@ -434,37 +434,55 @@ static inline int32_t touches(const sc_first *s, int32_t y, int32_t e) {
     return 0;
 }
 
+/* The dead-end test of both orders, over the free cells next to the segment of ``length``
+ * cells from ``old`` along d (the old head included). A cell's ways in are its free
+ * neighbours and the heads marked near it at this stamp (``near``, and with ``room`` 2 the
+ * second arm's ``near_b``). One with no way in cuts (0). One with a single way in is an end
+ * of the snake: of ``colour`` (-1: any; the arms' ends are checked after), and one of the
+ * ``room`` cells of ``ends`` (-1 where none is known yet), added there if new; one more than
+ * they hold cuts. Else 1. */
+static inline int lone_cells(sc_first *s, int32_t old, int32_t d, int32_t length,
+                             int32_t *ends, int32_t room, int32_t colour) {
+    int32_t i, j, x = old, y, ways;
+    for (i = 0; i < length; i++) {
+        for (j = 0; j < 6; j++) {
+            y = s->nb[x * 6 + j];
+            if (y < 0 || !s->free[y])
+                continue;
+            ways = s->deg[y] + (s->near[y] == s->stamp)
+                   + (room > 1 && s->near_b[y] == s->stamp);
+            if (ways == 0)
+                return 0;
+            if (ways == 1) {
+                if (colour >= 0 && s->colour[y] != colour)
+                    return 0;
+                if (y == ends[0] || (room > 1 && y == ends[1]))
+                    continue;
+                if (ends[0] < 0)
+                    ends[0] = y;
+                else if (room > 1 && ends[1] < 0)
+                    ends[1] = y;
+                else
+                    return 0;
+            }
+        }
+        if (i + 1 < length)
+            x = s->nb[x * 6 + d];
+    }
+    return 1;
+}
+
 /* Free cells next to the new segment (or the old head) with no way in, or a second with one
  * way in (the end): -2 to cut; else the end cell if known, or -1. */
 static int32_t dead_ends(sc_first *s, int32_t k, int32_t old, int32_t d, int32_t e) {
-    int32_t last = s->endc[k], i, j, x, y, ways, length = s->lengths[k];
+    int32_t last = s->endc[k];
     if (k + 1 == s->n_seg)
         return last;
     if (last >= 0 && !s->free[last])
         last = -1;
     new_stamp(s);
     mark_near(s, e, s->near);
-    x = old;
-    for (i = 0; i < length; i++) {
-        for (j = 0; j < 6; j++) {
-            y = s->nb[x * 6 + j];
-            if (y < 0 || !s->free[y])
-                continue;
-            ways = s->deg[y] + (s->near[y] == s->stamp);
-            if (ways == 0)
-                return -2;
-            if (ways == 1) {
-                if (last >= 0 && last != y)
-                    return -2;
-                if (s->colour[y] != s->end_colour)
-                    return -2;
-                last = y;
-            }
-        }
-        if (i + 1 < length)
-            x = s->nb[x * 6 + d];
-    }
-    return last;
+    return lone_cells(s, old, d, s->lengths[k], &last, 1, s->end_colour) ? last : -2;
 }
 
 /* Is x in the DFS subtree of root (discovered while root was open)? */
@@ -779,41 +797,20 @@ static int ends_fit(sc_first *s, int32_t c1, int32_t c2, int32_t u) {
  * in is an end of the snake: at most one per unfinished arm, each of an end's colour.
  * Records the known ends for level t + 1. */
 static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t length) {
-    int32_t u = t + 1, c1 = s->endc[t], c2 = s->endc2[t], i, j, x, y, ways;
+    int32_t u = t + 1, ends[2] = {s->endc[t], s->endc2[t]}, c1, c2;
     int32_t ha = open_a(s, u) ? s->head_a[u] : -1;
     int32_t hb = open_b(s, u) ? s->head_b[u] : -1;
-    if (c1 >= 0 && !s->free[c1])
-        c1 = -1;
-    if (c2 >= 0 && !s->free[c2])
-        c2 = -1;
+    if (ends[0] >= 0 && !s->free[ends[0]])
+        ends[0] = -1;
+    if (ends[1] >= 0 && !s->free[ends[1]])
+        ends[1] = -1;
     new_stamp(s);
     mark_near(s, ha, s->near);
     mark_near(s, hb, s->near_b);
-    x = old;
-    for (i = 0; i < length; i++) {
-        for (j = 0; j < 6; j++) {
-            y = s->nb[x * 6 + j];
-            if (y < 0 || !s->free[y])
-                continue;
-            ways = s->deg[y] + (s->near[y] == s->stamp) + (s->near_b[y] == s->stamp);
-            if (ways == 0)
-                return 0;
-            if (ways == 1 && y != c1 && y != c2) {
-                if (c1 < 0)
-                    c1 = y;
-                else if (c2 < 0)
-                    c2 = y;
-                else
-                    return 0;
-            }
-        }
-        if (i + 1 < length)
-            x = s->nb[x * 6 + d];
-    }
-    if (c1 < 0) {
-        c1 = c2;
-        c2 = -1;
-    }
+    if (!lone_cells(s, old, d, length, ends, 2, -1))
+        return 0;
+    c1 = ends[0] >= 0 ? ends[0] : ends[1];
+    c2 = ends[0] >= 0 ? ends[1] : -1;
     if (!ends_fit(s, c1, c2, u))
         return 0;
     s->endc[u] = c1;
