@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -111,7 +112,8 @@ def main() -> None:
             rows.append(row)
             print(row, flush=True)
             table = (
-                f"{FORECAST_HEAD}\n\n`.venv/bin/python benchmarks/census_speed.py --forecast`: "
+                f"{FORECAST_HEAD}\n\n`.venv/bin/python benchmarks/census_speed.py "
+                f"{shlex.join(sys.argv[1:])}`: "
                 "each box's `designs --estimate --workers 2` (CPU seconds per phase: path search, "
                 "solution counting, reduce, at the speed a short calibration measures) and then "
                 "its census on 2 workers, box after box in one run on the shared 2-core "

@@ -32,7 +32,7 @@ from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
-from snakecube.search import kernel, make_plan, prepare, reference
+from snakecube.search import kernel, make_plan, options, prepare, reference
 from snakecube.search.plan import Unit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -212,12 +212,12 @@ def pruning(snake: sc.Snake | str, name: str, full: bool = True) -> list[str]:
     everything = [Unit(c, (), 0) for c in range(problem.ncells)]
     steps = [
         ("bounds and overlap only, symmetry at the root", plan.units, 0, 0),
-        ("+ dead ends", plan.units, kernel.DEAD_END, 0),
-        ("+ parity", plan.units, kernel.DEAD_END | kernel.PARITY, 0),
-        ("+ tail (default)", plan.units, kernel.DEFAULT_PRUNE, 0),
-        ("+ connectivity while >= 40 cells free", plan.units, kernel.ALL_PRUNE, 40),
-        ("+ connectivity at every node", plan.units, kernel.ALL_PRUNE, 0),
-        ("default pruning, no symmetry reduction", everything, kernel.DEFAULT_PRUNE, 0),
+        ("+ dead ends", plan.units, options.DEAD_END, 0),
+        ("+ parity", plan.units, options.DEAD_END | options.PARITY, 0),
+        ("+ tail (default)", plan.units, options.DEFAULT_PRUNE, 0),
+        ("+ connectivity while >= 40 cells free", plan.units, options.ALL_PRUNE, 40),
+        ("+ connectivity at every node", plan.units, options.ALL_PRUNE, 0),
+        ("default pruning, no symmetry reduction", everything, options.DEFAULT_PRUNE, 0),
     ]
     if not full:  # the slow rows (minutes on a hard snake) only for the king
         steps = steps[1:6]

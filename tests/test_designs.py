@@ -61,6 +61,7 @@ def test_generate_unique_designs_confirmed_independently(capsys):
 def test_rate_is_the_same_on_the_pure_python_engine():
     from snakecube.designs import rate
     from snakecube.search import kernel
+    from snakecube.search.options import DEAD_END, PARITY
     from snakecube.search.reference import Reference
 
     # The reference with the kernel's pruning visits the same nodes, so the score is the
@@ -68,9 +69,9 @@ def test_rate_is_the_same_on_the_pure_python_engine():
     for name in ("standard", "seed-blue", "seed-orange"):
         box = sc.Box(3, 3, 3)
         for s in (sc.Snake.parse(name), sc.Snake.parse(name).reversed()):
-            pure = sc.solve(s, box, engine=Reference(kernel.DEAD_END | kernel.PARITY), workers=1)
+            pure = sc.solve(s, box, engine=Reference(DEAD_END | PARITY), workers=1)
             if kernel.AVAILABLE:
-                fast = sc.solve(s, box, engine=kernel.Kernel(kernel.DEAD_END | kernel.PARITY),
+                fast = sc.solve(s, box, engine=kernel.Kernel(DEAD_END | PARITY),
                                 workers=1)  # fmt: skip
                 assert pure.nodes == fast.nodes
         assert rate(name).complete

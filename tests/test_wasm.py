@@ -88,8 +88,10 @@ designs = st.builds(
 )
 
 
+# Each design's solve makes hundreds of calls of the loops, each some 17 round trips to Node:
+# 15 designs here; every flag and loop on three fixed designs below.
 @settings(
-    max_examples=30,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -37,19 +37,17 @@ import numpy as np
 from snakecube.census.reduce import STATS_FIELDS, design_stats
 from snakecube.census.store import (
     PART_NAME,
-    Headers,
     Store,
+    StoreFolder,
     Words,
     check_fields,
     checksum,
+    created,
     le64,
     load_manifest,
     numbered_files,
-    pack,
     read_block,
     read_header,
-    write_atomic,
-    write_new,
 )
 from snakecube.errors import InputError
 from snakecube.shape import Box, Region
@@ -105,16 +103,12 @@ def searched_spec(region: Region | None, nodes: int) -> dict[str, Any] | None:
     }
 
 
-class JointStore:
+class JointStore(StoreFolder):
     """An open joint store (see the module's docstring)."""
 
     def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
-        self.root = root
-        self.manifest = manifest
-        self.id: str = manifest["id"]
-        self.partitions: int = manifest["partitions"]
+        super().__init__(root, manifest)
         self.targets: int = len(manifest["targets"])
-        self._headers: Headers = {}
 
     @classmethod
     def open(
@@ -138,18 +132,9 @@ class JointStore:
             "searched": searched,
             "id": joint_id(ids, partitions, searched),
         }
+        if created(root, manifest, ("targets", "parts", "searched")):
+            return cls(root, manifest)
         name = repr(str(root))
-        try:
-            if root.exists() and not root.is_dir():
-                raise InputError(f"census store {name} is not a directory")
-            root.mkdir(parents=True, exist_ok=True)
-            if not (root / "manifest.json").exists() and _fresh(root):
-                for folder in ("targets", "parts", "searched"):
-                    (root / folder).mkdir(exist_ok=True)
-                if write_new(root / "manifest.json", json.dumps(manifest, indent=1).encode()):
-                    return cls(root, manifest)
-        except OSError as err:
-            raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
         found = _read_manifest(root)
         if found.get("id") != manifest["id"]:
             other = found.get("searched")
@@ -166,19 +151,12 @@ class JointStore:
             )
         return cls(root, found)
 
-    @property
-    def bits(self) -> int:
-        return self.partitions.bit_length() - 1
-
     def searched_root(self) -> Path:
         """Where the search in the extra target keeps its work (``decide.Decisions``)."""
         return self.root / "searched" / str(self.manifest["searched"]["folder"])
 
     def target_root(self, i: int) -> Path:
         return self.root / "targets" / str(self.manifest["folders"][i])
-
-    def part_path(self, p: int) -> Path:
-        return self.root / "parts" / f"p{p:04d}.bin"
 
     def finished_parts(self) -> dict[int, JointPart]:
         """The intersected partitions, from their headers (each checked)."""
@@ -202,19 +180,7 @@ class JointStore:
 
     def write_part(self, info: JointPart, keys: Words, columns: Words) -> None:
         block = le64(keys).tobytes() + b"".join(le64(c).tobytes() for c in columns)
-        header = {
-            "census": self.id,
-            "partition": info.partition,
-            "designs": info.designs,
-            "solutions": info.solutions,
-            "unique": info.unique,
-            "unique_in_all": info.unique_in_all,
-            "palindromes": info.palindromes,
-            "histograms": [{str(k): v for k, v in h.items()} for h in info.histograms],
-            "top": [[k, s] for k, s in info.top],
-            "digest": checksum(block),
-        }
-        write_atomic(self.part_path(info.partition), pack(MAGIC, header, [block]))
+        self._write_part(MAGIC, info, block)
 
     def read_part(self, p: int) -> tuple[Words, Words]:
         """(keys, solutions: one row per target) of partition ``p``'s common designs."""
@@ -238,21 +204,6 @@ class JointStore:
         if any(len(header[f]) != k for f in ("solutions", "unique", "histograms")):
             raise InputError(f"census store: {str(path)!r}: the header has not {k} targets")
         return header, start
-
-
-def _fresh(root: Path) -> bool:
-    """True if ``root`` holds nothing but what creating a joint store leaves before its
-    manifest (empty ``targets``, ``parts`` and ``searched`` folders, temporary files)."""
-    for entry in root.iterdir():
-        if entry.name.startswith(".") and entry.name.endswith(".tmp"):
-            continue
-        if (
-            entry.name not in ("targets", "parts", "searched")
-            or not entry.is_dir()
-            or any(entry.iterdir())
-        ):
-            return False
-    return True
 
 
 def _read_manifest(root: Path) -> dict[str, Any]:

@@ -146,20 +146,45 @@ def census(
     if seconds is not None:
         seconds = limits.seconds(seconds)
     units, left = plan(region, n_workers, store, p, max_segment=max_segment)
-    if left is not None and seconds is None and scheduler is None and left.too_long():
+    if left is not None:
+        check_forecast(region, left, seconds, scheduler, on_forecast)
+    with workplace(store, scheduler) as (root, temp, client):
+        deadline = None if seconds is None else time.monotonic() + seconds
+        result = run_census(
+            region, root, units, p, progress, n_workers, client, max_segment, deadline, left
+        )
+    return replace(result, store=None if store is None else root, _cleanup=temp)
+
+
+def check_forecast(
+    region: Region,
+    left: Forecast,
+    seconds: float | None,
+    scheduler: str | None,
+    on_forecast: Callable[[Forecast], None] | None,
+) -> None:
+    """Refuse work forecast to take too long (InputError naming ``region``, the target with
+    the most of it) unless it has a time limit or a cluster; else tell ``on_forecast``."""
+    if seconds is None and scheduler is None and left.too_long():
         raise InputError(too_long(region, left))
-    if left is not None and on_forecast is not None:
+    if on_forecast is not None:
         on_forecast(left)
+
+
+@contextlib.contextmanager
+def workplace(
+    store: str | Path | None, scheduler: str | None
+) -> Iterator[tuple[Path, tempfile.TemporaryDirectory[str] | None, Any]]:
+    """Where a census works: its store's folder (a temporary one without ``store``, kept
+    for the answer, removed if the work fails), the temporary directory or None, and a client
+    of the Dask ``scheduler`` (None without one), closed at the end."""
     temp = temporary_store() if store is None else None
     root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
             client = connect(scheduler)
-        deadline = None if seconds is None else time.monotonic() + seconds
-        result = run_census(
-            region, root, units, p, progress, n_workers, client, max_segment, deadline, left
-        )
+        yield root, temp, client
     except BaseException:
         if temp is not None:
             temp.cleanup()
@@ -167,7 +192,6 @@ def census(
     finally:
         if client is not None:
             client.close()
-    return replace(result, store=None if store is None else root, _cleanup=temp)
 
 
 def connect(scheduler: str) -> Any:

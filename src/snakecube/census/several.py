@@ -30,15 +30,14 @@ from snakecube.census.joint import (
 from snakecube.census.reduce import TOP
 from snakecube.census.result import Census, Progress, snake_of_key, turns_order
 from snakecube.census.runner import (
+    check_forecast,
     checked,
     checked_segment,
-    connect,
     default_units,
     map_jobs,
     plan,
     run_census,
-    temporary_store,
-    too_long,
+    workplace,
 )
 from snakecube.census.store import census_id
 from snakecube.census.units import path_units
@@ -258,28 +257,14 @@ def joint_census(
     units = [path_units(r, min_units=default_units(n)) for r in regions]
     ids = [census_id(r, u, p, max_segment) for r, u in zip(regions, units, strict=True)]
     left = _forecast(regions, n_workers, store, p, max_segment)
-    if left is not None and seconds is None and scheduler is None and left[1].too_long():
-        raise InputError(too_long(*left))
-    if left is not None and on_forecast is not None:
-        on_forecast(left[1])
-    temp = temporary_store() if store is None else None
-    root = Path(temp.name if temp is not None else store)  # type: ignore[arg-type]
-    client = None
-    try:
-        if scheduler is not None:  # first: a bad address leaves no new store behind
-            client = connect(scheduler)
+    if left is not None:
+        check_forecast(*left, seconds, scheduler, on_forecast)
+    with workplace(store, scheduler) as (root, temp, client):
         jst = JointStore.open(root, regions, ids, p, searched_spec(fold_into, budget or 0))
         run = _Run(jst, regions, units, progress, n_workers, client, max_segment, deadline)
         result = run.counted()
         if fold_into is not None and result.complete:
             result = run.searched(result, fold_into, budget or 0, deadline)
-    except BaseException:
-        if temp is not None:
-            temp.cleanup()
-        raise
-    finally:
-        if client is not None:
-            client.close()
     found = {f.name: getattr(result, f.name) for f in fields(JointTally)}
     return JointCensus(
         **found, regions=tuple(regions), store=None if store is None else root, _store=jst,

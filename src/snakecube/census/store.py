@@ -38,9 +38,9 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,9 @@ import numpy.typing as npt
 from snakecube.census.units import UnitTally
 from snakecube.errors import InputError
 from snakecube.shape import Region
+
+if TYPE_CHECKING:
+    from snakecube.census.joint import JointPart
 
 FORMAT, VERSION = "snakecube-census", 2
 UNIT_MAGIC, PART_MAGIC = b"SNKUNIT2", b"SNKPART2"
@@ -109,18 +112,17 @@ class PartInfo:
     top: list[tuple[int, int]]  # (key, solutions) of its designs with the most solutions
 
 
-class Store:
-    """An open census store (see the module's docstring)."""
+class StoreFolder:
+    """What both kinds of census store keep (:class:`Store`, one target's, and
+    ``joint.JointStore``, several targets'): the folder and its manifest, the census's id and
+    partitions, the reduced partitions' files, and the headers read so far."""
 
     def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
         self.root = root
         self.manifest = manifest
         self.id: str = manifest["id"]
-        self.units: int = manifest["units"]
         self.partitions: int = manifest["partitions"]
         self.bits = self.partitions.bit_length() - 1
-        self.cells: int = len(manifest["cells"])
-        self.max_segment: int | None = manifest.get("max_segment")
         # Checked headers by path, with the (inode, size, mtime) they were read at: a reduce
         # reads every unit's header once per partition.
         self._headers: Headers = {}
@@ -129,6 +131,26 @@ class Store:
         """Pickled (for a Dask task) without the checked headers: each worker reads them
         once itself, instead of megabytes of them travelling with every task."""
         return {**self.__dict__, "_headers": {}}
+
+    def part_path(self, p: int) -> Path:
+        return self.root / "parts" / f"p{p:04d}.bin"
+
+    def _write_part(self, magic: bytes, info: PartInfo | JointPart, block: bytes) -> None:
+        """Write a reduced partition atomically: a header of the census's id, the fields of
+        ``info`` (a dataclass; JSON writes its tuples as lists and its ints as keys as
+        strings) and the digest of ``block``, then ``block``."""
+        header = {"census": self.id, **asdict(info), "digest": checksum(block)}
+        write_atomic(self.part_path(info.partition), pack(magic, header, [block]))
+
+
+class Store(StoreFolder):
+    """An open census store (see the module's docstring)."""
+
+    def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
+        super().__init__(root, manifest)
+        self.units: int = manifest["units"]
+        self.cells: int = len(manifest["cells"])
+        self.max_segment: int | None = manifest.get("max_segment")
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -154,23 +176,11 @@ class Store:
         }
         if max_segment is not None:
             manifest["max_segment"] = max_segment
-        name = repr(str(root))
-        try:
-            if root.exists() and not root.is_dir():
-                raise InputError(f"census store {name} is not a directory")
-            root.mkdir(parents=True, exist_ok=True)
-            # Two processes may create one store at once: the manifest is written last, and
-            # only if none is there yet (write_new), so one of them makes it and the other
-            # reads it below, as a rerun would.
-            if not (root / "manifest.json").exists() and _fresh(root):
-                (root / "units").mkdir(exist_ok=True)
-                (root / "parts").mkdir(exist_ok=True)
-                if write_new(root / "manifest.json", json.dumps(manifest, indent=1).encode()):
-                    return cls(root, manifest)
-        except OSError as err:
-            raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
+        if created(root, manifest, ("units", "parts")):
+            return cls(root, manifest)
         found = read_manifest(root)
         if found.get("id") != manifest["id"]:
+            name = repr(str(root))
             raise InputError(
                 f"census store {name} belongs to another census ({found.get('target')!r}, "
                 f"{found.get('units')} units, {found.get('partitions')} partitions); use "
@@ -258,9 +268,6 @@ class Store:
         return _arrays(block, f)
 
     # -- partitions ------------------------------------------------------------------------
-    def part_path(self, p: int) -> Path:
-        return self.root / "parts" / f"p{p:04d}.bin"
-
     def filled_parts(self) -> list[int]:
         """The partitions that hold at least one design, from the units' headers (every unit
         finished). Only these are reduced and have a file: an empty one costs nothing."""
@@ -292,19 +299,7 @@ class Store:
         return out
 
     def write_part(self, info: PartInfo, keys: Words, solutions: Words) -> None:
-        block = le64(keys).tobytes() + le64(solutions).tobytes()
-        header = {
-            "census": self.id,
-            "partition": info.partition,
-            "designs": info.designs,
-            "solutions": info.solutions,
-            "unique": info.unique,
-            "palindromes": info.palindromes,
-            "histogram": {str(k): v for k, v in info.histogram.items()},
-            "top": [list(t) for t in info.top],
-            "digest": checksum(block),
-        }
-        write_atomic(self.part_path(info.partition), pack(PART_MAGIC, header, [block]))
+        self._write_part(PART_MAGIC, info, le64(keys).tobytes() + le64(solutions).tobytes())
 
     def read_part(self, p: int) -> tuple[Words, Words]:
         """(keys, solutions) of every design in partition ``p``, checked."""
@@ -546,13 +541,35 @@ def _naming(err: OSError, path: Path) -> OSError:
     return OSError(err.errno, err.strerror or str(err), str(path))
 
 
-def _fresh(root: Path) -> bool:
+def created(root: Path, manifest: dict[str, Any], folders: tuple[str, ...]) -> bool:
+    """Make a store's directory ``root`` and, if it is new (:func:`_fresh`), its ``folders``
+    and ``manifest``: True if this call wrote the manifest, False if one is there to read.
+    InputError if ``root`` cannot be a store's directory.
+
+    Two processes may create one store at once: the manifest is written last, and only if
+    none is there yet (write_new), so one of them makes it and the other reads it, as a
+    rerun would."""
+    name = repr(str(root))
+    try:
+        if root.exists() and not root.is_dir():
+            raise InputError(f"census store {name} is not a directory")
+        root.mkdir(parents=True, exist_ok=True)
+        if not (root / "manifest.json").exists() and _fresh(root, folders):
+            for folder in folders:
+                (root / folder).mkdir(exist_ok=True)
+            return write_new(root / "manifest.json", json.dumps(manifest, indent=1).encode())
+    except OSError as err:
+        raise InputError(f"cannot use census store {name}: {err.strerror or err}") from None
+    return False
+
+
+def _fresh(root: Path, folders: tuple[str, ...]) -> bool:
     """True if ``root`` holds nothing but what creating a store leaves before its manifest:
-    empty ``units`` and ``parts`` directories and temporary files."""
+    its ``folders``, empty, and temporary files."""
     for entry in root.iterdir():
         if entry.name.startswith(".") and entry.name.endswith(".tmp"):
             continue
-        if entry.name not in ("units", "parts") or not entry.is_dir():
+        if entry.name not in folders or not entry.is_dir():
             return False
         if any(not (e.name.startswith(".") and e.name.endswith(".tmp")) for e in entry.iterdir()):
             return False

@@ -220,14 +220,30 @@ def _picked(args: Namespace, listed: list[tuple[str, str]]) -> tuple[str, str]:
     )
 
 
-def add_seconds(p: Parser) -> None:
-    p.add_argument(
-        "--seconds",
-        type=seconds_type,
-        metavar="S",
-        help="stop after S seconds, counted from the command's start (the answer is then "
-        "marked incomplete)",
-    )
+# The options several commands take, each declared here once: its name, type and metavar;
+# a command may say in its own help what it means there.
+def add_seconds(
+    p: Parser,
+    help: str = "stop after S seconds, counted from the command's start (the answer is then "
+    "marked incomplete)",
+) -> None:
+    p.add_argument("--seconds", type=seconds_type, metavar="S", help=help)
+
+
+def add_json(p: Parser, help: str = "print one JSON object") -> None:
+    p.add_argument("--json", action="store_true", help=help)
+
+
+def add_quiet(p: Parser) -> None:
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_workers(p: Parser, help: str) -> None:
+    p.add_argument("--workers", type=workers_type, metavar="N", help=help)
+
+
+def add_scheduler(p: Parser, help: str) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS", help=help)
 
 
 def seconds_left(args: Namespace) -> float | None:

@@ -14,10 +14,14 @@ from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Parser,
+    add_json,
+    add_quiet,
+    add_scheduler,
     add_seconds,
     add_snake,
     add_target,
     add_targets,
+    add_workers,
     catalog_note,
     command,
     nearby_designs,
@@ -25,13 +29,11 @@ from snakecube.cli.base import (
     print_nearby,
     say,
     seconds_left,
-    seconds_type,
     snake_text,
     straightness_type,
     target_of,
     targets_of,
     whole,
-    workers_type,
 )
 from snakecube.designs import generate, rate
 from snakecube.errors import InputError
@@ -132,7 +134,7 @@ def _store(args: Namespace) -> str | None:
 
 def _designs_options(p: Parser) -> None:
     add_targets(p, snake=False)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p)
     p.add_argument("--csv", metavar="FILE", help="write one row per design")
     p.add_argument(
         "--top",
@@ -141,10 +143,8 @@ def _designs_options(p: Parser) -> None:
         metavar="N",
         help="list the N designs with the most solutions (10)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument(
-        "--workers", type=workers_type, metavar="N", help="processes (default: all cores)"
-    )
+    add_quiet(p)
+    add_workers(p, "processes (default: all cores)")
     p.add_argument(
         "--store",
         metavar="DIR",
@@ -159,11 +159,10 @@ def _designs_options(p: Parser) -> None:
         metavar="P",
         help="split the designs into P partitions (a power of two)",
     )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on this Dask cluster (tcp://HOST:PORT; needs --store on a directory every "
-        "worker can reach, and snakecube[cluster])",
+    add_scheduler(
+        p,
+        "run on this Dask cluster (tcp://HOST:PORT; needs --store on a directory every worker "
+        "can reach, and snakecube[cluster])",
     )
     p.add_argument(
         "--difficulty",
@@ -476,17 +475,13 @@ def _generate_options(p: Parser) -> None:
         help="lean towards long straight runs: a corner is kept with odds exp(-B) "
         "(default: 1 with --unique, else 0)",
     )
-    p.add_argument(
-        "--workers", type=workers_type, metavar="N", help="processes (default: all cores)"
-    )
+    add_workers(p, "processes (default: all cores)")
     p.add_argument("--show", action="store_true", help="print folding instructions for each")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--seconds",
-        type=seconds_type,
-        metavar="S",
-        help="stop after S seconds, counted from the command's start, keeping the designs "
-        f"found (default {GENERATE_SECONDS:g})",
+    add_json(p)
+    add_seconds(
+        p,
+        "stop after S seconds, counted from the command's start, keeping the designs found "
+        f"(default {GENERATE_SECONDS:g})",
     )
 
 
@@ -634,7 +629,7 @@ def _rate_options(p: Parser) -> None:
     add_snake(p)
     add_target(p)
     add_seconds(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p)
 
 
 @command(

@@ -12,11 +12,11 @@ from argparse import Namespace
 from snakecube.cli.base import (
     EXIT_OK,
     Parser,
+    add_workers,
     command,
     say,
     seconds_type,
     whole,
-    workers_type,
 )
 from snakecube.errors import InputError
 from snakecube.web.site import build
@@ -26,9 +26,7 @@ def _serve_options(p: Parser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=whole(0, 65535), default=8765, help="port (default 8765)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
-    p.add_argument(
-        "--workers", type=workers_type, metavar="N", help="search processes (default: the cores)"
-    )
+    add_workers(p, "search processes (default: the cores)")
     p.add_argument(
         "--queue",
         type=whole(0, 1000),

@@ -12,9 +12,12 @@ from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Parser,
+    add_json,
+    add_quiet,
     add_seconds,
     add_snake,
     add_targets,
+    add_workers,
     catalog_note,
     command,
     print_json,
@@ -23,7 +26,6 @@ from snakecube.cli.base import (
     snake_text,
     target_of,
     whole,
-    workers_type,
 )
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
@@ -88,7 +90,6 @@ def _show_options(p: Parser) -> None:
 )
 def show_command(args: Namespace) -> int:
 
-    _check_out(args.out)
     choice = _chosen(args, "show")
     found = choice.solution
     if found is None:
@@ -118,8 +119,9 @@ def show_command(args: Namespace) -> int:
 
 def _chosen(args: Namespace, verb: str, end: str = "best", order: str = "walk") -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
-    names a catalog puzzle typed otherwise, and says when the time limit came first."""
-
+    names a catalog puzzle typed otherwise, and says when the time limit came first. --out
+    is checked first, before the search."""
+    _check_out(args.out)
     target = target_of(args)
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)
     said = catalog_note(typed, snake_text(args), target)
@@ -186,7 +188,7 @@ def _fold_options(p: Parser) -> None:
         action="store_true",
         help="plan the fewest quarter turns instead of turns that walk along the chain",
     )
-    p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
+    add_json(p, "print the plan as one JSON object")
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -203,7 +205,6 @@ def _fold_options(p: Parser) -> None:
 )
 def fold_command(args: Namespace) -> int:
 
-    _check_out(args.out)
     order = "fewest" if args.fewest else "walk"
     choice = _chosen(args, "fold", args.held, order)
     found, p = choice.solution, choice.plan
@@ -265,8 +266,8 @@ def _bound(turns: int, bound: int) -> str:
 def _fold_census_options(p: Parser) -> None:
     p.add_argument("--box", metavar="AxBxC", required=True, help="the box (at most 27 cells)")
     p.add_argument("--csv", metavar="FILE", required=True, help="write one row per solution end")
-    p.add_argument("--workers", type=workers_type, metavar="N", help="processes (default: all)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_workers(p, "processes (default: all)")
+    add_quiet(p)
 
 
 @command(
@@ -305,7 +306,7 @@ def fold_census_command(args: Namespace) -> int:
 
 def _flat_options(p: Parser) -> None:
     add_snake(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p)
     p.add_argument("--out", metavar="FILE", help="draw the most compact layouts (.png .svg .pdf)")
     add_seconds(p)
 

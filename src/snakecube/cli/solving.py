@@ -16,10 +16,14 @@ from snakecube.cli.base import (
     EXIT_OK,
     SNAKE_HELP,
     Parser,
+    add_json,
+    add_quiet,
+    add_scheduler,
     add_seconds,
     add_snake,
     add_target,
     add_targets,
+    add_workers,
     catalog_note,
     catalog_typo,
     cells,
@@ -34,7 +38,6 @@ from snakecube.cli.base import (
     target_of,
     targets_of,
     whole,
-    workers_type,
 )
 from snakecube.errors import InputError
 from snakecube.explain.text import report
@@ -89,7 +92,7 @@ def _solve_options(p: Parser) -> None:
         metavar="S",
         help="random seed of the restarts and beams (default 0)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p)
     p.add_argument("--letters", action="store_true", help="directions as XP/YN (seeds/000)")
     p.add_argument(
         "--engine",
@@ -97,18 +100,9 @@ def _solve_options(p: Parser) -> None:
         default=None,
         help="search engine (default: auto, or $SNAKECUBE_ENGINE)",
     )
-    p.add_argument(
-        "--workers",
-        type=workers_type,
-        metavar="N",
-        help="processes to search with (default: all cores for big searches)",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="count on this Dask cluster (tcp://HOST:PORT; needs snakecube[cluster])",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_workers(p, "processes to search with (default: all cores for big searches)")
+    add_scheduler(p, "count on this Dask cluster (tcp://HOST:PORT; needs snakecube[cluster])")
+    add_quiet(p)
     p.add_argument(
         "--show",
         action="store_true",
@@ -280,7 +274,7 @@ def _check_options(p: Parser) -> None:
     )
     p.add_argument("--start", metavar="X,Y,Z", help="the cell of cube 1, for directions")
     add_seconds(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_json(p, "print JSON")
 
 
 @command(
@@ -324,7 +318,7 @@ def check_command(args: Namespace) -> int:
 def _convert_options(p: Parser) -> None:
     add_snake(p)
     p.add_argument("--to", choices=NOTATIONS, help="only this notation")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_json(p, "print JSON")
 
 
 @command(
@@ -350,7 +344,7 @@ def convert_command(args: Namespace) -> int:
 
 
 def _catalog_options(p: Parser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_json(p, "print JSON")
 
 
 @command(

@@ -91,22 +91,19 @@ static inline sc_u128 sc_bit(int i) { return (sc_u128)1 << i; }
  * make a loop read or write outside its arrays. The caller (``search.loops``) has already
  * checked every length and number; these check the values inside. */
 
-/* Are the ``count`` values of ``a`` all in [lo, hi)? */
-static inline int sc_ints_within(const int32_t *a, size_t count, int64_t lo, int64_t hi) {
-    size_t i;
-    for (i = 0; i < count; i++)
-        if (a[i] < lo || a[i] >= hi)
-            return 0;
-    return 1;
-}
-
-static inline int sc_longs_within(const int64_t *a, size_t count, int64_t lo, int64_t hi) {
-    size_t i;
-    for (i = 0; i < count; i++)
-        if (a[i] < lo || a[i] >= hi)
-            return 0;
-    return 1;
-}
+/* Are the ``count`` values of ``a`` all in [lo, hi)? One body, written once for arrays of
+ * 32-bit ints (``sc_ints_within``) and of 64-bit ones (``sc_longs_within``). */
+#define SC_WITHIN(name, type)                                                                  \
+    static inline int name(const type *a, size_t count, int64_t lo, int64_t hi) {              \
+        size_t i;                                                                              \
+        for (i = 0; i < count; i++)                                                            \
+            if (a[i] < lo || a[i] >= hi)                                                       \
+                return 0;                                                                      \
+        return 1;                                                                              \
+    }
+SC_WITHIN(sc_ints_within, int32_t)
+SC_WITHIN(sc_longs_within, int64_t)
+#undef SC_WITHIN
 
 /* Do the ``count`` masks of ``words`` words each in ``m`` hold only cells below ``n``? */
 static inline int sc_masks_within(const uint64_t *m, size_t count, int64_t words, int64_t n) {

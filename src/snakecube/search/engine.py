@@ -32,23 +32,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from snakecube.search.options import (
-    ALL_PRUNE,
-    CONNECTED,
-    DEAD_END,
-    DEFAULT_PRUNE,
-    MIN_FREE,
-    PARITY,
-    TAIL,
-    Prune,
-)
+from snakecube.search.options import ALL_PRUNE, CONNECTED, DEAD_END, MIN_FREE, PARITY, TAIL, Prune
 from snakecube.search.plan import Unit
 from snakecube.search.problem import Problem
 
-__all__ = [
-    "ALL_PRUNE", "CONNECTED", "DEAD_END", "DEFAULT_PRUNE", "MIN_FREE", "PARITY", "TAIL", "Engine",
-    "Prune", "Stats",
-]  # fmt: skip
+__all__ = ["Engine", "Placement", "Stats"]
 
 Placement = tuple[int, ...]  # one direction per segment
 

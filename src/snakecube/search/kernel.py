@@ -22,18 +22,8 @@ from functools import lru_cache
 
 from snakecube import compiled
 from snakecube.compiled import PURE_ENV  # noqa: F401 - its old home
-from snakecube.search.engine import (  # noqa: F401 - the flags, for callers of this engine
-    ALL_PRUNE,
-    CONNECTED,
-    DEAD_END,
-    DEFAULT_PRUNE,
-    MIN_FREE,
-    PARITY,
-    TAIL,
-    Engine,
-    Placement,
-    Stats,
-)
+from snakecube.search.engine import Engine, Placement, Stats
+from snakecube.search.options import DEFAULT_PRUNE, MIN_FREE
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 

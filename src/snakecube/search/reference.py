@@ -15,17 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from snakecube.search.engine import (
-    CONNECTED,
-    DEAD_END,
-    PARITY,
-    TAIL,
-    Engine,
-    Placement,
-    Prune,
-    Stats,
-)
-from snakecube.search.options import TAIL_SEGMENTS
+from snakecube.search.engine import Engine, Placement, Stats
+from snakecube.search.options import CONNECTED, DEAD_END, PARITY, TAIL, TAIL_SEGMENTS, Prune
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 from snakecube.shape import flood
