@@ -434,55 +434,37 @@ static inline int32_t touches(const sc_first *s, int32_t y, int32_t e) {
     return 0;
 }
 
-/* The dead-end test of both orders, over the free cells next to the segment of ``length``
- * cells from ``old`` along d (the old head included). A cell's ways in are its free
- * neighbours and the heads marked near it at this stamp (``near``, and with ``room`` 2 the
- * second arm's ``near_b``). One with no way in cuts (0). One with a single way in is an end
- * of the snake: of ``colour`` (-1: any; the arms' ends are checked after), and one of the
- * ``room`` cells of ``ends`` (-1 where none is known yet), added there if new; one more than
- * they hold cuts. Else 1. */
-static inline int lone_cells(sc_first *s, int32_t old, int32_t d, int32_t length,
-                             int32_t *ends, int32_t room, int32_t colour) {
-    int32_t i, j, x = old, y, ways;
-    for (i = 0; i < length; i++) {
-        for (j = 0; j < 6; j++) {
-            y = s->nb[x * 6 + j];
-            if (y < 0 || !s->free[y])
-                continue;
-            ways = s->deg[y] + (s->near[y] == s->stamp)
-                   + (room > 1 && s->near_b[y] == s->stamp);
-            if (ways == 0)
-                return 0;
-            if (ways == 1) {
-                if (colour >= 0 && s->colour[y] != colour)
-                    return 0;
-                if (y == ends[0] || (room > 1 && y == ends[1]))
-                    continue;
-                if (ends[0] < 0)
-                    ends[0] = y;
-                else if (room > 1 && ends[1] < 0)
-                    ends[1] = y;
-                else
-                    return 0;
-            }
-        }
-        if (i + 1 < length)
-            x = s->nb[x * 6 + d];
-    }
-    return 1;
-}
-
 /* Free cells next to the new segment (or the old head) with no way in, or a second with one
  * way in (the end): -2 to cut; else the end cell if known, or -1. */
 static int32_t dead_ends(sc_first *s, int32_t k, int32_t old, int32_t d, int32_t e) {
-    int32_t last = s->endc[k];
+    int32_t last = s->endc[k], i, j, x, y, ways, length = s->lengths[k];
     if (k + 1 == s->n_seg)
         return last;
     if (last >= 0 && !s->free[last])
         last = -1;
     new_stamp(s);
     mark_near(s, e, s->near);
-    return lone_cells(s, old, d, s->lengths[k], &last, 1, s->end_colour) ? last : -2;
+    x = old;
+    for (i = 0; i < length; i++) {
+        for (j = 0; j < 6; j++) {
+            y = s->nb[x * 6 + j];
+            if (y < 0 || !s->free[y])
+                continue;
+            ways = s->deg[y] + (s->near[y] == s->stamp);
+            if (ways == 0)
+                return -2;
+            if (ways == 1) {
+                if (last >= 0 && last != y)
+                    return -2;
+                if (s->colour[y] != s->end_colour)
+                    return -2;
+                last = y;
+            }
+        }
+        if (i + 1 < length)
+            x = s->nb[x * 6 + d];
+    }
+    return last;
 }
 
 /* Is x in the DFS subtree of root (discovered while root was open)? */
@@ -702,28 +684,65 @@ static int in_window(const sc_first *s) {
 }
 
 /* -- from an end ----------------------------------------------------------------------------- */
-/* Steps 3 and 4 from an end, once level k's segment is placed from ``head`` along d to e: check
- * the free cells (exact pruning); if they pass, go down to level k + 1 (1), else 0 (a cut). */
-static int end_placed(sc_first *s, int32_t k, int32_t head, int32_t d, int32_t e) {
-    int32_t last = dead_ends(s, k, head, d, e);
-    if (last != -2 && k + 1 < s->n_seg && s->checks) {
-        if (((s->checks & SC_FIRST_BLOCKS) && !blocks(s, e, last))
-            || ((s->checks & SC_FIRST_FORCED) && !forced(s, k + 1, e, last))
-            || ((s->checks & SC_FIRST_RUNS) && !runs(s, k + 2))
-            || ((s->checks & SC_FIRST_TAIL) && last >= 0
-                && !tail(s, last, s->n_seg - 1, -1, k + 2, -1))
-            || ((s->checks & SC_FIRST_SWEEP) && !in_window(s)))
-            last = -2;
+static void run_from_end(sc_first *s, int64_t max_nodes) {
+    int64_t budget = s->nodes + max_nodes;
+    int32_t k, d, head, axis, length, e, last, moved;
+    if (s->found) { /* go on past the last solution found */
+        s->found = 0;
+        k = s->n_seg - 1;
+        s->level = k;
+        undo(s, s->heads[k], s->dirs[k], s->lengths[k]);
     }
-    if (last == -2)
-        return 0;
-    s->dirs[k] = d;
-    s->heads[k + 1] = e;
-    s->endc[k + 1] = last;
-    s->nextd[k + 1] = 0;
-    s->level = k + 1;
-    shuffle(s, k + 1);
-    return 1;
+    while (s->nodes < budget && !s->found && !s->finished) {
+        k = s->level;
+        if (k == s->n_seg) { /* Step 5: a whole placement */
+            s->found = 1;
+            return;
+        }
+        head = s->heads[k];
+        axis = k > 0 ? s->dirs[k - 1] >> 1 : -1;
+        length = s->lengths[k];
+        moved = 0;
+        for (;;) {
+            /* Step 1: the next direction in this level's order that turns and fits. */
+            d = next_direction(s, k, head, axis, length);
+            if (d < 0)
+                break;
+            /* Step 2: place the segment. */
+            e = place(s, head, d, length);
+            /* Step 3: check the free cells (exact pruning). */
+            last = dead_ends(s, k, head, d, e);
+            if (last != -2 && k + 1 < s->n_seg && s->checks) {
+                if (((s->checks & SC_FIRST_BLOCKS) && !blocks(s, e, last))
+                    || ((s->checks & SC_FIRST_FORCED) && !forced(s, k + 1, e, last))
+                    || ((s->checks & SC_FIRST_RUNS) && !runs(s, k + 2))
+                    || ((s->checks & SC_FIRST_TAIL) && last >= 0
+                        && !tail(s, last, s->n_seg - 1, -1, k + 2, -1))
+                    || ((s->checks & SC_FIRST_SWEEP) && !in_window(s)))
+                    last = -2;
+            }
+            if (last == -2) { /* Step 4a: cut: take the segment back, try the next one */
+                undo(s, head, d, length);
+                continue;
+            }
+            s->dirs[k] = d;
+            s->heads[k + 1] = e;
+            s->endc[k + 1] = last;
+            s->nextd[k + 1] = 0;
+            s->level = k + 1;
+            shuffle(s, k + 1);
+            moved = 1;
+            break;
+        }
+        if (!moved) { /* Step 4b: nothing fits here: step back */
+            if (k == 0) {
+                s->finished = 1;
+                return;
+            }
+            s->level = k - 1;
+            undo(s, s->heads[k - 1], s->dirs[k - 1], s->lengths[k - 1]);
+        }
+    }
 }
 
 /* -- middle out ------------------------------------------------------------------------------ */
@@ -797,20 +816,41 @@ static int ends_fit(sc_first *s, int32_t c1, int32_t c2, int32_t u) {
  * in is an end of the snake: at most one per unfinished arm, each of an end's colour.
  * Records the known ends for level t + 1. */
 static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t length) {
-    int32_t u = t + 1, ends[2] = {s->endc[t], s->endc2[t]}, c1, c2;
+    int32_t u = t + 1, c1 = s->endc[t], c2 = s->endc2[t], i, j, x, y, ways;
     int32_t ha = open_a(s, u) ? s->head_a[u] : -1;
     int32_t hb = open_b(s, u) ? s->head_b[u] : -1;
-    if (ends[0] >= 0 && !s->free[ends[0]])
-        ends[0] = -1;
-    if (ends[1] >= 0 && !s->free[ends[1]])
-        ends[1] = -1;
+    if (c1 >= 0 && !s->free[c1])
+        c1 = -1;
+    if (c2 >= 0 && !s->free[c2])
+        c2 = -1;
     new_stamp(s);
     mark_near(s, ha, s->near);
     mark_near(s, hb, s->near_b);
-    if (!lone_cells(s, old, d, length, ends, 2, -1))
-        return 0;
-    c1 = ends[0] >= 0 ? ends[0] : ends[1];
-    c2 = ends[0] >= 0 ? ends[1] : -1;
+    x = old;
+    for (i = 0; i < length; i++) {
+        for (j = 0; j < 6; j++) {
+            y = s->nb[x * 6 + j];
+            if (y < 0 || !s->free[y])
+                continue;
+            ways = s->deg[y] + (s->near[y] == s->stamp) + (s->near_b[y] == s->stamp);
+            if (ways == 0)
+                return 0;
+            if (ways == 1 && y != c1 && y != c2) {
+                if (c1 < 0)
+                    c1 = y;
+                else if (c2 < 0)
+                    c2 = y;
+                else
+                    return 0;
+            }
+        }
+        if (i + 1 < length)
+            x = s->nb[x * 6 + d];
+    }
+    if (c1 < 0) {
+        c1 = c2;
+        c2 = -1;
+    }
     if (!ends_fit(s, c1, c2, u))
         return 0;
     s->endc[u] = c1;
@@ -818,74 +858,14 @@ static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t leng
     return 1;
 }
 
-/* Steps 3 and 4 middle out, once level t's segment (of arm s->arm[t]) is placed from ``head``
- * along d to e: the arms' state after it is level t + 1's; check the free cells (exact
- * pruning) and the window; if they pass, go down to level t + 1 (1), else 0 (a cut). */
-static int arm_placed(sc_first *s, int32_t t, int32_t head, int32_t d, int32_t length,
-                      int32_t e) {
-    s->head_a[t + 1] = s->head_a[t];
-    s->axis_a[t + 1] = s->axis_a[t];
-    s->head_b[t + 1] = s->head_b[t];
-    s->axis_b[t + 1] = s->axis_b[t];
-    s->done_a[t + 1] = s->done_a[t];
-    s->done_b[t + 1] = s->done_b[t];
-    if (s->arm[t] == 0) {
-        s->head_a[t + 1] = e;
-        s->axis_a[t + 1] = d >> 1;
-        s->done_a[t + 1] += 1;
-        if (t == 0) /* the pivot: arm B leaves its first cube across its axis */
-            s->axis_b[1] = d >> 1;
-    } else {
-        s->head_b[t + 1] = e;
-        s->axis_b[t + 1] = d >> 1;
-        s->done_b[t + 1] += 1;
-    }
-    if (t + 1 < s->n_seg
-        && (!arm_ends(s, t, head, d, length)
-            || ((s->checks & SC_FIRST_SWEEP) && !in_window(s))))
-        return 0;
-    s->dirs[t] = d;
-    s->nextd[t + 1] = 0;
-    s->level = t + 1;
-    if (t + 1 > s->deepest)
-        s->deepest = t + 1;
-    if (t + 1 < s->n_seg) {
-        choose(s, t + 1);
-        order_level(s, t + 1, arm_head(s, t + 1), s->lengths[s->seg[t + 1]], -1);
-    }
-    return 1;
-}
-
-/* -- the search: one loop for both orders ---------------------------------------------------- */
-/* Level t's segment: the cell it starts from, and its length (from an end, segment t from
- * heads[t]; middle out, segment seg[t] from its arm's head). */
-static inline int32_t level_head(const sc_first *s, int32_t t) {
-    return s->arms ? arm_head(s, t) : s->heads[t];
-}
-
-static inline int32_t level_length(const sc_first *s, int32_t t) {
-    return s->lengths[s->arms ? s->seg[t] : t];
-}
-
-/* The axis level t's segment must turn off (-1: none, the first segment from an end). */
-static inline int32_t level_axis(const sc_first *s, int32_t t) {
-    if (s->arms)
-        return s->arm[t] == 0 ? s->axis_a[t] : s->axis_b[t];
-    return t > 0 ? s->dirs[t - 1] >> 1 : -1;
-}
-
-/* Take back the segment placed at level t. */
-static inline void take_back(sc_first *s, int32_t t) {
-    undo(s, level_head(s, t), s->dirs[t], level_length(s, t));
-}
-
-void sc_first_run(sc_first *s, int32_t max_nodes) {
+static void run_middle_out(sc_first *s, int64_t max_nodes) {
     int64_t budget = s->nodes + max_nodes;
-    int32_t t, d, head, axis, length, e, moved;
+    int32_t t, d, head, axis, length, e, a, moved;
     if (s->found) { /* go on past the last solution found */
         s->found = 0;
-        s->level = s->n_seg - 1;
-        take_back(s, s->level);
+        t = s->n_seg - 1;
+        s->level = t;
+        undo(s, arm_head(s, t), s->dirs[t], s->lengths[s->seg[t]]);
     }
     while (s->nodes < budget && !s->found && !s->finished) {
         t = s->level;
@@ -893,22 +873,54 @@ void sc_first_run(sc_first *s, int32_t max_nodes) {
             s->found = 1;
             return;
         }
-        head = level_head(s, t);
-        axis = level_axis(s, t);
-        length = level_length(s, t);
+        a = s->arm[t];
+        head = arm_head(s, t);
+        axis = a == 0 ? s->axis_a[t] : s->axis_b[t];
+        length = s->lengths[s->seg[t]];
         moved = 0;
         for (;;) {
             /* Step 1: the next direction in this level's order that turns and fits. */
             d = next_direction(s, t, head, axis, length);
             if (d < 0)
                 break;
-            /* Step 2: place the segment; steps 3 and 4 are each order's. */
+            /* Step 2: place the segment; the arms' state after it is level t + 1's. */
             e = place(s, head, d, length);
-            if (s->arms ? arm_placed(s, t, head, d, length, e) : end_placed(s, t, head, d, e)) {
-                moved = 1;
-                break;
+            s->head_a[t + 1] = s->head_a[t];
+            s->axis_a[t + 1] = s->axis_a[t];
+            s->head_b[t + 1] = s->head_b[t];
+            s->axis_b[t + 1] = s->axis_b[t];
+            s->done_a[t + 1] = s->done_a[t];
+            s->done_b[t + 1] = s->done_b[t];
+            if (a == 0) {
+                s->head_a[t + 1] = e;
+                s->axis_a[t + 1] = d >> 1;
+                s->done_a[t + 1] += 1;
+                if (t == 0) /* the pivot: arm B leaves its first cube across its axis */
+                    s->axis_b[1] = d >> 1;
+            } else {
+                s->head_b[t + 1] = e;
+                s->axis_b[t + 1] = d >> 1;
+                s->done_b[t + 1] += 1;
             }
-            undo(s, head, d, length); /* Step 4a: cut: take the segment back, try the next */
+            /* Step 3: check the free cells (exact pruning) and the window. */
+            if (t + 1 < s->n_seg
+                && (!arm_ends(s, t, head, d, length)
+                    || ((s->checks & SC_FIRST_SWEEP) && !in_window(s)))) {
+                /* Step 4a: cut: take the segment back, try the next direction */
+                undo(s, head, d, length);
+                continue;
+            }
+            s->dirs[t] = d;
+            s->nextd[t + 1] = 0;
+            s->level = t + 1;
+            if (t + 1 > s->deepest)
+                s->deepest = t + 1;
+            if (t + 1 < s->n_seg) {
+                choose(s, t + 1);
+                order_level(s, t + 1, arm_head(s, t + 1), s->lengths[s->seg[t + 1]], -1);
+            }
+            moved = 1;
+            break;
         }
         if (!moved) { /* Step 4b: nothing fits here: step back */
             if (t == 0) {
@@ -916,9 +928,16 @@ void sc_first_run(sc_first *s, int32_t max_nodes) {
                 return;
             }
             s->level = t - 1;
-            take_back(s, t - 1);
+            undo(s, arm_head(s, t - 1), s->dirs[t - 1], s->lengths[s->seg[t - 1]]);
         }
     }
+}
+
+void sc_first_run(sc_first *s, int32_t max_nodes) {
+    if (s->arms)
+        run_middle_out(s, max_nodes);
+    else
+        run_from_end(s, max_nodes);
 }
 
 int32_t sc_first_found(const sc_first *s) { return s->found; }
