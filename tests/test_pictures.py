@@ -180,8 +180,8 @@ def test_nothing_is_cut_off_in_the_kings_sheets_and_gifs():
     """Every page of the king's sheets: the served page's PDF (no plan), `show --out` PNG and
     SVG (the pages stacked, the rest of the snake hanging as the plan has it) and the plan's
     PDF, drawn; and every frame of its two GIFs as laid out (the frames share one figure and
-    its fixed limits). The forms of one sheet share its drawing; the standard snake's and
-    King B's tests below write them as the commands do."""
+    its fixed limits). The forms of one sheet share its drawing; each form is written once
+    in the suite (``WRITTEN`` below says where)."""
     sol = scene.display(solution_of("king"))
     plan = plan_of("king")
     tails = fold.hanging_tails(plan)
