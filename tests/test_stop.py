@@ -161,3 +161,39 @@ def test_an_interrupted_flat_json_is_one_document():
         )
         assert code == 130, err
         assert json.loads(out)["complete"] is False
+
+
+# -- a Ctrl-C that Python dropped ---------------------------------------------------------------
+
+
+LOOPS = ["flat", "auto", "depth-first", "portfolio", "restarts", "beam"]
+
+
+@pytest.mark.parametrize("strategy", LOOPS)
+def test_a_dropped_ctrl_c_still_stops_each_long_loop(monkeypatch, strategy):
+    # Python drops a KeyboardInterrupt raised inside a finalizer (stop.py); the tool's handler
+    # has already set stop.signalled, and every long loop polls it. A loop that did not would
+    # run to its time limit here (60 s), not stop at once.
+    from snakecube import stop
+    from snakecube.flat import flat
+
+    def dropped(*_: object) -> None:  # the search has begun: a Ctrl-C comes, and is dropped
+        monkeypatch.setattr(stop, "signalled", True)
+
+    began = time.monotonic()
+    if strategy == "flat":
+        result = flat(sc.Snake.parse("king"), seconds=60, on_forecast=dropped)
+    else:
+        # auto: the king's count; the others look for a first fold of a 5x5x5 design that
+        # each of them takes longer than 10 s on (measured)
+        if strategy == "auto":
+            snake, box, limit = "king", None, None
+        else:
+            from snakecube.designs import design_of, random_path
+
+            box, limit = sc.Box(5, 5, 5), 1
+            snake = design_of([box.cells[c] for c in random_path(box, random.Random(1))])
+        result = sc.solve(snake, box, seconds=60, limit=limit, strategy=strategy, workers=1,
+                          progress=dropped)  # fmt: skip
+    assert result.stop_reason == "interrupted" and not result.complete
+    assert time.monotonic() - began < 30

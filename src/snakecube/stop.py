@@ -24,8 +24,9 @@ itself is still starting, before the entry point runs, gets Python's own handlin
 A ``KeyboardInterrupt`` raised while Python runs a finalizer or a garbage collection (a
 worker's ``Process`` object being freed) is dropped by Python, which prints "Exception
 ignored in ..." and a traceback instead. In the working phase such a drop prints nothing,
-and the tool's long loops (``snakecube.pool.run``, the search's) call :func:`check`, which
-raises it again, so no Ctrl-C is ever lost.
+and the tool's long loops call :func:`check`, which raises it again, so no Ctrl-C is ever
+lost: ``snakecube.pool.run``, the flat count's, and every search's through its budget's
+``out_of_time`` (tests/test_stop.py drops one into each).
 
 For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append a line to PATH as each phase's
 handlers are in place (``starting``, ``working``), so a test can signal a process it knows is

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from snakecube import limits
+from snakecube import limits, stop
 
 
 # -- pruning flags of the counting engines (``search.engine``) --------------------------------
@@ -98,7 +98,10 @@ class Budget:
 
     def out_of_time(self, reserve: float = 0.0) -> bool:
         """Have the seconds run out, keeping ``reserve`` seconds for the work after the
-        search (counting the found solutions' classes)?"""
+        search (counting the found solutions' classes)? A stop signal that Python dropped
+        (in a finalizer) raises KeyboardInterrupt here (``snakecube.stop.check``): every
+        search polls this."""
+        stop.check()
         return self.seconds is not None and time.monotonic() + reserve > self.began + self.seconds
 
     def deadline(self) -> float | None:
