@@ -51,6 +51,14 @@ def engine(request) -> str:
     return request.param
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: half as many workers again as there are cores. About a quarter of the
+    suite's time is waiting (a browser drawing, a server's real time limit, a stopped
+    process's watchdog), and an extra worker runs tests while others wait."""
+    cores = len(os.sched_getaffinity(0))
+    return cores + max(1, cores // 2)
+
+
 def pytest_collection_modifyitems(config, items):
     """Without the kernel, tests marked heavy would take many minutes in pure Python."""
     if kernel.AVAILABLE:
