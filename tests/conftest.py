@@ -51,12 +51,16 @@ def engine(request) -> str:
     return request.param
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: half as many workers again as there are cores. About a quarter of the
+    """``-n auto``: xdist's count (a worker per core) and one more. About a quarter of the
     suite's time is waiting (a browser drawing, a server's real time limit, a stopped
-    process's watchdog), and an extra worker runs tests while others wait."""
-    cores = len(os.sched_getaffinity(0))
-    return cores + max(1, cores // 2)
+    process's watchdog), and the extra worker runs tests meanwhile. A count asked for in
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` is kept as it is."""
+    workers = yield
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return workers
+    return workers + 1
 
 
 def pytest_collection_modifyitems(config, items):

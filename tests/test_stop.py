@@ -166,34 +166,98 @@ def test_an_interrupted_flat_json_is_one_document():
 # -- a Ctrl-C that Python dropped ---------------------------------------------------------------
 
 
-LOOPS = ["flat", "auto", "depth-first", "portfolio", "restarts", "beam"]
+class _Dropped:
+    """A progress callback that, once the work has reported for 0.3 s, leaves the tool's stop
+    flag as a Ctrl-C that Python dropped leaves it (``stop.py``: the handler set
+    ``stop.signalled``, and its KeyboardInterrupt went nowhere)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.monkeypatch = monkeypatch
+        self.first: float | None = None
+        self.at: float | None = None  # when the flag was set
+
+    def __call__(self, *_: object) -> None:
+        from snakecube import stop
+
+        now = time.monotonic()
+        if self.first is None:
+            self.first = now
+        elif self.at is None and now - self.first > 0.3:
+            self.at = now
+            self.monkeypatch.setattr(stop, "signalled", True)
+
+    def stopped_at_once(self) -> bool:
+        """The work ended within a few seconds of the flag (its time limit is 30 s)."""
+        return self.at is not None and time.monotonic() - self.at < 10
 
 
-@pytest.mark.parametrize("strategy", LOOPS)
-def test_a_dropped_ctrl_c_still_stops_each_long_loop(monkeypatch, strategy):
-    # Python drops a KeyboardInterrupt raised inside a finalizer (stop.py); the tool's handler
-    # has already set stop.signalled, and every long loop polls it. A loop that did not would
-    # run to its time limit here (60 s), not stop at once.
-    from snakecube import stop
+def _5x5x5() -> sc.Snake:
+    """A 5x5x5 design that every first-solution strategy takes over 10 s to fold (measured),
+    and whose count takes far longer."""
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(5, 5, 5)
+    return design_of([box.cells[c] for c in random_path(box, random.Random(1))])
+
+
+LOOPS = ["flat", "count", "depth-first", "portfolio", "restarts", "beam", "census", "generate"]
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_dropped_ctrl_c_stops_each_long_loop_at_once(monkeypatch, loop):
+    # Every long loop of the tool polls the flag (stop.check); one that did not would run
+    # here to its time limit, 30 s.
+    from snakecube.designs import generate
+
+    dropped = _Dropped(monkeypatch)
+    if loop == "generate":  # a generator: the stop comes out as KeyboardInterrupt (the CLI
+        with pytest.raises(KeyboardInterrupt):  # prints what came before it)
+            list(generate(sc.Box(5, 5, 5), count=50, workers=1, seconds=30, progress=dropped))
+        assert dropped.stopped_at_once()
+        return
+    try:
+        result = _run_loop(loop, dropped)
+    except KeyboardInterrupt:  # (not let through: pytest would take it for its own Ctrl-C)
+        pytest.fail("the stop came out of the call instead of an incomplete answer")
+    assert result.stop_reason == "interrupted" and not result.complete
+    assert dropped.stopped_at_once()
+
+
+def _run_loop(loop: str, dropped: _Dropped):
+    from snakecube.census import census
     from snakecube.flat import flat
 
-    def dropped(*_: object) -> None:  # the search has begun: a Ctrl-C comes, and is dropped
-        monkeypatch.setattr(stop, "signalled", True)
+    box = sc.Box(5, 5, 5)
+    if loop == "flat":
+        return flat(sc.Snake.parse("king"), seconds=30, progress=dropped)
+    if loop == "census":
+        return census(sc.Box(3, 3, 4), workers=1, seconds=30, progress=dropped)
+    limit = None if loop == "count" else 1
+    strategy = "auto" if loop == "count" else loop
+    return sc.solve(_5x5x5(), box, seconds=30, limit=limit, strategy=strategy, workers=1,
+                    progress=dropped)  # fmt: skip
 
-    began = time.monotonic()
-    if strategy == "flat":
-        result = flat(sc.Snake.parse("king"), seconds=60, on_forecast=dropped)
-    else:
-        # auto: the king's count; the others look for a first fold of a 5x5x5 design that
-        # each of them takes longer than 10 s on (measured)
-        if strategy == "auto":
-            snake, box, limit = "king", None, None
-        else:
-            from snakecube.designs import design_of, random_path
 
-            box, limit = sc.Box(5, 5, 5), 1
-            snake = design_of([box.cells[c] for c in random_path(box, random.Random(1))])
-        result = sc.solve(snake, box, seconds=60, limit=limit, strategy=strategy, workers=1,
-                          progress=dropped)  # fmt: skip
-    assert result.stop_reason == "interrupted" and not result.complete
-    assert time.monotonic() - began < 30
+def test_a_ctrl_c_in_a_count_from_the_last_end_keeps_what_it_found(monkeypatch):
+    # The count runs from the snake's last end when that end is the cheaper one, and the
+    # solutions are told from the first end afterwards: a stop (the flag set, as the tool's
+    # handler does, and KeyboardInterrupt) keeps them.
+    from snakecube import stop
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(4, 4, 5)
+    snake = design_of([box.cells[c] for c in random_path(box, random.Random(6))]).reversed()
+
+    def ctrl_c(done: int, units: int, found: int) -> None:
+        if found:
+            monkeypatch.setattr(stop, "signalled", True)
+            raise KeyboardInterrupt
+
+    try:
+        result = sc.solve(snake, box, workers=1, progress=ctrl_c)
+    except KeyboardInterrupt:  # (not let through: pytest would take it for its own Ctrl-C)
+        pytest.fail("the stop came out of solve(), and what was found with it")
+    assert result.searched_from_last, "the design no longer counts from its last end"
+    assert result.stop_reason == "interrupted" and result.distinct >= 1
+    for solution in result.solutions:
+        solution.verify()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from snakecube import limits, pool
+from snakecube import limits, pool, stop
 from snakecube.errors import InputError
 from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
 from snakecube.search.engine import Engine
@@ -564,11 +564,13 @@ def _candidates(
     seen: set[tuple[int, ...]] = set()
     path = serpentine(box)
     for _ in range(5):  # well mixed, in five steps, each ended by a look at the clock
+        stop.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
         if deadline is not None and time.monotonic() >= deadline:
             return
         path = backbite(box, path, rng, box.volume**2, bias)
     kept = 0
     for i in range(attempts * draws):
+        stop.check()
         if deadline is not None and time.monotonic() >= deadline:
             return
         if tick is not None:

@@ -148,9 +148,7 @@ def follow_parent(parent: int) -> None:
 
 def _loop(job: Callable[[Any], Iterator[Any]], tasks: Any, results: Any, parent: int) -> None:
     follow_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    stop.worker()  # SIGINT ignored: the parent decides when to stop
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _BLOCKED)
     while True:
         task = tasks.get()

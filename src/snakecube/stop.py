@@ -25,8 +25,11 @@ A ``KeyboardInterrupt`` raised while Python runs a finalizer or a garbage collec
 worker's ``Process`` object being freed) is dropped by Python, which prints "Exception
 ignored in ..." and a traceback instead. In the working phase such a drop prints nothing,
 and the tool's long loops call :func:`check`, which raises it again, so no Ctrl-C is ever
-lost: ``snakecube.pool.run``, the flat count's, and every search's through its budget's
-``out_of_time`` (tests/test_stop.py drops one into each).
+lost: ``snakecube.pool.run``, the flat count's, the census's (its waits and its jobs),
+``generate``'s drawing, and every search's through its budget's ``out_of_time``
+(tests/test_stop.py drops one into each). Work after a stopped search (telling solutions
+found from the last end from the first) asks only the clock, and keeps them. A forked
+worker starts with the flag down.
 
 For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append a line to PATH as each phase's
 handlers are in place (``starting``, ``working``), so a test can signal a process it knows is
@@ -149,7 +152,10 @@ def ending() -> None:
 
 def worker() -> None:
     """In a forked worker process: SIGINT ignored (the parent decides what to keep), SIGTERM
-    and SIGHUP back to their default (end the process), so the parent can stop it."""
+    and SIGHUP back to their default (end the process), so the parent can stop it; a stop the
+    parent had seen is not the worker's (its searches would raise at their first poll)."""
+    global signalled, _pending
+    signalled, _pending = False, None
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in SIGNALS:
         if sig != signal.SIGINT:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from snakecube import stop
 from snakecube.stop import StopReason
 
 T = TypeVar("T")
@@ -35,6 +36,7 @@ def collect(
     try:
         for piece in finished:
             take(piece)
+            stop.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
             if deadline is not None and time.monotonic() > deadline:
                 raise OutOfTime
     except KeyboardInterrupt:

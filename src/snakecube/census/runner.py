@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from snakecube import limits, pool
+from snakecube import limits, pool, stop
 from snakecube.census.collect import OutOfTime, collect
 from snakecube.census.forecast import LONGEST, Forecast, duration, forecast
 from snakecube.census.reduce import TOP, empty_partition, reduce_partition
@@ -313,7 +313,9 @@ class _Runner:
 
     def _waiting(self) -> None:
         """Called while no step finishes (every slice, or every poll of the workers): the
-        time limit is checked, and the progress redrawn (so a bar shows from the start)."""
+        time limit is checked, and the progress redrawn (so a bar shows from the start); a
+        Ctrl-C that Python dropped (in a finalizer) stops it too."""
+        stop.check()
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfTime
         self._tick(*self._last)
@@ -431,22 +433,29 @@ def map_jobs(
     """What ``job(i)`` yields for each ``i`` of ``todo``, as the jobs finish: in this
     process, in ``workers`` forked processes, or as Dask tasks named ``name-i`` on
     ``client``'s cluster. ``waiting()`` is called while the workers have nothing new (it
-    may raise to stop them)."""
+    may raise to stop them). A Ctrl-C that Python dropped (in a finalizer) stops them too, at
+    the next wait or job."""
+
+    def polled() -> None:
+        stop.check()
+        if waiting is not None:
+            waiting()
+
     if client is not None:
         from snakecube.cluster import map_tasks  # the cluster extra
 
-        yield from map_tasks(client, job, todo, name, waiting)
+        yield from map_tasks(client, job, todo, name, polled)
         return
     if workers <= 1 or len(todo) <= 1:
         for i in todo:
+            stop.check()
             yield from job(i)
         return
     events = pool.run(job, todo, min(workers, len(todo)), lookahead=workers)
     with contextlib.closing(events):
         for event in events:
             if event is None:
-                if waiting is not None:
-                    waiting()
+                polled()
             elif not event.done:
                 yield event.value
 

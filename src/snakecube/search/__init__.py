@@ -39,6 +39,7 @@ from snakecube.search.strategy import (
 from snakecube.shape import Coord
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
+from snakecube.stop import StopReason
 
 __all__ = [
     "AUTO_END_NODES", "AUTO_END_RATIO", "AUTO_MEMBERS", "CLUSTER_UNITS", "ENGINES", "ENGINE_ENV",
@@ -170,12 +171,16 @@ def _proof_of_none(inputs: Inputs, budget: Budget) -> Result | None:
     from snakecube.search import sat
 
     problem = inputs.problem
-    conflicts = sat.refute(problem, budget.out_of_time)
+    stop: StopReason | None = None
+    try:
+        conflicts = sat.refute(problem, budget.out_of_time)
+    except KeyboardInterrupt:  # a stop before anything was found: an answer, incomplete
+        conflicts, stop = 0, StopReason.INTERRUPTED
     if conflicts is None:
         return None
     plan = make_plan(problem, deadline=budget.deadline())
     nodes = conflicts * sat.NODES_PER_CONFLICT
-    return build(problem, plan, [], [0] * len(plan.start_classes), None, "sat", nodes, budget)
+    return build(problem, plan, [], [0] * len(plan.start_classes), stop, "sat", nodes, budget)
 
 
 def _depth_first(

@@ -97,11 +97,16 @@ class Budget:
         return cls(solutions, seconds, nodes, progress)
 
     def out_of_time(self, reserve: float = 0.0) -> bool:
-        """Have the seconds run out, keeping ``reserve`` seconds for the work after the
-        search (counting the found solutions' classes)? A stop signal that Python dropped
-        (in a finalizer) raises KeyboardInterrupt here (``snakecube.stop.check``): every
-        search polls this."""
+        """Have the seconds run out (:meth:`past`)? Every search polls this, so a stop signal
+        that Python dropped (in a finalizer) raises KeyboardInterrupt here
+        (``snakecube.stop.check``)."""
         stop.check()
+        return self.past(reserve)
+
+    def past(self, reserve: float = 0.0) -> bool:
+        """Have the seconds run out, keeping ``reserve`` seconds for the work after the
+        search (counting the found solutions' classes)? Time only: the work after a stopped
+        search asks this, and keeps what was found."""
         return self.seconds is not None and time.monotonic() + reserve > self.began + self.seconds
 
     def deadline(self) -> float | None:

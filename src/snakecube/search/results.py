@@ -154,7 +154,7 @@ def read_forwards(result: Result, problem: Problem, budget: Budget | None = None
     found = []
     per_orbit = [0] * len(problem.region.orbits())
     for s in result.solutions:
-        if budget is not None and budget.out_of_time():
+        if budget is not None and budget.past():  # time only: a stopped search keeps these
             break
         cells = s.path[::-1]
         found.append(of_cells(problem, cells))

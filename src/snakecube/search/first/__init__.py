@@ -192,14 +192,16 @@ def first_solution(
             stop = StopReason.SECONDS
         return stop is not None
 
-    budget.report(0, 0, 0)  # the ends' estimates take a while in Pyodide: progress around them
-    members = lineup(problem, names, seed, lambda: budget.report(0, 0, 0), budget.out_of_time)
-    engine = "+".join(m.name for m in members)
     found: list[Solution] = []
     per_class = [0] * len(plan.start_classes)
     nodes = runs_done = 0
-    runs = search(members, n_workers, out_of_budget)
-    try:
+    engine = "+".join(names)
+    runs = None
+    try:  # a Ctrl-C while the ends are estimated is a stop too: nothing found yet
+        budget.report(0, 0, 0)  # the ends' estimates take a while in Pyodide: progress round them
+        members = lineup(problem, names, seed, lambda: budget.report(0, 0, 0), budget.out_of_time)
+        engine = "+".join(m.name for m in members)
+        runs = search(members, n_workers, out_of_budget)
         for r in runs:
             if r is None:
                 continue
@@ -213,5 +215,6 @@ def first_solution(
     except KeyboardInterrupt:
         stop = StopReason.INTERRUPTED
     finally:
-        runs.close()
+        if runs is not None:
+            runs.close()
     return build(problem, plan, found, per_class, stop, engine, nodes, budget, max(1, n_workers))
