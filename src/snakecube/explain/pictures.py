@@ -32,13 +32,13 @@ from matplotlib.animation import FuncAnimation, PillowWriter
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
-from snakecube.explain import drawing, scene
+from snakecube.explain import scene
 from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
 from snakecube.fold import FoldPlan, order_words
@@ -57,6 +57,7 @@ TEXT_PT = 9.0  # step words on paper
 LINE = 1.3  # line height, in font sizes
 EDGE_PT = 0.5  # a cube edge's line, in points (a shape's width multiplies it)
 GAP = 0.12  # inches between things on a page
+NO_FILL = (0.0, 0.0, 0.0, 0.0)  # a line's face in the drawing's one collection
 DASHES: dict[str, Any] = {
     "": "solid",
     "dotted": (0, (1.0, 1.6)),
@@ -151,47 +152,38 @@ def draw_drawing(
     ax: Axes, d: Drawing, bounds: Sequence[float], number_pt: float = NUMBER_PT
 ) -> None:
     """The shapes of a drawing in paint order, then its numbers, in axes showing ``bounds``
-    (left, bottom, right, top) with one unit the same length across and up."""
-    z = 0
-    run: list[drawing.Shape] = []
-
-    def flush() -> None:
-        nonlocal z, run
-        if not run:
-            return
-        if run[0].fill:
-            ax.add_collection(
-                PolyCollection(
-                    [s.points for s in run],
-                    facecolors=[to_rgba(s.fill, s.alpha) for s in run],
-                    edgecolors=[s.stroke for s in run],
-                    linewidths=[s.width * EDGE_PT for s in run],
-                    joinstyle="round",
-                    zorder=z,
-                ),
-                autolim=False,
-            )
-        else:  # lines, each with its own colour, width and dashes
-            ax.add_collection(
-                LineCollection(
-                    [[*s.points, s.points[0]] if s.closed else list(s.points) for s in run],
-                    colors=[to_rgba(s.stroke, s.alpha) for s in run],
-                    linewidths=[s.width * EDGE_PT for s in run],
-                    linestyles=[DASHES[s.dash] for s in run],
-                    capstyle="round",
-                    joinstyle="round",
-                    zorder=z,
-                ),
-                autolim=False,
-            )
-        z += 1
-        run = []
-
-    for s in d.shapes:
-        if run and bool(run[0].fill) != bool(s.fill):
-            flush()
-        run.append(s)
-    flush()
+    (left, bottom, right, top) with one unit the same length across and up. The shapes are
+    one collection, drawn in their order: filled faces with their outlines, and lines with
+    their own colour, width and dashes (each path open, a closed one ending where it began,
+    with round caps that meet as a round join)."""
+    paths, faces, edges, widths, dashes = [], [], [], [], []
+    for shape in d.shapes:
+        ring = bool(shape.fill) or shape.closed
+        paths.append([*shape.points, shape.points[0]] if ring else list(shape.points))
+        if shape.fill:  # a face, with its outline
+            faces.append(to_rgba(shape.fill, shape.alpha))
+            edges.append(to_rgba(shape.stroke))
+            dashes.append("solid")
+        else:  # a line
+            faces.append(NO_FILL)
+            edges.append(to_rgba(shape.stroke, shape.alpha))
+            dashes.append(DASHES[shape.dash])
+        widths.append(shape.width * EDGE_PT)
+    if paths:
+        ax.add_collection(
+            PolyCollection(
+                paths,
+                closed=False,
+                facecolors=faces,
+                edgecolors=edges,
+                linewidths=widths,
+                linestyles=dashes,
+                capstyle="round",
+                joinstyle="round",
+                zorder=1,
+            ),
+            autolim=False,
+        )
     for label in d.labels:
         ax.text(
             *label.at,
@@ -200,7 +192,7 @@ def draw_drawing(
             va="center",
             fontsize=number_pt,
             color="black",
-            zorder=z + 1,
+            zorder=2,
             fontweight="bold" if label.bold else "normal",
             bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
