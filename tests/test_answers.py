@@ -60,7 +60,8 @@ def test_the_plan_answer_is_the_sheets_pictures():
     r = answers.solve_answer("standard")
     p = answers.plan_answer("standard", "", "", r["solutions"][0]["cells"])
     assert p["start"]["camera"] == "seen from above"
-    assert "Hold in your left hand the end whose first runs" in p["start"]["words"]
+    assert any("Hold in your left hand the end whose first runs" in w for w in p["start"]["rest"])
+    assert len(p["start"]["runs"]) == 17 and p["done"].startswith("Done:")
     assert len(p["turns"]) == len(p["states"]) - 1  # a step each (a half turn is one)
     assert sum(t["quarters"] for t in p["turns"]) == p["quarter_turns"]
     assert p["hand_distance"] <= 1.5 * p["span"] and p["fewest_turns"] <= p["quarter_turns"]
@@ -77,6 +78,10 @@ def test_the_plan_answer_is_the_sheets_pictures():
                 assert _on_a_face(state[i], point)
             assert all(c[1:4] == state[c[0]] for c in pic["cubes"])
         assert t["moving"][0] == t["turn"] and t["sign"] in (1, -1)
+        # the words part by part, as fold.words says them, and the checks as data
+        assert t["words"]["title"] == f"Step {k} of {len(p['turns'])}"
+        assert t["text"].startswith(t["words"]["title"] + ": ") and t["checks"]
+        assert t["words"]["if_not"].startswith("If not:")
 
 
 def test_no_command_line_options_in_the_pages_messages():

@@ -103,7 +103,7 @@ def _follow(plan: fold.FoldPlan) -> None:
     every turn replayed by the simulator folds the snake into the plan's end, up to where the
     table is; the corner each count finds is the plan's joint, and the numbers in brackets,
     there to check by, name it."""
-    text = fold.steps_in_words(plan)
+    text = fold.steps_in_words(fold.guide(plan))
     lengths = list(plan.solution.snake.lengths)
     held, runs, records = follow.read_words(text)
     assert held == plan.held
@@ -129,7 +129,7 @@ def _follow(plan: fold.FoldPlan) -> None:
 def test_a_person_follows_the_words(name):
     plan = fold.plan(next(sc.solutions(name)))
     _follow(plan)
-    text = "\n".join(fold.steps_in_words(plan))
+    text = "\n".join(fold.steps_in_words(fold.guide(plan)))
     # no jargon; the hands are said in their own terms, not as ranges of cube numbers
     assert "in order" not in text and "it passes" not in text and "corners are" not in text
     assert "hold cubes" not in text and not re.search(r"Step \d+:[^\n]*cubes \d+-\d+", text)
@@ -148,7 +148,7 @@ def test_a_person_follows_the_words_of_king_b(end):
 
 def test_the_table_is_said():
     plan = fold.plan(next(sc.solutions("king")))
-    words = fold.steps_in_words(plan)
+    words = fold.steps_in_words(fold.guide(plan))
     k = fold.below_table(plan)
     floor = min(c[2] for c in plan.frames[0])
     if k:  # the words lift the snake before the first step that goes below the table
@@ -160,7 +160,7 @@ def test_the_table_is_said():
         said = [w for w in words if w.startswith("Step ") and "lift the snake" in w]
         assert said and said[0].startswith(f"Step {step}: first lift the snake"), said
         assert len(said) == 1
-        assert fold.lifted_at(plan) == step
+        assert fold.guide(plan).start.lift_before == step
     else:
         assert all(c[2] >= floor for f in plan.frames for c in f)
         assert any("stays on the table" in w for w in words)
@@ -421,7 +421,7 @@ def test_catalog_recognizes_a_design_from_either_end():
 def test_the_plan_stays_on_the_table_when_that_costs_no_turn(name):
     plan = fold.plan(next(sc.solutions(name)))
     assert fold.check(plan) == []
-    words = fold.table_words(plan)
+    words = fold.table_words(fold.guide(plan))
     if fold.below_table(plan):  # lifted only when staying on the table costs turns or walk
         limit = fold.planner.WALK_LIMIT
         walk = max(limit, plan.hand_distance / plan.span)

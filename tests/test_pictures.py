@@ -223,7 +223,7 @@ def test_the_plan_sheet_prints_the_start_as_a_list_and_every_turn_before_and_aft
     plan = plan_of("standard")
     figs = pictures.plan_figures(plan)
     start = "\n".join(t.get_text() for t in figs[0].texts)
-    items = [line for line in fold.start_words(plan) if line.startswith("  ")]
+    items = [line for line in fold.start_words(fold.guide(plan)) if line.startswith("  ")]
     for item in items:  # one line each, not run together
         assert f"• {item.strip()}" in start.split("\n"), item
     assert "Hold in your left hand the end" in start or "Hold either end" in start
@@ -507,7 +507,7 @@ def test_the_step_that_lifts_the_snake_says_so_in_words_and_captions():
     lifted says so first, and from there on its pictures' captions say the snake is in the
     air, not "above the table"; the steps before it keep the table."""
     plan = plan_of("king")
-    lifted = fold.lifted_at(plan)
+    lifted = fold.guide(plan).start.lift_before
     assert lifted >= 2  # a step on the table before it, to check both
     for p in scene.fold_panels(plan)[1:]:
         k = p.step.number
@@ -530,7 +530,7 @@ def test_the_cubes_a_swing_passes_close_to_are_numbered_where_they_show():
     named = 0
     for p in panels[1:]:
         k = p.step.number
-        close = {c - 1 for c in fold.close_cubes(plan, k - 1)}
+        close = {c - 1 for c in fold.guide(plan).steps[k - 1].close}
         assert all(f"{c + 1}" in p.title.split("close to cubes")[-1] for c in close), k
         shown = {i for v in p.views for i in v.labels}
         named += len(close & shown)

@@ -96,9 +96,10 @@ def test_solve_stream_details_plan(client):
     assert (result["placements"], result["distinct"], result["complete"]) == (48, 1, True)
     body = {"snake": "standard", "cells": result["solutions"][0]["cells"]}
     d = client.post("/api/details", json=body).json()
-    assert len(d["viewer"]["steps"]) == 17 and "Step 1" in d["words"]
+    assert len(d["viewer"]["steps"]) == 17 and len(d["words"]["steps"]) == 17
+    assert d["words"]["steps"][0]["words"].startswith("Step 1:")
     p = client.post("/api/plan", json=body).json()
-    assert len(p["states"]) == len(p["words"]) and p["quarter_turns"] > 0
+    assert len(p["states"]) == len(p["turns"]) + 1 and p["quarter_turns"] > 0
     typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
     assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in typo.text and "26 cubes" in typo.text
 

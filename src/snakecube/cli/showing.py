@@ -31,7 +31,9 @@ from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.words import show
 from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
+from snakecube.fold import words as fold_words
 from snakecube.fold.choice import EASIEST_HELP, choose
+from snakecube.fold.words import dialog_dict, with_words
 from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
 from snakecube.shape import Box
@@ -188,11 +190,21 @@ def _fold_options(p: Parser) -> None:
         action="store_true",
         help="plan the fewest quarter turns instead of turns that walk along the chain",
     )
-    add_json(p, "print the plan as one JSON object")
+    add_json(p, "print the plan as one JSON object (docs/fold.md says each field)")
     p.add_argument(
         "--out",
         metavar="FILE",
-        help="write the plan: .txt, .pdf/.png/.svg sheet, .gif, .html viewer",
+        help="write the plan: .txt, .pdf/.png/.svg sheet, .gif, .html viewer (with "
+        "--went-wrong: the questions' pictures, .pdf/.png/.svg)",
+    )
+    p.add_argument(
+        "--went-wrong",
+        type=whole(1),
+        default=None,
+        metavar="K",
+        help="something does not match at step K: a few yes/no questions about what you see "
+        "find the step that went wrong and the turns that undo it (answers y or n on standard "
+        "input; with --json, every question and where each answer leads)",
     )
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet paper size")
 
@@ -214,12 +226,14 @@ def fold_command(args: Namespace) -> int:
         return EXIT_OK
     if p is None:
         p = fold.plan(found, args.held, args.nodes, order=order)
+    if args.went_wrong is not None:
+        return _went_wrong(args, p)
     if args.out is not None and p.found:
         _say_drawing(args.out)
         explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
         say(f"snakecube: wrote {args.out!r}")
     if args.json:
-        print_json(args, p.to_dict())
+        print_json(args, with_words(fold.guide(p)) if p.found else p.to_dict())
         return EXIT_OK
     if not p.found:  # the planner gave up: an answer, not an error
         print(f"{'snake':16} {p.solution.snake.turns()}")
@@ -235,9 +249,67 @@ def fold_command(args: Namespace) -> int:
     print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
           f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
+    g = fold.guide(p)
+    caught, tried = g.caught
+    print(f"{'slips caught':16} {caught} of {tried} at their own step (the other way, a half "
+          "turn for a quarter or back, the corner 1 or 2 before or after)")  # fmt: skip
     print()
-    print("\n".join(fold.steps_in_words(p)))
+    print("\n".join(fold.steps_in_words(g)))
     return EXIT_OK
+
+
+def _went_wrong(args: Namespace, p: fold.FoldPlan) -> int:
+    """fold --went-wrong K: the questions, asked one at a time on standard input (or all of
+    them, with where each answer leads, with --json), then the verdict."""
+    if not p.found:
+        raise InputError(f"--went-wrong {args.went_wrong}: there is no plan ({p.reason})")
+    g = fold.guide(p)
+    k = args.went_wrong
+    if k > len(g.steps):
+        raise InputError(f"--went-wrong {k}: the plan has steps 1 to {len(g.steps)}")
+    tree = fold.dialog(g, k)
+    if args.out is not None:
+        _say_drawing(args.out)
+        explain.save_dialog(p, k, tree, args.out, paper=args.paper)
+        say(f"snakecube: wrote {args.out!r}")
+    if args.json:
+        data = with_words(g)
+        data["went_wrong"] = {"step": k, "dialog": dialog_dict(tree)}
+        print_json(args, data)
+        return EXIT_OK
+    print(f"Something doesn't match at step {k}? Answer each question with y or n, looking at "
+          "your snake as it is now (do not turn anything yet).")  # fmt: skip
+    if args.out is None:
+        print("(--out questions.pdf draws a picture of each question)")
+    asks, _verdicts = fold_words.numbered(tree)
+    node, asked = tree, 0
+    while isinstance(node, fold.Ask):
+        asked += 1
+        number = next(k for k, a in enumerate(asks, 1) if a is node)
+        where = f" (question {number} in {args.out})" if args.out else ""
+        question = fold_words.question_words(node.check)
+        answer = _ask(f"{asked}. {question}{where} [y/n] ")
+        if answer is None:
+            print("\nstopped before the answer: no more input")
+            return EXIT_OK
+        node = node.yes if answer else node.no
+    print("\n".join(fold_words.undo_words(node)))
+    return EXIT_OK
+
+
+def _ask(prompt: str) -> bool | None:
+    """A yes or no from standard input (asked again until it is one); None at its end."""
+    while True:
+        try:
+            line = input(prompt)
+        except EOFError:
+            return None
+        said = line.strip().lower()
+        if said in ("y", "yes"):
+            return True
+        if said in ("n", "no"):
+            return False
+        print("please answer y or n")
 
 
 def _check_out(out: str | None) -> None:

@@ -15,7 +15,8 @@ from snakecube.errors import InputError
 from snakecube.explain import viewer
 from snakecube.explain.scene import Tails
 from snakecube.explain.words import Words, show
-from snakecube.fold import FoldPlan, steps_in_words
+from snakecube.fold import FoldPlan, guide, steps_in_words
+from snakecube.fold.wrong import Ask, Verdict
 from snakecube.frame import display
 from snakecube.output import write_file
 from snakecube.solution import Solution, Style
@@ -112,10 +113,25 @@ def save_plan(
         raise TypeError(f"save_plan() needs a FoldPlan, not {type(plan).__name__}")
     form = _form(path, paper)
     if form in TEXT_FORMS:
-        return _write_text(path, "\n".join(steps_in_words(plan)) + "\n")
+        return _write_text(path, "\n".join(steps_in_words(guide(plan))) + "\n")
     if form in VIEWER_FORMS:
         return _write_text(path, viewer.plan_html(plan))
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
     return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))
+
+
+def save_dialog(
+    plan: FoldPlan, step: int, tree: Ask | Verdict, path: str | Path, paper: str = "a4"
+) -> Path:
+    """Write a 'Something doesn't match?' dialog (``fold.dialog``) at ``step``: each
+    question with its picture and where its answers lead, then the verdicts (.pdf, .png,
+    .svg)."""
+    form = _form(path, paper)
+    if form not in (".pdf", ".png", ".svg"):
+        raise InputError(f"{str(path)!r}: the questions' pictures are a .pdf, .png or .svg")
+    need_pictures()
+    from snakecube.explain import pictures  # matplotlib: the show extra
+
+    return write_file(path, lambda p: pictures.save_dialog(plan, step, tree, p, paper))

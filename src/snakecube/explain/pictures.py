@@ -41,7 +41,10 @@ from matplotlib.patches import Rectangle
 from snakecube.explain import scene
 from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
-from snakecube.fold import FoldPlan, order_words
+from snakecube.fold import FoldPlan, guide, order_words
+from snakecube.fold import words as fold_words
+from snakecube.fold.words import start_parts
+from snakecube.fold.wrong import Ask, Verdict
 from snakecube.snake import which_end
 from snakecube.solution import Solution
 
@@ -649,11 +652,9 @@ def _start_pages(
             f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
         )
         y += put(MARGIN, y, wrap(intro, width)) + GAP
-        words = start.title.split("\n")
-        listed = [k for k, line in enumerate(words) if line.startswith("  ")]
-        first, last = (listed[0], listed[-1] + 1) if listed else (len(words), len(words))
-        y += put(MARGIN, y, [x for line in words[:first] for x in wrap(line, width)])
-        items = [line.strip() for line in words[first:last]]
+        said = start_parts(guide(plan), "this picture")
+        y += put(MARGIN, y, wrap(said.intro, width))
+        items = said.runs
         if items:  # a list stays a list: in columns, one item a line
             widest = max(text_width(f"• {i}", TEXT_PT) for i in items) + 0.3
             columns = max(1, min(4, int((width - 0.15) // widest)))
@@ -662,7 +663,7 @@ def _start_pages(
                 chunk = [f"• {i}" for i in items[c * per : (c + 1) * per]]
                 put(MARGIN + 0.15 + c * (width - 0.15) / columns, y, chunk)
             y += lines_height(per)
-        rest = [*words[last:], *order_words(plan).split("\n")]
+        rest = [*said.rest, order_words(guide(plan))]
         y += GAP + put(MARGIN, y + GAP, [x for line in rest for x in wrap(line, width)])
         return y + GAP
 
@@ -738,6 +739,72 @@ def plan_figures(
     """A fold plan's sheet: the flat start, then each quarter turn before and after; the
     header shows the snake as ``typed`` (else its turn string)."""
     return _render(_plan_pages(plan, paper, typed), paper, stacked)
+
+
+# -- the way back ----------------------------------------------------------------------------------
+def dialog_figures(
+    plan: FoldPlan, step: int, tree: Ask | Verdict, paper: str = "a4", stacked: bool = False
+) -> list[Figure]:
+    """A 'Something doesn't match?' dialog on paper: each question with its picture (the
+    snake when the answer is yes) and where each answer leads, then the verdicts."""
+    size = PAPERS[paper]
+    width = size[0] - 2 * MARGIN
+    at = fold_words.title(step).lower()
+    title = f"{plan.solution.snake.turns()}: something doesn't match at {at}?"
+    head = lines_height(len(wrap(title, width, TEXT_PT + 1, True)), TEXT_PT + 1) + GAP
+    asks, verdicts = fold_words.numbered(tree)
+    panels = [
+        scene.question_panel(plan, a.check, a.example, fold_words.question_line(a, asks, verdicts))
+        for a in asks
+    ]
+    top, _, cell_h = _grid(size, head, 1, PLAN_ROWS)
+    laid = [lay(p, plan.solution, width) for p in panels]
+    text_h = max((lines_height(len(x.lines)) for x in laid), default=0.0)
+    scales = [
+        min(
+            fit(b, *a)
+            for b, a in zip(x.bounds, _areas(x, width, cell_h - GAP, text_h), strict=True)
+        )
+        for x in laid
+    ]
+
+    def question_page(chunk: list[tuple[Laid, float]]) -> Page:
+        def draw(sheet: Sheet, number: int, pages: int) -> None:
+            _header(sheet, title, number, pages)
+            for r, (x, scale) in enumerate(chunk):
+                draw_laid(sheet, MARGIN, top + r * cell_h, width, cell_h - GAP, x, plan.solution,
+                          scale, text_h)  # fmt: skip
+
+        return draw
+
+    lines = [
+        x
+        for v in verdicts
+        for line in (fold_words.verdict_label(v, verdicts), *fold_words.undo_words(v), "")
+        for x in wrap(line, width)
+    ]
+    per = max(1, int((size[1] - 2 * MARGIN - head - lines_height(1)) / lines_height(1)))
+
+    def verdict_page(chunk: list[str]) -> Page:
+        def draw(sheet: Sheet, number: int, pages: int) -> None:
+            y = MARGIN + _header(sheet, title, number, pages)
+            sheet.text(MARGIN, y, chunk)
+
+        return draw
+
+    both = list(zip(laid, scales, strict=True))
+    pages = [question_page(both[k : k + PLAN_ROWS]) for k in range(0, len(both), PLAN_ROWS)]
+    pages += [verdict_page(lines[k : k + per]) for k in range(0, len(lines), per)]
+    return _render(pages, paper, stacked)
+
+
+def save_dialog(
+    plan: FoldPlan, step: int, tree: Ask | Verdict, path: str | Path, paper: str = "a4"
+) -> Path:
+    """Write a dialog's questions and verdicts (.pdf pages, or one .png/.svg)."""
+    path = Path(path)
+    kind = path.suffix.lower()
+    return _write(dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf"), path, kind)
 
 
 # -- the GIF ----------------------------------------------------------------------------------
@@ -824,8 +891,8 @@ def plan_frames(plan: FoldPlan) -> list[Frame]:
     """The start from above, then each step before (with its arrow) and after, each with the
     whole snake small in a corner, then the result."""
     panels = scene.fold_panels(plan)
-    start = [line for line in panels[0].title.split("\n") if not line.startswith("  ")]
-    out = [Frame("\n".join(start), panels[0], panels[0].views[0])]
+    said = start_parts(guide(plan), "this picture")
+    out = [Frame("\n".join([said.intro, *said.rest]), panels[0], panels[0].views[0])]
     for p in panels[1:]:
         out.append(Frame(p.title, p, p.views[0], overview=p.overviews[0]))
         out.append(Frame(p.title, p, p.views[1], overview=p.overviews[1]))

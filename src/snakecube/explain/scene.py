@@ -32,7 +32,11 @@ from dataclasses import dataclass, field, replace
 
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
-from snakecube.fold import FoldPlan, close_cubes, grip, lifted_at, steps_in_words
+from snakecube.fold import FoldPlan
+from snakecube.fold.guide import Check, guide
+from snakecube.fold.words import StepWords, order_words
+from snakecube.fold.words import start_words as plan_start_words
+from snakecube.fold.words import step_words as plan_step_words
 from snakecube.frame import (
     CAMERA,
     CUBE_EDGES,
@@ -92,6 +96,7 @@ __all__ = [
     "make_view",
     "oriented",
     "panels",
+    "question_panel",
     "steps",
     "turn_of",
 ]
@@ -249,6 +254,9 @@ class Panel:
     # ... the whole snake, small, before and after (one per view), with the close-up's window
     overviews: tuple[View, ...] = ()
     patterns: dict[int, str] | None = None  # cubes drawn with a pattern ("hatch")
+    heading: str = ""  # the title as a form that shows one step at a time says it ("Step 3 of 9")
+    words: StepWords | None = None  # a fold plan's step: its words, part by part
+    lines: tuple[str, ...] = ()  # a fold plan's start: its lines (the runs indented)
 
 
 def make_view(
@@ -288,9 +296,10 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     """
     cells = solution.cells
     checks = checkpoints(solution)
-    words = [
-        w + (f". {checks[k]}" if k in checks else "") for k, w in enumerate(step_words(solution), 1)
-    ]
+    words, counted = (
+        [w + (f". {checks[k]}" if k in checks else "") for k, w in enumerate(said, 1)]
+        for said in (step_words(solution), step_words(solution, counted=True))
+    )
     all_steps = steps(solution)
     out = []
     for s in all_steps:
@@ -306,6 +315,7 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
                 arrow=_arrow(cells, s),
                 bounds=_bounds([*cells, *tail]),
                 notes=notes,
+                heading=counted[s.number - 1],
             )
         )
     return out
@@ -398,7 +408,7 @@ def apart(view: View, priority: Sequence[int], keep: Iterable[int] = ()) -> View
 # you hold at the joint outlined thick, the arrow black in a white halo.
 HOLD = "#bfe3c4"  # the cube you hold at the joint: pale green, ...
 HOLD_MARK = "#1b5e20"  # ... outlined thick in dark green
-TURNING = "#8e1b1b"  # the cube that turns on the joint: dark red
+TURNING = "#6e1414"  # the cube that turns on the joint: dark red
 MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
 PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
 HELD_END = "#000000"  # the end you hold, outlined
@@ -516,16 +526,12 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     """Step ``k`` (1-based, among ``plan.steps()``: a half turn is one step) of a plan: held
     and turning cubes from the plan's grip, the turn's sign from the states themselves
     (checked: every turning cube lands where the state after the step has it)."""
-    frames = plan.frames
-    joint, q, first = plan.steps()[k - 1]
-    quarters = abs(q)
-    before, after = tuple(frames[first]), tuple(frames[first + quarters])
-    _, turned, moving = grip(plan, joint)
-    t = turned - 1
-    h = joint - 1 if plan.held == End.FIRST else joint
-    order = [i - 1 for i in moving]
-    if plan.held == End.LAST:
-        order.reverse()  # from the joint outwards
+    step = guide(plan).steps[k - 1]
+    quarters = abs(step.quarter_turns)
+    before, after = step.before, step.after
+    t, h = step.corner - 1, step.hold - 1
+    n = len(before)
+    order = list(range(t, n)) if plan.held == End.FIRST else list(range(t, -1, -1))
     d = tuple(before[t][a] - before[h][a] for a in range(3))
     direction: Coord = (d[0], d[1], d[2])
     origin = _centre(before[h])
@@ -813,14 +819,15 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     the red cube shows the turn. Each step is seen from the first of PLAN_VIEWS (in front of
     the table and above it) that shows both joint cubes well, else with the cubes in front of
     them cut away (:func:`_joint_views`); a cube that turns is never cut away."""
-    lines = steps_in_words(plan)
-    lifted = lifted_at(plan)
-    words = ["", *(w for w in lines if w.startswith("Step "))]
+    g = guide(plan)
+    lifted = g.start.lift_before
+    count = len(g.steps)
     n = len(plan.end)
     held_end = 0 if plan.held == End.FIRST else n - 1
-    out = [start_panel(plan, lines)]
-    for k in range(1, len(plan.steps()) + 1):
+    out = [start_panel(plan)]
+    for k in range(1, count + 1):
         turn = turn_of(plan, k)
+        said = plan_step_words(g, k)
         colours = {i: pale(cube_colour(i)) for i in range(n)}
         colours |= dict.fromkeys(turn.moving, MOVING)
         colours[turn.turn], colours[turn.hold] = TURNING, HOLD
@@ -829,7 +836,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             (i for i in turn.moving[1:] if _is_corner(turn.after, i)), turn.moving[-1]
         )
         # the cubes the words say the swing passes close to, to check by, where they show
-        close = [c - 1 for c in close_cubes(plan, k - 1)]
+        close = [c - 1 for c in g.steps[k - 1].close]
         numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends, *close]))
         views, notes = _joint_views(turn, numbered)
         if lifted and k >= lifted:  # the snake is in the air: not "above the table"
@@ -840,7 +847,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         out.append(
             Panel(
                 Step(k, n, n - 1, turn.turn, 0),
-                words[k] if k < len(words) else "",
+                said.text(),
                 views,
                 views[0],
                 (),
@@ -856,17 +863,18 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
                 quarters=turn.quarters,
                 overviews=tuple(_overview(v) for v in views),
                 patterns=dict.fromkeys(turn.moving[1:], "hatch"),
+                heading=plan_step_words(g, k, of=count).text(),
+                words=said,
             )
         )
     return out
 
 
-def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
-    """A fold plan's start: its words (``lines``: the plan's, else worked out) and the snake
-    flat from above, every cube numbered, the end held marked."""
-    lines = steps_in_words(plan) if lines is None else lines
-    start = [w for w in lines if not w.startswith("Step ")][:-1]  # the last: the order
-    start[0] = start[0].replace("as the start picture shows:", "as this picture shows:")
+def start_panel(plan: FoldPlan) -> Panel:
+    """A fold plan's start: its words and the snake flat from above, every cube numbered,
+    the end held marked."""
+    g = guide(plan)
+    start = plan_start_words(g, picture="this picture")
     first = plan.frames[0]
     n = len(plan.end)
     held_end = 0 if plan.held == End.FIRST else n - 1
@@ -886,6 +894,8 @@ def start_panel(plan: FoldPlan, lines: Sequence[str] | None = None) -> Panel:
         colours={i: pale(cube_colour(i)) if i == held_end else cube_colour(i) for i in range(n)},
         marks={held_end: HELD_END},
         patterns={held_end: "ring"},
+        heading="\n".join(start),
+        lines=(*start, order_words(g)),
     )
 
 
@@ -1017,4 +1027,60 @@ def drawing_of(
         caption=view.caption or view.camera.name,
         outline=view.inset,
         halo=panel.hold >= 0,
+    )
+
+
+# -- the way back's questions --------------------------------------------------------------------
+ASKED = "#1f9bde"  # the run a question asks about: blue, hatched, with an arrow the way it points
+COUNTED = "#1b5e20"  # the corner a question counts to: outlined thick in dark green
+
+
+def question_panel(plan: FoldPlan, check: Check, cells: Sequence[Coord], title: str) -> Panel:
+    """A 'Something doesn't match?' question's picture: the snake as it is when the answer
+    is yes (``cells``, the table frame), the run asked about blue and hatched with an arrow
+    the way it points, the corner counted to outlined in dark green, the end you hold in its
+    black ring, the rest pale; seen from the first of PLAN_VIEWS that shows the run."""
+    g = guide(plan)
+    chain = g.chain
+    n = len(cells)
+    if check.kind == "end":
+        run, corner = len(chain.runs) - 1, -1
+    else:
+        assert check.at is not None
+        rank = chain.rank(check.at)
+        run, corner = rank + check.run, chain.corners[rank]
+    cubes = chain.runs[run]
+    held_end = chain.held_cube
+    colours = {i: pale(cube_colour(i)) for i in range(n)}
+    colours |= dict.fromkeys(cubes, ASKED)
+    marks = {held_end: HELD_END}
+    if corner >= 0:
+        marks[corner] = COUNTED
+    camera = next(
+        (
+            cam
+            for cam in PLAN_VIEWS
+            if all(is_visible(cells[i], cam.eye, set(cells)) for i in cubes)
+        ),
+        PLAN_VIEWS[0],
+    )
+    numbered = list(dict.fromkeys([held_end, *([corner] if corner >= 0 else []), cubes[-1]]))
+    view = replace(
+        apart(make_view(camera, cells, range(n), numbered), numbered, numbered),
+        cells=tuple(cells),
+        caption=camera.name,
+    )
+    return Panel(
+        Step(0, n, n - 1, -1, 0),
+        title,
+        (view,),
+        view,
+        (),
+        (_centre(cells[cubes[0]]), _centre(cells[cubes[-1]])),
+        _bounds(cells),
+        cells=tuple(cells),
+        colours=colours,
+        marks=marks,
+        patterns={**dict.fromkeys(cubes, "hatch"), held_end: "ring"},
+        heading=title,
     )

@@ -95,7 +95,7 @@ def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
     shown = scene.display(solution)
     cells = list(shown.cells)
     panels = scene.panels(shown, tails)
-    n = len(panels)
+    len(panels)
     out = []
     for p in panels:
         s = p.step
@@ -107,7 +107,7 @@ def frames(solution: Solution, tails: Tails | None = None) -> dict[str, Any]:
         # every cube left solid numbered where the starting camera sees its number
         view = scene.make_view(scene.CAMERA, cells, cut.solid, cut.solid)
         colours = {i: NEW if i >= s.first else cube_colour(i) for i in placed}
-        words = p.title.replace(f"Step {s.number}:", f"Step {s.number} of {n}:", 1)
+        words = p.heading
         if s.number == 1:  # the first picture says which end is cube 1
             words += f". {which_end(shown.snake)}"
         state = _state(
@@ -133,12 +133,11 @@ def plan_frames(plan: FoldPlan) -> dict[str, Any]:
     showing the turn, seen from the step's view); then the finished shape."""
     panels = scene.fold_panels(plan)
     out = []
-    steps = len(panels) - 1
-    for k, p in enumerate(panels):
+    len(panels) - 1
+    for _k, p in enumerate(panels):
         view = p.views[0]
         cells = list(view.cells or p.cells or ())
-        words = p.title if k == 0 else p.title.replace(f"Step {k}:", f"Step {k} of {steps}:", 1)
-        out.append(_plan_state(p, view, cells, words))
+        out.append(_plan_state(p, view, cells, p.heading))
     if len(panels) > 1:
         last = panels[-1]
         after = last.views[1]

@@ -20,6 +20,7 @@ import enum
 
 from snakecube.errors import InputError
 from snakecube.explain.text import directions
+from snakecube.fold.words import title
 from snakecube.frame import TABLE, display
 from snakecube.shape import VECTORS, Coord
 from snakecube.snake import which_end
@@ -86,16 +87,19 @@ def place_words(cell: Coord, dims: Coord) -> str:
     return ", ".join(parts)
 
 
-def step_words(solution: Solution) -> list[str]:
-    """What each step does, in table words: 'Step 4: at cube 7, cubes 8-9 go up'."""
+def step_words(solution: Solution, counted: bool = False) -> list[str]:
+    """What each step does, in table words: 'Step 4: at cube 7, cubes 8-9 go up' ('Step 4
+    of 17: ...' when ``counted``)."""
     out, at = [], 0
+    count = len(solution.snake.lengths)
     for k, (n, d) in enumerate(zip(solution.snake.lengths, solution.directions, strict=True)):
         way = TABLE[VECTORS[d]]
+        head = title(k + 1, count if counted else None)
         if k == 0:
-            out.append(f"Step 1: {_cubes(1, n)} go {way} from cube 1")
+            out.append(f"{head}: {_cubes(1, n)} go {way} from cube 1")
         else:
             verb = "goes" if n == 2 else "go"
-            out.append(f"Step {k + 1}: at cube {at + 1}, {_cubes(at + 2, at + n)} {verb} {way}")
+            out.append(f"{head}: at cube {at + 1}, {_cubes(at + 2, at + n)} {verb} {way}")
         at += n - 1
     return out
 
@@ -188,14 +192,20 @@ def _numbers(ns: list[int]) -> str:
     return ("cube " if len(ns) == 1 else "cubes ") + text
 
 
+def table_steps(solution: Solution) -> list[tuple[str, str]]:
+    """Each step in table words with its checkpoint ('' for none): what the text, the page
+    and the sheets list."""
+    checks = checkpoints(solution)
+    return [(f"{w}.", checks.get(k, "")) for k, w in enumerate(step_words(solution), 1)]
+
+
 def table_instructions(solution: Solution) -> str:
     """Numbered steps in table words, with the starting hold and checkpoints."""
-    checks = checkpoints(solution)
     lines = [start_words(solution)]
-    for k, words in enumerate(step_words(solution), 1):
-        lines.append(f"{words}.")
-        if k in checks:
-            lines.append(f"   {checks[k]}")
+    for words, check in table_steps(solution):
+        lines.append(words)
+        if check:
+            lines.append(f"   {check}")
     return "\n".join(lines)
 
 

@@ -1,31 +1,42 @@
-"""Fold plans in words, for a person with the real chain in hand: it has no numbers.
+"""A fold plan in words, for a person with the real chain in hand: it has no numbers.
 
-A step names its joint the way a person finds it on an unnumbered chain: every joint a plan
-turns sits right before a **corner** (a cube where the chain bends, in every state), so the
-words count corners, from the last corner turned or from an end, whichever is fewer, and say
-the two runs (straight stretches) that meet there as a check. The hands are said in the
-hand's terms (the cube before the corner and everything back to the end you hold stay still;
-the corner cube and everything beyond it turn), which way in the instructions' table words
-(``frame.TABLE``), and the cube numbers of the pictures only in brackets, to check by. Two
-quarter turns of one joint in a row are one step, a half turn. A step that jumps back along
-the chain says so, and why (``jump_words``).
+Every sentence is rendered here from the plan's data (``fold.guide``): the command line's
+text, the sheets, the GIF, the viewer and the page take their words from these functions and
+never read words back. A step counts corners to find its joint (from the corner turned last,
+or from an end, whichever is fewer), says the two runs that meet there, the hands (the cube
+before the corner and everything back to the end you hold stay still; the corner cube and
+everything beyond it turn), which way in the table's words (``frame.TABLE``), then what to
+check after the turn and what to do if a check fails. Cube numbers appear only in brackets,
+to check by.
+
+The words that name the parts of a step are the constants below: change one here and it
+changes in every form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
-from snakecube.fold.plans import FoldPlan, below_table
+from snakecube.fold.guide import Check, Find, Guide, GuideStep, Jump, Slip, Start
+from snakecube.fold.wrong import Ask, Verdict
 from snakecube.frame import TABLE
-from snakecube.snake import End, end_words
 
-JUMP = 2  # corners: a step further back than this, against the way the plan walks, is a jump
+STEP = "Step"  # a step's title: "Step 3", "Step 3 of 10"
+CHECK = "Check"  # what to see after the turn
+IF_NOT = "If not"  # what to do when a check fails
+CAREFUL = "Careful"  # a slip the checks cannot tell
+START = "Start"
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def _way(v: Sequence[int]) -> str:
-    return TABLE[(v[0], v[1], v[2])]
+WAY_WORDS = {  # fold --json's ways as the words say them
+    "right": TABLE[(1, 0, 0)],
+    "left": TABLE[(-1, 0, 0)],
+    "away": TABLE[(0, 1, 0)],
+    "towards": TABLE[(0, -1, 0)],
+    "up": TABLE[(0, 0, 1)],
+    "down": TABLE[(0, 0, -1)],
+}
 
 
 def ordinal(k: int) -> str:
@@ -39,165 +50,316 @@ def ordinal(k: int) -> str:
     return ORDINALS.get(k % 10, f"{k}th").replace(str(k % 10), str(k), 1)
 
 
-def grip(p: FoldPlan, joint: int) -> tuple[range, int, range]:
-    """For a move at ``joint`` (cubes joint and joint+1, 1-based): the cubes held still, the
-    cube that turns on the joint (a corner: it spins in place on the turning line), and every
-    cube that turns with it."""
-    n = len(p.end)
-    if p.held == End.FIRST:
-        return range(1, joint + 1), joint + 1, range(joint + 1, n + 1)
-    return range(joint + 1, n + 1), joint, range(1, joint + 1)
+def title(number: int, of: int | None = None) -> str:
+    """'Step 3', or 'Step 3 of 10'."""
+    return f"{STEP} {number}" if of is None else f"{STEP} {number} of {of}"
 
 
-def corners_from_held(p: FoldPlan) -> list[int]:
-    """The corner cubes (1-based), counted from the end the person holds."""
-    out, at = [], 1
-    for m in p.solution.snake.lengths[:-1]:
-        at += m - 1
-        out.append(at)
-    return out if p.held == End.FIRST else out[::-1]
+def _end(origin: str) -> str:
+    return "the end you hold" if origin == "held" else "the loose end"
 
 
-def _runs_at(p: FoldPlan, corner: int) -> tuple[int, int]:
-    """The lengths of the two runs that meet at a corner cube (1-based): the one on the held
-    side first."""
-    at, lengths = 1, p.solution.snake.lengths
-    for k, m in enumerate(lengths[:-1]):
-        at += m - 1
-        if at == corner:
-            pair = (m, lengths[k + 1])
-            return pair if p.held == End.FIRST else (pair[1], pair[0])
-    raise ValueError(f"cube {corner} is not a corner")
+def _cubes(names: Sequence[int]) -> str:
+    """'cube 4' or 'cubes 4, 5 and 7'."""
+    if len(names) == 1:
+        return f"cube {names[0]}"
+    return "cubes " + ", ".join(map(str, names[:-1])) + f" and {names[-1]}"
 
 
-def find_words(p: FoldPlan, step: int) -> str:
-    """Where step ``step``'s corner is (0-based among ``p.steps()``), counted on the chain:
-    in corners from the corner turned last, or from the end held or the loose end when that
-    is fewer; then the runs that meet there, to check."""
-    steps = p.steps()
-    corners = corners_from_held(p)
-    rank = corners.index(grip(p, steps[step][0])[1])  # 0-based, from the held end
-    near, far = _runs_at(p, corners[rank])
-    runs = f"a run of {near} cubes meets one of {far} there"
-    counts = [(rank + 1, "held"), (len(corners) - rank, "loose")]
-    if step > 0:
-        last = corners.index(grip(p, steps[step - 1][0])[1])
-        if last == rank:
-            return f"the same corner as in the step before ({runs})"
-        counts.insert(0, (abs(rank - last), "last"))
-    count, where = min(counts, key=lambda c: c[0])
-    if where == "held":
-        return f"the {ordinal(count)} corner from the end you hold ({runs})"
-    if where == "loose":
-        return f"the {ordinal(count)} corner from the loose end ({runs})"
-    way = "on towards the loose end" if rank > last else "back towards the end you hold"
-    said = "the next corner" if count == 1 else f"the {ordinal(count)} corner"
-    return f"{said} {way}, from the corner you turned last ({runs})"
+def find_words(find: Find, runs: tuple[int, int] | None = None) -> str:
+    """Where a corner is, counted on the chain, with the runs that meet there."""
+    said = f" ({meets_words(runs)})" if runs else ""
+    if find.origin == "last":
+        if find.corners == 0:
+            return f"the same corner as in the step before{said}"
+        way = (
+            "on towards the loose end"
+            if find.towards == "loose"
+            else "back towards the end you hold"
+        )
+        which = "the next corner" if find.corners == 1 else f"the {ordinal(find.corners)} corner"
+        return f"{which} {way}, from the corner you turned last{said}"
+    return f"the {ordinal(find.corners)} corner from {_end(find.origin)}{said}"
 
 
-def start_words(p: FoldPlan) -> list[str]:
-    """The start: how the snake lies flat (a short list, one line per run), which end to
-    hold, how to count corners, and where the table is."""
-    lengths = p.solution.snake.lengths
-    frames = p.frames or tuple(tuple(s) for s in p.states())
-    lines = ["Start: lay the snake flat on the table, seen from above, as the start picture shows:"]
-    at = 0
-    order = range(len(lengths)) if p.held == End.FIRST else range(len(lengths) - 1, -1, -1)
-    ends = []
-    for m in lengths:
-        ends.append((at, at + m - 1))
-        at += m - 1
-    for k, s in enumerate(order, 1):
-        a, b = ends[s] if p.held == End.FIRST else ends[s][::-1]
-        way = [frames[0][a + (1 if b > a else -1)][i] - frames[0][a][i] for i in range(3)]
-        lines.append(f"  run {k}, {lengths[s]} cubes: {_way(way)} (cubes {a + 1}-{b + 1})")
-    lines.append(held_words(p))
-    lines.append(
-        "A corner is a cube where the chain bends; the steps find each joint by counting "
-        "corners, and the cube numbers in brackets and on the pictures are only there to check."
+def meets_words(runs: tuple[int, int]) -> str:
+    return f"a run of {runs[0]} cubes meets one of {runs[1]} there"
+
+
+def _run(run: int) -> str:
+    if run == 1:
+        return "the run you turned"
+    if run == 2:
+        return "the run after the one you turned"
+    return f"the {ordinal(run)} run from the corner you turned"
+
+
+def _corner_run(check: Check) -> str:
+    """The run a check speaks of, when it names its corner counted from an end."""
+    assert check.at is not None
+    corner = f"the {ordinal(check.at.corners)} corner from {_end(check.at.origin)}"
+    if check.run == 1:
+        return f"the run beyond {corner} (on the loose side)"
+    return f"the {ordinal(check.run)} run beyond {corner}"
+
+
+def check_words(check: Check) -> str:
+    """One check as a person reads it: 'the run you turned points up'."""
+    if check.kind == "meets":
+        where = "there" if check.at is None else f"at the {ordinal(check.at.corners)} corner"
+        return f"a run of {check.meets[0]} cubes meets one of {check.meets[1]} {where}"
+    if check.kind == "end":
+        return f"{_end(check.end)} points {WAY_WORDS[check.points]}"
+    run = _run(check.run) if check.at is None else _corner_run(check)
+    if check.kind == "points":
+        return f"{run} points {WAY_WORDS[check.points]}"
+    h = check.level
+    if h == 0:
+        return f"the lowest cube of {run} is level with the end you hold"
+    how = f"{abs(h)} cube{'s' if abs(h) > 1 else ''} {'above' if h > 0 else 'below'}"
+    return f"the lowest cube of {run} is {how} the end you hold"
+
+
+def question_words(check: Check) -> str:
+    """A check asked as a question: 'Does the loose end point to the left?'"""
+    said = check_words(check)
+    for verb, ask in ((" points ", " point "), (" is ", " be ")):
+        if verb in said:
+            head, tail = said.split(verb, 1)
+            if ask == " point ":
+                return f"Does {head}{ask}{tail}?"
+            return f"Is {head} {tail}?"
+    return f"{said[0].upper()}{said[1:]}?"
+
+
+def checks_words(step: GuideStep) -> str:
+    """'Check: the run you turned points up; the loose end points to the left.'"""
+    after = [check_words(c) for c in step.checks if c.kind != "meets"]
+    return f"{CHECK}: " + "; ".join(after) + "." if after else ""
+
+
+def turn_words(q: int) -> str:
+    """'a quarter turn clockwise', 'a half turn (two quarter turns) anticlockwise'."""
+    way = "clockwise" if q > 0 else "anticlockwise"
+    turn = "a quarter turn" if abs(q) == 1 else "a half turn (two quarter turns)"
+    return f"{turn} {way}"
+
+
+def slip_words(slip: Slip) -> str:
+    """A slip as a person would make it: 'turned the next corner on instead'."""
+    if slip.kind == "other_way":
+        return "turned it the other way"
+    if slip.kind == "half_for_quarter":
+        return "made a half turn instead of a quarter"
+    if slip.kind == "quarter_for_half":
+        way = "clockwise" if slip.quarter_turns > 0 else "anticlockwise"
+        return f"made only a quarter turn ({way}) instead of a half"
+    d = slip.corners
+    if abs(d) == 1:
+        which = "the next corner on" if d > 0 else "the corner before it"
+    else:
+        which = f"the corner {abs(d)} on" if d > 0 else f"the corner {abs(d)} before it"
+    return f"turned {which} instead"
+
+
+def if_not_words(step: GuideStep) -> str:
+    """What to do when a check fails: undo at once, and count again from an end."""
+    return (
+        f"{IF_NOT}: turn that same corner back the way it came, then count again: "
+        f"{find_words(step.recount)}."
     )
-    lines.append(table_words(p))
-    return lines
 
 
-def held_words(p: FoldPlan) -> str:
-    """Which end to hold, told by the runs a person counts from it (the fewest that tell
-    the two ends apart)."""
-    lengths = p.solution.snake.lengths
-    cube = "cube 1" if p.held == End.FIRST else f"cube {len(p.end)}"
-    told = end_words(lengths if p.held == End.FIRST else lengths[::-1], "run")
-    if told is None:
+def careful_words(step: GuideStep) -> str:
+    """'' or the slips these checks cannot tell, said so that the person counts twice."""
+    if not step.uncaught:
+        return ""
+    said = "; or ".join(slip_words(s) for s in step.uncaught)
+    return f"{CAREFUL}: these checks would also hold if you {said}: count twice before you turn."
+
+
+@dataclass(frozen=True, slots=True)
+class StepWords:
+    """One step's words, part by part (every form shows these; ``text`` joins them)."""
+
+    title: str
+    lift: str
+    find: str
+    hands: str
+    check: str
+    if_not: str
+    careful: str
+    jump: str
+    close: str
+    brackets: str
+
+    def text(self) -> str:
+        head = f"{self.title}: {self.lift}{self.find}. {self.hands}"
+        parts = [head, self.check, self.if_not, self.careful, self.brackets]
+        return " ".join(p for p in [*parts, self.jump, self.close] if p)
+
+    def body(self) -> str:
+        """The words without the title."""
+        return self.text().split(": ", 1)[1]
+
+
+def step_words(g: Guide, k: int, of: int | None = None) -> StepWords:
+    """Step ``k`` (1-based) in words (titled 'Step k of n' with ``of``)."""
+    s = g.steps[k - 1]
+    look = WAY_WORDS[s.look].replace("to the ", "")
+    hands = (
+        "Left hand: hold the cube before that corner still (your side of it). Right hand: turn "
+        f"the corner cube, and all beyond it, {turn_words(s.quarter_turns)} as you see it "
+        f"looking along the chain into the corner (you look {look})"
+    )
+    if s.turned is not None and not any(
+        c.kind == "points" and c.run == 1 and c.at is None for c in s.checks
+    ):
+        hands += f"; the run you turned ({s.turned[0]} cubes) then points {WAY_WORDS[s.turned[1]]}"
+    lift = (
+        "first lift the snake off the table and go on in the air from here: this turn swings "
+        "cubes below the table top. Then find "
+        if s.lift
+        else ""
+    )
+    close = (
+        f"Go slowly: the turning cubes pass close to cubes already in place [{_cubes(s.close)}]."
+        if s.close
+        else ""
+    )
+    return StepWords(
+        title=title(k, of),
+        lift=lift,
+        find=find_words(s.find, s.runs),
+        hands=hands + ".",
+        check=checks_words(s),
+        if_not=if_not_words(s),
+        careful=careful_words(s),
+        jump=jump_words(s.jump),
+        close=close,
+        brackets=f"[cubes {s.hold} | {s.corner}]",
+    )
+
+
+def jump_words(jump: Jump | None) -> str:
+    """'' or the sentence that says a step goes back along the chain, and why."""
+    if jump is None:
+        return ""
+    towards = "the end you hold" if jump.towards == "held" else "the loose end"
+    head = f"A jump: this corner is {jump.back} corners back towards {towards}"
+    if jump.reason == "made_way":
+        return (
+            f"{head}. It was turned at step {jump.step} so that the snake could pass, and now "
+            "it turns on towards its place."
+        )
+    if jump.reason == "runs_into" and not jump.step:
+        return (
+            f"{head}. Turned when your hand passed it, before step {jump.passed}, the snake "
+            "would have run into itself."
+        )
+    if jump.reason == "runs_into":
+        return (
+            f"{head}. Turned when your hand passed it, before step {jump.passed}, it would "
+            f"have made the snake run into itself at step {jump.step}."
+        )
+    return (
+        f"{head}: the planner found no walk of as few quarter turns that turns it when your "
+        f"hand passes it, before step {jump.passed}."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StartWords:
+    """The start's words: the opening line, one line per run of the flat start (from the
+    held end), then which end to hold, how to count corners, what to do when a check fails,
+    and where the table is."""
+
+    intro: str
+    runs: tuple[str, ...]
+    rest: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        """As one list, the runs indented."""
+        return [self.intro, *(f"  {r}" for r in self.runs), *self.rest]
+
+
+def start_parts(g: Guide, picture: str = "the start picture") -> StartWords:
+    """The start in words, part by part (``picture``: what the words point to)."""
+    runs = tuple(
+        f"run {r.number}, {r.cubes} cubes: {WAY_WORDS[r.points]} (cubes {r.first}-{r.last})"
+        for r in g.start.runs
+    )
+    rest = (
+        held_words(g.start),
+        "A corner is a cube where the chain bends; the steps find each joint by counting "
+        "corners, and the cube numbers in brackets and on the pictures are only there to check.",
+        "After each turn, look at what the step says to check. If it does not match, turn that "
+        "same corner back and count again from the end the step names; if you notice only "
+        "later, 'Something doesn't match?' (snakecube fold --went-wrong K) finds the step.",
+        table_words(g),
+    )
+    intro = f"{START}: lay the snake flat on the table, seen from above, as {picture} shows:"
+    return StartWords(intro, runs, rest)
+
+
+def start_words(g: Guide, picture: str = "the start picture") -> list[str]:
+    """The start as lines (:func:`start_parts`), the runs indented."""
+    return start_parts(g, picture).lines()
+
+
+def held_words(start: Start) -> str:
+    """Which end to hold, told by the runs a person counts from it."""
+    cube = f"cube {start.held_cube}"
+    if start.told is None:
         return (
             f"Hold either end in your left hand (the snake reads the same from both ends); it "
             f"stays where it is until the end [{cube}]."
         )
+    mine, other, k = start.told
+    first = "run is" if k == 1 else "runs are"
+    told = (
+        f"whose first {first} {mine} cubes long (from the other end: {other}; a corner cube "
+        "counts in both its runs)"
+    )
     return f"Hold in your left hand the end {told}; it stays where it is until the end [{cube}]."
 
 
-def table_words(p: FoldPlan) -> str:
-    """Where the snake is while folding, and why (the planner prefers, among plans that walk
-    as well, one that keeps every cube on or above the table)."""
-    k = below_table(p)
-    if k == 0:
+def table_words(g: Guide) -> str:
+    """Where the snake is while folding, and why."""
+    s, p = g.start, g.plan
+    if s.lift_before == 0:
         return (
             "The snake stays on the table: no step moves a cube below the table top (of the "
             "plans found, one that stays on the table was chosen)."
         )
-    if p.table_turns is None:
+    if s.table_turns is None:
         why = "no plan found that stays on the table"
-    elif p.order == "walk" and p.table_turns <= p.quarter_turns:
+    elif p.order == "walk" and s.table_turns <= p.quarter_turns:
         why = (
             f"the plan found that stays on the table moves your hand "
-            f"{p.table_walk:g} times as far along the chain"
+            f"{s.table_walk:g} times as far along the chain"
         )
     else:
         why = (
-            f"staying on the table takes {p.table_turns} quarter turns instead of {p.quarter_turns}"
+            f"staying on the table takes {s.table_turns} quarter turns instead of {p.quarter_turns}"
         )
     return (
-        f"Before step {lifted_at(p)}, lift the snake off the table and go on in the "
+        f"Before step {s.lift_before}, lift the snake off the table and go on in the "
         f"air: then cubes swing below the level of the table top, so they would hit the table "
         f"({why})."
     )
 
 
-def lifted_at(p: FoldPlan) -> int:
-    """The step (1-based) before which the snake is lifted off the table, or 0 when it stays
-    on the table."""
-    k = below_table(p)
-    return _step_of(p, k - 1) + 1 if k else 0
-
-
-def lift_words(p: FoldPlan, step: int) -> str:
-    """'' or, at the step (0-based) that first swings a cube below the table top, the words
-    that say to lift the snake first, said where it is needed (the start says it too)."""
-    if lifted_at(p) != step + 1:
-        return ""
-    return (
-        "first lift the snake off the table and go on in the air from here: this turn swings "
-        "cubes below the table top. Then find "
-    )
-
-
-def _step_of(p: FoldPlan, move: int) -> int:
-    """The step (0-based) that makes move ``move`` (0-based)."""
-    return max(k for k, (_j, _q, first) in enumerate(p.steps()) if first <= move)
-
-
-def order_words(p: FoldPlan) -> str:
+def order_words(g: Guide) -> str:
     """How the steps go along the chain, in one plain sentence."""
-    steps = p.steps()
-    corners = corners_from_held(p)
-    ranks = [corners.index(grip(p, j)[1]) for j, _q, _k in steps]
-    if len(ranks) < 2:
+    if len(g.steps) < 2:
         return "There is one step."
-    out = ranks[-1] >= ranks[0]
     way = (
         "from the end you hold outwards"
-        if out
+        if g.walks_out
         else "from the loose end back towards the end you hold"
     )
-    jumps = sum(1 for k in range(1, len(steps)) if jump_words(p, k))
+    jumps = sum(1 for s in g.steps if s.jump is not None)
     said = (
         "each joint a few corners from the one before"
         if not jumps
@@ -206,126 +368,111 @@ def order_words(p: FoldPlan) -> str:
     return f"The steps walk along the chain {way}, {said}."
 
 
-def _walks_out(p: FoldPlan) -> bool:
-    corners = corners_from_held(p)
-    steps = p.steps()
-    return corners.index(grip(p, steps[-1][0])[1]) >= corners.index(grip(p, steps[0][0])[1])
+def done_words(g: Guide) -> str:
+    """The last frame's words."""
+    return f"Done: {g.plan.quarter_turns} quarter turns."
 
 
-def jump_words(p: FoldPlan, step: int) -> str:
-    """'' or, for a step that goes back along the chain more than ``JUMP`` corners against
-    the way the plan walks, a sentence that says so and why: its joint was turned before to
-    make way, or turning it when the hand passed it would have made the snake run into
-    itself (then, or at a later step, named), or no shorter walk was found."""
-    steps = p.steps()
-    if step == 0:
-        return ""
-    corners = corners_from_held(p)
-    rank = [corners.index(grip(p, j)[1]) for j, _q, _k in steps]
-    out = _walks_out(p)
-    back = rank[step - 1] - rank[step] if out else rank[step] - rank[step - 1]
-    if back <= JUMP:
-        return ""
-    joint, q, first = steps[step]
-    towards = "the end you hold" if out else "the loose end"
-    head = f"A jump: this corner is {back} corners back towards {towards}"
-    before = [k for k in range(step) if steps[k][0] == joint]
-    if before:
-        return (
-            f"{head}. It was turned at step {before[-1] + 1} so that the snake could pass, "
-            "and now it turns on towards its place."
-        )
-    # the step where the hand first went past this corner
-    passed = next(k for k in range(step) if (rank[k] > rank[step] if out else rank[k] < rank[step]))
-    frames = p.frames or tuple(tuple(s) for s in p.states())
-    moves = p.moves
-    start = steps[passed][2]
-    state = apply_move(frames[start], joint, 1 if q > 0 else -1)
-    if not is_valid(state):
-        return (
-            f"{head}. Turned when your hand passed it, before step {passed + 1}, the snake "
-            "would have run into itself."
-        )
-    for k in range(start, first):
-        state = apply_move(state, *moves[k])
-        if not is_valid(state):
-            return (
-                f"{head}. Turned when your hand passed it, before step {passed + 1}, it would "
-                f"have made the snake run into itself at step {_step_of(p, k) + 1}."
-            )
-    return (
-        f"{head}: the planner found no walk of as few quarter turns that turns it when your "
-        f"hand passes it, before step {passed + 1}."
-    )
-
-
-def step_words(p: FoldPlan, step: int) -> str:
-    """One step (0-based among ``p.steps()``) as a person makes it: where the joint is,
-    which hand holds what, which way to turn and how far, and where the next run then
-    points; a jump and a close swing said; the cube numbers in brackets, to check."""
-    frames = p.frames or tuple(tuple(s) for s in p.states())
-    joint, q, first = p.steps()[step]
-    quarters = abs(q)
-    before, after = frames[first], frames[first + quarters]
-    _held, turned, _moving = grip(p, joint)
-    n = len(p.end)
-    a = joint if p.held == End.FIRST else joint + 1  # the cube held at the joint
-    b = turned
-    nxt = b + 1 if p.held == End.FIRST else b - 1  # the first cube of the next run
-    axis = [before[b - 1][i] - before[a - 1][i] for i in range(3)]
-    points = [after[nxt - 1][i] - after[b - 1][i] for i in range(3)] if 1 <= nxt <= n else None
-    corners = corners_from_held(p)
-    rank = corners.index(b)
-    beyond = corners[rank + 1] if rank + 1 < len(corners) else (n if p.held == End.FIRST else 1)
-    run = abs(beyond - b) + 1
-    way = "clockwise" if q > 0 else "anticlockwise"
-    turn = "a quarter turn" if quarters == 1 else "a half turn (two quarter turns)"
-    then = f"; the next run ({run} cubes) then points {_way(points)}" if points else ""
-    close = close_cubes(p, step)
-    careful = (
-        f"Go slowly: the turning cubes pass close to cubes already in place [{_cubes(close)}]."
-        if close
-        else ""
-    )
-    text = (
-        f"Step {step + 1}: {lift_words(p, step)}{find_words(p, step)}. Left hand: hold the "
-        f"cube before that corner still (your side of it). Right hand: turn the corner cube, "
-        f"and all beyond it, {turn} {way} as you see it looking along the chain into the "
-        f"corner (you look "
-        f"{_way(axis).replace('to the ', '')}){then}. [cubes {a} | {b}]"
-    )
-    return " ".join(filter(None, [text, jump_words(p, step), careful]))
-
-
-def steps_in_words(p: FoldPlan) -> list[str]:
-    """The plan as a person does it: the start (a flat layout, which end to hold, where the
-    table is), then one line per step, then how the steps go along the chain."""
-    if not p.found:
-        return [f"No fold plan: {p.reason}."]
-    lines = start_words(p)
-    lines += [step_words(p, k) for k in range(len(p.steps()))]
-    lines.append(order_words(p))
+def steps_in_words(g: Guide) -> list[str]:
+    """The plan as a person does it: the start, one line per step, how the steps go."""
+    lines = start_words(g)
+    lines += [step_words(g, k).text() for k in range(1, len(g.steps) + 1)]
+    lines.append(order_words(g))
     return lines
 
 
-def close_cubes(p: FoldPlan, step: int) -> list[int]:
-    """The cubes (1-based) already in place that step ``step``'s (0-based) turning cubes
-    pass within a cube's width of: the words say to go slowly, the pictures number them."""
-    frames = p.frames or tuple(tuple(s) for s in p.states())
-    joint, q, first = p.steps()[step]
-    return sorted({c for k in range(abs(q)) for c in _close(frames[first + k], joint, q, p.held)})
+# -- the way back ----------------------------------------------------------------------------------
+def undo_words(v: Verdict) -> list[str]:
+    """The verdict of a 'Something doesn't match?' dialog, as lines."""
+    if v.step == 0:
+        if v.find is None:
+            return ["Your snake is as the plan has it after its last step: it is folded."]
+        made = (
+            f"before {title(v.again).lower()}'s turn"
+            if v.again > v.done
+            else f"after {title(v.done).lower()}"
+        )
+        return [
+            f"Nothing went wrong: your snake is as the plan has it {made}. Look again at the "
+            f"checks of {title(v.again).lower()}: its corner is {find_words(v.find)}."
+        ]
+    assert v.slip is not None and v.find is not None
+    lines = [f"{title(v.step)} went wrong: you {slip_words(v.slip)}."]
+    lines.append(
+        "Undo it with these turns, each corner counted from an end (looking along the chain "
+        "into the corner from the side of the end you hold):"
+    )
+    for n, u in enumerate(v.undo, 1):
+        corner = f"the {ordinal(u.at.corners)} corner from {_end(u.at.origin)}"
+        lines.append(f"  {n}. {corner}: {turn_words(u.quarter_turns)}")
+    lines.append(f"Then make {title(v.again).lower()} again: its corner is {find_words(v.find)}.")
+    return lines
 
 
-def _close(cells: Sequence[Vec], joint: int, q: int, held: End) -> list[int]:
-    """The cubes (1-based) that stay still which the swing of the quarter turn passes within
-    a cube's width of (the model's still side when the first end is held, its moving side
-    when the last end is: the same relative motion)."""
-    pairs = near_swing(cells, joint, 1 if q > 0 else -1)
-    return sorted({(s if held == End.FIRST else m) + 1 for s, m in pairs})
+def dialog_words(node: Ask | Verdict) -> list[str]:
+    """A question, or a verdict, as lines."""
+    if isinstance(node, Verdict):
+        return undo_words(node)
+    return [question_words(node.check)]
 
 
-def _cubes(names: Sequence[int]) -> str:
-    """'cube 4' or 'cubes 4, 5 and 7'."""
-    if len(names) == 1:
-        return f"cube {names[0]}"
-    return "cubes " + ", ".join(map(str, names[:-1])) + f" and {names[-1]}"
+def with_words(g: Guide) -> dict[str, Any]:
+    """``fold --json``: the guide's data (``Guide.to_dict``) with its words: each step's
+    (``steps[i]["words"]``), the start's and the order's."""
+    out = g.to_dict()
+    for k, step in enumerate(out["steps"], 1):
+        step["words"] = step_words(g, k).text()
+    out["start_words"] = start_words(g)
+    out["order_words"] = order_words(g)
+    return out
+
+
+def dialog_dict(node: Ask | Verdict) -> dict[str, Any]:
+    """A dialog (``fold.wrong``) as JSON, each question and verdict with its words."""
+    if isinstance(node, Verdict):
+        out = node.to_dict()
+        out["verdict"]["words"] = undo_words(node)
+        return out
+    return {
+        "ask": node.check.to_dict(),
+        "words": question_words(node.check),
+        "yes": dialog_dict(node.yes),
+        "no": dialog_dict(node.no),
+    }
+
+
+def numbered(tree: Ask | Verdict) -> tuple[list[Ask], list[Verdict]]:
+    """A dialog's questions and verdicts, each in the order a reader meets them (breadth
+    first): question k is ``asks[k - 1]``, verdict k ``verdicts[k - 1]``."""
+    asks: list[Ask] = []
+    verdicts: list[Verdict] = []
+    queue: list[Ask | Verdict] = [tree]
+    while queue:
+        node = queue.pop(0)
+        if isinstance(node, Ask):
+            asks.append(node)
+            queue += [node.yes, node.no]
+        else:
+            verdicts.append(node)
+    return asks, verdicts
+
+
+def _leads(node: Ask | Verdict, asks: list[Ask], verdicts: list[Verdict]) -> str:
+    if isinstance(node, Ask):
+        return f"question {next(k for k, a in enumerate(asks, 1) if a is node)}"
+    return f"answer {next(k for k, v in enumerate(verdicts, 1) if v is node)}"
+
+
+def question_line(ask: Ask, asks: list[Ask], verdicts: list[Verdict]) -> str:
+    """'Question 3: Does the loose end point up? Yes: question 5. No: answer 2.'"""
+    k = next(k for k, a in enumerate(asks, 1) if a is ask)
+    return (
+        f"Question {k}: {question_words(ask.check)} Yes: {_leads(ask.yes, asks, verdicts)}. "
+        f"No: {_leads(ask.no, asks, verdicts)}. (The picture shows the snake when the answer "
+        "is yes: the run asked about blue and hatched, its corner outlined in green, the end "
+        "you hold ringed in black.)"
+    )
+
+
+def verdict_label(v: Verdict, verdicts: list[Verdict]) -> str:
+    return f"Answer {next(k for k, w in enumerate(verdicts, 1) if w is v)}:"

@@ -21,6 +21,7 @@ from snakecube import fold
 from snakecube.explain import scene, viewer, words
 from snakecube.explain.drawing import FACE_SHADE
 from snakecube.fold import choice
+from snakecube.fold import words as fold_words
 from snakecube.nearby import catalog_typos, nearby
 from snakecube.search import as_target, solve
 from snakecube.shape import Box, Region, wrong_count
@@ -275,7 +276,11 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
     orientation, colours and cut-aways as ``show --out x.html``) and the words."""
 
     shown = scene.display(solution(snake, box, region, cells))
-    return {"viewer": viewer_scene(shown), "words": words.instructions(shown)}
+    said = {
+        "start": words.start_words(shown),
+        "steps": [{"words": w, "check": c} for w, c in words.table_steps(shown)],
+    }
+    return {"viewer": viewer_scene(shown), "words": said}
 
 
 @in_page_words
@@ -290,9 +295,10 @@ def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake (asked for after :func:`details`, since a plan can take
     seconds), or ``error`` when none is found: the state before each step and after the last
-    (``states``: a half turn is one step), the words grouped by state, and the pictures as
-    the sheet draws them: the start from above (``start``) and each step (``turns``) before
-    and after, framed on its joint, each with the whole snake small (``overview``), and what
+    (``states``: a half turn is one step), and the pictures as the sheet draws them: the start
+    from above (``start``, with its words part by part) and each step (``turns``) before and
+    after, framed on its joint, each with the whole snake small (``overview``), its words
+    part by part (``words``: title, find, hands, check, if_not, ...; ``fold.words``), and what
     the page needs to play the turn (the cubes held and turning, the turning line, the sign
     and how many quarter turns). The plan is ``fold.plan``'s for this solution: the one
     ``snakecube fold`` makes for it."""
@@ -304,18 +310,21 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         return {"error": str(err)}
     if not plan.found:
         return {"error": f"no fold plan: {plan.reason}"}
-    steps = plan.steps()
-    states = [list(plan.frames[first]) for _j, _q, first in steps]
+    g = fold.guide(plan)
+    states = [list(s.before) for s in g.steps]
     states.append(list(plan.frames[-1]))  # as drawn: the held end still
     panels = scene.fold_panels(plan)
     turns = []
-    for p in panels[1:]:
-        assert p.spin is not None  # every step of a plan is a turn
+    for p, step in zip(panels[1:], g.steps, strict=True):
+        assert p.spin is not None and p.words is not None  # every step of a plan is a turn
         origin, direction, sign = p.spin
+        counted = fold_words.step_words(g, step.number, of=len(g.steps))
         turns.append(
             {
-                "words": p.title,
+                "words": {k: getattr(counted, k) for k in STEP_PARTS},
+                "text": counted.text(),
                 "notes": list(p.notes),
+                "checks": [c.to_dict() for c in step.checks],
                 "hold": p.hold,
                 "turn": p.step.pivot,
                 "moving": list(p.moving),
@@ -328,18 +337,28 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
                 "overview": [picture(p, v) for v in p.overviews],
             }
         )
+    said = fold_words.start_parts(g, "this picture")
     return {
         "states": [[list(c) for c in state] for state in states],
-        "words": _per_state(fold.steps_in_words(plan), len(states)),
-        "start": {**picture(panels[0], panels[0].views[0]), "words": panels[0].title},
+        "start": {
+            **picture(panels[0], panels[0].views[0]),
+            "intro": said.intro,
+            "runs": list(said.runs),
+            "rest": list(said.rest),
+        },
         "turns": turns,
-        "order": fold.order_words(plan),
+        "order": fold.order_words(g),
+        "done": fold_words.done_words(g),
         "quarter_turns": plan.quarter_turns,
         "fewest_turns": plan.fewest,
         "hand_distance": plan.hand_distance,
         "span": plan.span,
         "held": plan.held,
     }
+
+
+STEP_PARTS = ("title", "lift", "find", "hands", "check", "if_not", "careful", "jump", "close",
+              "brackets")  # fmt: skip
 
 
 def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
@@ -383,19 +402,6 @@ def _colour(i: int, step: Any) -> str:
     return scene.NEW if i >= step.first else scene.cube_colour(i)
 
 
-def _per_state(lines: list[str], count: int) -> list[str]:
-    """The plan's words grouped by state: what comes before "Step 1" describes the start,
-    each "Step k" line (with the lines under it) the state after move k."""
-    out = [""] * count
-    k = 0
-    for line in lines:
-        head = line.split(":", 1)[0]
-        if head.startswith("Step ") and head[5:].isdigit() and int(head[5:]) < count:
-            k = int(head[5:])
-        out[k] = f"{out[k]}\n{line}" if out[k] else line
-    return out
-
-
 def viewer_scene(shown: Any) -> dict[str, Any]:
     """The step viewer's scene for a solution in its display orientation, as the page draws
     it: cells in snake order, each cube's colour, and per step its cubes, pivot, words, the
@@ -405,7 +411,7 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
 
     cells = list(shown.cells)
     all_steps = scene.steps(shown)
-    titles = words.step_words(shown)
+    titles = words.step_words(shown, counted=True)
     titles[0] += f". {fold.which_end(shown.snake)}"  # on the first picture too
     out = []
     for s in all_steps:
@@ -416,16 +422,13 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
         view = scene.make_view(scene.CAMERA, cells, placed, key, cut_for=hidden)
         one = scene.make_view(scene.CAMERA, cells, view.solid, [0])  # cube 1, where it shows
         labels = {**one.labels, **view.labels}
-        title = titles[s.number - 1] if s.number - 1 < len(titles) else f"Step {s.number}"
         out.append(
             {
                 "number": s.number,
                 "first": s.first,
                 "last": s.last,
                 "pivot": s.pivot,
-                "title": title.replace(
-                    f"Step {s.number}:", f"Step {s.number} of {len(all_steps)}:", 1
-                ),
+                "title": titles[s.number - 1],
                 "cut": list(view.cutaway),
                 "labels": [[i, *(round(v, 4) for v in q)] for i, q in labels.items()],
             }
