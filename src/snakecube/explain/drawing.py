@@ -60,6 +60,16 @@ class Label:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """Words written on a picture at ``at`` (a pointer's label), ``align`` "left" (the words
+    start there) or "right" (they end there)."""
+
+    at: Point
+    text: str
+    align: str = "left"
+
+
+@dataclass(frozen=True, slots=True)
 class Drawing:
     """One picture: ``shapes`` in paint order (far first), then the ``labels`` on top;
     ``bounds`` (left, bottom, right, top) holds everything drawn, with a margin; ``order``
@@ -70,6 +80,7 @@ class Drawing:
     bounds: tuple[float, float, float, float]
     order: dict[int, int]
     caption: str = ""
+    notes: tuple[Note, ...] = ()  # words on the picture: the pointers' labels
 
     @property
     def width(self) -> float:
@@ -202,6 +213,7 @@ def draw(
     caption: str = "",
     outline: Sequence[float] | None = None,
     halo: bool = False,
+    pointers: Sequence[tuple[Point, Point, str, str]] = (),
 ) -> Drawing:
     """The drawing of ``cubes`` seen by ``camera``: tails and lines under everything, cubes
     far to near (each solid one's three faces that look towards the eye, then its mark),
@@ -210,7 +222,9 @@ def draw(
     (left, bottom, right, top) dashed on top when ``outline`` is given (a close-up's window
     on an overview), and the numbers: ``labels`` maps a cube to the point on its face where
     its number goes. ``window`` (left, bottom, right, top) fixes the picture's rectangle;
-    otherwise it holds everything drawn."""
+    otherwise it holds everything drawn. ``pointers`` (tail, tip, words, align; page
+    points) are thin arrows in a white halo with their words at the tail: a cube to count
+    from, or the way to a cube off the picture."""
     eye = camera.eye
     project = projector(camera)
     faces = facing(eye)
@@ -261,6 +275,10 @@ def draw(
         shapes.append(Shape(tuple(project(p) for p in points), "", colour, width, dash, False))
     for points, colour in arrows:
         shapes.extend(arrow_shapes([project(p) for p in points], colour, halo))
+    notes = []
+    for tail, tip, words, align in pointers:
+        shapes.extend(arrow_shapes([tail, tip], POINTER, True, 2.5))
+        notes.append(Note(tail, words, align))
     if outline is not None:
         x0, y0, x1, y1 = outline
         corners_2d = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
@@ -277,7 +295,7 @@ def draw(
         bounds = box_of(drawn, PAD) if drawn else (0.0, 0.0, 1.0, 1.0)
     else:
         bounds = (window[0], window[1], window[2], window[3])
-    return Drawing(tuple(shapes), tuple(out_labels), bounds, order, caption)
+    return Drawing(tuple(shapes), tuple(out_labels), bounds, order, caption, tuple(notes))
 
 
 def _edges(c: Cube, project: Projector, colour: str, width: float, dash: str) -> list[Shape]:
@@ -294,6 +312,7 @@ GHOST_ALPHA = 0.3  # a see-through cube's faces: a cube that turns, in front of 
 HATCH = "#0b3558"  # a hatched cube's lines
 HATCH_LINES = 4  # lines across a hatched face
 OUTLINE = "#222222"  # a close-up's window on an overview
+POINTER = "#0d3b8c"  # a pointer's arrow: dark blue, thin, in a white halo
 
 
 def _hatch(c: Cube, quad: Sequence[Point3], project: Projector) -> list[Shape]:
@@ -314,9 +333,12 @@ def _hatch(c: Cube, quad: Sequence[Point3], project: Projector) -> list[Shape]:
     return out
 
 
-def arrow_shapes(points: Sequence[Point], colour: str, halo: bool = False) -> list[Shape]:
-    """An arrow along ``points`` on the page: the line (stopping short of the tip) and a
-    filled head at the last point; with ``halo``, each drawn first wider in white."""
+def arrow_shapes(
+    points: Sequence[Point], colour: str, halo: bool = False, width: float = 4.5
+) -> list[Shape]:
+    """An arrow along ``points`` on the page: the line (``width``, stopping short of the
+    tip) and a filled head at the last point; with ``halo``, each drawn first wider in
+    white."""
     if len(points) < 2:
         return []
     tip = points[-1]
@@ -337,12 +359,12 @@ def arrow_shapes(points: Sequence[Point], colour: str, halo: bool = False) -> li
     line = [p for p in points[:-1] if math.dist(p, tip) >= HEAD * 0.8] or [points[0]]
     line.append((tip[0] - ux * HEAD * 0.8, tip[1] - uy * HEAD * 0.8))
     out = [
-        Shape(tuple(line), "", colour, 4.5, "", False),
+        Shape(tuple(line), "", colour, width, "", False),
         Shape(head, colour, colour, 1.0),
     ]
     if halo:
         out = [
-            Shape(tuple(line), "", HALO, 9.0, "", False),
+            Shape(tuple(line), "", HALO, 2 * width, "", False),
             Shape(head, HALO, HALO, 5.0),
             *out,
         ]

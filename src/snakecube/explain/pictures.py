@@ -38,7 +38,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
-from snakecube.explain import scene
+from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
 from snakecube.fold import FoldPlan, guide, order_words
@@ -197,6 +197,18 @@ def draw_drawing(
             color="black",
             zorder=2,
             fontweight="bold" if label.bold else "normal",
+            bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
+        )
+    for note in d.notes:  # a pointer's words, at its tail
+        ax.text(
+            *note.at,
+            f" {note.text} ",
+            ha="left" if note.align == "left" else "right",
+            va="center",
+            fontsize=number_pt * 0.85,
+            color=drawing.POINTER,
+            zorder=2,
+            style="italic",
             bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
     ax.set_xlim(bounds[0], bounds[2])

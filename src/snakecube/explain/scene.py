@@ -34,7 +34,7 @@ from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
 from snakecube.fold import FoldPlan
 from snakecube.fold.guide import Check, guide
-from snakecube.fold.words import StepWords, order_words
+from snakecube.fold.words import StepWords, order_words, pointer_words
 from snakecube.fold.words import start_words as plan_start_words
 from snakecube.fold.words import step_words as plan_step_words
 from snakecube.frame import (
@@ -226,6 +226,9 @@ class View:
     inset: Window | None = None  # a rectangle of the page outlined on it: the close-up's
     # cubes that turn and stand in front of the joint: drawn see-through (never cut away)
     ghost: tuple[int, ...] = ()
+    # a plan step's pointers: (tail, tip, words) on the page, to the cube to count from and
+    # to the end you hold (:func:`pointers`)
+    pointers: tuple[tuple[tuple[float, float], tuple[float, float], str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +415,7 @@ TURNING = "#6e1414"  # the cube that turns on the joint: dark red
 MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
 PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
 HELD_END = "#000000"  # the end you hold, outlined
+COUNT_MARK = "#0d3b8c"  # the corner (or loose end) a step counts from: outlined dark blue
 PALE = 0.7  # the other held cubes: their colour this far towards white
 # A step's picture shows this much of the page, in cube widths (wide, high): the joint, the
 # turn's arrow and the cubes near it, then all the cubes that turn, or every cube, when that
@@ -437,13 +441,14 @@ PLAN_VIEWS = (
 JOINT_SEEN = 0.5  # a joint cube shows at least half a cube face (projected, cube widths^2)
 SAMPLES = 5  # sample points on a face, each way, to measure how much of it shows
 CUT_NOTE = (
-    "dotted edges: cubes cut away so that the joint shows; see-through: cubes that turn, in "
-    "front of the joint"
+    "dotted edges: cubes cut away so that the joint and the arrow show; see-through: cubes "
+    "that turn, in front of the joint"
 )
 ARC_STEPS = 12  # points along the turn's arrow
 ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: beside the red cube
 ARC_WIDER = (1.9, 2.2)  # ... and for a half turn, these as well
-ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
+ARC_FAR = (2.5,)  # ... and, to pass clear of the cubes held still, this one
+ARC_ALONG = (0.0, 0.45, 0.9)  # ... and along it from the red cube's centre, away from the joint
 ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
 ARC_STARTS = (0, 1, -1)  # the arrow starts at the first cube that turns, or an eighth either side
 TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
@@ -643,11 +648,13 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     turning cube (ARC_RADII, ARC_ALONG), one that follows the cubes that turn from where they
     are (it starts at the first of them, or an eighth of a turn to either side), so that it
     lies on their side of the turning line and shows where the run goes; inside the window,
-    clear of the joint cubes' numbers, and long on the page."""
+    over no cube held still (:func:`crossings`), clear of the joint cubes' numbers, and long
+    on the page."""
     project = drawing.projector(view.camera)
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
-    best: tuple[tuple[bool, float, float, float], tuple[Point3, ...]] | None = None
+    held = _faces(turn, view)
+    best: tuple[tuple[bool, bool, bool, int, float, float, float], tuple[Point3, ...]] | None = None
     for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, ARC_STARTS):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
@@ -658,11 +665,63 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
             window,
         )
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(flat))
-        key = (inside and clear >= ARC_CLEAR, min(length, 1.2), -abs(k), clear)
+        over = crossings(near, held)
+        key = (inside, over == 0, clear >= ARC_CLEAR, -over, min(length, 1.2), -abs(k), clear)
         if best is None or key > best[0]:
             best = (key, arc)
     assert best is not None
     return best[1]
+
+
+Face2 = tuple[int, bool, tuple[float, float, float, float], list[tuple[float, float]]]
+
+
+def _faces(turn: Turn, view: View) -> list[Face2]:
+    """The faces ``view`` draws of its solid cubes, on the page, nearest the eye first: for
+    each, its cube, whether that is held still, its box and its corners."""
+    project = drawing.projector(view.camera)
+    eye = view.camera.eye
+    cells = view.cells or turn.before
+    moving = set(turn.moving)
+    out = []
+    for i in sorted(view.solid, key=lambda i: -dot(_centre(cells[i]), eye)):
+        for axis, sign in facing(eye):
+            quad = [project(q) for q in drawing.face_quad(cells[i], axis, sign)]
+            xs, ys = [q[0] for q in quad], [q[1] for q in quad]
+            out.append((i, i not in moving, (min(xs), min(ys), max(xs), max(ys)), quad))
+    return out
+
+
+def _front(faces: Sequence[Face2], p: tuple[float, float]) -> Face2 | None:
+    """The face drawn nearest the eye at page point ``p`` (None: no cube is there)."""
+    for face in faces:
+        box, quad = face[2], face[3]
+        if box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3] and _in_convex(p, quad):
+            return face
+    return None
+
+
+def arc_crossings(turn: Turn, view: View) -> int:
+    """How many points of ``view``'s turn arrow lie over a cube held still (0: none)."""
+    if view.arc is None:
+        return 0
+    project = drawing.projector(view.camera)
+    return crossings(_arrow_points([project(p) for p in view.arc]), _faces(turn, view))
+
+
+def crossings(points: Sequence[tuple[float, float]], faces: Sequence[Face2]) -> int:
+    """How many of ``points`` (an arrow's, on the page) lie over a cube held still: the
+    nearest of ``faces`` (:func:`_faces`) there is a held cube's. An arrow over a held cube
+    reads as turning it; over a turning cube in front of a held one it does not."""
+    return sum(1 for p in points if (f := _front(faces, p)) is not None and f[1])
+
+
+def _in_convex(p: tuple[float, float], shape: Sequence[tuple[float, float]]) -> bool:
+    """``p`` strictly inside the convex polygon ``shape`` (its points in order)."""
+    sides = []
+    for a, b in itertools.pairwise([*shape, shape[0]]):
+        sides.append((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+    return all(v > 1e-9 for v in sides) or all(v < -1e-9 for v in sides)
 
 
 def off_the_run(turn: Turn, arc: Sequence[Point3]) -> float:
@@ -688,7 +747,7 @@ def off_the_run(turn: Turn, arc: Sequence[Point3]) -> float:
 
 def _radii(turn: Turn) -> tuple[float, ...]:
     """The arrow's radii tried: a half turn's half circle gets wider ones too."""
-    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ())
+    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ()) + ARC_FAR
 
 
 def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -839,6 +898,14 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         close = [c - 1 for c in g.steps[k - 1].close]
         numbered = list(dict.fromkeys([turn.turn, turn.hold, segment_end, *ends, *close]))
         views, notes = _joint_views(turn, numbered)
+        step = g.steps[k - 1]
+        counted = step.counted_from - 1
+        views = (
+            replace(
+                views[0], pointers=pointers(views[0], _aims(step.find.origin, counted, held_end))
+            ),
+            replace(views[1], pointers=pointers(views[1], _aims("", -1, held_end))),
+        )
         if lifted and k >= lifted:  # the snake is in the air: not "above the table"
             views = (
                 replace(views[0], caption=in_the_air(views[0].caption)),
@@ -856,7 +923,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
                 notes=notes,
                 cells=turn.after,
                 colours=colours,
-                marks={turn.hold: HOLD_MARK, held_end: HELD_END},
+                marks={counted: COUNT_MARK, turn.hold: HOLD_MARK, held_end: HELD_END},
                 hold=turn.hold,
                 moving=turn.moving,
                 spin=(turn.origin, turn.direction, turn.sign),
@@ -925,26 +992,64 @@ def _overview(close: View) -> View:
 
 def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tuple[str, ...]]:
     """A step's two pictures, from the first of PLAN_VIEWS in which both joint cubes read
-    (:func:`_reads`) before and after; else the main camera with the cubes in front of the
-    joint cut away when that is at most CUT_FEW cubes, else the first camera that reads with
-    a cut-away (the main one if none); and the notes they need."""
+    (:func:`_reads`) before and after and the turn's arrow crosses no cube held still; else
+    the main camera with the cubes in front of the joint cut away when that is at most
+    CUT_FEW cubes, else the first camera that does with a cut-away; else the first that
+    reads (the main one if none); and the notes they need."""
     joint = (turn.hold, turn.turn)
 
     def reads(pair: tuple[View, View]) -> bool:
         return all(_reads(v, joint) for v in pair)
 
+    found: list[tuple[tuple[View, View], tuple[str, ...]]] = []
+
+    def clear(pair: tuple[View, View], notes: tuple[str, ...]) -> bool:
+        """Keep a reading pair with its arrow; True when the arrow crosses no held cube."""
+        drawn = _with_arrow(turn, pair)
+        found.append((drawn, notes))
+        return arc_crossings(turn, drawn[0]) == 0
+
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered)
-        if reads(pair):
-            return _with_arrow(turn, pair), ()
+        if reads(pair) and clear(pair, ()):
+            return found[-1]
     main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
-    if reads(main) and max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW:
-        return _with_arrow(turn, main), (CUT_NOTE,)
+    few = max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW
+    if reads(main) and few and clear(main, (CUT_NOTE,)):
+        return found[-1]
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered, cut=True)
-        if reads(pair):
-            return _with_arrow(turn, pair), (CUT_NOTE,)
-    return _with_arrow(turn, main), (CUT_NOTE,)
+        if reads(pair) and clear(pair, (CUT_NOTE,)):
+            return found[-1]
+    pair, notes = found[0] if found else (_with_arrow(turn, main), (CUT_NOTE,))
+    # every arrow crosses a held cube: the first that reads, with those cubes cut away
+    before = _clear_the_arrow(turn, pair[0])
+    if before is not pair[0]:
+        notes = (CUT_NOTE,)
+    return (before, pair[1]), notes
+
+
+def _clear_the_arrow(turn: Turn, view: View) -> View:
+    """``view`` with the held cubes its arrow runs over cut away (dotted edges), nearest
+    first, until it runs over none (the cube held at the joint stays)."""
+    project = drawing.projector(view.camera)
+    points = _arrow_points([project(p) for p in view.arc or ()])
+    for _ in range(4):
+        faces = _faces(turn, view)
+        gone = {
+            f[0]
+            for p in points
+            if (f := _front(faces, p)) is not None and f[1] and f[0] != turn.hold
+        }
+        if not gone:
+            break
+        view = replace(
+            view,
+            solid=tuple(i for i in view.solid if i not in gone),
+            cutaway=tuple(sorted({*view.cutaway, *gone})),
+            labels={i: q for i, q in view.labels.items() if i not in gone},
+        )
+    return view
 
 
 CUT_FEW = 3  # the main camera's cut-away wins over another camera's up to this many cubes
@@ -1027,6 +1132,7 @@ def drawing_of(
         caption=view.caption or view.camera.name,
         outline=view.inset,
         halo=panel.hold >= 0,
+        pointers=view.pointers,
     )
 
 
@@ -1084,3 +1190,80 @@ def question_panel(plan: FoldPlan, check: Check, cells: Sequence[Coord], title: 
         patterns={**dict.fromkeys(cubes, "hatch"), held_end: "ring"},
         heading=title,
     )
+
+
+# -- pointers: where to count from, where the end you hold is ------------------------------------
+POINTER_LONG = 1.5  # cube widths: a pointer's arrow on the page
+POINTER_OFF = 0.45  # ... its tip this far from the centre of the cube it points at
+POINTER_EDGE = 0.35  # ... or this far inside the window's edge, pointing off the picture
+POINTER_APART = 1.3  # two pointers' tips at least this far apart (else the second moves aside)
+
+
+def _aims(origin: str, counted: int, held_end: int) -> list[tuple[int, str]]:
+    """The cubes a step's picture points to, with the words: the cube it counts from (an
+    end, or the corner turned last; -1 for none) and the end you hold."""
+    if counted < 0:
+        return [(held_end, pointer_words("held", counted=False))]
+    if counted == held_end:
+        return [(held_end, pointer_words("held", counted=True))]
+    return [
+        (counted, pointer_words(origin, counted=True)),
+        (held_end, pointer_words("held", counted=False)),
+    ]
+
+
+def pointers(
+    view: View, aims: Sequence[tuple[int, str]]
+) -> tuple[tuple[tuple[float, float], tuple[float, float], str, str], ...]:
+    """Arrows on a close-up (``view``, framed by its window) to each cube of ``aims``: a short
+    arrow onto the cube where it is drawn, else an arrow at the edge of the picture pointing
+    the way to it, each with its words at the tail, running towards the middle of the
+    picture ("left": they start at the tail; "right": they end there). Inside the picture
+    the arrow comes from the side with most room and fewest cubes."""
+    if view.window is None or view.cells is None:
+        return ()
+    project = drawing.projector(view.camera)
+    x0, y0, x1, y1 = view.window
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    drawn = set(view.solid) | set(view.ghost) | set(view.cutaway)
+    out = []
+    for cube, words in aims:
+        p = project(_centre(view.cells[cube]))
+        if cube in drawn:
+            best = None
+            for k in range(8):
+                a = k * math.pi / 4 + math.pi / 8
+                u = (math.cos(a), math.sin(a))
+                tail = (
+                    p[0] + (POINTER_OFF + POINTER_LONG) * u[0],
+                    p[1] + (POINTER_OFF + POINTER_LONG) * u[1],
+                )
+                room = min(tail[0] - x0, x1 - tail[0], tail[1] - y0, y1 - tail[1])
+                others = [project(_centre(view.cells[i])) for i in view.solid if i != cube]
+                crowd = sum(1 for q in others if math.dist(q, tail) < 1.0)
+                key = (room > 0.2, -crowd, room)
+                if best is None or key > best[0]:
+                    best = (key, u)
+            assert best is not None
+            u = best[1]
+            tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
+            tail = (tip[0] + POINTER_LONG * u[0], tip[1] + POINTER_LONG * u[1])
+        else:
+            dx, dy = p[0] - centre[0], p[1] - centre[1]
+            size = math.hypot(dx, dy) or 1.0
+            u = (dx / size, dy / size)
+            half = ((x1 - x0) / 2 - POINTER_EDGE, (y1 - y0) / 2 - POINTER_EDGE)
+            t = min(
+                half[0] / abs(u[0]) if u[0] else math.inf, half[1] / abs(u[1]) if u[1] else math.inf
+            )
+            tip = (centre[0] + t * u[0], centre[1] + t * u[1])
+            tail = (tip[0] - POINTER_LONG * u[0], tip[1] - POINTER_LONG * u[1])
+            words = f"{words}: that way"
+        for _tail, other, _words, _align in out:  # beside a pointer already there
+            if math.dist(tip, other) < POINTER_APART:
+                v = (-u[1] * POINTER_APART, u[0] * POINTER_APART)
+                if not x0 < tip[0] + v[0] < x1 or not y0 < tip[1] + v[1] < y1:
+                    v = (-v[0], -v[1])
+                tip, tail = (tip[0] + v[0], tip[1] + v[1]), (tail[0] + v[0], tail[1] + v[1])
+        out.append((tail, tip, words, "right" if tail[0] > centre[0] else "left"))
+    return tuple(out)

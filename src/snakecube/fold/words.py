@@ -156,10 +156,10 @@ def slip_words(slip: Slip) -> str:
         return f"made only a quarter turn ({way}) instead of a half"
     d = slip.corners
     if abs(d) == 1:
-        which = "the next corner on" if d > 0 else "the corner before it"
+        which = "the next corner on, one too far" if d > 0 else "the corner before the right one"
     else:
-        which = f"the corner {abs(d)} on" if d > 0 else f"the corner {abs(d)} before it"
-    return f"turned {which} instead"
+        which = f"the corner {abs(d)} {'on from' if d > 0 else 'before'} the right one"
+    return f"turned {which}"
 
 
 def if_not_words(step: GuideStep) -> str:
@@ -463,16 +463,50 @@ def _leads(node: Ask | Verdict, asks: list[Ask], verdicts: list[Verdict]) -> str
     return f"answer {next(k for k, v in enumerate(verdicts, 1) if v is node)}"
 
 
+QUESTION_KEY = (
+    "The picture shows the snake when the answer is yes: the run asked about blue and "
+    "hatched, with an arrow the way it points; the corner it is counted from outlined in "
+    "green; the end you hold ringed in black."
+)
+
+
 def question_line(ask: Ask, asks: list[Ask], verdicts: list[Verdict]) -> str:
     """'Question 3: Does the loose end point up? Yes: question 5. No: answer 2.'"""
     k = next(k for k, a in enumerate(asks, 1) if a is ask)
     return (
         f"Question {k}: {question_words(ask.check)} Yes: {_leads(ask.yes, asks, verdicts)}. "
-        f"No: {_leads(ask.no, asks, verdicts)}. (The picture shows the snake when the answer "
-        "is yes: the run asked about blue and hatched, its corner outlined in green, the end "
-        "you hold ringed in black.)"
+        f"No: {_leads(ask.no, asks, verdicts)}. ({QUESTION_KEY})"
     )
 
 
 def verdict_label(v: Verdict, verdicts: list[Verdict]) -> str:
     return f"Answer {next(k for k, w in enumerate(verdicts, 1) if w is v)}:"
+
+
+def pointer_words(origin: str, counted: bool) -> str:
+    """The words of a picture's pointer: the cube a step counts from ('count from here', at
+    the corner turned last; 'count from the end you hold') or the end you hold."""
+    if not counted:
+        return "the end you hold"
+    return "count from here" if origin == "last" else f"count from {_end(origin)}"
+
+
+WRONG_INTRO = "Look at your snake as it is now (turn nothing yet) and answer:"
+
+
+def wrong_title(step: int) -> str:
+    """'Something doesn't match at step 4?'"""
+    return f"Something doesn't match at {title(step).lower()}?"
+
+
+def go_words(v: Verdict, steps: int) -> str:
+    """The button that goes back to the step to make next: 'Go to step 3'."""
+    return f"Go to {title(v.again).lower()}" if v.again <= steps else "Go to the end"
+
+
+def start_lead(g: Guide) -> str:
+    """The start's opening where its runs are listed under the picture (the page)."""
+    return (
+        f"{START}: lay the snake flat on the table, seen from above, as this picture shows "
+        f"(its {len(g.start.runs)} runs are listed under it)."
+    )

@@ -15,7 +15,16 @@ from typing import Any, TypeVar
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
 
-__all__ = ["InputError", "catalog", "cells", "check", "details", "plan_answer", "solve_answer"]
+__all__ = [
+    "InputError",
+    "catalog",
+    "cells",
+    "check",
+    "details",
+    "plan_answer",
+    "solve_answer",
+    "wrong_answer",
+]
 from snakecube import catalog as cat
 from snakecube import fold
 from snakecube.explain import scene, viewer, words
@@ -322,6 +331,7 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         turns.append(
             {
                 "words": {k: getattr(counted, k) for k in STEP_PARTS},
+                "wrong_title": fold_words.wrong_title(step.number),
                 "text": counted.text(),
                 "notes": list(p.notes),
                 "checks": [c.to_dict() for c in step.checks],
@@ -343,6 +353,7 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         "start": {
             **picture(panels[0], panels[0].views[0]),
             "intro": said.intro,
+            "lead": fold_words.start_lead(g),
             "runs": list(said.runs),
             "rest": list(said.rest),
         },
@@ -354,6 +365,45 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
         "hand_distance": plan.hand_distance,
         "span": plan.span,
         "held": plan.held,
+    }
+
+
+@in_page_words
+def wrong_answer(
+    snake: str, box: str, region: str, cells: list[list[int]], step: int
+) -> dict[str, Any]:
+    """The fold plan's "Something doesn't match?" at ``step``: every question (its words and
+    its picture: the snake when the answer is yes) and where each answer leads, then the
+    verdicts' words (``fold.dialog``, as ``snakecube fold --went-wrong`` asks it)."""
+
+    picked = solution(snake, box, region, cells)
+    plan = fold.plan(picked)
+    if not plan.found:
+        return {"error": f"no fold plan: {plan.reason}"}
+    g = fold.guide(plan)
+    if not isinstance(step, int) or not 1 <= step <= len(g.steps):
+        raise InputError(f"step {step}: the plan has steps 1 to {len(g.steps)}")
+    tree = fold.dialog(g, step)
+
+    def node(n: Any) -> dict[str, Any]:
+        if isinstance(n, fold.Verdict):
+            v = n.to_dict()["verdict"]
+            go = fold_words.go_words(n, len(g.steps))
+            return {"verdict": {**v, "words": fold_words.undo_words(n), "go": go}}
+        words = fold_words.question_words(n.check)
+        panel = scene.question_panel(plan, n.check, n.example, words)
+        shown = picture(panel, panel.views[0])
+        if panel.arrow is not None:  # the way the run asked about points
+            shown["arc"] = [[round(v, 4) for v in q] for q in panel.arrow]
+        return {"ask": n.check.to_dict(), "words": words, "picture": shown,
+                "yes": node(n.yes), "no": node(n.no)}  # fmt: skip
+
+    return {
+        "step": step,
+        "title": fold_words.wrong_title(step),
+        "intro": fold_words.WRONG_INTRO,
+        "dialog": node(tree),
+        "key": fold_words.QUESTION_KEY,
     }
 
 
@@ -393,6 +443,10 @@ def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
         "cubes": cubes,
         "labels": [[i, *(round(v, 4) for v in q), int(i in bold)] for i, q in view.labels.items()],
         "arc": None if view.arc is None else [[round(v, 4) for v in q] for q in view.arc],
+        "pointers": [
+            [[round(v, 4) for v in tail], [round(v, 4) for v in tip], words, align]
+            for tail, tip, words, align in view.pointers
+        ],
         "seam": None if view.seam is None else list(view.seam),
         "inset": None if view.inset is None else [round(v, 4) for v in view.inset],
     }

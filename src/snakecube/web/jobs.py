@@ -131,6 +131,8 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
         return answers.details(*args)
     if kind == "plan":
         return answers.plan_answer(*args)
+    if kind == "wrong":
+        return answers.wrong_answer(*args)
     if kind == "download":
         return downloads.render(*args)
     if kind == "sleep":  # for tests: a job that holds its slot

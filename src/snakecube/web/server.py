@@ -10,7 +10,8 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
   a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
   place of the pool, within ``answers.NEARBY_NODES``);
 * ``POST /api/details``, ``/api/plan`` ``{snake, box, region, cells}``: the step viewer's
-  scene and words, the fold plan;
+  scene and words, the fold plan; ``/api/wrong`` ``{..., step}``: the fold plan's
+  "Something doesn't match?" questions at that step;
 * ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
 
 Every job belongs to its request: a client that leaves (Stop, a closed tab) ends its job, and
@@ -332,6 +333,8 @@ class Routes:
         if kind == "solve":
             return (snake, box, region, self.max_seconds)
         args = (snake, box, region, _cells(body))
+        if kind == "wrong":
+            return (*args, _step(body))
         return (*args, _form(body)) if kind == "download" else args
 
     async def _job(
@@ -402,6 +405,10 @@ class Routes:
         return JSONResponse(await self._answer(request, "plan"))
 
     @_one_line
+    async def wrong(self, request: Request) -> Response:
+        return JSONResponse(await self._answer(request, "wrong"))
+
+    @_one_line
     async def download(self, request: Request) -> Response:
         args = await self._read(request, "download")
         data, form = await self._answer(request, "download", args), args[-1]
@@ -414,6 +421,13 @@ def _cells(body: dict[str, Any]) -> Any:
     if not isinstance(cells, list):
         raise InputError("cells: give the solution's cells as a list of [x, y, z]")
     return cells
+
+
+def _step(body: dict[str, Any]) -> int:
+    step = body.get("step")
+    if not isinstance(step, int) or isinstance(step, bool) or not 1 <= step <= limits.MAX_CUBES:
+        raise InputError("step: give the plan's step as a whole number from 1")
+    return step
 
 
 def _form(body: dict[str, Any]) -> str:
@@ -500,6 +514,7 @@ def create_app(
             Route("/api/solve", routes.solve, methods=["POST"]),
             Route("/api/details", routes.details, methods=["POST"]),
             Route("/api/plan", routes.plan, methods=["POST"]),
+            Route("/api/wrong", routes.wrong, methods=["POST"]),
             Route("/api/download", routes.download, methods=["POST"]),
             Route("/{name:str}", routes.asset),
         ],

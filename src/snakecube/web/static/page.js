@@ -419,6 +419,7 @@
     } else {
       const index = wanted !== null && wanted < result.solutions.length ? wanted : defaultIndex();
       const at = linked && linked.step ? linked.step - 1 : 0;
+      layersWanted = !!(linked && linked.step);
       if (final) linked = null;
       await pick(index, mine, final, at);
       if (mine === run) viewWanted = true;
@@ -427,11 +428,18 @@
     if (final && mine === run) setState("done");
   }
 
-  // On a narrow screen the picture comes under the answer: bring it and its step into view.
+  // On a narrow screen the pictures come under the answer: bring the fold plan's start into
+  // view (a snake in hand folds from it), or the numbered steps when a link names one.
+  let layersWanted = false;
   function bringIntoView() {
-    const box = $("step-title").getBoundingClientRect();
-    const bottom = $("viewer").getBoundingClientRect().bottom;
-    if (box.top < 0 || bottom > window.innerHeight) $("right").scrollIntoView({ block: "start" });
+    if (layersWanted) {
+      const box = $("step-title").getBoundingClientRect();
+      const bottom = $("viewer").getBoundingClientRect().bottom;
+      if (box.top < 0 || bottom > window.innerHeight) $("step-title").scrollIntoView({ block: "start" });
+      return;
+    }
+    const box = $("plan-box").getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight / 3) $("plan-box").scrollIntoView({ block: "start" });
   }
 
   // A snake one typo from a catalog puzzle (and none itself), as solve says it on the
@@ -501,33 +509,28 @@
   }
 
   // The words as a list: the start, then one item per step (its check under it), the step
-  // shown marked; a click on a step shows it.
-  function showWords(text) {
+  // shown marked; a click on a step shows it. ``said``: {start, steps: [{words, check}]}.
+  function showWords(said) {
     const box = $("words");
     box.replaceChildren();
+    const p = document.createElement("p");
+    p.textContent = said.start;
+    box.appendChild(p);
     const list = document.createElement("ol");
     list.className = "steps";
-    let item = null;
-    for (const line of text.split("\n")) {
-      const m = /^Step (\d+):/.exec(line);
-      if (m) {
-        item = document.createElement("li");
-        item.dataset.step = String(Number(m[1]) - 1);
-        item.textContent = line;
-        const k = item;
-        k.addEventListener("click", () => go(Number(k.dataset.step)));
-        list.appendChild(item);
-      } else if (item && line.trim()) {
+    said.steps.forEach((s, k) => {
+      const item = document.createElement("li");
+      item.dataset.step = String(k);
+      item.textContent = s.words;
+      if (s.check) {
         const check = document.createElement("span");
         check.className = "check";
-        check.textContent = line.trim();
+        check.textContent = s.check;
         item.appendChild(check);
-      } else if (line.trim()) {
-        const p = document.createElement("p");
-        p.textContent = line;
-        box.appendChild(p);
       }
-    }
+      item.addEventListener("click", () => go(k));
+      list.appendChild(item);
+    });
     box.appendChild(list);
   }
 
@@ -556,7 +559,7 @@
   // Drag turns the view; a double click turns it back.
   const SVG = "http://www.w3.org/2000/svg";
   const SHADE_DEFAULT = [0.78, 0.64, 1.0]; // light on faces across x, y, z (the top is brightest)
-  const ARROW = "#111", HATCH = "#0b3558";  // as scene.PLAN_ARROW and drawing.HATCH
+  const ARROW = "#111", HATCH = "#0b3558", POINTER = "#0d3b8c";  // scene.PLAN_ARROW, drawing.HATCH, drawing.POINTER
 
   // The camera's basis, the shading, the painter's order and the arrow: scene.js, which the
   // offline viewer embeds too.
@@ -691,6 +694,21 @@
       el("polygon", { points: head, fill: ARROW, class: "arrow" }, svg);
       for (const q of pts) { xs.push(q[0]); ys.push(q[1]); }
     }
+    if (pic.pointers && !turned) {  // blue arrows to the cube to count from and to the end held
+      for (const [tail, tip, words, align] of pic.pointers) {
+        const pts = [[tail[0], -tail[1]], [tip[0], -tip[1]]];
+        const arrow = S.arrow(pts, 0.3);
+        const head = arrow.head.map((q) => q.join(",")).join(" ");
+        const path = arrow.line.map((q) => q.map((v) => v.toFixed(4)).join(",")).join(" ");
+        el("polyline", { points: path, fill: "none", stroke: "#fff", "stroke-width": 0.12, "stroke-linecap": "round", class: "halo" }, svg);
+        el("polyline", { points: path, fill: "none", stroke: POINTER, "stroke-width": 0.05, "stroke-linecap": "round", class: "pointer" }, svg);
+        el("polygon", { points: head, fill: POINTER, class: "pointer" }, svg);
+        const t = el("text", { x: (tail[0] + (align === "left" ? 0.08 : -0.08)).toFixed(4), y: (-tail[1] + 0.1).toFixed(4),
+          "text-anchor": align === "left" ? "start" : "end", "font-size": 0.3, class: "pointer-words" }, svg);
+        t.textContent = words;
+        xs.push(tail[0], tip[0]); ys.push(-tail[1], -tip[1]);
+      }
+    }
     // A number a see-through cube stands in front of (it hides none) is written again on top,
     // as the scene placed it: it reads whole, not through the tinted faces.
     for (const txt of over) svg.appendChild(txt.cloneNode(true)).classList.add("over");
@@ -812,11 +830,13 @@
   // ---- the fold plan -------------------------------------------------------------------
   function clearPlan() {
     stopPlay();
+    closeWrong();
     plan = null;
     planWanted = null;
     $("plan-box").hidden = false;
     for (const id of ["plan", "plan-overview", "plan-turn", "plan-controls", "plan-picked"]) $(id).hidden = true;
     $("plan-words").textContent = "";
+    $("plan-more").textContent = "";
     $("plan-caption").textContent = "";
     $("plan-status").hidden = false;
     $("plan-status").textContent = "the fold plan comes when the count is complete…";
@@ -857,11 +877,7 @@
       const walk = (p.hand_distance / Math.max(1, p.span)).toFixed(1);
       $("plan-status").textContent = `${p.turns.length} steps, ${p.quarter_turns} quarter turns ` +
         `(the fewest found: ${p.fewest_turns}), holding the ${p.held} end; your hand moves ` +
-        `${walk} times the stretch of chain the joints cover. Each step is drawn framed on its ` +
-        "joint, as you see it sitting at the table (the caption says from where), with the whole " +
-        "snake small in the corner. Hold the pale cubes still (the one at the joint outlined in " +
-        "green, the end you hold outlined in black, on the start too); turn the dark red cube the way the black arrow shows; the hatched blue cubes " +
-        "turn with it.";
+        `${walk} times the stretch of chain the joints cover.`;
       const note = pickedNote();
       if (note) updateOption(pickedIndex, p.quarter_turns);
       $("plan").hidden = false;
@@ -905,11 +921,67 @@
     return { ...pic, cubes: cubesOf(pic), arc: null, labels: [] };
   }
 
-  function frameWords(k) {
-    if (k === 0) return plan.start.words + "\n" + plan.order;
-    if (k > plan.turns.length) return `Done: ${plan.quarter_turns} quarter turns.`;
-    const t = plan.turns[k - 1];
-    return [t.words.replace(`Step ${k}:`, `Step ${k} of ${plan.turns.length}:`), ...t.notes].join("\n");
+  // The pictures' key, said under the start and every step (the same for all).
+  const PLAN_KEY = "Each step is drawn framed on its joint, as you see it sitting at the table " +
+    "(the caption says from where), with the whole snake small in the corner. Hold the pale " +
+    "cubes still (the one at the joint outlined in green, the end you hold ringed in black); " +
+    "turn the dark red cube the way the black arrow shows; the hatched blue cubes turn with it. " +
+    "The blue arrows point to the cube to count from and to the end you hold (or the way to " +
+    "them, when they are off the picture).";
+
+  function para(box, text, cls) {
+    if (!text) return null;
+    const e = document.createElement("p");
+    if (cls) e.className = cls;
+    e.textContent = text;
+    box.appendChild(e);
+    return e;
+  }
+
+  // A frame's words, part by part as Python said them (fold.words): the start's opening and
+  // the end to hold (the rest of the start under the picture, in #plan-more); a step's title
+  // and how to find its corner and turn it, then what to check and what to do if it fails.
+  function fillFrameWords(box, k) {
+    box.replaceChildren();
+    if (k === 0) {
+      para(box, plan.start.lead);
+      para(box, plan.start.rest[0]);
+      return;
+    }
+    if (k > plan.turns.length) { para(box, plan.done); return; }
+    const w = plan.turns[k - 1].words;
+    const head = document.createElement("p");
+    box.appendChild(head);
+    const title = document.createElement("strong");
+    title.textContent = `${w.title}: `;
+    head.append(title, `${w.lift}${w.find}. ${w.hands}`);
+    para(box, w.check, "check");
+    para(box, w.if_not, "if-not");
+    para(box, w.careful, "warn");
+    para(box, [w.jump, w.close, w.brackets].filter(Boolean).join(" "), "muted");
+  }
+
+  function frameWords(k) { fillFrameWords($("plan-words"), k); }
+
+  // Under the picture: the start's whole list and notes, or a step's notes; the key.
+  function frameMore(k) {
+    const box = $("plan-more");
+    box.replaceChildren();
+    if (k === 0) {
+      const list = document.createElement("ul");
+      list.className = "runs";
+      for (const r of plan.start.runs) {
+        const li = document.createElement("li");
+        li.textContent = r;
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+      for (const line of plan.start.rest.slice(1)) para(box, line);
+      para(box, plan.order);
+    } else if (k <= plan.turns.length) {
+      for (const n of plan.turns[k - 1].notes) para(box, n, "muted");
+    }
+    para(box, PLAN_KEY, "muted");
   }
 
   // Every step's words get the height of the longest step's, so the picture and its ▶ stay
@@ -919,16 +991,20 @@
     const e = $("plan-words");
     if (!plan || e.clientWidth === wordsWidth) return;
     wordsWidth = e.clientWidth;
-    const shown = e.textContent;
     e.style.minHeight = "";
     let most = 0;
     for (let k = 1; k < planFrames(); k++) {
-      e.textContent = frameWords(k);
+      fillFrameWords(e, k);
       most = Math.max(most, e.getBoundingClientRect().height);
     }
-    e.textContent = shown;
-    e.style.minHeight = `${Math.ceil(most)}px`;
+    fillFrameWords(e, planStep);
+    wordsMost = Math.ceil(most);
+    fitWords();
   }
+  // The start's words are shorter than a step's: they keep their own height (▶ moves down
+  // once, at step 1, then stays in place).
+  let wordsMost = 0;
+  function fitWords() { $("plan-words").style.minHeight = planStep === 0 ? "" : `${wordsMost}px`; }
   addEventListener("resize", () => { if (plan) planWordsHeight(); });
 
   // The plan's words, picture and buttons in view (``top``: its words at the top; else only
@@ -980,7 +1056,10 @@
     planStep = Math.max(0, Math.min(planFrames() - 1, k));
     planAfter = after && planStep >= 1 && planStep <= plan.turns.length;
     planDraw();
-    $("plan-words").textContent = frameWords(planStep);
+    frameWords(planStep);
+    fitWords();
+    frameMore(planStep);
+    $("plan-wrong").hidden = planStep === 0;
     $("plan-count").textContent = planStep === 0 ? "start" :
       planStep > plan.turns.length ? "done" : `step ${planStep} of ${plan.turns.length}${planAfter ? ": done" : ""}`;
     $("plan-prev").disabled = planStep === 0;
@@ -1061,6 +1140,54 @@
     };
     planTimer = setTimeout(next, 300);
   }
+
+  // ---- something doesn't match ---------------------------------------------------------
+  // At any step of the plan: yes/no questions about the snake in hand (each with its
+  // picture: the snake when the answer is yes), worked out in Python (fold.dialog), then
+  // the step that went wrong and the turns that undo it, each counted from an end.
+  let wrong = null, wrongAt = null;
+  async function openWrong() {
+    if (!plan || planStep === 0) return;
+    stopPlay();
+    const k = Math.min(planStep, plan.turns.length);
+    const mine = run;
+    $("wrong").hidden = false;
+    $("wrong-title").textContent = plan.turns[k - 1].wrong_title;
+    $("wrong-words").textContent = "working out the questions…";
+    for (const id of ["wrong-yes", "wrong-no", "wrong-go", "wrong-again", "wrong-picture", "wrong-key"]) $(id).hidden = true;
+    $("wrong").scrollIntoView({ block: "nearest" });
+    try {
+      const d = await backend.call("wrong", { ...asked, cells: picked, step: k });
+      if (mine !== run || !plan) return;
+      if (d.error) { $("wrong-words").textContent = d.error; return; }
+      wrong = d;
+      showWrong(d.dialog);
+    } catch (err) {
+      if (err.message !== "stopped") $("wrong-words").textContent = err.message;
+    }
+  }
+
+  function showWrong(node) {
+    wrongAt = node;
+    const ask = !!node.ask;
+    $("wrong-yes").hidden = !ask;
+    $("wrong-no").hidden = !ask;
+    $("wrong-picture").hidden = !ask;
+    $("wrong-key").hidden = !ask;
+    $("wrong-again").hidden = ask;
+    $("wrong-go").hidden = ask || !node.verdict.go;
+    if (ask) {
+      $("wrong-words").textContent = `${wrong.intro} ${node.words}`;
+      drawPicture($("wrong-picture"), { ...node.picture, cubes: cubesOf(node.picture) });
+      $("wrong-key").textContent = wrong.key;
+    } else {
+      $("wrong-words").textContent = node.verdict.words.join("\n");
+      $("wrong-go").textContent = node.verdict.go || "";
+    }
+    $("wrong").scrollIntoView({ block: "nearest" });
+  }
+
+  function closeWrong() { wrong = null; wrongAt = null; $("wrong").hidden = true; }
 
   // ---- which solution ------------------------------------------------------------------
   // The default solution is the one `snakecube fold` and the sheets plan (the answer's
@@ -1155,28 +1282,23 @@
       h.textContent = `Fold it from a flat snake (solution ${pickedIndex + 1}): ${plan.turns.length} steps, ` +
         `${plan.quarter_turns} quarter turns, holding the ${plan.held} end`;
       sheet.appendChild(h);
-      const lines = plan.start.words.split("\n");
       const intro = document.createElement("div");
       intro.className = "print-start";
-      let list = null;
-      for (const line of lines) {
-        if (line.startsWith("  ")) {
-          if (!list) { list = document.createElement("ul"); intro.appendChild(list); }
-          const li = document.createElement("li");
-          li.textContent = line.trim();
-          list.appendChild(li);
-        } else {
-          const p = document.createElement("p");
-          p.textContent = line;
-          intro.appendChild(p);
-        }
+      para(intro, plan.start.intro);
+      const list = document.createElement("ul");
+      for (const r of plan.start.runs) {
+        const li = document.createElement("li");
+        li.textContent = r;
+        list.appendChild(li);
       }
+      intro.appendChild(list);
+      for (const line of plan.start.rest) para(intro, line);
       const order = document.createElement("p");
       order.textContent = plan.order;
       intro.appendChild(order);
       sheet.appendChild(intro);
       figure("The start, seen from above", [["", { ...plan.start, cubes: cubesOf(plan.start) }]], "print-start-picture");
-      plan.turns.forEach((t, k) => figure([t.words, ...t.notes].join(" "), [
+      plan.turns.forEach((t, k) => figure([t.text, ...t.notes].join(" "), [
         ["the whole snake", overviewPicture(k + 1), true],
         [t.before.caption, { ...t.before, cubes: cubesOf(t.before) }],
         [t.after.caption, { ...t.after, cubes: cubesOf(t.after), arc: null }],
@@ -1222,6 +1344,17 @@
   $("plan-prev").addEventListener("click", () => { stopPlay(); planGo(planAfter ? planStep : planStep - 1); planIntoView(); });
   $("plan-next").addEventListener("click", planNext);
   $("plan-play").addEventListener("click", planPlay);
+  $("plan-wrong").addEventListener("click", openWrong);
+  $("wrong-yes").addEventListener("click", () => wrongAt && wrongAt.ask && showWrong(wrongAt.yes));
+  $("wrong-no").addEventListener("click", () => wrongAt && wrongAt.ask && showWrong(wrongAt.no));
+  $("wrong-again").addEventListener("click", () => wrong && showWrong(wrong.dialog));
+  $("wrong-close").addEventListener("click", closeWrong);
+  $("wrong-go").addEventListener("click", () => {
+    const then = wrongAt && wrongAt.verdict ? wrongAt.verdict.then.step : null;
+    closeWrong();
+    if (then) { planGo(Math.min(then, plan.turns.length + 1)); planIntoView(true); }
+  });
+  $("to-layers").addEventListener("click", () => $("step-title").scrollIntoView({ block: "start" }));
   for (const form of FORMS) $(`dl-${form}`).addEventListener("click", () => download(form));
   $("print").addEventListener("click", printSteps);
   $("region-file").addEventListener("change", async (e) => {
@@ -1247,6 +1380,7 @@
     if (!same) { solve(); return; }
     const want = linked.solution ? linked.solution - 1 : pickedIndex;
     const at = linked.step ? linked.step - 1 : step;
+    layersWanted = !!linked.step;
     linked = null;
     if (want !== pickedIndex && want < answer.solutions.length) {
       const mine = ++run;

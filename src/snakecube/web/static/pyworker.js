@@ -52,6 +52,8 @@ def snakecube_call(ident, kind, args_json):
             out = answers.details(*fields, args["cells"])
         elif kind == "plan":
             out = answers.plan_answer(*fields, args["cells"])
+        elif kind == "wrong":
+            out = answers.wrong_answer(*fields, args["cells"], args["step"])
         elif kind == "viewer":
             out = answers.viewer_file(*fields, args["cells"])
         elif kind == "catalog":
