@@ -1226,7 +1226,7 @@ def pointers(
     x0, y0, x1, y1 = view.window
     centre = ((x0 + x1) / 2, (y0 + y1) / 2)
     drawn = set(view.solid) | set(view.ghost) | set(view.cutaway)
-    out = []
+    out: list[tuple[tuple[float, float], tuple[float, float], str, str]] = []
     for cube, words in aims:
         p = project(_centre(view.cells[cube]))
         if cube in drawn:
