@@ -6,6 +6,7 @@ there replay to the box in tests/follow.py."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -178,3 +179,76 @@ def test_went_wrong_asks_on_standard_input(monkeypatch, capsys):
 def test_went_wrong_out_of_range_is_bad_input(capsys):
     assert main(["fold", "standard", "--went-wrong", "99"]) == 2
     assert "--went-wrong 99: the plan has steps 1 to" in capsys.readouterr().err
+
+
+@pytest.mark.pictures
+def test_one_word_changes_everywhere(monkeypatch, capsys, tmp_path):
+    """The step's word is said in one place (fold.words.STEP): changed there, it changes in
+    the command line's words, the PDF sheet's text, the page's answer (which page.js shows
+    as it comes) and the offline viewer."""
+    monkeypatch.setattr(fold_words, "STEP", "Turn")
+    assert main(["fold", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "Turn 1: the 3rd corner" in out and "\nStep " not in out
+    plan = fold.plan(fold.choice.choose("standard").solution)
+    from snakecube.explain import pictures
+
+    texts = [
+        t.get_text()
+        for fig in pictures.plan_figures(plan)
+        for t in [*fig.texts, *(x for ax in fig.axes for x in ax.texts)]
+    ]
+    assert any(t.startswith("Turn 1:") for t in texts) and not any("Step 1" in t for t in texts)
+    from snakecube.web import answers
+
+    cells = [list(c) for c in plan.solution.cells]
+    page = answers.plan_answer("standard", "", "", cells)
+    assert page["turns"][0]["words"]["title"] == "Turn 1 of 7"
+    assert page["turns"][0]["text"].startswith("Turn 1 of 7:")
+    details = answers.details("standard", "", "", cells)
+    assert details["viewer"]["steps"][0]["title"].startswith("Turn 1 of 17:")
+    from snakecube.explain import viewer
+
+    html = viewer.plan_html(plan)
+    assert "Turn 1 of 7:" in html and "Step 1 of" not in html
+
+
+def test_check_speaks_in_turns(capsys):
+    """check takes the turns a person made (as a fold plan's steps) and says where they
+    depart from the plan, in corners counted from an end, with the undo turns."""
+    g = fold.guide(fold.plan(fold.choice.choose("seed-blue").solution))
+    made = [plancheck.record(s.find.to_dict(), s.quarter_turns) for s in g.steps]
+    assert main(["check", "seed-blue", ", ".join(made)]) == 0
+    assert "follow the plan to its end: the snake is folded" in capsys.readouterr().out
+    s = g.steps[3]
+    made[3] = f"held:{s.rank + 2} {'cw' if s.quarter_turns > 0 else 'acw'}"  # one corner on
+    assert main(["check", "seed-blue", ", ".join(made[:4]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["plan"]
+    assert data["departs_at_step"] == 4
+    assert data["your_turn"] == {"from": "held", "corners": s.rank + 2,
+                                 "quarter_turns": s.quarter_turns}  # fmt: skip
+    assert data["undo"] == [{"from": "held", "corners": s.rank + 2,
+                             "quarter_turns": -s.quarter_turns}]  # fmt: skip
+    assert main(["check", "seed-blue", ", ".join(made[:4])]) == 0
+    out = capsys.readouterr().out
+    assert "depart from the plan at step 4" in out and "one too far" in out
+    assert main(["check", "seed-blue", "held:3 sideways"]) == 2
+    assert "turn 1: cannot read 'held:3 sideways'" in capsys.readouterr().err
+
+
+def test_check_a_finished_wrong_shape_names_the_step(capsys):
+    """A finished shape typed as directions that is not a solution: check names the step
+    where it departs from the plan and the corner counted from an end, not only a cube."""
+    g = fold.guide(fold.plan(fold.choice.choose("standard").solution))
+    cells = g.start.cells
+    for k, s in enumerate(g.steps):  # the plan, with step 2 turned the other way
+        q = -s.quarter_turns if k == 1 else s.quarter_turns
+        cells = g.chain.outcome(cells, s.rank, q) or cells
+    steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(cells)]
+    names = {(1, 0, 0): "+x", (-1, 0, 0): "-x", (0, 1, 0): "+y", (0, -1, 0): "-y",
+             (0, 0, 1): "+z", (0, 0, -1): "-z"}  # fmt: skip
+    text = " ".join(names[v] for v in steps)
+    assert main(["check", "standard", text]) == 0
+    out = capsys.readouterr().out
+    assert "not a solution" in out
+    assert "departs from the plan at step 2" in out and "corner from" in out

@@ -3,13 +3,14 @@ speaking other programs' languages."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from argparse import Namespace
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from snakecube import catalog, limits
+from snakecube import catalog, fold, limits
 from snakecube.check import check
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
@@ -42,6 +43,10 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain.text import report
 from snakecube.explain.words import show
+from snakecube.fold import words as fold_words
+from snakecube.fold import wrong
+from snakecube.fold.choice import choose
+from snakecube.fold.guide import is_turns, parse_turns
 from snakecube.minizinc import model
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
@@ -273,6 +278,22 @@ def _check_options(p: Parser) -> None:
         "--axes", metavar="WORD=DIR,...", help="direction words, like RIGHT=+x,BACK=+y,UP=+z"
     )
     p.add_argument("--start", metavar="X,Y,Z", help="the cell of cube 1, for directions")
+    p.add_argument(
+        "--solution",
+        dest="plan_solution",
+        type=whole(1),
+        default=None,
+        metavar="K",
+        help="the fold plan to compare with is solution K's (default: the one snakecube fold "
+        "plans)",
+    )
+    p.add_argument(
+        "--from",
+        dest="held",
+        choices=("best", "first", "last"),
+        default="best",
+        help="the end held in the fold plan compared with (default: fold's)",
+    )
     add_seconds(p)
     add_json(p, "print JSON")
 
@@ -301,17 +322,75 @@ def check_command(args: Namespace) -> int:
         text = " ".join(args.solution)
     start = None if args.start is None else coord(args.start, "--start")
     target = target_of(args)
+    if is_turns(text):  # the turns a person made, as a fold plan's steps: against the plan
+        return _check_turns(args, text, target)
     verdict = check(
         args.snake, text, target, axes=args.axes, start=start, seconds=seconds_left(args)
     )
+    guide = None if verdict.valid else _plan_of(args, target)
+    departed = None if guide is None else (guide, wrong.departure(guide, verdict.cells))
     if args.json:
-        print_json(args, {**verdict.to_dict(), "catalog_typo": _typo_dict(verdict.snake, target)},
-                   indent=2)  # fmt: skip
+        answer = {**verdict.to_dict(), "catalog_typo": _typo_dict(verdict.snake, target)}
+        if departed is not None:
+            answer["plan"] = departed[1].to_dict(departed[0].chain)
+        print_json(args, answer, indent=2)
         return EXIT_OK
     said = catalog_note(verdict.snake, args.snake, target)
     if said:
         print(f"({said})")
     print(cli_words(verdict.report()))
+    if departed is not None:
+        asked = ["snakecube", "fold", args.snake]
+        asked += [] if args.plan_solution is None else ["--solution", str(args.plan_solution)]
+        asked += [] if args.held == "best" else ["--from", args.held]
+        lines = fold_words.departure_words(departed[0], departed[1], False, shlex.join(asked))
+        _print_plan_lines(lines)
+    return EXIT_OK
+
+
+def _plan_of(args: Namespace, target: Region | None) -> fold.Guide | None:
+    """The fold plan a shape is compared with: ``fold``'s (or solution K's, held at
+    --from); None when the time limit or the planner's budget comes first."""
+    choice = choose(
+        snake_text(args),
+        target,
+        solution=args.plan_solution,
+        end=args.held,
+        seconds=seconds_left(args),
+        verb="check",
+        planned=True,
+    )
+    if choice.solution is None:
+        return None
+    p = choice.plan or fold.plan(choice.solution, args.held)
+    return fold.guide(p) if p.found else None
+
+
+def _print_plan_lines(lines: list[str]) -> None:
+    print(f"{'plan':10} {lines[0]}")
+    for line in lines[1:]:
+        print(f"{'':10} {line}")
+
+
+def _check_turns(args: Namespace, text: str, target: Region | None) -> int:
+    """check SNAKE 'held:3 cw, +4 acw, ...': a person's turns against the fold plan."""
+    turns = parse_turns(text)
+    g = _plan_of(args, target)
+    if g is None:
+        print("no fold plan to compare with (the time limit or the planner's budget came first)")
+        return EXIT_OK
+    d = wrong.follow(g, turns)
+    said = (
+        f"fold turns, {len(turns)}, from the plan's flat start, held at the {g.start.held} end "
+        f"(corners counted as a person counts them; clockwise looking along the chain into the "
+        f"corner)"
+    )
+    if args.json:
+        print_json(args, {"read_as": said, "snake": g.plan.solution.snake.turns(),
+                          "plan": d.to_dict(g.chain)}, indent=2)  # fmt: skip
+        return EXIT_OK
+    print(f"{'read as':10} {said}")
+    _print_plan_lines(fold_words.departure_words(g, d, turns=True))
     return EXIT_OK
 
 

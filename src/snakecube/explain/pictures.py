@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -199,21 +200,78 @@ def draw_drawing(
             fontweight="bold" if label.bold else "normal",
             bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
-    for note in d.notes:  # a pointer's words, at its tail
-        ax.text(
+    ax.set_xlim(bounds[0], bounds[2])
+    ax.set_ylim(bounds[1], bounds[3])
+    ax.set_axis_off()
+    per_unit = (
+        ax.get_window_extent(_renderer(ax)).height * 72 / ax.figure.dpi / (bounds[3] - bounds[1])
+    )
+    placed = [t.get_window_extent(_renderer(ax)) for t in ax.texts]  # the numbers
+    for note in d.notes:  # a pointer's words, at its tail: on the picture, clear of numbers
+        words = ax.text(
             *note.at,
             f" {note.text} ",
             ha="left" if note.align == "left" else "right",
             va="center",
-            fontsize=number_pt * 0.85,
+            fontsize=scene.POINTER_TEXT * per_unit,
             color=drawing.POINTER,
             zorder=2,
             style="italic",
             bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
-    ax.set_xlim(bounds[0], bounds[2])
-    ax.set_ylim(bounds[1], bounds[3])
-    ax.set_axis_off()
+        placed.append(_place_words(ax, words, placed))
+
+
+def _renderer(ax: Axes) -> Any:
+    return ax.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+
+
+def _place_words(ax: Axes, words: Any, placed: Sequence[Any]) -> Any:
+    """Put words (a matplotlib Text, at a pointer's tail) where they stay within the axes'
+    picture and cover no number or other words: as placed, else running the other way, else
+    a line higher or lower; smaller if they are wider than the picture. Their box."""
+    renderer = _renderer(ax)
+    box = ax.get_window_extent(renderer)
+    for _ in range(3):
+        ext = words.get_window_extent(renderer)
+        if ext.width <= box.width - 4 or words.get_fontsize() <= 4:
+            break
+        words.set_fontsize(words.get_fontsize() * (box.width - 4) / ext.width)
+    x, y = words.get_position()
+    height = words.get_window_extent(renderer).height
+    to_data = ax.transData.inverted()
+    (_, y0), (_, y1) = to_data.transform([(0, 0), (0, height)])
+    step = y1 - y0
+    first = None
+    other = "right" if words.get_ha() == "left" else "left"
+    for ha, dy in itertools.product((words.get_ha(), other), (0, step, -step, 2 * step, -2 * step)):
+        words.set_ha(ha)
+        words.set_position((x, y + dy))
+        ext = _moved_inside(ax, words)
+        if first is None:
+            first = (ha, words.get_position())
+        if not any(ext.overlaps(other) for other in placed):
+            return ext
+    assert first is not None
+    words.set_ha(first[0])
+    words.set_position(first[1])
+    return words.get_window_extent(renderer)
+
+
+def _moved_inside(ax: Axes, words: Any) -> Any:
+    """Move words in so that they stay within the axes' picture; their box."""
+    renderer = _renderer(ax)
+    box = ax.get_window_extent(renderer)
+    ext = words.get_window_extent(renderer)
+    dx = max(0.0, box.x0 + 2 - ext.x0) - max(0.0, ext.x1 - (box.x1 - 2))
+    dy = max(0.0, box.y0 + 2 - ext.y0) - max(0.0, ext.y1 - (box.y1 - 2))
+    if dx or dy:
+        x, y = words.get_position()
+        to_data = ax.transData.inverted()
+        (x0, y0), (x1, y1) = to_data.transform([(0, 0), (dx, dy)])
+        words.set_position((x + x1 - x0, y + y1 - y0))
+        ext = words.get_window_extent(renderer)
+    return ext
 
 
 def fit(bounds: Sequence[float], w: float, h: float) -> float:
@@ -627,17 +685,6 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
 
 
 # -- a fold plan's sheet -------------------------------------------------------------------------
-PLAN_KEY = (
-    "Each step is drawn before and after, framed on the joint to turn, seen as you see it "
-    "sitting at the table: from the front-right, above the table, unless its caption says "
-    "from the front-left or from higher above; beside them, the whole snake small, the "
-    "close-up's frame dashed on it. The pale cubes are the ones you hold still (the end you "
-    "hold outlined in black, the cube at the joint outlined thick in green); the dark red cube "
-    "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
-    "it. The thick black line is the joint between them, both cubes at the joint carry their "
-    "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
-    "On the start too, the end you hold is pale and outlined in black."
-)
 
 
 Page = Callable[[Sheet, int, int], None]
@@ -660,9 +707,8 @@ def _start_pages(
         def put(x: float, y: float, lines: Sequence[str], **kw: Any) -> float:
             return sheet.text(x, y, lines, **kw) if sheet else lines_height(len(lines))
 
-        intro = (
-            f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps. {PLAN_KEY}"
-        )
+        made = f"A plan of {plan.quarter_turns} quarter turns in {len(plan.steps())} steps."
+        intro = f"{made} {fold_words.PLAN_KEY}"
         y += put(MARGIN, y, wrap(intro, width)) + GAP
         said = start_parts(guide(plan), "this picture")
         y += put(MARGIN, y, wrap(said.intro, width))

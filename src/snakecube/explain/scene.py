@@ -29,6 +29,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
@@ -648,13 +649,14 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     turning cube (ARC_RADII, ARC_ALONG), one that follows the cubes that turn from where they
     are (it starts at the first of them, or an eighth of a turn to either side), so that it
     lies on their side of the turning line and shows where the run goes; inside the window,
-    over no cube held still (:func:`crossings`), clear of the joint cubes' numbers, and long
-    on the page."""
+    clear of the joint cubes' numbers, over no cube held still (:func:`crossings`), over as
+    few other numbers as may be, and long on the page."""
     project = drawing.projector(view.camera)
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
+    others = [project(p) for i, p in view.labels.items() if i not in (turn.hold, turn.turn)]
     held = _faces(turn, view)
-    best: tuple[tuple[bool, bool, bool, int, float, float, float], tuple[Point3, ...]] | None = None
+    best: tuple[tuple[Any, ...], tuple[Point3, ...]] | None = None
     for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, ARC_STARTS):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
@@ -666,7 +668,10 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
         )
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(flat))
         over = crossings(near, held)
-        key = (inside, over == 0, clear >= ARC_CLEAR, -over, min(length, 1.2), -abs(k), clear)
+        # the numbers of other cubes it would cover (they are then left off)
+        covered = sum(1 for q in others if min(_off_text(p, q) for p in near) < ARC_CLEAR)
+        key = (inside, clear >= ARC_CLEAR, -covered, over == 0, -over, min(length, 1.2),
+               -abs(k), clear)  # fmt: skip
         if best is None or key > best[0]:
             best = (key, arc)
     assert best is not None
@@ -745,9 +750,10 @@ def off_the_run(turn: Turn, arc: Sequence[Point3]) -> float:
     return max(math.degrees(math.acos(max(-1.0, min(1.0, dot(out(p), mid))))) for p in arc)
 
 
-def _radii(turn: Turn) -> tuple[float, ...]:
-    """The arrow's radii tried: a half turn's half circle gets wider ones too."""
-    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ()) + ARC_FAR
+def _radii(turn: Turn, far: bool = True) -> tuple[float, ...]:
+    """The arrow's radii tried: a half turn's half circle gets wider ones too; ``far``:
+    ARC_FAR as well (not for framing the picture: only to pass clear of held cubes)."""
+    return ARC_RADII + (ARC_WIDER if turn.quarters > 1 else ()) + (ARC_FAR if far else ())
 
 
 def _arrow_points(flat: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -780,7 +786,7 @@ def _turn_views(
     ``cut``. Without the arrow: :func:`_with_arrow` adds it to the pair a step shows."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
-    ring = [p for r in _radii(turn) for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
+    ring = [p for r in _radii(turn, False) for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
     joint = [turn.hold, turn.turn]
     focus = []
     for size in (FOCUS, 1, 0):
@@ -992,46 +998,63 @@ def _overview(close: View) -> View:
 
 def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tuple[str, ...]]:
     """A step's two pictures, from the first of PLAN_VIEWS in which both joint cubes read
-    (:func:`_reads`) before and after and the turn's arrow crosses no cube held still; else
-    the main camera with the cubes in front of the joint cut away when that is at most
-    CUT_FEW cubes, else the first camera that does with a cut-away; else the first that
-    reads (the main one if none); and the notes they need."""
+    (:func:`_reads`) before and after; else the main camera with the cubes in front of the
+    joint cut away when that is at most CUT_FEW cubes, else the first camera that reads with
+    a cut-away (the main one if none); and the notes they need. The turn's arrow is drawn
+    clear of the cubes held still where it can be (:func:`_arc_for`); the held cubes it still
+    runs over are taken another camera (no higher than CLEAR_UP_TO: higher ones draw the
+    joint's cubes too small on a phone) whose arrow runs over none and which numbers every
+    cube the first did, else cut away (:func:`_clear_the_arrow`). Rejected: the first camera
+    whose arrow runs over no held cube (it numbered fewer of the cubes the words name)."""
     joint = (turn.hold, turn.turn)
 
     def reads(pair: tuple[View, View]) -> bool:
         return all(_reads(v, joint) for v in pair)
 
-    found: list[tuple[tuple[View, View], tuple[str, ...]]] = []
+    pair, notes = _joint_pair(turn, numbered, reads)
+    drawn = _with_arrow(turn, pair)
+    if arc_crossings(turn, drawn[0]):  # another camera, no higher, whose arrow is clear
+        named = set(drawn[0].labels) | set(drawn[1].labels)
+        for camera in PLAN_VIEWS:
+            if camera.elev > CLEAR_UP_TO or camera == pair[0].camera:
+                continue
+            other = _turn_views(turn, camera, numbered)
+            if not reads(other):
+                continue
+            again = _with_arrow(turn, other)
+            if arc_crossings(turn, again[0]) == 0 and named <= set(again[0].labels) | set(
+                again[1].labels
+            ):
+                drawn, notes = again, ()
+                break
+    # an arrow over a held cube: that cube cut away, unless the words name it
+    before = _clear_the_arrow(turn, drawn[0], numbered)
+    if before is not drawn[0]:
+        notes = (CUT_NOTE,)
+    return (before, drawn[1]), notes
 
-    def clear(pair: tuple[View, View], notes: tuple[str, ...]) -> bool:
-        """Keep a reading pair with its arrow; True when the arrow crosses no held cube."""
-        drawn = _with_arrow(turn, pair)
-        found.append((drawn, notes))
-        return arc_crossings(turn, drawn[0]) == 0
 
+def _joint_pair(
+    turn: Turn, numbered: list[int], reads: Any
+) -> tuple[tuple[View, View], tuple[str, ...]]:
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered)
-        if reads(pair) and clear(pair, ()):
-            return found[-1]
+        if reads(pair):
+            return pair, ()
     main = _turn_views(turn, PLAN_VIEWS[0], numbered, cut=True)
-    few = max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW
-    if reads(main) and few and clear(main, (CUT_NOTE,)):
-        return found[-1]
+    if reads(main) and max(len(v.cutaway) + len(v.ghost) for v in main) <= CUT_FEW:
+        return main, (CUT_NOTE,)
     for camera in PLAN_VIEWS:
         pair = _turn_views(turn, camera, numbered, cut=True)
-        if reads(pair) and clear(pair, (CUT_NOTE,)):
-            return found[-1]
-    pair, notes = found[0] if found else (_with_arrow(turn, main), (CUT_NOTE,))
-    # every arrow crosses a held cube: the first that reads, with those cubes cut away
-    before = _clear_the_arrow(turn, pair[0])
-    if before is not pair[0]:
-        notes = (CUT_NOTE,)
-    return (before, pair[1]), notes
+        if reads(pair):
+            return pair, (CUT_NOTE,)
+    return main, (CUT_NOTE,)
 
 
-def _clear_the_arrow(turn: Turn, view: View) -> View:
+def _clear_the_arrow(turn: Turn, view: View, keep: Sequence[int] = ()) -> View:
     """``view`` with the held cubes its arrow runs over cut away (dotted edges), nearest
-    first, until it runs over none (the cube held at the joint stays)."""
+    first, until it runs over none (the cube held at the joint stays, and those of
+    ``keep``: the cubes the words name)."""
     project = drawing.projector(view.camera)
     points = _arrow_points([project(p) for p in view.arc or ()])
     for _ in range(4):
@@ -1039,7 +1062,10 @@ def _clear_the_arrow(turn: Turn, view: View) -> View:
         gone = {
             f[0]
             for p in points
-            if (f := _front(faces, p)) is not None and f[1] and f[0] != turn.hold
+            if (f := _front(faces, p)) is not None
+            and f[1]
+            and f[0] != turn.hold
+            and f[0] not in keep
         }
         if not gone:
             break
@@ -1053,6 +1079,7 @@ def _clear_the_arrow(turn: Turn, view: View) -> View:
 
 
 CUT_FEW = 3  # the main camera's cut-away wins over another camera's up to this many cubes
+CLEAR_UP_TO = 50.0  # degrees: a camera higher than this is not taken to clear the arrow
 
 
 def _is_corner(cells: Sequence[Coord], i: int) -> bool:
@@ -1195,7 +1222,7 @@ def question_panel(plan: FoldPlan, check: Check, cells: Sequence[Coord], title: 
 # -- pointers: where to count from, where the end you hold is ------------------------------------
 POINTER_LONG = 1.5  # cube widths: a pointer's arrow on the page
 POINTER_OFF = 0.45  # ... its tip this far from the centre of the cube it points at
-POINTER_EDGE = 0.35  # ... or this far inside the window's edge, pointing off the picture
+POINTER_EDGE = 0.45  # ... or this far inside the window's edge, pointing off the picture
 POINTER_APART = 1.3  # two pointers' tips at least this far apart (else the second moves aside)
 
 
@@ -1217,37 +1244,67 @@ def pointers(
 ) -> tuple[tuple[tuple[float, float], tuple[float, float], str, str], ...]:
     """Arrows on a close-up (``view``, framed by its window) to each cube of ``aims``: a short
     arrow onto the cube where it is drawn, else an arrow at the edge of the picture pointing
-    the way to it, each with its words at the tail, running towards the middle of the
-    picture ("left": they start at the tail; "right": they end there). Inside the picture
-    the arrow comes from the side with most room and fewest cubes."""
+    the way to it, each with its words at the tail ("left": they start at the tail;
+    "right": they end there; POINTER_TEXT high, about POINTER_CHAR a letter). Of the places
+    tried, one with the arrow and its words inside the picture, clear of the numbers and of
+    the turn's arrow and apart from the other pointers, with the fewest cubes under them."""
     if view.window is None or view.cells is None:
         return ()
     project = drawing.projector(view.camera)
     x0, y0, x1, y1 = view.window
     centre = ((x0 + x1) / 2, (y0 + y1) / 2)
     drawn = set(view.solid) | set(view.ghost) | set(view.cutaway)
+    spots = [project(q) for q in view.labels.values()]
+    arc = [project(q) for q in view.arc or ()]
+    cubes = [project(_centre(view.cells[i])) for i in view.solid]
     out: list[tuple[tuple[float, float], tuple[float, float], str, str]] = []
+    taken: list[tuple[float, float, float, float]] = []  # the words' boxes placed
+
+    def box(tail: tuple[float, float], words: str, align: str) -> tuple[float, float, float, float]:
+        w = POINTER_CHAR * (len(words) + 2)  # a space either side, as drawn
+        left = tail[0] if align == "left" else tail[0] - w
+        return (
+            left,
+            tail[1] - POINTER_TEXT / 2 - 0.05,
+            left + w,
+            tail[1] + POINTER_TEXT / 2 + 0.05,
+        )
+
+    def key(
+        tail: tuple[float, float], tip: tuple[float, float], words: str, shift: float
+    ) -> tuple[Any, ...]:
+        align = "right" if tail[0] > centre[0] else "left"
+        b = box(tail, words, align)
+        line = [
+            (tail[0] + (tip[0] - tail[0]) * t / 8, tail[1] + (tip[1] - tail[1]) * t / 8)
+            for t in range(9)
+        ]
+        inside = all(x0 + 0.3 < x < x1 - 0.3 and y0 + 0.3 < y < y1 - 0.3 for x, y in line) and (
+            x0 < b[0] and b[2] < x1 and y0 < b[1] and b[3] < y1
+        )
+        clear = min((_off_text(q, at) for q in line for at in spots), default=9.0)
+        away = min((math.dist(q, a) for q in line for a in arc), default=9.0)
+        apart = min((math.dist(tip, o[1]) for o in out), default=9.0)
+        numbers = [(q[0] - TEXT_BOX[0], q[1] - TEXT_BOX[1], q[0] + TEXT_BOX[0], q[1] + TEXT_BOX[1])
+                   for q in spots]  # fmt: skip
+        covered = sum(1 for n in numbers if _boxes_meet(b, n)) + sum(
+            1 for q in arc if _in_box(q, b, 0.1)
+        )
+        covered += sum(1 for t in taken if _boxes_meet(b, t))
+        crowd = sum(1 for q in cubes if _in_box(q, b, 0.3))
+        good = clear >= ARC_CLEAR and away >= 0.3 and apart >= POINTER_APART
+        return (inside, good, -covered, min(clear, ARC_CLEAR), -crowd, -shift)
+
     for cube, words in aims:
         p = project(_centre(view.cells[cube]))
+        tried = []
         if cube in drawn:
-            best = None
-            for k in range(8):
+            for k, long in itertools.product(range(8), (POINTER_LONG, POINTER_LONG * 0.7)):
                 a = k * math.pi / 4 + math.pi / 8
                 u = (math.cos(a), math.sin(a))
-                tail = (
-                    p[0] + (POINTER_OFF + POINTER_LONG) * u[0],
-                    p[1] + (POINTER_OFF + POINTER_LONG) * u[1],
-                )
-                room = min(tail[0] - x0, x1 - tail[0], tail[1] - y0, y1 - tail[1])
-                others = [project(_centre(view.cells[i])) for i in view.solid if i != cube]
-                crowd = sum(1 for q in others if math.dist(q, tail) < 1.0)
-                key = (room > 0.2, -crowd, room)
-                if best is None or key > best[0]:
-                    best = (key, u)
-            assert best is not None
-            u = best[1]
-            tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
-            tail = (tip[0] + POINTER_LONG * u[0], tip[1] + POINTER_LONG * u[1])
+                tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
+                tail = (tip[0] + long * u[0], tip[1] + long * u[1])
+                tried.append((key(tail, tip, words, 0.0), tail, tip))
         else:
             dx, dy = p[0] - centre[0], p[1] - centre[1]
             size = math.hypot(dx, dy) or 1.0
@@ -1256,14 +1313,25 @@ def pointers(
             t = min(
                 half[0] / abs(u[0]) if u[0] else math.inf, half[1] / abs(u[1]) if u[1] else math.inf
             )
-            tip = (centre[0] + t * u[0], centre[1] + t * u[1])
-            tail = (tip[0] - POINTER_LONG * u[0], tip[1] - POINTER_LONG * u[1])
-            words = f"{words}: that way"
-        for _tail, other, _words, _align in out:  # beside a pointer already there
-            if math.dist(tip, other) < POINTER_APART:
-                v = (-u[1] * POINTER_APART, u[0] * POINTER_APART)
-                if not x0 < tip[0] + v[0] < x1 or not y0 < tip[1] + v[1] < y1:
-                    v = (-v[0], -v[1])
-                tip, tail = (tip[0] + v[0], tip[1] + v[1]), (tail[0] + v[0], tail[1] + v[1])
-        out.append((tail, tip, words, "right" if tail[0] > centre[0] else "left"))
+            base = (centre[0] + t * u[0], centre[1] + t * u[1])
+            for shift in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 2.5, -2.5):
+                tip = (base[0] - u[1] * shift, base[1] + u[0] * shift)
+                tail = (tip[0] - POINTER_LONG * u[0], tip[1] - POINTER_LONG * u[1])
+                tried.append((key(tail, tip, words, abs(shift)), tail, tip))
+        _key, tail, tip = max(tried, key=lambda c: c[0])
+        align = "right" if tail[0] > centre[0] else "left"
+        taken.append(box(tail, words, align))
+        out.append((tail, tip, words, align))
     return tuple(out)
+
+
+POINTER_TEXT = 0.3  # cube widths: a pointer's words are this high on every form
+POINTER_CHAR = 0.18  # ... and at most about this wide a letter
+
+
+def _in_box(p: tuple[float, float], b: tuple[float, float, float, float], pad: float) -> bool:
+    return b[0] - pad <= p[0] <= b[2] + pad and b[1] - pad <= p[1] <= b[3] + pad
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

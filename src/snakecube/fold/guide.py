@@ -36,12 +36,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from snakecube.errors import InputError
 from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
+from snakecube.limits import shorten
 from snakecube.snake import End, end_runs
 
 # The six ways a run can point, in the table frame, as ``fold --json`` writes them.
@@ -649,3 +652,65 @@ def _jump(
         if not is_valid(state):
             return Jump(back, towards, "runs_into", passed=passed + 1, step=_step_of(p, k) + 1)
     return Jump(back, towards, "no_walk", passed=passed + 1)
+
+
+# -- turns as a person records them ---------------------------------------------------------------
+TURN_RECORD = re.compile(
+    r"(?:(?P<end>held|loose):(?P<n>\d+)|(?P<sign>[+-])(?P<by>\d+)|(?P<same>same))\s+"
+    r"(?P<way>cw|acw|ccw|clockwise|anticlockwise)(?:\s+(?P<half>half))?",
+    re.IGNORECASE,
+)
+CLOCK = {"cw": 1, "clockwise": 1, "acw": -1, "ccw": -1, "anticlockwise": -1}
+
+
+def turn_text(find: Find, q: int) -> str:
+    """A turn as a person records it: 'held:4 acw', '+2 cw', 'loose:3 cw half', 'same acw'
+    (corners counted from the end held, from the loose end, on or back from the corner
+    turned last; clockwise looking along the chain into the corner)."""
+    if find.origin in ("held", "loose"):
+        where = f"{find.origin}:{find.corners}"
+    elif find.corners == 0:
+        where = "same"
+    else:
+        where = f"{'+' if find.towards == 'loose' else '-'}{find.corners}"
+    return f"{where} {'cw' if q > 0 else 'acw'}" + (" half" if abs(q) == 2 else "")
+
+
+TURNS_START = re.compile(r"\s*(?:(?:held|loose)\s*:\s*\d|same\b|[+-]\d+\s)", re.IGNORECASE)
+
+
+def is_turns(text: str) -> bool:
+    """Does ``text`` start as turns a person recorded (:func:`turn_text`): 'held:4',
+    'loose:2', 'same' or '+2 ...'? (Directions start with a letter or a sign and a letter.)"""
+    return TURNS_START.match(text) is not None
+
+
+def parse_turns(text: str) -> list[tuple[Find, int]]:
+    """Turns as a person records them (:func:`turn_text`), separated by commas, semicolons
+    or new lines: each a find and quarter turns. InputError names the turn that does not
+    read and where it is."""
+    out = []
+    for k, part in enumerate(re.split(r"[,;\n]+", text), 1):
+        said = part.strip()
+        if not said:
+            continue
+        m = TURN_RECORD.fullmatch(said)
+        if m is None:
+            raise InputError(
+                f"turn {k}: cannot read {shorten(said)}; write a turn like 'held:4 acw', "
+                "'+2 cw', 'loose:3 cw half' or 'same acw'"
+            )
+        q = CLOCK[m["way"].lower()] * (2 if m["half"] else 1)
+        if m["end"]:
+            origin = m["end"].lower()
+            n = int(m["n"])
+            if n < 1:
+                raise InputError(f"turn {k}: {said!r}: corners are counted from 1")
+            out.append((Find(origin, n, "loose" if origin == "held" else "held"), q))
+        elif m["same"]:
+            out.append((Find("last", 0, "loose"), q))
+        else:
+            out.append((Find("last", int(m["by"]), "loose" if m["sign"] == "+" else "held"), q))
+    if not out:
+        raise InputError("no turns: write them like 'held:4 acw, +2 cw, loose:3 cw half'")
+    return out

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from snakecube.fold.guide import Check, Find, Guide, GuideStep, Jump, Slip, Start
-from snakecube.fold.wrong import Ask, Verdict
+from snakecube.fold.guide import Chain, Check, Find, Guide, GuideStep, Jump, Slip, Start, slips_of
+from snakecube.fold.wrong import Ask, Departure, Verdict
 from snakecube.frame import TABLE
 
 STEP = "Step"  # a step's title: "Step 3", "Step 3 of 10"
@@ -484,11 +484,11 @@ def verdict_label(v: Verdict, verdicts: list[Verdict]) -> str:
 
 
 def pointer_words(origin: str, counted: bool) -> str:
-    """The words of a picture's pointer: the cube a step counts from ('count from here', at
-    the corner turned last; 'count from the end you hold') or the end you hold."""
+    """The words of a picture's pointer (short: they stand on the picture): the cube a step
+    counts from ('count from here') or the end you hold ('held end')."""
     if not counted:
-        return "the end you hold"
-    return "count from here" if origin == "last" else f"count from {_end(origin)}"
+        return "held end"
+    return "count from here" if origin != "held" else "held end: count from here"
 
 
 WRONG_INTRO = "Look at your snake as it is now (turn nothing yet) and answer:"
@@ -510,3 +510,113 @@ def start_lead(g: Guide) -> str:
         f"{START}: lay the snake flat on the table, seen from above, as this picture shows "
         f"(its {len(g.start.runs)} runs are listed under it)."
     )
+
+
+# -- a shape against the plan: snakecube check ----------------------------------------------------
+def _from_end(chain: Chain, rank: int) -> str:
+    at = chain.at(rank)
+    return f"the {ordinal(at.corners)} corner from {_end(at.origin)}"
+
+
+def _slip_of(plan: tuple[int, int], made: tuple[int, int]) -> Slip | None:
+    """The usual slip that turns ``plan`` into ``made`` (corner rank, quarter turns), if any."""
+    for slip in slips_of(plan[0], plan[1], 10**6):
+        if (plan[0] + slip.corners, slip.quarter_turns) == made:
+            return slip
+    return None
+
+
+def departure_words(
+    g: Guide, d: Departure, turns: bool = True, fold_command: str = "snakecube fold SNAKE"
+) -> list[str]:
+    """Where a person's turns (``turns``) or shape depart from the plan, in the person's
+    terms: the step, the corner counted from an end, the slip when it is a usual one, and
+    the turns that undo it (``fold_command``: the command that asks the way back)."""
+    chain, n = g.chain, len(g.steps)
+    yours = "your turns" if turns else "your shape"
+    if d.ran_into:
+        head = f"your turn {d.ran_into} runs the snake into itself: it cannot be made"
+    else:
+        head = ""
+    if d.step == 0:
+        if d.done:
+            return [f"{yours} follow the plan to its end: the snake is folded"]
+        if turns:
+            made = _steps_made(g, d.followed)
+            lines = [head] if head else []
+            nxt = g.steps[made] if made < n else None
+            go_on = (
+                f"; go on with {title(made + 1).lower()}: its corner is "
+                f"{find_words(chain.from_end(nxt.rank), nxt.runs)}"
+                if nxt is not None
+                else ""
+            )
+            return [*lines, f"{yours} follow the plan up to {title(made).lower()} of {n}{go_on}"]
+        if not d.differ:
+            return [f"{yours} is the plan's"]
+        first = _from_end(chain, d.differ[0])
+        return [f"{yours} is not the plan's: a corner the plan never turns differs, {first}"]
+    assert d.plan is not None
+    rank, q = d.plan
+    step = g.steps[d.step - 1]
+    lines = [head] if head else []
+    lines.append(f"{yours} depart from the plan at {title(d.step).lower()}" if turns else
+                 f"{yours} departs from the plan at {title(d.step).lower()}")  # fmt: skip
+    lines.append(
+        f"the plan turns {_from_end(chain, rank)} ({meets_words(step.runs)}), {turn_words(q)}"
+    )
+    if d.made is not None:
+        said = f"you turned {_from_end(chain, d.made[0])}, {turn_words(d.made[1])}"
+        slip = _slip_of(d.plan, d.made)
+        lines.append(said + (f": you {slip_words(slip)}" if slip is not None else ""))
+    elif not turns:
+        lines.append("in your shape that corner is not as the plan leaves it")
+    if not turns and len(d.differ) > 1:
+        lines.append(
+            "corners not as the plan leaves them: "
+            + ", ".join(_from_end(chain, r) for r in d.differ[:8])
+            + (" ..." if len(d.differ) > 8 else "")
+        )
+    if d.undo:
+        lines.append("undo your turns from there, each corner counted from an end:")
+        lines += [
+            f"  {k}. the {ordinal(u.at.corners)} corner from {_end(u.at.origin)}: "
+            f"{turn_words(u.quarter_turns)}"
+            for k, u in enumerate(d.undo, 1)
+        ]
+        lines.append(
+            f"then make {title(d.step).lower()} again: its corner is "
+            f"{find_words(chain.from_end(rank), step.runs)}"
+        )
+    elif not turns:
+        lines.append(
+            f"to find the turns that undo it, answer a few questions: {fold_command} "
+            f"--went-wrong {d.step}"
+        )
+    return lines
+
+
+def _steps_made(g: Guide, quarters: int) -> int:
+    """How many whole steps ``quarters`` quarter turns of the plan make."""
+    made, at = 0, 0
+    for s in g.steps:
+        at += abs(s.quarter_turns)
+        if at > quarters:
+            break
+        made += 1
+    return made
+
+
+PLAN_KEY = (
+    "Each step is drawn before and after, framed on the joint to turn, seen as you see it "
+    "sitting at the table: from the front-right, above the table, unless its caption says "
+    "from the front-left or from higher above; beside them, the whole snake small, the "
+    "close-up's frame dashed on it. The pale cubes are the ones you hold still (the end you "
+    "hold outlined in black, the cube at the joint outlined thick in green); the dark red cube "
+    "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
+    "it. The thick black line is the joint between them, both cubes at the joint carry their "
+    "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
+    "On the start too, the end you hold is pale and outlined in black."
+    " Blue arrows point to the cube to count corners from ('count from here') and to the end "
+    "you hold ('held end'), or the way to them when they are off the picture."
+)

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from snakecube.errors import InputError
 from snakecube.fold.guide import WAYS, At, Chain, Check, Find, Guide, Slip, slips_of
-from snakecube.fold.model import Vec
+from snakecube.fold.model import Vec, dihedrals_of
 
 WINDOW = 3  # a slip is looked for at step K and the WINDOW - 1 steps before it
 Shape = tuple[Vec, ...]
@@ -251,3 +252,124 @@ def depth(node: Node) -> int:
     if isinstance(node, Verdict):
         return 0
     return 1 + max(depth(node.yes), depth(node.no))
+
+
+# -- a shape against the plan: snakecube check ----------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """Where a person's turns (or shape) first depart from the plan: ``step`` (1-based; 0:
+    they do not), the plan's turn there and theirs (corner rank, quarter turns; None: not
+    made or not known), the turns that follow the plan (``followed``, quarter turns), the
+    turn that ran into itself (1-based; 0: none), the turns that undo theirs back to the
+    state before ``step``, and the corners (ranks) whose angle differs from the plan's end."""
+
+    step: int
+    plan: tuple[int, int] | None
+    made: tuple[int, int] | None
+    followed: int
+    ran_into: int
+    undo: tuple[Undo, ...]
+    cells: Shape
+    differ: tuple[int, ...]
+    done: bool
+
+    def to_dict(self, chain: Chain) -> dict[str, Any]:
+        def turn(t: tuple[int, int] | None) -> dict[str, Any] | None:
+            return None if t is None else {**chain.at(t[0]).to_dict(), "quarter_turns": t[1]}
+
+        return {
+            "departs_at_step": self.step or None,
+            "plan_turn": turn(self.plan),
+            "your_turn": turn(self.made),
+            "ran_into_itself_at_turn": self.ran_into or None,
+            "undo": [u.to_dict() for u in self.undo],
+            "corners_that_differ": [chain.at(r).to_dict() for r in self.differ],
+            "folded": self.done,
+        }
+
+
+def _quarters(turns: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Turns as quarter turns: (corner, +-1) each."""
+    return [(r, 1 if q > 0 else -1) for r, q in turns for _ in range(abs(q))]
+
+
+def follow(g: Guide, turns: Sequence[tuple[Find, int]]) -> Departure:
+    """A person's turns (``guide.parse_turns``) made from the plan's start, held at its end,
+    against the plan's steps: where they first depart (compared quarter turn by quarter
+    turn, so two quarter turns recorded apart are a half turn). InputError for a turn whose
+    corner is not there."""
+    chain = g.chain
+    cells = g.start.cells
+    made: list[tuple[int, int]] = []
+    last: int | None = None
+    ran_into = 0
+    tried: tuple[int, int] | None = None  # the turn that ran into itself
+    for k, (find, q) in enumerate(turns, 1):
+        if find.origin == "last" and last is None:
+            raise InputError(f"turn {k} counts from the corner turned last, but none was")
+        rank = chain.found(find, last if last is not None else 0)
+        if not 0 <= rank < chain.count:
+            raise InputError(
+                f"turn {k}: there is no such corner (the snake has {chain.count} corners)"
+            )
+        after = chain.outcome(cells, rank, q)
+        if after is None:
+            ran_into = k
+            tried = (rank, q)
+            break
+        cells, last = after, rank
+        made.append((rank, q))
+    plan = [(s.rank, s.quarter_turns) for s in g.steps]
+    mine, theirs = _quarters(made), _quarters(plan)
+    same = 0
+    while same < min(len(mine), len(theirs)) and mine[same] == theirs[same]:
+        same += 1
+    done = cells == g.steps[-1].after if g.steps else False
+    differ = _differ(g, cells)
+    if same == len(theirs) or (same == len(mine) and not ran_into):
+        return Departure(0, None, None, same, ran_into, (), cells, differ, done)
+    # the plan's step of the first quarter turn that differs, and the turn of theirs there
+    step = next(k for k in range(len(plan)) if len(_quarters(plan[: k + 1])) > same)
+    at = 0
+    for t in made:
+        at += abs(t[1])
+        if at > same:
+            yours: tuple[int, int] | None = t
+            break
+    else:
+        yours = tried
+    back = mine[len(_quarters(plan[:step])) :]
+    undo = tuple(Undo(chain.at(r), -q) for r, q in reversed(back))
+    return Departure(step + 1, plan[step], yours, same, ran_into, undo, cells, differ, done)
+
+
+def _differ(g: Guide, cells: Shape) -> tuple[int, ...]:
+    """The corners (ranks from the held end) whose angle in ``cells`` is not the plan's
+    end's. A turn of corner s (from cube 1) moves the segments after it about segment s,
+    changing the dihedral of corner s; held at the last end, a turn of corner s moves those
+    before it about segment s + 1, changing the dihedral of corner s + 1. The corner next to
+    the held end turns the snake as a whole: it has no angle of its own."""
+    chain = g.chain
+    end = g.steps[-1].after if g.steps else g.start.cells
+    try:
+        mine, theirs = dihedrals_of(cells, chain.lengths), dihedrals_of(end, chain.lengths)
+    except ValueError:  # a corner that does not turn 90 degrees: no angles to compare
+        return ()
+    out = []
+    for rank in range(chain.count):
+        s = rank if chain.held == "first" else chain.count - rank
+        if 0 < s < len(mine) and mine[s] != theirs[s]:
+            out.append(rank)
+    return tuple(out)
+
+
+def departure(g: Guide, cells: Shape) -> Departure:
+    """Where a shape (cells in the snake's order) departs from the plan: the first step
+    whose corner's angle is not the one the plan leaves it at."""
+    differ = _differ(g, cells)
+    wrong = set(differ)
+    for k, s in enumerate(g.steps):
+        last_turn = all(t.rank != s.rank for t in g.steps[k + 1 :])
+        if s.rank in wrong and last_turn:
+            return Departure(k + 1, (s.rank, s.quarter_turns), None, 0, 0, (), cells, differ, False)
+    return Departure(0, None, None, 0, 0, (), cells, differ, not differ)

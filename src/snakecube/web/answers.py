@@ -358,6 +358,7 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
             "rest": list(said.rest),
         },
         "turns": turns,
+        "key": fold_words.PLAN_KEY,
         "order": fold.order_words(g),
         "done": fold_words.done_words(g),
         "quarter_turns": plan.quarter_turns,

@@ -733,7 +733,39 @@
     }
     svg.setAttribute("viewBox", view.map((v) => v.toFixed(4)).join(" "));
     box.replaceChildren(svg);
+    placeWords(svg, view);
     return svg;
+  }
+
+  // A pointer's words stay in the picture and off the numbers: as placed, else running the
+  // other way, else a line higher or lower (as the sheets place them).
+  function placeWords(svg, view) {
+    const words = [...svg.querySelectorAll("text.pointer-words")];
+    if (!words.length) return;
+    const taken = [...svg.querySelectorAll("text.label")].map((t) => t.getBBox());
+    const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const t of words) {
+      const x = Number(t.getAttribute("x")), y = Number(t.getAttribute("y"));
+      const anchor = t.getAttribute("text-anchor");
+      let best = null;
+      for (const a of [anchor, anchor === "start" ? "end" : "start"]) {
+        for (const dy of [0, 0.36, -0.36, 0.72, -0.72]) {
+          t.setAttribute("text-anchor", a);
+          t.setAttribute("y", (y + dy).toFixed(4));
+          let b = t.getBBox();
+          const dx = Math.max(0, view[0] - b.x) - Math.max(0, b.x + b.width - (view[0] + view[2]));
+          t.setAttribute("x", (x + dx).toFixed(4));
+          b = t.getBBox();
+          if (!best) best = [a, y + dy, x + dx];
+          if (!taken.some((o) => meets(b, o))) { best = null; taken.push(b); break; }
+        }
+        if (!best) break;
+      }
+      if (best) {
+        t.setAttribute("text-anchor", best[0]); t.setAttribute("y", best[1].toFixed(4)); t.setAttribute("x", best[2].toFixed(4));
+        taken.push(t.getBBox());
+      }
+    }
   }
 
   // Turning a picture's view is deliberate: a mouse drag, a drag with two fingers, or the
@@ -921,14 +953,6 @@
     return { ...pic, cubes: cubesOf(pic), arc: null, labels: [] };
   }
 
-  // The pictures' key, said under the start and every step (the same for all).
-  const PLAN_KEY = "Each step is drawn framed on its joint, as you see it sitting at the table " +
-    "(the caption says from where), with the whole snake small in the corner. Hold the pale " +
-    "cubes still (the one at the joint outlined in green, the end you hold ringed in black); " +
-    "turn the dark red cube the way the black arrow shows; the hatched blue cubes turn with it. " +
-    "The blue arrows point to the cube to count from and to the end you hold (or the way to " +
-    "them, when they are off the picture).";
-
   function para(box, text, cls) {
     if (!text) return null;
     const e = document.createElement("p");
@@ -981,7 +1005,7 @@
     } else if (k <= plan.turns.length) {
       for (const n of plan.turns[k - 1].notes) para(box, n, "muted");
     }
-    para(box, PLAN_KEY, "muted");
+    para(box, plan.key, "muted");
   }
 
   // Every step's words get the height of the longest step's, so the picture and its ▶ stay
