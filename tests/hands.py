@@ -12,6 +12,8 @@ is drawn blue. The table frame: right, away from you, up. The picture is all it 
     python tests/hands.py king --box 4x4x4 --plan plan.json --turns turns.txt --out now.png
     python tests/hands.py king --box 4x4x4 --plan plan.json --turns turns.txt --look held:7 \\
         --out look.png
+    python tests/hands.py 3-3-3-... --box 3x3x3 --held first \\
+        --runs "to the left,away from you,..." --turns turns.txt --out now.png
 """
 
 from __future__ import annotations
@@ -33,18 +35,31 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("snake")
     ap.add_argument("--box", required=True)
-    ap.add_argument("--plan", required=True, help="fold --json: its start and held end")
+    ap.add_argument("--plan", help="fold --json: its start and held end")
+    ap.add_argument("--held", choices=("first", "last"), help="the end held (without --plan)")
+    ap.add_argument(
+        "--runs",
+        help="the start without --plan: each run's way from the held end, "
+        "comma separated, as the plan's words say them",
+    )
     ap.add_argument("--turns", help="a file of turns, one a line ('#' starts a comment)")
     ap.add_argument("--look", help="held:N, loose:N or turned: the run beyond that corner, blue")
     ap.add_argument("--out", required=True, help="the picture (.png)")
     ap.add_argument("turn", nargs="*")
     args = ap.parse_intermixed_args(argv)
-    data = json.loads(Path(args.plan).read_text())
-    held = data["held"]
     from snakecube import Snake  # only to read the run lengths
 
-    lengths = list(Snake.parse(data["snake"]).lengths)
-    start = [tuple(c) for c in data.get("table_start") or data["start"]]
+    if args.plan:
+        data = json.loads(Path(args.plan).read_text())
+        held = data["held"]
+        lengths = list(Snake.parse(data["snake"]).lengths)
+        start = [tuple(c) for c in data.get("table_start") or data["start"]]
+    else:
+        if not (args.held and args.runs):
+            ap.error("give --plan, or --held and --runs")
+        held = args.held
+        lengths = list(Snake.parse(args.snake).lengths)
+        start = follow.lay_out(lengths, held, args.runs.split(","))
     lines = list(args.turn)
     if args.turns:
         lines += [ln.split("#")[0] for ln in Path(args.turns).read_text().splitlines()]

@@ -11,6 +11,14 @@ state after it), scrolling the plan's words to the top of the screen as a person
 them. Files: ``step00-start.png``, ``step01-before.png``, ``step01-after.png``, ... and
 ``done.png``; it prints the link of each. Needs Playwright and Chromium (the dev extra and
 ``apt-get install chromium``), as the browser tests do.
+
+With ``--went-wrong K`` it instead opens the plan at step K, taps "Something doesn't match?",
+taps the ``--answers`` given (``y,n,y``: yes, no, yes) and takes ``went-wrong.png`` of what
+the page then shows (the next question with its picture, or the verdict), printing its words:
+run it again with one more answer each time, as a person taps them.
+
+    .venv/bin/python tests/plan_shots.py 2-3-2-2-... --box 4x4x4 --out shots/ --went-wrong 7 \
+        --answers y,n
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", choices=tuple(SIZES), default="phone")
     ap.add_argument("--base", help="a page already served (default: start snakecube serve)")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--went-wrong", type=int, metavar="K", help="open the dialog at step K")
+    ap.add_argument("--answers", default="", help="the answers to tap, like y,n,y")
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -90,6 +100,28 @@ def main(argv: list[str] | None = None) -> int:
                 page.screenshot(path=str(out / name))
                 print(f"{name}: {page.url}")
 
+            if args.went_wrong:
+                page.evaluate(f"window.snakecubePlanGo({args.went_wrong})")
+                page.click("#plan-wrong")
+                page.wait_for_selector("#wrong-close", timeout=60_000)
+                page.wait_for_function(
+                    "!document.getElementById('wrong-yes').hidden || "
+                    "!document.getElementById('wrong-again').hidden",
+                    timeout=60_000,
+                )
+                for said in filter(None, (a.strip().lower() for a in args.answers.split(","))):
+                    if page.is_hidden("#wrong-yes"):
+                        print("(no more questions: the verdict is shown)")
+                        break
+                    page.click("#wrong-yes" if said.startswith("y") else "#wrong-no")
+                    page.wait_for_timeout(150)
+                page.locator("#wrong").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(out / "went-wrong.png"))
+                print(page.inner_text("#wrong"))
+                print(f"went-wrong.png: {page.url}")
+                browser.close()
+                return 0
             page.evaluate("window.snakecubePlanGo(0)")
             shot("step00-start.png")
             page.click("#plan-next")

@@ -526,10 +526,10 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
     if way == "static":
         page.click("#plan-ask", timeout=timeout)  # type: ignore[attr-defined]
     page.wait_for_selector("#plan svg", timeout=240_000)  # type: ignore[attr-defined]
-    # The flat start: every segment a line of one list shown whole, no scroll box.
-    start = page.locator("#plan-words")  # type: ignore[attr-defined]
-    assert start.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1")
-    assert start.inner_text().count("\n") >= 30  # King B: 39 segments
+    # The flat start: every segment a line of one list under the picture, shown whole.
+    runs = page.locator("#plan-more ul.runs")  # type: ignore[attr-defined]
+    assert runs.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1")
+    assert runs.locator("li").count() == 39  # King B: 39 segments
     page.evaluate("window.snakecubePlanGo(1)")  # type: ignore[attr-defined]
     turns = int(page.inner_text("#plan-count").split(" of ")[1])  # type: ignore[attr-defined]
     smallest = 1e9
@@ -582,8 +582,9 @@ def test_king_b_on_a_phone(way: str, browser: object, request: pytest.FixtureReq
 
 
 def _scrolls_once(browser: object, base: str, timeout: int) -> None:
-    """King B typed and solved on a phone: the page scrolls once, to the viewer, and not
-    again when the plan comes; a link to a plan step opens with that step's words at the
+    """King B typed and solved on a phone: the page scrolls once, to the fold plan, and not
+    again when the plan comes: its start and ▶ are then the first thing on the screen, the
+    numbered steps one tap away; a link to a plan step opens with that step's words at the
     top."""
     context = browser.new_context(  # type: ignore[attr-defined]  # a phone, touched
         bypass_csp=POLICY_OFF,
@@ -604,8 +605,17 @@ def _scrolls_once(browser: object, base: str, timeout: int) -> None:
     page.wait_for_selector("#plan svg", timeout=timeout)  # type: ignore[attr-defined]
     page.wait_for_timeout(500)  # type: ignore[attr-defined]  # the old page jumped here
     assert len(page.evaluate(jumps)) == 1, page.evaluate("window.scrolls")  # type: ignore[attr-defined]
+    box = page.locator("#plan-box").bounding_box()  # type: ignore[attr-defined]
+    assert -2 <= box["y"] < 100, box  # at the top, to a fraction of a pixel
+    start = page.locator("#plan-words").bounding_box()  # type: ignore[attr-defined]
+    play = page.locator("#plan-next").bounding_box()  # type: ignore[attr-defined]
+    assert start["y"] >= 0 and play["y"] + play["height"] <= 844, (start, play)
+    assert page.inner_text("#plan-words").startswith("Start: lay the snake flat")  # type: ignore[attr-defined]
+    page.screenshot(path=str(SHOTS / "king-b-served-phone-after-solve.png"))  # type: ignore[attr-defined]
+    page.tap("#to-layers")  # type: ignore[attr-defined]  # the numbered steps: one tap away
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
     title = page.locator("#step-title").bounding_box()  # type: ignore[attr-defined]
-    assert -2 <= title["y"] < 100, title  # at the top, to a fraction of a pixel
+    assert -2 <= title["y"] < 100, title
     page.goto("about:blank")  # type: ignore[attr-defined]
     _ready(page, base, timeout, "#snake=king-b&solution=1&step=3&plan=7")
     page.wait_for_function(  # type: ignore[attr-defined]
@@ -832,5 +842,51 @@ def test_the_plan_controls_cover_no_cube_and_stay_in_place(served: str, browser:
         if k >= 1:
             places.add(round(page.evaluate(BOXES, "#plan-next")[0][1] + page.evaluate("scrollY")))  # type: ignore[attr-defined]
     assert len(places) == 1, places
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("way", ["served", "static"])
+def test_something_does_not_match_finds_the_slip(
+    way: str, browser: object, request: pytest.FixtureRequest
+) -> None:
+    """On a phone, a person who turned step 2 of the standard snake's plan the other way
+    opens "Something doesn't match?" at step 3, answers each question from their snake (each
+    with its picture), and is told step 2 went wrong, with the turns that undo it counted
+    from an end; "Go to step 2" shows that step."""
+    import plancheck
+
+    base = request.getfixturevalue(way)
+    timeout = TIMEOUT[way]
+    page = _page(browser, base, "phone")
+    _ready(page, base, timeout, "#snake=standard")
+    page.wait_for_selector("#plan svg", timeout=timeout * 2)  # type: ignore[attr-defined]
+    plan = answers.solve_answer("standard")
+    from snakecube import fold
+
+    g = fold.guide(fold.plan(fold.choice.choose("standard").solution))
+    data = fold.words.with_words(g)
+    r = plancheck.replay(data)
+    step = data["steps"][1]
+    slipped = r.snake.turn(r.states[1], r.ranks[1], -step["quarter_turns"])
+    assert plan["distinct"] == 1 and slipped is not None
+    page.evaluate("window.snakecubePlanGo(3)")  # type: ignore[attr-defined]
+    page.click("#plan-wrong")  # type: ignore[attr-defined]
+    page.wait_for_selector("#wrong-yes:not([hidden])", timeout=timeout)  # type: ignore[attr-defined]
+    assert page.inner_text("#wrong-title") == "Something doesn't match at step 3?"  # type: ignore[attr-defined]
+    asked = 0
+    while (node := page.evaluate("window.snakecubeWrong()")) and "ask" in node:  # type: ignore[attr-defined]
+        assert page.locator("#wrong-picture svg g[data-cube]").count() == 27  # type: ignore[attr-defined]
+        yes = r.snake.holds(node["ask"], slipped, -1)
+        page.click("#wrong-yes" if yes else "#wrong-no")  # type: ignore[attr-defined]
+        asked += 1
+        assert asked <= 8
+    said = page.inner_text("#wrong-words")  # type: ignore[attr-defined]
+    assert said.startswith("Step 2 went wrong: you turned it the other way."), said
+    assert "corner from the end you hold" in said or "corner from the loose end" in said
+    page.screenshot(path=str(SHOTS / f"standard-{way}-phone-went-wrong.png"))  # type: ignore[attr-defined]
+    page.click("#wrong-go")  # type: ignore[attr-defined]
+    assert page.inner_text("#plan-count") == "step 2 of 7"  # type: ignore[attr-defined]
+    assert page.is_hidden("#wrong")  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]

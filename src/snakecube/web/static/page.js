@@ -1420,6 +1420,7 @@
   window.snakecubeGo = (k) => go(k);
   window.snakecubePlanGo = (k) => planGo(k);
   window.snakecubeSolution = () => pickedIndex;
+  window.snakecubeWrong = () => wrongAt;  // the dialog's question or verdict shown (for tests)
 
   // The catalog's names, for the snake box's suggestions.
   (CONFIG.mode === "static" ? backend.ready.then(() => backend.call("catalog", {})) :
