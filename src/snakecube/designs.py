@@ -141,6 +141,7 @@ class Rating:
             "snake": self.snake.turns(),
             "target": self.region.describe(),
             "difficulty": None if self.difficulty is None else round(self.difficulty, 2),
+            "scale": None if self.difficulty is None else scale_words(self.difficulty),
             "solutions": self.distinct,
             "easier_end": self.easier_end,
             "tries": self.tries,
@@ -253,6 +254,7 @@ class Generated:
             "turns": d.snake.turns(),
             "segment_lengths": list(d.snake.lengths),
             "difficulty": None if d.difficulty is None else round(d.difficulty, 2),
+            "scale": None if d.difficulty is None else scale_words(d.difficulty),
             "solutions": d.distinct,
             "cells": [list(c) for c in self.solution.cells],
         }
@@ -379,6 +381,7 @@ def generate(
     also: Sequence[Box] = (),
     progress: Progress | None = None,
     seconds: float | None = None,
+    min_difficulty: float | None = None,
 ) -> Iterator[Generated]:
     """Invent designs from random Hamiltonian paths of ``box``, reproducibly from ``seed``.
 
@@ -412,11 +415,19 @@ def generate(
     same first designs a longer run finds. Ctrl-C ends it with KeyboardInterrupt (the
     designs already yielded are the caller's).
 
+    ``min_difficulty`` keeps only designs rated at least that hard (:func:`rate`; a rating
+    stopped at its node limit does not count): hard designs are rare (about one unique
+    4x4x4 design in six is rated 18 or more), so it draws that many more.
+
     ``progress(samples, most, found)`` is called for every sample of the chain drawn and
     while the workers check candidates (``most``: the samples that may be drawn); a progress
     with a ``work(done, total)`` method is told the designs found and asked for first.
     """
 
+    if min_difficulty is not None:
+        min_difficulty = limits.number(min_difficulty, "min_difficulty", 0.0, 100.0)
+        if attempts is None:
+            attempts = max(1000, 200 * count) * HARD_DRAWS
     count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
                                        max_segment, straightness)  # fmt: skip
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
@@ -459,6 +470,10 @@ def generate(
         for g in found:
             if isinstance(g, str):  # OUT_OF_TIME: this candidate was not decided in time
                 return
+            if min_difficulty is not None and not (
+                g.rating.complete and g.rating.difficulty >= min_difficulty
+            ):
+                continue
             state[1] += 1
             tick()
             yield g if k == 0 else _in_order(g, order)
@@ -466,6 +481,45 @@ def generate(
                 return
     finally:
         found.close()  # the workers stop now, not when the generator is collected
+
+
+HARD_DRAWS = 10  # with a minimum difficulty, this many times the attempts may be drawn
+
+# The catalog's puzzles by difficulty (docs/difficulty.md; tests/test_designs.py checks these
+# against their ratings): the scale a difficulty is said against.
+SCALE = (
+    ("the king", 20.73),
+    ("King B", 16.37),
+    ("seed-blue", 8.79),
+    ("seed-red", 8.75),
+    ("cubra-orange", 8.46),
+    ("seed-orange", 8.17),
+    ("the standard snake", 5.46),
+    ("mean-green", 4.64),
+)
+NEAR = 0.5  # points: within this of a catalog puzzle, "about as hard as" it
+
+
+def scale_words(difficulty: float) -> str:
+    """A difficulty against the catalog's puzzles: 'about as hard as the king, 20.73',
+    'between King B, 16.37, and the king, 20.73', 'harder than the king, 20.73'.
+
+    >>> scale_words(20.29)
+    'about as hard as the king, 20.73'
+    >>> scale_words(18.0)
+    'between King B, 16.37, and the king, 20.73'
+    """
+    name, best = min(SCALE, key=lambda e: abs(e[1] - difficulty))
+    if abs(best - difficulty) <= NEAR:
+        return f"about as hard as {name}, {best:.2f}"
+    top, low = SCALE[0], SCALE[-1]
+    if difficulty > top[1]:
+        return f"harder than {top[0]}, {top[1]:.2f}"
+    if difficulty < low[1]:
+        return f"easier than {low[0]}, {low[1]:.2f}"
+    above = min((e for e in SCALE if e[1] > difficulty), key=lambda e: e[1])
+    below = max((e for e in SCALE if e[1] < difficulty), key=lambda e: e[1])
+    return f"between {below[0]}, {below[1]:.2f}, and {above[0]}, {above[1]:.2f}"
 
 
 def _adjacent_pairs(box: Box) -> int:

@@ -153,6 +153,15 @@ def parse_fraction(text: str, what: str, hi: float) -> float:
     return value
 
 
+def number(value: object, what: str, lo: float, hi: float) -> float:
+    """A finite number from ``lo`` to ``hi`` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise InputError(f"{what}: {value!r} is not a number from {lo:g} to {hi:g}")
+    return float(value)
+
+
 def workers(value: object, what: str = "workers") -> int:
     """A number of worker processes: 1 up to :func:`max_workers`."""
     return whole(value, what, 1, max_workers())

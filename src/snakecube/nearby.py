@@ -116,10 +116,20 @@ def catalog_typos(snake: Snake | str, target: Region | str | None = None) -> lis
 
 def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
     """Candidate designs, most likely typo first, each once, with ``cubes`` cubes and no
-    segment longer than ``longest``."""
+    segment longer than ``longest``; the words quote the numbers as the snake was typed (a
+    snake read as steps or as runs with each corner counted once says its items, not the
+    segments' lengths)."""
     seen = {snake.lengths}
     ls = list(snake.lengths)
     n = len(ls)
+    typed = snake.notation in ("steps", "runs")
+    noun, nouns = ("item", "items") if typed else ("segment", "segments")
+
+    def t(i: int, v: int) -> int:
+        """Segment i's length v as the person typed it."""
+        if snake.notation == "steps" or (snake.notation == "runs" and i > 0):
+            return v - 1
+        return v
 
     def ok(new: list[int]) -> bool:
         return (
@@ -139,44 +149,49 @@ def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]
         new = [*ls[:i], ls[i + 1], ls[i], *ls[i + 2 :]]
         yield from out(
             new,
-            f"segments {i + 1} and {i + 2} swapped ({ls[i]},{ls[i + 1]} -> {ls[i + 1]},{ls[i]})",
+            f"{nouns} {i + 1} and {i + 2} swapped ({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> "
+            f"{t(i, ls[i + 1])},{t(i + 1, ls[i])})",
         )
     for i in range(n - 1):  # 2. a corner moved by one cube
         for d in (1, -1):
             new = [*ls[:i], ls[i] + d, ls[i + 1] - d, *ls[i + 2 :]]
             yield from out(
                 new,
-                f"the corner after segment {i + 1} moved by one cube "
-                f"({ls[i]},{ls[i + 1]} -> {ls[i] + d},{ls[i + 1] - d})",
+                f"the corner after {noun} {i + 1} moved by one cube "
+                f"({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> {t(i, ls[i] + d)},"
+                f"{t(i + 1, ls[i + 1] - d)})",
             )
     for i in range(n):  # 3. one length mistyped
         for v in range(2, longest + 1):
             if v != ls[i]:
                 new = [*ls[:i], v, *ls[i + 1 :]]
-                yield from out(new, f"segment {i + 1}: {ls[i]} -> {v}")
+                yield from out(new, f"{noun} {i + 1}: {t(i, ls[i])} -> {t(i, v)}")
     for i in range(n - 1):  # 4a. a corner typed as a straight: two segments merged back
         new = [*ls[:i], ls[i] + ls[i + 1] - 1, *ls[i + 2 :]]
         yield from out(
             new,
-            f"segments {i + 1} and {i + 2} ({ls[i]},{ls[i + 1]}) are one "
-            f"segment of {ls[i] + ls[i + 1] - 1}",
+            f"{nouns} {i + 1} and {i + 2} ({t(i, ls[i])},{t(i + 1, ls[i + 1])}) are one: "
+            f"{t(i, ls[i] + ls[i + 1] - 1)}",
         )
     for i in range(n):  # 4b. a straight typed as a corner: one segment split
         for a in range(2, ls[i]):
             new = [*ls[:i], a, ls[i] - a + 1, *ls[i + 1 :]]
-            yield from out(new, f"segment {i + 1} ({ls[i]}) is two: {a},{ls[i] - a + 1}")
+            yield from out(
+                new,
+                f"{noun} {i + 1} ({t(i, ls[i])}) is two: {t(i, a)},{t(i + 1, ls[i] - a + 1)}",
+            )
     for i in range(n + 1):  # 5a. a length left out
         for v in range(2, longest + 1):
             new = [*ls[:i], v, *ls[i:]]
             yield from out(
                 new,
-                f"a segment of {v} left out before segment {i + 1}"
+                f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
                 if i < n
-                else f"a last segment of {v} left out",
+                else f"a last {noun} of {t(i, v)} left out",
             )
     for i in range(n):  # 5b. a length typed twice (or one too many)
         new = [*ls[:i], *ls[i + 1 :]]
-        yield from out(new, f"segment {i + 1} ({ls[i]}) is one too many")
+        yield from out(new, f"{noun} {i + 1} ({t(i, ls[i])}) is one too many")
 
 
 def nearby(

@@ -129,6 +129,23 @@ class Region:
         """The odd cells (see :attr:`odd_cells`) as a bitmask of cell indices."""
         return sum(1 << i for i, c in enumerate(self.cells) if sum(c) & 1)
 
+    @cached_property
+    def longest_line(self) -> int:
+        """The most cells in one straight line of the region (a box's longest side): no
+        straight segment longer than this can lie in it."""
+        best = 0
+        for a in range(3):
+            for c in self.cells:
+                before = (c[0] - (a == 0), c[1] - (a == 1), c[2] - (a == 2))
+                if before in self.index:
+                    continue  # not the first cell of its line
+                k, p = 0, c
+                while p in self.index:
+                    k += 1
+                    p = (p[0] + (a == 0), p[1] + (a == 1), p[2] + (a == 2))
+                best = max(best, k)
+        return best
+
     def __contains__(self, coord: object) -> bool:
         return coord in self.index
 

@@ -28,6 +28,8 @@ dashes     ``--o-o-o-oooo-o-ooo-oo-ooo--``       a symbol a cube: o corner, - st
 bitlist    ``{0,0,1,0,1,...}``                   bits with commas (and brackets or
                                                  braces), as Go and C solvers print them
 steplist   ``2,2,2,2,1,1,1,2,...``               steps without the prefix (web solvers)
+runs       ``runs:3,2,2,2,1,1,1,2,...``          the first run whole, then each run's new
+                                                 cubes (a corner counted once: 27 in all)
 ========== ===================================== =======================================
 
 Ambiguous text is read by documented rules (:func:`Snake.parse`, docs/conventions.md): a
@@ -62,18 +64,20 @@ class End(enum.StrEnum):
     LAST = "last"
 
 
-NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist")
+NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist",
+             "runs")  # fmt: skip
 # What Snake.notation may be: the notation a text was read in (bitlist and steplist are read
 # as bits and steps; "catalog" is a catalog name).
-NOTATION_KEYS = ("turns", "bits", "bits-inverted", "lengths", "steps", "elbows", "dashes",
-                 "dashes-inverted", "catalog")  # fmt: skip
+NOTATION_KEYS = ("turns", "bits", "bits-inverted", "lengths", "steps", "runs", "elbows",
+                 "dashes", "dashes-inverted", "catalog")  # fmt: skip
 # A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
 _PREFIXES = ("turns", "bits-inverted", "bits", "dashes-inverted", "dashes", "lengths", "steps",
-             "elbows")  # fmt: skip
+             "runs", "elbows")  # fmt: skip
 # What each reading of ambiguous text means, for the one line that says which was used.
 READINGS = {
     "lengths": "segment lengths",
     "steps": "steps (segment lengths minus one)",
+    "runs": "runs with each corner counted once (the first run whole, then the new cubes of each)",
     "bits": "0/1 per cube, 1 = corner",
     "bits-inverted": "0/1 per cube, 0 = corner",
     "dashes": "o/- per cube, o = corner",
@@ -228,6 +232,24 @@ class Snake:
         return cls(tuple(n + 1 for n in steps), notation="steps")
 
     @classmethod
+    def from_runs(cls, runs: Iterable[int]) -> Snake:
+        """Build from runs with each corner counted once: the first run whole, then the new
+        cubes of each run after it (a corner cube counts in the run before it only).
+
+        >>> Snake.from_runs([3, 2, 2, 2, 1, 1, 1, 2, 2, 1, 1, 2, 1, 2, 1, 1, 2]).cubes
+        27
+        """
+        runs = tuple(runs)
+        for i, n in enumerate(runs, 1):
+            limits.whole(n, f"runs: item {i}", -limits.MAX_NUMBER, limits.MAX_NUMBER)
+            if n < (2 if i == 1 else 1):
+                least = "the first run has at least 2 cubes" if i == 1 else "a run adds at least 1"
+                raise InputError(f"runs: item {i} is {n}; {least}")
+        if not runs:
+            raise InputError("runs: no numbers given")
+        return cls((runs[0], *(n + 1 for n in runs[1:])), notation="runs")
+
+    @classmethod
     def from_elbows(cls, elbows: Sequence[int], cubes: int) -> Snake:
         """Build from the 1-based numbers of the corner cubes and the total cube count."""
         limits.whole(cubes, "elbows: the cube count", -limits.MAX_NUMBER, limits.MAX_NUMBER)
@@ -310,8 +332,7 @@ class Snake:
                 return cls.from_dashes(body, "-" if kind == "dashes-inverted" else "o")
             if kind == "elbows":
                 return cls._parse_elbows(body, cubes)
-            numbers = _numbers(kind, body)
-            return cls.from_steps(numbers) if kind == "steps" else cls.from_lengths(numbers)
+            return _read(kind, body)
 
         entry = catalog.find(raw)
         if entry is not None:
@@ -334,9 +355,12 @@ class Snake:
                     f"({','.join(plain[:6])},...) or write lengths:{','.join(plain[:6])},..."
                 )
             numbers = _numbers("lengths", plain)
+            runs = ["runs"] if len(numbers) > 1 and numbers[0] >= 2 else []
             if all(n >= 2 for n in numbers):
-                return _choose(["lengths", "steps"], plain, cubes)
+                return _choose(["lengths", "steps", *runs], plain, cubes)
             if all(n >= 1 for n in numbers):
+                if runs:
+                    return _choose(["steps", *runs], plain, cubes, "an item is 1")
                 snake = cls.from_steps(numbers)
                 return cls(
                     snake.lengths,
@@ -416,6 +440,8 @@ class Snake:
             return self._plain_or_prefixed("{" + ",".join(self.bits()) + "}", "bits")
         if notation == "steplist":
             return self._plain_or_prefixed(",".join(map(str, self.steps())), "steps")
+        if notation == "runs":
+            return "runs:" + ",".join(map(str, (self.lengths[0], *self.steps()[1:])))
         raise InputError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
 
     def _plain_or_prefixed(self, text: str, prefix: str) -> str:
@@ -455,7 +481,11 @@ def _read(kind: str, text: str) -> Snake:
     if kind in ("dashes", "dashes-inverted"):
         return Snake.from_dashes(text, "-" if kind == "dashes-inverted" else "o")
     numbers = _numbers(kind, text)
-    return Snake.from_steps(numbers) if kind == "steps" else Snake.from_lengths(numbers)
+    if kind == "steps":
+        return Snake.from_steps(numbers)
+    if kind == "runs":
+        return Snake.from_runs(numbers)
+    return Snake.from_lengths(numbers)
 
 
 def cube_side(cells: int) -> int | None:
@@ -478,9 +508,11 @@ def fits(snake: Snake, cubes: int | None = None) -> str:
     return ""
 
 
-def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
-    """The snake under the first reading of ``kinds`` that can fold into its target (the
-    first reading when none or all can), with :attr:`Snake.reading` saying which and why."""
+def _choose(kinds: Sequence[str], text: str, cubes: int | None, why: str = "") -> Snake:
+    """The snake under the reading of ``kinds`` that gives a catalog puzzle, else the first
+    that can fold into its target (the first reading when none can), with
+    :attr:`Snake.reading` saying which (and ``why``, when given), and naming another reading
+    that would fit too."""
     readings: list[tuple[str, Snake | None, str]] = []
     for kind in kinds:
         try:
@@ -491,7 +523,12 @@ def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
             readings.append((kind, None, str(err)))
             continue
         readings.append((kind, snake, fits(snake, cubes)))
-    chosen = next((r for r in readings if r[1] is not None and not r[2]), None)
+    chosen = next(
+        (r for r in readings if r[1] is not None and catalog.recognize(r[1].turns()) is not None),
+        None,
+    )
+    if chosen is None:
+        chosen = next((r for r in readings if r[1] is not None and not r[2]), None)
     if chosen is None:
         chosen = next((r for r in readings if r[1] is not None), None)
     if chosen is None:  # no reading works: the usual one's error
@@ -503,12 +540,23 @@ def _choose(kinds: Sequence[str], text: str, cubes: int | None) -> Snake:
     # text may have meant it. One that cannot fit is no question, and saying why is noise.
     close = [k for k, other, why in readings if k != kind and other is not None and not why]
     note = f"read as {READINGS[kind]}"
+    if kind == "runs":
+        note += f": {_runs_words(text)}"
+    elif why:
+        note += f": {why}, and a segment has at least 2 cubes"
     if close and not fit:
         note += (
             f"; {' or '.join(READINGS[k] for k in close)} would fit too: "
             f"put {' or '.join(f'{k}:' for k in close)} in front to read it that way"
         )
     return Snake(picked.lengths, note, kind)
+
+
+def _runs_words(text: str) -> str:
+    """'3, then 2, 2, 2, ...': runs as typed, the first whole and the others new cubes."""
+    numbers = _numbers("runs", text)
+    rest = ", ".join(map(str, numbers[1:5])) + (", ..." if len(numbers) > 5 else "")
+    return f"{numbers[0]}, then {rest}"
 
 
 # The notations unreadable text is judged against, most specific first: (what it is, what a

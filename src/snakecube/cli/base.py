@@ -132,6 +132,16 @@ def straightness_type(text: str) -> float:
 straightness_type.__name__ = "straightness"
 
 
+def difficulty_type(text: str) -> float:
+    try:
+        return limits.parse_fraction(text, "value", 100.0)
+    except InputError as err:
+        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
+
+
+difficulty_type.__name__ = "difficulty"
+
+
 def workers_type(text: str) -> int:
     return whole(1, limits.max_workers())(text)
 

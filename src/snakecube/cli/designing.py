@@ -24,6 +24,7 @@ from snakecube.cli.base import (
     add_workers,
     catalog_note,
     command,
+    difficulty_type,
     nearby_designs,
     print_json,
     print_nearby,
@@ -35,7 +36,7 @@ from snakecube.cli.base import (
     targets_of,
     whole,
 )
-from snakecube.designs import generate, rate
+from snakecube.designs import generate, rate, scale_words
 from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.output import check_writable
@@ -476,6 +477,21 @@ def _generate_options(p: Parser) -> None:
         "(default: 1 with --unique, else 0)",
     )
     add_workers(p, "processes (default: all cores)")
+    p.add_argument(
+        "--min-difficulty",
+        type=difficulty_type,
+        default=None,
+        metavar="D",
+        help="only designs rated at least this hard (the king is 20.73, King B 16.37: "
+        "docs/difficulty.md)",
+    )
+    p.add_argument(
+        "--hardest",
+        type=whole(1, 10_000),
+        default=None,
+        metavar="N",
+        help="of the --count designs found, print the N hardest, hardest first",
+    )
     p.add_argument("--show", action="store_true", help="print folding instructions for each")
     add_json(p)
     add_seconds(
@@ -510,6 +526,7 @@ def generate_command(args: Namespace) -> int:
                 f"generate stops after {GENERATE_SECONDS:g} s with the designs found (--seconds "
                 "S to change that); Ctrl-C stops it too")  # fmt: skip
     rows: list[dict[str, Any]] = []
+    made: list[Any] = []
     interrupted = False
     # The bar counts the designs found against those asked for; the samples of the chain
     # drawn, which may be many more than are needed, come after it.
@@ -530,22 +547,14 @@ def generate_command(args: Namespace) -> int:
             also=boxes[1:],
             progress=bar,
             seconds=seconds_left(args),
+            min_difficulty=args.min_difficulty,
         ):
             rows.append(g.to_dict())
+            made.append(g)
             if bar is not None:
                 bar.clear()  # the design's lines, then the bar again below them
-            if not args.json:
-                d = rows[-1]
-                if len(boxes) == 1:
-                    print(f"{len(rows)}. {d['turns']}  {_rated(g.rating)}")
-                else:
-                    print(f"{len(rows)}. {d['turns']}")
-                print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
-                for text, r in zip(texts, g.ratings, strict=False):
-                    print(f"   {text}: {_rated(r, solutions_first=True)}")
-                if args.show:
-                    for sol in g.solutions or (g.solution,):
-                        print(instructions(sol))
+            if not args.json and args.hardest is None:
+                _print_design(args, texts, len(rows), g)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -553,6 +562,12 @@ def generate_command(args: Namespace) -> int:
             bar.close()
     complete = len(rows) == args.count
     spent = time.monotonic() - args.started
+    if args.hardest is not None:  # the hardest first; a rating stopped at its limit last
+        order = sorted(range(len(made)), key=lambda k: -_difficulty(made[k]))[: args.hardest]
+        rows = [rows[k] for k in order]
+        if not args.json:
+            for n, k in enumerate(order, 1):
+                _print_design(args, texts, n, made[k])
     timed_out = not complete and not interrupted and spent >= args.seconds
     if args.json:
         stop_reason = (
@@ -573,13 +588,29 @@ def generate_command(args: Namespace) -> int:
     return EXIT_OK
 
 
+def _difficulty(g: Any) -> float:
+    return g.rating.difficulty if g.rating.complete else -1.0
+
+
+def _print_design(args: Namespace, texts: list[str], n: int, g: Any) -> None:
+    """One design found: its turn string and rating, its lengths, its rating in each box."""
+    d = g.to_dict()
+    print(f"{n}. {d['turns']}  {_rated(g.rating)}" if len(texts) == 1 else f"{n}. {d['turns']}")
+    print(f"   lengths:{','.join(map(str, d['segment_lengths']))}")
+    for text, r in zip(texts, g.ratings, strict=False):
+        print(f"   {text}: {_rated(r, solutions_first=True)}")
+    if args.show:
+        for sol in g.solutions or (g.solution,):
+            print(instructions(sol))
+
+
 def _rated(r: Any, solutions_first: bool = False) -> str:
-    """'difficulty 7.2, 1 solution' (or the other way round), or for a rating stopped at
-    its node limit 'difficulty unknown (...), at least 3 solutions'."""
+    """'difficulty 7.2 (between ... ), 1 solution' (or the other way round), or for a rating
+    stopped at its node limit 'difficulty unknown (...), at least 3 solutions'."""
     plural = "s" if r.distinct != 1 else ""
     if r.complete:
         solutions = f"{r.distinct} solution{plural}"
-        difficulty = f"difficulty {round(r.difficulty, 2)}"
+        difficulty = f"difficulty {r.difficulty:.2f} ({scale_words(r.difficulty)})"
     else:
         solutions = f"at least {r.distinct} solution{plural}"
         difficulty = "difficulty unknown (counting every solution takes too many nodes)"

@@ -51,6 +51,7 @@ from snakecube.minizinc import model
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
 from snakecube.search import as_snake, as_target, solve
+from snakecube.search.inputs import too_long
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
 from snakecube.solution import Result, Style
@@ -128,6 +129,8 @@ def solve_command(args: Namespace) -> int:
     if len(targets) > 1:
         return _solve_several(args, targets)
     target = targets[0] if targets else None
+    if args.start is None and args.path is None and _too_long(args, target):
+        return EXIT_OK
     result = _solved(args, target, began=args.started)
     style = Style.LETTERS if args.letters else Style.SIGNS
     unsolvable = result.complete and not result.solutions and args.start is None
@@ -151,6 +154,32 @@ def solve_command(args: Namespace) -> int:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
     return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
+
+
+def _too_long(args: Namespace, target: Region | None) -> bool:
+    """A segment longer than any straight line of the target: said at once, as the answer
+    (no solutions, proven), before any search or look-up of nearby designs."""
+    snake = Snake.parse(snake_text(args), None if target is None else target.volume)
+    region = as_target(target, snake)
+    why = too_long(snake, region)
+    if not why or snake.cubes != region.volume:
+        return False
+    if args.json:
+        print_json(args, {"snake": snake.turns(), "segment_lengths": list(snake.lengths),
+                          "target": region.describe(), "placements": 0, "distinct": 0,
+                          "complete": True, "impossible": why}, indent=2)  # fmt: skip
+        return True
+    said = catalog_note(snake, snake_text(args), target)
+    if said:
+        print(f"({said})")
+    print(f"{'snake':24} {snake.turns()}  ({snake.cubes} cubes, {len(snake.lengths)} segments)")
+    if snake.reading:
+        print(f"{'read as':24} {snake.reading.removeprefix('read as ')}")
+    print(f"{'target':24} {region.describe()}")
+    print(f"{'placements':24} 0")
+    print(f"{'distinct':24} 0")
+    print(f"{'complete':24} yes: {why}")
+    return True
 
 
 def _solve_several(args: Namespace, targets: list[Region]) -> int:

@@ -38,6 +38,28 @@ def as_target(target: Target, snake: Snake | None = None) -> Region:
     )
 
 
+def too_long(snake: Snake, region: Region) -> str:
+    """Why ``snake`` cannot fold into ``region`` at a glance: its first segment longer than
+    any straight line of cells there ("segment 29 has 5 cubes: longer than any side of the
+    4x4x4 box"), quoting the number as it was typed; "" when there is none.
+
+    >>> too_long(Snake.parse("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,5"), Box(3, 3, 3))
+    'segment 16 has 5 cubes: longer than any side of the 3x3x3 box'
+    """
+    longest = region.longest_line
+    for i, n in enumerate(snake.lengths):
+        if n > longest:
+            typed = n - 1 if snake.notation == "steps" or (snake.notation == "runs" and i) else n
+            said = "" if typed == n else f" (typed as {typed})"
+            where = (
+                f"any side of the {region.describe()}"
+                if isinstance(region, Box)
+                else f"any straight line of cells in the region ({longest})"
+            )
+            return f"segment {i + 1}{said} has {n} cubes: longer than {where}"
+    return ""
+
+
 def as_snake(snake: Snake | str, region: Region | None = None) -> Snake:
     """A Snake from a Snake or text (``region``'s volume counts elbows without ``/N``)."""
     if isinstance(snake, Snake):

@@ -1,0 +1,88 @@
+"""What a puzzle owner, a designer and a researcher tripped on in their first hour: runs
+with each corner counted once, a run too long for the box named first, hard designs on
+request with the catalog as their scale."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import snakecube as sc
+from snakecube import Box, Snake
+from snakecube.cli import main
+from snakecube.designs import SCALE, rate, scale_words
+from snakecube.search.inputs import too_long
+
+STANDARD_RUNS = "3 2 2 2 1 1 1 2 2 1 1 2 1 2 1 1 2"
+
+
+def test_runs_with_each_corner_counted_once(capsys):
+    """The first run whole, then each run's new cubes: 27 cubes, the standard snake, said
+    so and named; the steps reading (28 cubes) is not taken."""
+    snake = Snake.parse(STANDARD_RUNS)
+    assert snake == Snake.parse("standard") and snake.notation == "runs"
+    assert snake.reading.startswith("read as runs with each corner counted once")
+    assert "3, then 2, 2, 2, 1, ..." in snake.reading
+    assert Snake.parse("runs:" + STANDARD_RUNS.replace(" ", ",")) == snake
+    assert Snake.parse(snake.format("runs")) == snake
+    assert main(["solve", STANDARD_RUNS]) == 0
+    out = capsys.readouterr().out
+    assert "(this is the catalog's standard" in out and "runs with each corner" in out
+    # plain lengths still read as lengths, and steps as steps, where those fit
+    assert Snake.parse("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3").notation == "lengths"
+    assert Snake.parse("2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2").notation == "steps"
+
+
+def test_nearby_quotes_the_numbers_as_typed(capsys):
+    """A typo in runs: the suggestion speaks of items as typed, not of segment lengths."""
+    assert main(["solve", "3 2 2 2 1 1 1 2 2 1 1 2 1 2 1 2 1"]) == 0
+    out = capsys.readouterr().out
+    assert "one typo from the catalog's standard: items 16 and 17 swapped (2,1 -> 1,2)" in out
+
+
+def test_a_run_too_long_is_named_first(capsys):
+    """A 64-cube snake with a run of 5 in the 4x4x4 box: the segment named at once, as the
+    answer, with no search and no look-up of nearby designs."""
+    lengths = [3] + [2] * 27 + [5] + [2] * 30
+    text = "-".join(map(str, lengths))
+    began = time.monotonic()
+    assert main(["solve", text, "--box", "4x4x4"]) == 0
+    assert time.monotonic() - began < 2
+    out = capsys.readouterr().out
+    assert "segment 29 has 5 cubes: longer than any side of the 4x4x4 box" in out
+    assert "nearby" not in out
+    assert main(["solve", text, "--box", "4x4x4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["distinct"], data["complete"]) == (0, True) and "segment 29" in data["impossible"]
+    region = sc.Region.parse("####\n#...\n")
+    assert region.longest_line == 4
+    assert too_long(Snake((5, 2)), sc.Region([(x, 0, 0) for x in range(6)])) == ""
+    assert "any straight line of cells in the region (4)" in too_long(Snake((5,)), region)
+
+
+def test_the_scale_is_the_catalogs_ratings():
+    """The scale a difficulty is said against is the catalog's own ratings."""
+    named = {"the king": "king", "King B": "king-b", "the standard snake": "standard"}
+    for name, score in SCALE:
+        rated = rate(named.get(name, name))
+        assert round(rated.difficulty, 2) == score, name
+    assert scale_words(20.5) == "about as hard as the king, 20.73"
+    assert scale_words(25).startswith("harder than the king")
+    assert scale_words(1).startswith("easier than mean-green")
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_hard_designs_on_request(capsys):
+    assert main(["generate", "--box", "4x4x4", "--unique", "--count", "2", "--min-difficulty",
+                 "18", "--seed", "2", "--json"]) == 0  # fmt: skip
+    designs = json.loads(capsys.readouterr().out)["designs"]
+    assert len(designs) == 2 and all(d["difficulty"] >= 18 for d in designs)
+    assert all("the king" in d["scale"] for d in designs)
+    assert main(["generate", "--box", "3x3x3", "--count", "6", "--hardest", "2"]) == 0
+    out = capsys.readouterr().out
+    scores = [float(line.split("difficulty ")[1].split(" ")[0]) for line in out.splitlines()
+              if "difficulty" in line]  # fmt: skip
+    assert len(scores) == 2 and scores[0] >= scores[1]
