@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             if not moves:
                 print("no corner turned yet")
                 return 1
-            cube = moves[-1][0]  # counted from the held end, 1-based
+            ranks = [r for r, _q in _ranks(lengths, held, records)]
+            cube = corners[ranks[-1]]
         else:
             end, count = args.look.split(":")
             rank = int(count) - 1 if end == "held" else len(corners) - int(count)
@@ -91,6 +92,21 @@ def main(argv: list[str] | None = None) -> int:
     _draw(cells, held, blue, args.out)
     print(f"wrote {args.out}")
     return 0
+
+
+def _ranks(lengths: list[int], held: str, records: list) -> list[tuple[int, int]]:
+    """Each record's corner, 0-based from the held end, as follow.py counts it."""
+    corners = follow.corner_cubes(lengths if held == "first" else lengths[::-1])
+    out, rank = [], -1
+    for r in records:
+        if r.where == "held":
+            rank = r.count - 1
+        elif r.where == "loose":
+            rank = len(corners) - r.count
+        elif r.where == "on":
+            rank += r.count
+        out.append((rank, r.sign))
+    return out
 
 
 def _draw(cells: list, held: str, blue: set[int], out: str) -> None:

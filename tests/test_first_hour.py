@@ -10,7 +10,7 @@ import time
 import pytest
 
 import snakecube as sc
-from snakecube import Box, Snake
+from snakecube import Snake
 from snakecube.cli import main
 from snakecube.designs import SCALE, rate, scale_words
 from snakecube.search.inputs import too_long

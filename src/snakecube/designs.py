@@ -470,9 +470,8 @@ def generate(
         for g in found:
             if isinstance(g, str):  # OUT_OF_TIME: this candidate was not decided in time
                 return
-            if min_difficulty is not None and not (
-                g.rating.complete and g.rating.difficulty >= min_difficulty
-            ):
+            hard = g.rating.difficulty
+            if min_difficulty is not None and (hard is None or hard < min_difficulty):
                 continue
             state[1] += 1
             tick()

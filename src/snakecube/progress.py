@@ -33,8 +33,10 @@ class _Bar:
         unit: str = "unit",
         began: float | None = None,
         tally: str = "found",
+        auto: bool = False,
     ) -> None:
         self._desc, self._unit, self._tally = desc, unit, tally
+        self._auto = auto  # tqdm.auto's bar: a widget in a notebook
         self._delay = delay
         self._interval = interval
         self._began: float | None = began  # None: the first call
@@ -53,7 +55,10 @@ class _Bar:
         if now - self._began < self._delay or now - self._drawn < self._interval:
             return
         if self._bar is None:
-            from tqdm import tqdm  # imported only when a search runs long enough to show it
+            if self._auto:
+                from tqdm.auto import tqdm
+            else:
+                from tqdm import tqdm  # imported only when a search runs long enough to show it
 
             size = shutil.get_terminal_size((80, 24))  # a new pty may report 0 x 0
             shares = self._work is not None  # the bar's share is the work's, units beside it
@@ -155,3 +160,9 @@ def progress_bar(
     if interactive:
         return _Bar(delay, desc=desc, unit=unit, began=began, tally=tally)
     return None if lines is None else _Lines(lines, stream, desc, unit, tally)
+
+
+def notebook_bar(desc: str = "searching", unit: str = "unit") -> _Bar:
+    """A bar for the library's ``progress=True``: tqdm.auto's (a widget in a notebook, text
+    on a terminal's stderr), drawn from the first progress on."""
+    return _Bar(0.0, desc=desc, unit=unit, auto=True)

@@ -13,8 +13,9 @@ Memory, per process: a unit needs about 16 bytes per distinct design it meets pl
 100 MB of buffers; a reduce task about 40 bytes per record of its partition.
 """
 
+from snakecube.census.forecast import Forecast
 from snakecube.census.result import Census, DesignCount
-from snakecube.census.runner import census
+from snakecube.census.runner import census, estimate
 from snakecube.census.units import path_units
 
-__all__ = ["Census", "DesignCount", "census", "path_units"]
+__all__ = ["Census", "DesignCount", "Forecast", "census", "estimate", "path_units"]

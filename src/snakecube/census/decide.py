@@ -394,7 +394,7 @@ class Searched:
         }
 
 
-def estimate(done: list[TaskInfo], candidates: int, tasks: int) -> tuple[float, float] | None:
+def share_estimate(done: list[TaskInfo], candidates: int, tasks: int) -> tuple[float, float] | None:
     """The ratio estimate of the candidates that fold, from the finished slices (a sample
     of ``tasks`` slices in all), and its standard error, with the finite population
     correction; None before two slices are done."""
@@ -467,7 +467,7 @@ def _searched(
     tasks: int,
 ) -> Searched:
     done = list(finished.values())
-    guess = None if candidates is None else estimate(done, candidates, tasks)
+    guess = None if candidates is None else share_estimate(done, candidates, tasks)
     return Searched(
         target=region,
         longest=longest,

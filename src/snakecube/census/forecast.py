@@ -16,7 +16,9 @@ The speed of each is measured on this machine when the forecast runs (``calibrat
 path loop from the region's own units for a few hundredths of a second, then the tally,
 the store's writes and reads and the reduce's merge on made-up keys), in CPU seconds, so a
 loaded machine changes it little. A forecast is CPU seconds per phase; on ``workers``
-processes the wall time is their sum divided by the workers.
+processes the wall time is their sum divided by the workers, each slowed to its share of a
+core when the machine's load (``os.getloadavg``, when forecast) and the workers together are
+more than its cores.
 Deterministic estimates: the walks use their own seeded generator.
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 import statistics
 import tempfile
@@ -86,6 +89,10 @@ class Forecast:
     # Per unit forecast (in the order given), its CPU seconds of path search and counting:
     # the walks that started there (their sum is the whole's estimate).
     unit_seconds: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    # The machine's cores and its load average (other work) when forecast: each worker gets
+    # ``share`` of a core, so the wall time allows for the load already there.
+    cores: int = 0
+    load: float = 0.0
 
     def unit_work(self, nodes: float, paths: float) -> float:
         """CPU seconds of a unit that walked ``nodes`` and found ``paths`` classes."""
@@ -106,14 +113,43 @@ class Forecast:
         return sum(self.phases().values())
 
     @property
+    def share(self) -> float:
+        """The share of a core each worker gets: all of one, unless the load already on the
+        machine and the workers together are more than its cores."""
+        if not self.cores:
+            return 1.0
+        return min(1.0, self.cores / (self.load + max(1, self.workers)))
+
+    @property
     def seconds(self) -> float:
-        """Wall-clock seconds on ``workers`` processes, each with a core of its own."""
-        return self.cpu_seconds / max(1, self.workers)
+        """Wall-clock seconds on ``workers`` processes, each with its ``share`` of a core."""
+        return self.cpu_seconds / max(1, self.workers) / self.share
 
     def describe(self) -> str:
-        """'about 45 minutes on 2 cores', for people."""
+        """'about 45 minutes on 2 cores', for people; with the load the machine had, when
+        it slows the workers: '(the load of 4.7 leaves each 30 % of a core)'."""
         cores = f"{self.workers} core{'s' if self.workers != 1 else ''}"
-        return f"about {duration(self.seconds)} on {cores}"
+        said = f"about {duration(self.seconds)} on {cores}"
+        if self.share < LOADED:
+            said += (
+                f" (the machine's load of {self.load:.1f} leaves each about {self.share:.0%} "
+                "of a core)"
+            )
+        return said
+
+    def parts(self) -> str:
+        """'CPU time 12.3 minutes: path search 9.1, solution counting 2.2, reduce 1.0': the
+        phases in the total's unit, the total their sum as shown."""
+        phases = self.phases()
+        unit, size = _unit_of(self.cpu_seconds)
+        shown = {k: round(v / size, 1) for k, v in phases.items()}
+        total = round(sum(shown.values()), 1)
+        each = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in shown.items())
+        return f"CPU time {total:g} {unit}: {each}"
+
+    def __str__(self) -> str:
+        """One line: the time and its parts."""
+        return f"{self.describe()}; {self.parts()}"
 
     def too_long(self) -> bool:
         """Over ``LONGEST``: refused without a time limit (``census(seconds=...)``)."""
@@ -136,6 +172,8 @@ class Forecast:
             self.records + scaled(other.records, b.record, a.record),
             self.reads + scaled(other.reads, b.read, a.read),
             self.rates,
+            cores=self.cores,
+            load=self.load,
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -151,8 +189,22 @@ class Forecast:
             "phases": {k: float(f"{v:.3g}") for k, v in self.phases().items()},
             "rates": self.rates.to_dict(),
             "seconds": float(f"{self.seconds:.3g}"),
+            "cores": self.cores,
+            "load": round(self.load, 2),
+            "share_of_a_core": round(self.share, 2),
             "time": self.describe(),
         }
+
+
+LOADED = 0.95  # a worker with less than this share of a core: the load is said
+
+
+def _unit_of(seconds: float) -> tuple[str, float]:
+    """The unit a person reads ``seconds`` in, and its size in seconds."""
+    for unit, size in (("years", 365 * DAY), ("days", DAY), ("hours", 3600.0), ("minutes", 60.0)):
+        if seconds >= 2 * size:
+            return unit, size
+    return "seconds", 1.0
 
 
 def duration(seconds: float) -> str:
@@ -303,4 +355,14 @@ def forecast(
     for j, nodes in zip(chosen, walks, strict=True):
         per_unit[j] += nodes * (rates.node + rates.paths_per_node * rates.path) / len(walks)
     return Forecast(mean, error, len(units), workers, paths, RECORDS_PER_CLASS * paths,
-                    2.0 * every * partitions, rates, tuple(per_unit))  # fmt: skip
+                    2.0 * every * partitions, rates, tuple(per_unit), cores=os.cpu_count() or 1,
+                    load=_load())  # fmt: skip
+
+
+def _load() -> float:
+    """The machine's load average over the last minute (0 where it is not known): the work
+    already running, which the census's workers share the cores with."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0

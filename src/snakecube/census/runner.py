@@ -109,7 +109,7 @@ def checked(
 
 def census(
     region: Region,
-    progress: Progress | None = None,
+    progress: Progress | bool | None = None,
     workers: int | None = None,
     store: str | Path | None = None,
     partitions: int | None = None,
@@ -135,12 +135,29 @@ def census(
 
     ``seconds`` stops the census then, like Ctrl-C (``stop_reason`` "seconds"; the store
     keeps the finished units). Without it, a census whose work left is forecast
-    (:func:`plan`) to take over ``forecast.LONGEST`` on these workers is refused with the
+    (:func:`estimate`) to take over ``forecast.LONGEST`` on these workers is refused with the
     forecast (InputError), before anything is written; on a cluster there is no bound (the
     forecast counts every path, so with ``max_segment`` it is an upper bound).
     ``on_forecast(forecast)`` is called with it before the work starts (regions of more
     than 27 cells), so a person can be told at once what the census will take.
+
+    ``progress=True`` shows a bar (tqdm's, a widget in a notebook) of the forecast work done
+    and left, from the start; else ``progress(done, units, found)`` is called as units
+    finish. To stop a census: Ctrl-C (in a notebook, the interrupt button) raises
+    KeyboardInterrupt after the units in progress are ended; with a ``store``, running it
+    again goes on from there. ``seconds`` stops it the same way, with the answer so far.
     """
+    if progress is True:
+        from snakecube.progress import notebook_bar
+
+        bar = notebook_bar(desc=f"census of the {region.describe()}", unit="unit")
+        try:
+            return census(region, bar, workers, store, partitions, scheduler, max_segment,
+                          seconds, on_forecast)  # fmt: skip
+        finally:
+            bar.close()
+    if progress is False:
+        progress = None
     n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
     max_segment = checked_segment(max_segment)
     if seconds is not None:
@@ -154,6 +171,29 @@ def census(
             region, root, units, p, progress, n_workers, client, max_segment, deadline, left
         )
     return replace(result, store=None if store is None else root, _cleanup=temp)
+
+
+def estimate(
+    region: Region,
+    workers: int | None = None,
+    store: str | Path | None = None,
+    partitions: int | None = None,
+    max_segment: int | None = None,
+) -> Forecast:
+    """What the census of ``region`` will take (``designs --estimate``), without running it
+    and printing nothing: a :class:`~snakecube.census.forecast.Forecast`, whose ``str()`` is
+    one line ("about 8 minutes on 2 cores ..."), ``seconds`` the wall time and ``phases()``
+    the CPU seconds of each phase. With ``store``, only the work not finished there.
+
+    >>> from snakecube import Box
+    >>> str(estimate(Box(2, 2, 3), workers=1)).startswith("about ")
+    True
+    """
+    n_workers, p = checked(region, None, workers, store, partitions, None)
+    _units, left = plan(region, n_workers, store, p, always=True,
+                        max_segment=checked_segment(max_segment))  # fmt: skip
+    assert left is not None  # always
+    return left
 
 
 def check_forecast(

@@ -315,9 +315,8 @@ def _estimate(target: Region, args: Namespace) -> int:
     )
     print(f"{'search steps':14} {left.nodes:.2g}{error} (Knuth's estimate)")
     print(f"{'path classes':14} {left.paths:.2g} (Knuth's estimate)")
-    phases = ", ".join(f"{k.replace('_', ' ')} {duration(v)}" for k, v in left.phases().items())
-    print(f"{'CPU time':14} {duration(left.cpu_seconds)} ({phases}; this machine's speed, "
-          "measured now)")  # fmt: skip
+    cpu, parts = left.parts().removeprefix("CPU time ").split(": ", 1)
+    print(f"{'CPU time':14} {cpu} ({parts}; this machine's speed, measured now)")
     print(f"{'time':14} {left.describe()}")
     if left.too_long():
         print(f"{'refused':14} without --seconds: over {duration(LONGEST)}")

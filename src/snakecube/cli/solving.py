@@ -356,8 +356,10 @@ def check_command(args: Namespace) -> int:
     verdict = check(
         args.snake, text, target, axes=args.axes, start=start, seconds=seconds_left(args)
     )
-    guide = None if verdict.valid else _plan_of(args, target)
-    departed = None if guide is None else (guide, wrong.departure(guide, verdict.cells))
+    whole = len(verdict.cells) == verdict.snake.cubes
+    guide = None if verdict.valid or not whole else _plan_of(args, target)
+    away = None if guide is None else wrong.departure(guide, verdict.cells)
+    departed = None if guide is None or away is None else (guide, away)
     if args.json:
         answer = {**verdict.to_dict(), "catalog_typo": _typo_dict(verdict.snake, target)}
         if departed is not None:

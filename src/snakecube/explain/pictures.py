@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import matplotlib
 
@@ -82,6 +82,23 @@ def text_width(text: str, pt: float, mono: bool = False) -> float:
     return float(w) / 72
 
 
+def _pieces(word: str, width: float, pt: float, mono: bool) -> list[str]:
+    """A word wider than ``width`` (a snake typed as 2-2-4-4-... is one word) in pieces that
+    fit, broken after a dash or comma where it can be, else anywhere."""
+    if text_width(word, pt, mono) <= width:
+        return [word]
+    out, rest = [], word
+    while rest and text_width(rest, pt, mono) > width:
+        k = len(rest)
+        while k > 1 and text_width(rest[:k], pt, mono) > width:
+            k -= 1
+        cut = max(rest.rfind("-", 0, k), rest.rfind(",", 0, k))
+        k = cut + 1 if cut > 0 else k
+        out.append(rest[:k])
+        rest = rest[k:]
+    return [*out, rest] if rest else out
+
+
 def wrap(text: str, width: float, pt: float = TEXT_PT, mono: bool = False) -> list[str]:
     """``text`` in lines that each fit ``width`` inches: every line of it kept a line (a list
     stays a list), long ones broken between words and carried on indented as they began.
@@ -90,7 +107,7 @@ def wrap(text: str, width: float, pt: float = TEXT_PT, mono: bool = False) -> li
     out: list[str] = []
     for para in text.split("\n"):
         indent = para[: len(para) - len(para.lstrip())]
-        words = para.split()
+        words = [part for word in para.split() for part in _pieces(word, width, pt, mono)]
         if not words:
             out.append("")
             continue
@@ -203,75 +220,73 @@ def draw_drawing(
     ax.set_xlim(bounds[0], bounds[2])
     ax.set_ylim(bounds[1], bounds[3])
     ax.set_axis_off()
-    per_unit = (
-        ax.get_window_extent(_renderer(ax)).height * 72 / ax.figure.dpi / (bounds[3] - bounds[1])
+    if d.notes:
+        _draw_notes(ax, d, bounds, number_pt)
+
+
+POINTER_PT = 6.0  # a pointer's words no smaller on paper (3 steps a page draw cubes small)
+
+
+def _draw_notes(ax: Axes, d: Drawing, bounds: Sequence[float], number_pt: float) -> None:
+    """A drawing's pointer words, each at its pointer's tail, POINTER_TEXT cube widths high
+    (no smaller than POINTER_PT), put where they stay on the picture and cover no number nor
+    other words: as placed, else running the other way, else a line higher or lower. Boxes
+    are measured with the font in the picture's units, with no renderer (an Agg renderer a
+    page cost megabytes, enough to pass the server's memory cap on a plan's sheet)."""
+    fig = cast(Figure, ax.figure)
+    width_in, height_in = fig.get_size_inches()
+    place = ax.get_position()
+    per_in = (
+        (bounds[2] - bounds[0]) / (place.width * width_in),
+        (bounds[3] - bounds[1]) / (place.height * height_in),
     )
-    placed = [t.get_window_extent(_renderer(ax)) for t in ax.texts]  # the numbers
-    for note in d.notes:  # a pointer's words, at its tail: on the picture, clear of numbers
-        words = ax.text(
-            *note.at,
-            f" {note.text} ",
-            ha="left" if note.align == "left" else "right",
+    pt = max(scene.POINTER_TEXT / per_in[1] * 72, POINTER_PT)
+
+    def box(x: float, y: float, text: str, size: float, ha: str) -> tuple[float, ...]:
+        w = (text_width(text, size) + 2 * BADGE_PAD * size / 72) * per_in[0]
+        h = (size * 1.2 / 72 + 2 * BADGE_PAD * size / 72) * per_in[1]
+        left = x if ha == "left" else x - w if ha == "right" else x - w / 2
+        return (left, y - h / 2, left + w, y + h / 2)
+
+    taken = [box(*label.at, label.text, number_pt, "center") for label in d.labels]
+    for note in d.notes:
+        text = f" {note.text} "
+        size = pt
+        while size > 4 and box(0, 0, text, size, "left")[2] > bounds[2] - bounds[0]:
+            size *= 0.9
+        step = (size * 1.4 / 72) * per_in[1]
+        other = "right" if note.align == "left" else "left"
+        first = None
+        for ha, dy in itertools.product((note.align, other), (0, step, -step, 2 * step, -2 * step)):
+            x, y = note.at[0], note.at[1] + dy
+            b = box(x, y, text, size, ha)
+            shift = max(0.0, bounds[0] - b[0]) - max(0.0, b[2] - bounds[2])
+            x, b = x + shift, (b[0] + shift, b[1], b[2] + shift, b[3])
+            inside = bounds[1] <= b[1] and b[3] <= bounds[3]
+            if first is None:
+                first = (ha, x, y, b)
+            if inside and not any(_meet(b, t) for t in taken):
+                first = (ha, x, y, b)
+                break
+        assert first is not None
+        ha, x, y, b = first
+        taken.append(b)
+        ax.text(
+            x,
+            y,
+            text,
+            ha=ha,
             va="center",
-            fontsize=scene.POINTER_TEXT * per_unit,
+            fontsize=size,
             color=drawing.POINTER,
             zorder=2,
             style="italic",
             bbox={"boxstyle": f"round,pad={BADGE_PAD}", "fc": "white", "ec": "none", "alpha": 0.85},
         )
-        placed.append(_place_words(ax, words, placed))
 
 
-def _renderer(ax: Axes) -> Any:
-    return ax.figure.canvas.get_renderer()  # type: ignore[attr-defined]
-
-
-def _place_words(ax: Axes, words: Any, placed: Sequence[Any]) -> Any:
-    """Put words (a matplotlib Text, at a pointer's tail) where they stay within the axes'
-    picture and cover no number or other words: as placed, else running the other way, else
-    a line higher or lower; smaller if they are wider than the picture. Their box."""
-    renderer = _renderer(ax)
-    box = ax.get_window_extent(renderer)
-    for _ in range(3):
-        ext = words.get_window_extent(renderer)
-        if ext.width <= box.width - 4 or words.get_fontsize() <= 4:
-            break
-        words.set_fontsize(words.get_fontsize() * (box.width - 4) / ext.width)
-    x, y = words.get_position()
-    height = words.get_window_extent(renderer).height
-    to_data = ax.transData.inverted()
-    (_, y0), (_, y1) = to_data.transform([(0, 0), (0, height)])
-    step = y1 - y0
-    first = None
-    other = "right" if words.get_ha() == "left" else "left"
-    for ha, dy in itertools.product((words.get_ha(), other), (0, step, -step, 2 * step, -2 * step)):
-        words.set_ha(ha)
-        words.set_position((x, y + dy))
-        ext = _moved_inside(ax, words)
-        if first is None:
-            first = (ha, words.get_position())
-        if not any(ext.overlaps(other) for other in placed):
-            return ext
-    assert first is not None
-    words.set_ha(first[0])
-    words.set_position(first[1])
-    return words.get_window_extent(renderer)
-
-
-def _moved_inside(ax: Axes, words: Any) -> Any:
-    """Move words in so that they stay within the axes' picture; their box."""
-    renderer = _renderer(ax)
-    box = ax.get_window_extent(renderer)
-    ext = words.get_window_extent(renderer)
-    dx = max(0.0, box.x0 + 2 - ext.x0) - max(0.0, ext.x1 - (box.x1 - 2))
-    dy = max(0.0, box.y0 + 2 - ext.y0) - max(0.0, ext.y1 - (box.y1 - 2))
-    if dx or dy:
-        x, y = words.get_position()
-        to_data = ax.transData.inverted()
-        (x0, y0), (x1, y1) = to_data.transform([(0, 0), (dx, dy)])
-        words.set_position((x + x1 - x0, y + y1 - y0))
-        ext = words.get_window_extent(renderer)
-    return ext
+def _meet(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def fit(bounds: Sequence[float], w: float, h: float) -> float:

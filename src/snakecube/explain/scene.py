@@ -35,7 +35,7 @@ from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
 from snakecube.fold import FoldPlan
 from snakecube.fold.guide import Check, guide
-from snakecube.fold.words import StepWords, order_words, pointer_words
+from snakecube.fold.words import HIDDEN, StepWords, order_words, pointer_words
 from snakecube.fold.words import start_words as plan_start_words
 from snakecube.fold.words import step_words as plan_step_words
 from snakecube.frame import (
@@ -413,7 +413,7 @@ def apart(view: View, priority: Sequence[int], keep: Iterable[int] = ()) -> View
 HOLD = "#bfe3c4"  # the cube you hold at the joint: pale green, ...
 HOLD_MARK = "#1b5e20"  # ... outlined thick in dark green
 TURNING = "#6e1414"  # the cube that turns on the joint: dark red
-MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
+MOVING = "#86bde8"  # the cubes that turn with it: a light blue, hatched (``drawing.HATCH``)
 PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
 HELD_END = "#000000"  # the end you hold, outlined
 COUNT_MARK = "#0d3b8c"  # the corner (or loose end) a step counts from: outlined dark blue
@@ -906,11 +906,10 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
         views, notes = _joint_views(turn, numbered)
         step = g.steps[k - 1]
         counted = step.counted_from - 1
+        aims = _aims(step.find.origin, counted, held_end)
         views = (
-            replace(
-                views[0], pointers=pointers(views[0], _aims(step.find.origin, counted, held_end))
-            ),
-            replace(views[1], pointers=pointers(views[1], _aims("", -1, held_end))),
+            replace(views[0], pointers=pointers(views[0], aims, turn.moving)),
+            replace(views[1], pointers=pointers(views[1], _aims("", -1, held_end), turn.moving)),
         )
         if lifted and k >= lifted:  # the snake is in the air: not "above the table"
             views = (
@@ -1240,14 +1239,16 @@ def _aims(origin: str, counted: int, held_end: int) -> list[tuple[int, str]]:
 
 
 def pointers(
-    view: View, aims: Sequence[tuple[int, str]]
+    view: View, aims: Sequence[tuple[int, str]], avoid: Iterable[int] = ()
 ) -> tuple[tuple[tuple[float, float], tuple[float, float], str, str], ...]:
     """Arrows on a close-up (``view``, framed by its window) to each cube of ``aims``: a short
     arrow onto the cube where it is drawn, else an arrow at the edge of the picture pointing
     the way to it, each with its words at the tail ("left": they start at the tail;
     "right": they end there; POINTER_TEXT high, about POINTER_CHAR a letter). Of the places
     tried, one with the arrow and its words inside the picture, clear of the numbers and of
-    the turn's arrow and apart from the other pointers, with the fewest cubes under them."""
+    the turn's arrow and of the other pointers, its arrow off the cubes of ``avoid`` (those
+    that turn: an arrow on them reads as pointing at them), with the fewest cubes under its
+    words."""
     if view.window is None or view.cells is None:
         return ()
     project = drawing.projector(view.camera)
@@ -1257,8 +1258,10 @@ def pointers(
     spots = [project(q) for q in view.labels.values()]
     arc = [project(q) for q in view.arc or ()]
     cubes = [project(_centre(view.cells[i])) for i in view.solid]
+    shun = [project(_centre(view.cells[i])) for i in avoid if i in set(view.solid)]
     out: list[tuple[tuple[float, float], tuple[float, float], str, str]] = []
     taken: list[tuple[float, float, float, float]] = []  # the words' boxes placed
+    lines: list[tuple[float, float]] = []  # points along the arrows placed
 
     def box(tail: tuple[float, float], words: str, align: str) -> tuple[float, float, float, float]:
         w = POINTER_CHAR * (len(words) + 2)  # a space either side, as drawn
@@ -1291,13 +1294,21 @@ def pointers(
             1 for q in arc if _in_box(q, b, 0.1)
         )
         covered += sum(1 for t in taken if _boxes_meet(b, t))
+        covered += sum(1 for q in lines if _in_box(q, b, 0.1))  # over another arrow
+        covered += sum(1 for q in line for t in taken if _in_box(q, t, 0.05))  # across words
+        onto = sum(1 for q in line[1:] for c in shun if math.dist(q, c) < 0.45)
         crowd = sum(1 for q in cubes if _in_box(q, b, 0.3))
-        good = clear >= ARC_CLEAR and away >= 0.3 and apart >= POINTER_APART
+        good = clear >= ARC_CLEAR and away >= 0.3 and apart >= POINTER_APART and not onto
         return (inside, good, -covered, min(clear, ARC_CLEAR), -crowd, -shift)
 
+    filled = {view.cells[i] for i in view.solid}
     for cube, words in aims:
         p = project(_centre(view.cells[cube]))
         tried = []
+        if cube in drawn and not is_visible(
+            view.cells[cube], view.camera.eye, filled - {view.cells[cube]}
+        ):
+            words = f"{words} {HIDDEN}"
         if cube in drawn:
             for k, long in itertools.product(range(8), (POINTER_LONG, POINTER_LONG * 0.7)):
                 a = k * math.pi / 4 + math.pi / 8
@@ -1321,6 +1332,10 @@ def pointers(
         _key, tail, tip = max(tried, key=lambda c: c[0])
         align = "right" if tail[0] > centre[0] else "left"
         taken.append(box(tail, words, align))
+        lines += [
+            (tail[0] + (tip[0] - tail[0]) * t / 8, tail[1] + (tip[1] - tail[1]) * t / 8)
+            for t in range(9)
+        ]
         out.append((tail, tip, words, align))
     return tuple(out)
 

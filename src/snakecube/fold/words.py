@@ -165,8 +165,8 @@ def slip_words(slip: Slip) -> str:
 def if_not_words(step: GuideStep) -> str:
     """What to do when a check fails: undo at once, and count again from an end."""
     return (
-        f"{IF_NOT}: turn that same corner back the way it came, then count again: "
-        f"{find_words(step.recount)}."
+        f"{IF_NOT}: turn that same corner back the way it came, as far as you turned it (a "
+        f"quarter or a half turn), then count again: {find_words(step.recount)}."
     )
 
 
@@ -303,7 +303,7 @@ def start_parts(g: Guide, picture: str = "the start picture") -> StartWords:
 
 
 def start_words(g: Guide, picture: str = "the start picture") -> list[str]:
-    """The start as lines (:func:`start_parts`), the runs indented."""
+    """The start as lines (:func:`snakecube.fold.words.start_parts`), the runs indented."""
     return start_parts(g, picture).lines()
 
 
@@ -483,6 +483,9 @@ def verdict_label(v: Verdict, verdicts: list[Verdict]) -> str:
     return f"Answer {next(k for k, w in enumerate(verdicts, 1) if w is v)}:"
 
 
+HIDDEN = "(hidden)"  # a pointer's cube that other cubes hide from the camera
+
+
 def pointer_words(origin: str, counted: bool) -> str:
     """The words of a picture's pointer (short: they stand on the picture): the cube a step
     counts from ('count from here') or the end you hold ('held end')."""
@@ -540,7 +543,11 @@ def departure_words(
         head = ""
     if d.step == 0:
         if d.done:
-            return [f"{yours} follow the plan to its end: the snake is folded"]
+            return [
+                f"{yours} follow the plan to its end: the snake is folded"
+                if turns
+                else f"{yours} is the plan's end: the snake is folded"
+            ]
         if turns:
             made = _steps_made(g, d.followed)
             lines = [head] if head else []
@@ -612,11 +619,12 @@ PLAN_KEY = (
     "sitting at the table: from the front-right, above the table, unless its caption says "
     "from the front-left or from higher above; beside them, the whole snake small, the "
     "close-up's frame dashed on it. The pale cubes are the ones you hold still (the end you "
-    "hold outlined in black, the cube at the joint outlined thick in green); the dark red cube "
-    "is the one you turn: it spins in place on the joint, and the hatched blue cubes turn with "
-    "it. The thick black line is the joint between them, both cubes at the joint carry their "
-    "numbers (only to check by: the real snake has none), and the black arrow shows the turn. "
-    "On the start too, the end you hold is pale and outlined in black."
-    " Blue arrows point to the cube to count corners from ('count from here') and to the end "
-    "you hold ('held end'), or the way to them when they are off the picture."
+    "hold ringed in black, the cube at the joint outlined thick: green in colour); the darkest "
+    "cube, not hatched (dark red), is the one you turn: it spins in place on the joint, and "
+    "the hatched cubes (blue) turn with it. The thick black line is the joint between them, "
+    "both cubes at the joint carry their numbers (only to check by: the real snake has none), "
+    "and the black arrow shows the turn. On the start too, the end you hold is pale and "
+    "ringed in black. Thin arrows with words point to the cube to count corners from ('count "
+    "from here') and to the end you hold ('held end'), or the way to them when they are off "
+    "the picture."
 )

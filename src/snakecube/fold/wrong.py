@@ -351,6 +351,8 @@ def _differ(g: Guide, cells: Shape) -> tuple[int, ...]:
     the held end turns the snake as a whole: it has no angle of its own."""
     chain = g.chain
     end = g.steps[-1].after if g.steps else g.start.cells
+    if len(cells) != len(end):  # a shape given in part: no angles to compare
+        return ()
     try:
         mine, theirs = dihedrals_of(cells, chain.lengths), dihedrals_of(end, chain.lengths)
     except ValueError:  # a corner that does not turn 90 degrees: no angles to compare
@@ -363,9 +365,16 @@ def _differ(g: Guide, cells: Shape) -> tuple[int, ...]:
     return tuple(out)
 
 
-def departure(g: Guide, cells: Shape) -> Departure:
+def departure(g: Guide, cells: Shape) -> Departure | None:
     """Where a shape (cells in the snake's order) departs from the plan: the first step
-    whose corner's angle is not the one the plan leaves it at."""
+    whose corner's angle is not the one the plan leaves it at; None when its angles cannot
+    be compared (a shape given in part, or a corner that does not turn 90 degrees)."""
+    if len(cells) != len(g.start.cells):
+        return None
+    try:
+        dihedrals_of(cells, g.chain.lengths)
+    except ValueError:
+        return None
     differ = _differ(g, cells)
     wrong = set(differ)
     for k, s in enumerate(g.steps):

@@ -59,6 +59,7 @@ from snakecube.web import answers, downloads
 
 PROGRESS_EVERY = 0.25  # seconds between progress messages from a worker
 PIPE_BYTES = 1 << 16  # a message this long is written to a worker's pipe without waiting
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 MEMORY_MB = 1024  # data (heap, anonymous maps) a worker may hold, by default: RLIMIT_DATA
 RECYCLE_SHARE = 0.25  # a worker resident past this share of its cap after a job is replaced
 RETRY_SECONDS = (0.1, 5.0)  # a failed worker start is retried after 0.1 s, doubling up to 5 s
@@ -353,6 +354,11 @@ class Pool:
 
     def __init__(self, size: int, queue: int, wait: float = 90.0, memory: int = MEMORY_MB) -> None:
         self.size, self.queue, self.wait, self.memory = size, queue, wait, memory
+        # One thread of BLAS in a worker (numpy comes with the pictures): OpenBLAS sizes its
+        # buffers by the cores it sees, and on a many-core machine they alone passed a small
+        # --memory cap at import. A worker is one job at a time; the pool is the parallelism.
+        for name in BLAS_THREADS:
+            os.environ.setdefault(name, "1")
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(
             [

@@ -733,17 +733,21 @@
     }
     svg.setAttribute("viewBox", view.map((v) => v.toFixed(4)).join(" "));
     box.replaceChildren(svg);
-    placeWords(svg, view);
+    placeWords(svg, view, pic.pointers || []);
     return svg;
   }
 
   // A pointer's words stay in the picture and off the numbers: as placed, else running the
   // other way, else a line higher or lower (as the sheets place them).
-  function placeWords(svg, view) {
+  function placeWords(svg, view, pointers) {
     const words = [...svg.querySelectorAll("text.pointer-words")];
     if (!words.length) return;
     const taken = [...svg.querySelectorAll("text.label")].map((t) => t.getBBox());
-    const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    // the pointers' arrows, as points along them: words are kept off them too
+    const along = pointers.flatMap(([tail, tip]) => [...Array(9).keys()].map((k) =>
+      ({ x: tail[0] + (tip[0] - tail[0]) * k / 8, y: -(tail[1] + (tip[1] - tail[1]) * k / 8), width: 0, height: 0 })));
+    taken.push(...along);
+    const meets = (a, b) => a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height;
     for (const t of words) {
       const x = Number(t.getAttribute("x")), y = Number(t.getAttribute("y"));
       const anchor = t.getAttribute("text-anchor");
