@@ -23,7 +23,14 @@ from snakecube.web.site import build
 
 
 def _serve_options(p: Parser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    where.add_argument(
+        "--lan",
+        action="store_true",
+        help="for a phone on the same network: listen on this machine's network address, "
+        "print its URL and a QR code",
+    )
     p.add_argument("--port", type=whole(0, 65535), default=8765, help="port (default 8765)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     add_workers(p, "search processes (default: the cores)")
@@ -54,7 +61,7 @@ def _serve_options(p: Parser) -> None:
     "serve",
     _serve_options,
     help="the web page as a local app: type the snake, see it fold (snakecube[web])",
-    epilog="example: snakecube serve --open",
+    epilog="example: snakecube serve --open; on a phone: snakecube serve --lan",
 )
 def serve_command(args: Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn", "sse_starlette")
@@ -72,7 +79,7 @@ def serve_command(args: Namespace) -> int:
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
     with contextlib.suppress(KeyboardInterrupt):
         serve(args.host, args.port, opens, args.workers, args.queue, args.max_seconds,
-              args.memory)  # fmt: skip
+              args.memory, lan=args.lan)  # fmt: skip
     return EXIT_OK
 
 
@@ -93,6 +100,12 @@ def no_browser() -> str:
 
 def _web_options(p: Parser) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
+    p.add_argument(
+        "--gzip",
+        action="store_true",
+        help="also write a gzip copy (NAME.gz) of each larger file, for hosts that serve "
+        "precompressed files",
+    )
 
 
 @command(
@@ -103,6 +116,6 @@ def _web_options(p: Parser) -> None:
 )
 def web_command(args: Namespace) -> int:
 
-    out = build(args.out)
+    out = build(args.out, compress=args.gzip)
     say(f"snakecube: wrote the static site to {str(out)!r}; try: python -m http.server -d {out}")
     return EXIT_OK

@@ -190,6 +190,7 @@ def solve_answer(
         return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
     data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["catalog_typo"] = _catalog_typo(result.snake, result.region)
+    data["named"] = named(result.snake, data["catalog_typo"] is not None)
     data["solutions_shown"] = len(data["solutions"])
     data["fold"] = default_fold(result.solutions)
     data["region_text"] = result.region.to_text() if where is not None else ""
@@ -220,6 +221,22 @@ def picked_note(snake: str, box: str, region: str, picked: Solution) -> str:
     return (
         f"{which}, picked on the page; the default, which snakecube fold plans, is solution "
         f"{default + 1}"
+    )
+
+
+def named(snake: Snake, typo: bool = False) -> str:
+    """Which puzzle the snake is, as the command line says it, however it was typed: "This
+    is the catalog's standard, also called cubra-blue." or "This is seed-green: the
+    catalog's standard, read from its other end."; else that it is not in the catalog, and
+    that nothing depends on it ('' when it is one typo from a catalog puzzle: that is said)."""
+    found = cat.recognize(snake.turns())
+    if found is not None:
+        return f"This is {cat.called(*found)}."
+    if typo:
+        return ""
+    return (
+        "Not a puzzle of snakecube's catalog (docs/conventions.md lists them): the count and "
+        "the fold plan do not depend on it."
     )
 
 

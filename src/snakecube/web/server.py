@@ -20,9 +20,10 @@ ones it was started for get 400, a POST from another site's page (its ``Origin``
 host and port) or not sent as JSON is refused (403, 415) before it is read, and no answer
 may be framed or read by another site's page (``X-Frame-Options``, ``Content-Security-Policy``
 with ``frame-ancestors 'none'``, ``Cross-Origin-Resource-Policy``). Every error, the server's
-own (404, 405, a wrong Host) too, is one JSON line. Nothing a request sends names a file: the
-server reads only its own package data. What one connection may hold is
-``snakecube.web.connections``'s.
+own (404, 405, a wrong Host) too, is one JSON line, but for a page asked for with a Host
+name it does not answer: a short page saying how to reach it (``serve --lan``, ``--host``).
+Nothing a request sends names a file: the server reads only its own package data. What one
+connection may hold is ``snakecube.web.connections``'s.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import base64
 import contextlib
 import functools
 import hashlib
+import html
 import json
 import logging
 import math
@@ -468,10 +470,35 @@ class _Guard:
         if name not in self.hosts:
             names = ", ".join(sorted(self.hosts))
             shown = limits.shorten(host) if host else "none"
-            answer = _error(f"this server answers only the Host names {names}, not {shown}")
+            said = (
+                f"this server answers only the Host names {names}, not {shown}: to reach it "
+                "from another device, start it with snakecube serve --lan (or --host ADDRESS, "
+                "the address others use)"
+            )
+            api = str(scope.get("path", "")).startswith("/api/")
+            answer = _error(said) if api else _wrong_host_page(sorted(self.hosts), shown)
             await answer(scope, receive, guarded)
             return
         await self.app(scope, receive, guarded)
+
+
+def _wrong_host_page(names: list[str], asked: str) -> Response:
+    """A short page for a browser that asked for a Host name this server does not answer
+    (a phone, say, given the machine's address): how to reach it instead."""
+    listed = ", ".join(html.escape(n) for n in names)
+    body = (
+        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport "
+        'content="width=device-width, initial-scale=1"><title>snakecube: another address</title>'
+        "<body style='font:16px/1.45 system-ui,sans-serif;max-width:36em;margin:1em'>"
+        "<h1 style='font-size:20px'>snakecube does not answer at this address</h1>"
+        f"<p>This server answers only {listed}; this page was asked for as "
+        f"<code>{html.escape(asked)}</code>.</p>"
+        "<p>To open the page on a phone on the same network, start the server with "
+        "<code>snakecube serve --lan</code>, then open the address it prints (or scan its QR "
+        "code). Or give the address others use: <code>snakecube serve --host ADDRESS</code>."
+        "</p></body></html>"
+    )
+    return Response(body, status_code=400, media_type="text/html; charset=utf-8")
 
 
 async def _http_error(request: Request, err: Exception) -> Response:
@@ -603,6 +630,40 @@ class _Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def lan_address() -> str:
+    """This machine's address on its network (the one its traffic leaves by), for a phone
+    on the same network; InputError when it has none but loopback.
+
+    Step: a UDP socket "connected" to a documentation address (RFC 5737: nothing is sent)
+    names the interface the machine would use; else the addresses of its host name."""
+    found: list[str] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))
+        found.append(s.getsockname()[0])
+    with contextlib.suppress(OSError):
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    for address in found:
+        if address and not address.startswith("127.") and address != "0.0.0.0":
+            return address
+    raise InputError(
+        "--lan: this machine has no network address but 127.0.0.1 (is it on a network?); "
+        "give --host ADDRESS to listen on another"
+    )
+
+
+def qr_text(url: str) -> str:
+    """A QR code of ``url`` for the terminal (segno: the web extra), or '' without it."""
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno comes with the web extra
+        return ""
+    import io
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue().rstrip("\n")
+
+
 def _listening(host: str, port: int) -> Any:
     """A socket bound to ``host``:``port``, or an InputError saying why it cannot be."""
     try:
@@ -645,13 +706,21 @@ def serve(
     queue: int = 8,
     max_seconds: float = 60.0,
     memory: int = MEMORY_MB,
+    lan: bool = False,
 ) -> None:
-    """Run the app with uvicorn until Ctrl-C, SIGTERM or SIGHUP; say the address first."""
+    """Run the app with uvicorn until Ctrl-C, SIGTERM or SIGHUP; say the address first.
+    ``lan``: listen on this machine's address on its network (:func:`lan_address`) instead
+    of ``host``, and print its URL and a QR code of it on stdout, for a phone."""
+    if lan:
+        host = lan_address()
     sock = _listening(host, port)  # first: a bad address is one line, before any worker starts
     port = sock.getsockname()[1]  # the one chosen, for --port 0
     app = create_app(workers, queue, max_seconds, host, memory)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
+    if lan:  # for a phone: the address at once on stdout, and its QR code
+        print(f"On your phone (on the same network), open {url}", flush=True)
+        print(qr_text(url), flush=True)
     print(f"snakecube: serving the page at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if open_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()

@@ -15,6 +15,7 @@ Python, and says so. Nothing is loaded from a CDN or a package index at run time
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -30,7 +31,25 @@ from pathlib import Path
 from snakecube.errors import InputError, SlowWarning
 from snakecube.explain import viewer
 
-PAGE_FILES = ("index.html", "page.js", "page.css", "pyworker.js")
+PAGE_FILES = ("index.html", "page.js", "page.css", "pyworker.js", "icon-192.png", "icon-512.png")
+# The site as an app: its manifest (name, icons, start, standalone) and its service worker.
+MANIFEST = {
+    "name": "snakecube: fold your snake cube",
+    "short_name": "snakecube",
+    "description": "Solve a snake cube puzzle, count its solutions and fold it step by step.",
+    "start_url": "./",
+    "scope": "./",
+    "display": "standalone",
+    "background_color": "#fbfaf7",
+    "theme_color": "#7a4a22",
+    "icons": [
+        {"src": "icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+        {"src": "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+        {"src": "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+    ],
+}
+MANIFEST_LINK = "<!-- the static site's manifest (snakecube web writes it here) -->"
+GZIP_LEAST = 8192  # bytes: smaller files are not worth a compressed copy
 PYODIDE_FILES = (
     "pyodide.js",
     "pyodide.mjs",
@@ -120,7 +139,10 @@ def _write_site(folder: Path, nm: Path) -> None:
     for name in PAGE_FILES:
         (folder / name).write_bytes(static.joinpath(name).read_bytes())
     (folder / "scene.js").write_text(viewer.scene_script(), "utf-8")  # shared with the viewer
-    config = {"mode": "static"}
+    # the catalog's names in the page at once: the list is there while Pyodide loads
+    from snakecube.web.answers import catalog  # the page's own list
+
+    config = {"mode": "static", "catalog": catalog()}
     (folder / "config.js").write_text(f"window.SNAKECUBE_CONFIG = {json.dumps(config)};\n")
     runtime = folder / "pyodide"
     runtime.mkdir(exist_ok=True)
@@ -133,12 +155,46 @@ def _write_site(folder: Path, nm: Path) -> None:
     manifest = {"module": KERNEL if why_not is None else None, "source_hash": source_hash(),
                 "why_not": why_not}  # fmt: skip
     (folder / "kernel.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    _as_an_app(folder)
     if why_not is not None:
         warnings.warn(
             f"the static site solves in pure Python, 30-100 times slower: {why_not}",
             SlowWarning,
             stacklevel=3,
         )
+
+
+def _as_an_app(folder: Path) -> None:
+    """The site as an app: ``manifest.json`` linked from the page, and ``sw.js``, the service
+    worker that caches every file of the site under a name made from their contents (so a
+    rebuilt site replaces the old files once the page takes the new worker)."""
+    (folder / "manifest.json").write_text(json.dumps(MANIFEST, indent=1) + "\n", "utf-8")
+    page = (folder / "index.html").read_text("utf-8")
+    link = (
+        '<link rel="manifest" href="manifest.json">\n'
+        '<meta name="theme-color" content="#7a4a22">\n'
+        '<link rel="apple-touch-icon" href="icon-192.png">'
+    )
+    (folder / "index.html").write_text(page.replace(MANIFEST_LINK, link), "utf-8")
+    files = sorted(
+        str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.suffix != ".gz"
+    )
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
+    worker = resources.files("snakecube.web").joinpath("static", "sw.js").read_text("utf-8")
+    worker = worker.replace("__VERSION__", digest.hexdigest()[:16])
+    worker = worker.replace("__FILES__", json.dumps(["./", *files]))
+    (folder / "sw.js").write_text(worker, "utf-8")
+
+
+def _compressed(folder: Path) -> None:
+    """A gzip copy (``NAME.gz``) of each file of the site of GZIP_LEAST bytes or more, for
+    hosts that serve precompressed files (nginx's ``gzip_static``, for one)."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix != ".gz" and path.stat().st_size >= GZIP_LEAST:
+            data = gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
+            path.with_name(path.name + ".gz").write_bytes(data)
 
 
 def _umask() -> int:
@@ -148,8 +204,9 @@ def _umask() -> int:
     return mask
 
 
-def build(out: str | Path, modules: Path | None = None) -> Path:
-    """Write the static site into ``out`` (made if missing; files there are replaced)."""
+def build(out: str | Path, modules: Path | None = None, compress: bool = False) -> Path:
+    """Write the static site into ``out`` (made if missing; files there are replaced); with
+    ``compress``, a gzip copy of each larger file beside it."""
     nm = modules or node_modules()
     if nm is None:
         raise InputError(
@@ -165,6 +222,8 @@ def build(out: str | Path, modules: Path | None = None) -> Path:
         temp = Path(tempfile.mkdtemp(prefix=".snakecube-site-", dir=folder.parent))
         temp.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would become the site's mode
         _write_site(temp, nm)
+        if compress:
+            _compressed(temp)
         if not folder.exists():
             os.replace(temp, folder)
         else:

@@ -195,7 +195,7 @@
 
   // Only what acts: after an error or an empty answer, its message and nothing else.
   function showOnlyMessage() {
-    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo"]) $(id).hidden = true;
+    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo", "named"]) $(id).hidden = true;
     $("counts").textContent = "";
     $("search").textContent = "";
   }
@@ -373,6 +373,8 @@
     }
     asked = req;
     answer = result;
+    $("named").textContent = result.named || "";
+    $("named").hidden = !result.named;
     $("counts").textContent = countWords(result);
     // "placements" and the search's size are explained where they are said (the title).
     const tried = result.nodes === 0 && result.complete
@@ -1427,7 +1429,9 @@
   window.snakecubeWrong = () => wrongAt;  // the dialog's question or verdict shown (for tests)
 
   // The catalog's names, for the snake box's suggestions.
-  (CONFIG.mode === "static" ? backend.ready.then(() => backend.call("catalog", {})) :
+  // (the static site has them in its configuration: at once, while the solver loads)
+  (CONFIG.catalog ? Promise.resolve(CONFIG.catalog) :
+    CONFIG.mode === "static" ? backend.ready.then(() => backend.call("catalog", {})) :
     fetch("api/catalog").then((r) => r.json())).then((list) => {
     for (const e of list) {
       const o = document.createElement("option");
@@ -1436,6 +1440,28 @@
       $("catalog").appendChild(o);
     }
   }).catch(() => {});
+
+  // The static site as an app: its service worker keeps the site for use offline; a new
+  // build's worker waits until the page asks it to take over (the Reload button).
+  // Registered once the solver is ready, so that caching the site does not slow its first
+  // start.
+  if (CONFIG.mode === "static" && "serviceWorker" in navigator && !FRAMED) {
+    backend.ready.then(() => navigator.serviceWorker.register("sw.js")).then((reg) => {
+      const offer = (w) => { if (w && navigator.serviceWorker.controller) { $("update").hidden = false; $("update-now").onclick = () => w.postMessage("take over"); } };
+      offer(reg.waiting);
+      reg.addEventListener("updatefound", () => {
+        const w = reg.installing;
+        if (w) w.addEventListener("statechange", () => { if (w.state === "installed") offer(w); });
+      });
+      mark("service worker", 0);
+    }).catch(() => {});
+    let reloading = false;
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (reloading || $("update").hidden) return;
+      reloading = true;
+      location.reload();
+    });
+  }
 
   setEngine(CONFIG.mode === "static" ? "loading the solver in your browser…" : CONFIG.engine);
   backend.ready.then((engine) => {
