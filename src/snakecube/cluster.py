@@ -30,8 +30,11 @@ import hashlib
 import os
 import pickle
 import queue
+import socket
+import struct
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -40,7 +43,8 @@ from snakecube import limits
 from snakecube.errors import InputError
 
 try:
-    from distributed import Client
+    import msgpack  # Dask's own wire format
+    from distributed import Client, Security
     from distributed.comm import connect as open_comm
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import get_backend
@@ -60,7 +64,7 @@ JOBS_KEPT = 4  # jobs a worker process keeps unpickled (one census runs two: uni
 EXAMPLE = "tcp://10.0.0.1:8786"
 
 
-def connect(address: str) -> Any:
+def connect(address: str, seconds: float | None = None) -> Any:
     """A ``distributed.Client`` for the scheduler at ``address``; InputError if the address
     is malformed, names a transport that is not installed, or no Dask scheduler answers
     there within ``CONNECT_SECONDS`` (or if Dask is not installed).
@@ -68,13 +72,24 @@ def connect(address: str) -> Any:
     The scheduler is asked who it is first, on a connection of our own with a deadline:
     a ``Client`` that fails to start waits twice its timeout when it is closed (or
     collected), and one that reaches something other than a scheduler may wait for ever.
-    No LocalCluster is ever started: an address is required."""
+    No LocalCluster is ever started: an address is required. ``seconds`` (what is left of a
+    time limit) shortens the wait below ``CONNECT_SECONDS``.
+
+    **Trust.** The scheduler and its workers run code as you: a census or a count sends
+    them its work as pickles and they send results back, which the client reads. So connect
+    only to a cluster you run or trust, over a network you trust, or with TLS
+    (``tls://HOST:PORT``, certificates set in Dask's own configuration: ``distributed.comm
+    .tls`` or the ``DASK_DISTRIBUTED__COMM__TLS__*`` variables; docs/cli.md). The first
+    exchange, which asks what answers at the address, reads the answer as data only
+    (:func:`_raw_probe`), so a stranger at a mistyped address cannot run code here."""
     address = check_address(address)
-    problem = _probe(address, CONNECT_SECONDS)
+    wait = CONNECT_SECONDS if seconds is None else max(0.05, min(CONNECT_SECONDS, seconds))
+    security = Security() if address.startswith("tls://") else None
+    problem = _probe(address, wait, security)
     if problem is not None:
         raise InputError(f"cannot reach the Dask scheduler {limits.shorten(address)}: {problem}")
     try:
-        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False, security=security)
     except (OSError, TimeoutError, ValueError) as err:
         message = " ".join(str(err).split())
         raise InputError(
@@ -119,9 +134,119 @@ def check_address(address: str) -> str:
     return text
 
 
-def _probe(address: str, seconds: float) -> str | None:
+PROBE_BYTES = 1 << 20  # the most a scheduler's answer to "who are you" may take
+PROBE_FRAMES = 64  # ... in at most this many frames
+
+
+def _frames(sock: socket.socket, deadline: float) -> list[bytes]:
+    """One Dask message's frames from ``sock`` (its TCP framing: the bytes that follow, the
+    frame count and each frame's length), read within ``deadline``; ValueError, before any
+    buffer is made, when the peer announces more than PROBE_BYTES or PROBE_FRAMES: a
+    stranger's number never sizes an allocation."""
+
+    def exactly(n: int) -> bytes:
+        if n > PROBE_BYTES:
+            raise ValueError(f"it announced {n:,} bytes; a scheduler's answer is small")
+        out = bytearray()
+        while len(out) < n:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = sock.recv(min(n - len(out), 65536))
+            if not chunk:
+                raise ValueError("it closed the connection")
+            out += chunk
+        return bytes(out)
+
+    (first,) = struct.unpack("Q", exactly(8))
+    head = exactly(first)
+    if len(head) < 8:
+        raise ValueError("its message has no frames")
+    (count,) = struct.unpack_from("Q", head)
+    if not 0 < count <= PROBE_FRAMES or len(head) < 8 * (1 + count):
+        raise ValueError(f"its message has {count:,} frames")
+    lengths = struct.unpack_from(f"{count}Q", head, 8)
+    if sum(lengths) > PROBE_BYTES:
+        raise ValueError(f"it announced {sum(lengths):,} bytes; a scheduler's answer is small")
+    body = head[8 * (1 + count) :]
+    body += exactly(max(0, sum(lengths) - len(body)))
+    out, at = [], 0
+    for n in lengths:
+        out.append(body[at : at + n])
+        at += n
+    return out
+
+
+def _send(sock: socket.socket, message: dict[str, Any]) -> None:
+    """One message in Dask's TCP framing, msgpack only (what we send is our own data)."""
+    frame = msgpack.dumps(message, use_bin_type=True)
+    prelude = struct.pack("QQ", 1, len(frame))
+    sock.sendall(struct.pack("Q", len(prelude) + len(frame)) + prelude + frame)
+
+
+def _read(sock: socket.socket, deadline: float) -> Any:
+    """A message's first frame as msgpack data only: nothing in it is unpickled or run (a
+    pickled part stays a byte string)."""
+    frames = _frames(sock, deadline)
+    return msgpack.loads(frames[0], raw=False, strict_map_key=False, use_list=False)
+
+
+def _raw_probe(address: str, seconds: float, security: Any = None) -> str | None:
+    """Why no Dask scheduler answers at a tcp:// or tls:// ``address`` within ``seconds``,
+    or None if one does: Dask's handshake and an "identity" request on a socket of our own,
+    every answer read with :func:`_frames` (bounded) and decoded as msgpack only. Decision:
+    the probe reads what a stranger sends as data, never as code; Dask's own comm unpickles
+    the reply (a fake scheduler ran a command that way) and sizes its buffers from the
+    peer's numbers. Rejected: ``comm.connect(deserialize=False)`` (its framing still
+    allocates what the peer announces)."""
+    scheme, location = parse_address(address, strict=False)
+    host, port = parse_host_port(location)
+    deadline = time.monotonic() + seconds
+    try:
+        raw = socket.create_connection((host, port), timeout=seconds)
+    except OSError as err:
+        return err.strerror or str(err)
+    try:
+        sock = raw
+        if scheme == "tls":
+            context = _tls_context(security)
+            if context is None:
+                return "a tls:// scheduler needs --tls-ca and --tls-cert (docs/cli.md)"
+            sock = context.wrap_socket(raw, server_hostname=host)
+        try:
+            hello = {"compression": None, "python": tuple(sys.version_info)[:3],
+                     "pickle-protocol": pickle.HIGHEST_PROTOCOL}  # fmt: skip
+            _send(sock, hello)
+            _read(sock, deadline)  # its handshake
+            _send(sock, {"op": "identity", "reply": True})
+            reply = _read(sock, deadline)
+        except (OSError, ValueError, struct.error, msgpack.exceptions.ExtraData) as err:
+            if isinstance(err, TimeoutError | socket.timeout):
+                return f"no answer within {seconds:g} s"
+            return f"what answers there is not a Dask scheduler ({err})"
+        except Exception as err:
+            return f"what answers there is not a Dask scheduler ({type(err).__name__})"
+        if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+            return "what answers there is not a Dask scheduler"
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            raw.close()
+
+
+def _tls_context(security: Any) -> Any:
+    """The client's SSL context from a ``distributed.Security`` (None without one)."""
+    if security is None:
+        return None
+    return security.get_connection_args("client").get("ssl_context")
+
+
+def _probe(address: str, seconds: float, security: Any = None) -> str | None:
     """Why no Dask scheduler answers at ``address`` within ``seconds``, or None if one
-    does. Runs its own event loop in a thread, so it works under a running loop too."""
+    does: tcp:// and tls:// by :func:`_raw_probe` (what the peer sends is read as data
+    only); inproc:// (a scheduler in this very process) by Dask's own comm, in its own event
+    loop in a thread, so it works under a running loop too."""
+    scheme = parse_address(address, strict=False)[0]
+    if scheme in ("tcp", "tls"):
+        return _raw_probe(address, seconds, security)
 
     outcome: list[str | None] = []
 

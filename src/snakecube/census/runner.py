@@ -165,7 +165,7 @@ def census(
     units, left = plan(region, n_workers, store, p, max_segment=max_segment)
     if left is not None:
         check_forecast(region, left, seconds, scheduler, on_forecast)
-    with workplace(store, scheduler) as (root, temp, client):
+    with workplace(store, scheduler, seconds) as (root, temp, client):
         deadline = None if seconds is None else time.monotonic() + seconds
         result = run_census(
             region, root, units, p, progress, n_workers, client, max_segment, deadline, left
@@ -213,7 +213,7 @@ def check_forecast(
 
 @contextlib.contextmanager
 def workplace(
-    store: str | Path | None, scheduler: str | None
+    store: str | Path | None, scheduler: str | None, seconds: float | None = None
 ) -> Iterator[tuple[Path, tempfile.TemporaryDirectory[str] | None, Any]]:
     """Where a census works: its store's folder (a temporary one without ``store``, kept
     for the answer, removed if the work fails), the temporary directory or None, and a client
@@ -223,7 +223,7 @@ def workplace(
     client = None
     try:
         if scheduler is not None:  # first: a bad address leaves no new store behind
-            client = connect(scheduler)
+            client = connect(scheduler, seconds)
         yield root, temp, client
     except BaseException:
         if temp is not None:
@@ -234,11 +234,12 @@ def workplace(
             client.close()
 
 
-def connect(scheduler: str) -> Any:
-    """A client of the Dask scheduler at ``scheduler`` (InputError if none answers)."""
+def connect(scheduler: str, seconds: float | None = None) -> Any:
+    """A client of the Dask scheduler at ``scheduler`` (InputError if none answers within
+    ``seconds``, or the cluster's own wait)."""
     from snakecube.cluster import connect  # the cluster extra, only with --scheduler
 
-    return connect(scheduler)
+    return connect(scheduler, seconds)
 
 
 def checked_segment(max_segment: int | None) -> int | None:
@@ -373,6 +374,8 @@ class _Runner:
             self._tick(len(done_units), sum(u.classes for u in done_units.values()))
 
         stop = collect(self._map_units(todo), unit_done)
+        if self.client is not None:  # the totals from the store's checked files, not from
+            done_units = st.finished_units()  # what the cluster's workers said
         group = len(self.region.symmetries)
         paths = sum(u.classes for u in done_units.values()) * group
         if stop or len(done_units) < len(self.units):
@@ -397,6 +400,9 @@ class _Runner:
             self._tick(len(self.units) + len(parts), found)
 
         stop = collect(self._map_parts(todo_parts), reduced)
+        if self.client is not None:  # as for the units: what the store holds, checked
+            parts = st.finished_parts()
+            parts.update((p, empty_partition(p)) for p in set(range(st.partitions)) - set(filled))
         return _summary(
             self.region, paths, list(parts.values()), len(self.units), st.partitions, stop
         )
