@@ -449,7 +449,8 @@ ARC_STEPS = 12  # points along the turn's arrow
 ARC_RADII = (1.0, 1.3, 1.6)  # cube widths from the turning line to the arrow: beside the red cube
 ARC_WIDER = (1.9, 2.2)  # ... and for a half turn, these as well
 ARC_FAR = (2.5,)  # ... and, to pass clear of the cubes held still, this one
-ARC_ALONG = (0.0, 0.45, 0.9)  # ... and along it from the red cube's centre, away from the joint
+ARC_ALONG = (0.0, 0.45)  # ... and along it from the red cube's centre, away from the joint
+ARC_FURTHER = (0.9,)  # ... and further along, to pass clear of the cubes held still
 ARC_CLEAR = 0.15  # cube widths on the page between the arrow and a number's box
 ARC_STARTS = (0, 1, -1)  # the arrow starts at the first cube that turns, or an eighth either side
 TEXT_BOX = (0.26, 0.17)  # half the width and height of a two-digit number, in cube widths
@@ -650,14 +651,28 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     are (it starts at the first of them, or an eighth of a turn to either side), so that it
     lies on their side of the turning line and shows where the run goes; inside the window,
     clear of the joint cubes' numbers, over no cube held still (:func:`crossings`), over as
-    few other numbers as may be, and long on the page."""
+    few other numbers as may be, and long on the page. The nearer arrows are tried first;
+    the farther ones (ARC_FURTHER, ARC_FAR) only when none of those runs over no held cube
+    and no number (half the work, on most steps)."""
+    near_first = _best_arc(turn, view, ARC_ALONG, _radii(turn, False))
+    if near_first[0][:2] == (0, True):
+        return near_first[1]
+    everything = _best_arc(turn, view, ARC_ALONG + ARC_FURTHER, _radii(turn))
+    return everything[1]
+
+
+def _best_arc(
+    turn: Turn, view: View, alongs: Sequence[float], radii: Sequence[float]
+) -> tuple[tuple[Any, ...], tuple[Point3, ...]]:
+    """The best arrow of those ``alongs`` and ``radii`` give (:func:`_arc_for`), and its
+    key: (-numbers covered, over no held cube, ...) among the inside and clear ones."""
     project = drawing.projector(view.camera)
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
     others = [project(p) for i, p in view.labels.items() if i not in (turn.hold, turn.turn)]
     held = _faces(turn, view)
-    best: tuple[tuple[Any, ...], tuple[Point3, ...]] | None = None
-    for radius, along, k in itertools.product(_radii(turn), ARC_ALONG, ARC_STARTS):
+    first = []  # what is cheap to measure, for every arrow: inside, clear of the joint
+    for radius, along, k in itertools.product(radii, alongs, ARC_STARTS):
         arc = turn.arc(k * math.pi / 8, radius, along)
         flat = [project(p) for p in arc]
         near = _arrow_points(flat)
@@ -667,15 +682,18 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
             window,
         )
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(flat))
+        first.append(((inside, clear >= ARC_CLEAR), (min(length, 1.2), -abs(k), clear), arc, near))
+    top = max(f[0] for f in first)
+    best: tuple[tuple[Any, ...], tuple[Point3, ...]] | None = None
+    for _ok, rest, arc, near in (f for f in first if f[0] == top):  # then the dearer measures
         over = crossings(near, held)
         # the numbers of other cubes it would cover (they are then left off)
         covered = sum(1 for q in others if min(_off_text(p, q) for p in near) < ARC_CLEAR)
-        key = (inside, clear >= ARC_CLEAR, -covered, over == 0, -over, min(length, 1.2),
-               -abs(k), clear)  # fmt: skip
+        key = (-covered, over == 0, -over, *rest)
         if best is None or key > best[0]:
             best = (key, arc)
     assert best is not None
-    return best[1]
+    return best
 
 
 Face2 = tuple[int, bool, tuple[float, float, float, float], list[tuple[float, float]]]
@@ -717,8 +735,14 @@ def arc_crossings(turn: Turn, view: View) -> int:
 def crossings(points: Sequence[tuple[float, float]], faces: Sequence[Face2]) -> int:
     """How many of ``points`` (an arrow's, on the page) lie over a cube held still: the
     nearest of ``faces`` (:func:`_faces`) there is a held cube's. An arrow over a held cube
-    reads as turning it; over a turning cube in front of a held one it does not."""
-    return sum(1 for p in points if (f := _front(faces, p)) is not None and f[1])
+    reads as turning it; over a turning cube in front of a held one it does not. (Only the
+    faces that meet the arrow's box are looked at.)"""
+    if not points:
+        return 0
+    x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
+    x1, y1 = max(p[0] for p in points), max(p[1] for p in points)
+    near = [f for f in faces if f[2][0] <= x1 and x0 <= f[2][2] and f[2][1] <= y1 and y0 <= f[2][3]]
+    return sum(1 for p in points if (f := _front(near, p)) is not None and f[1])
 
 
 def _in_convex(p: tuple[float, float], shape: Sequence[tuple[float, float]]) -> bool:
@@ -1001,10 +1025,12 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
     joint cut away when that is at most CUT_FEW cubes, else the first camera that reads with
     a cut-away (the main one if none); and the notes they need. The turn's arrow is drawn
     clear of the cubes held still where it can be (:func:`_arc_for`); the held cubes it still
-    runs over are taken another camera (no higher than CLEAR_UP_TO: higher ones draw the
-    joint's cubes too small on a phone) whose arrow runs over none and which numbers every
-    cube the first did, else cut away (:func:`_clear_the_arrow`). Rejected: the first camera
-    whose arrow runs over no held cube (it numbered fewer of the cubes the words name)."""
+    runs over are cut away (:func:`_clear_the_arrow`), and where it runs over the cube held
+    at the joint (which stays), another camera is taken (no higher than CLEAR_UP_TO: higher
+    ones draw the joint's cubes too small on a phone) whose arrow runs over none and which
+    numbers every cube the first did. Rejected: the first camera whose arrow runs over no
+    held cube (it numbered fewer of the cubes the words name, and trying every camera made
+    King B's plan in the page's Pyodide 1.7 times as slow)."""
     joint = (turn.hold, turn.turn)
 
     def reads(pair: tuple[View, View]) -> bool:
@@ -1012,7 +1038,9 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
 
     pair, notes = _joint_pair(turn, numbered, reads)
     drawn = _with_arrow(turn, pair)
-    if arc_crossings(turn, drawn[0]):  # another camera, no higher, whose arrow is clear
+    # an arrow over a held cube: that cube cut away, unless the words name it
+    before = _clear_the_arrow(turn, drawn[0], numbered)
+    if arc_crossings(turn, before):  # over the cube held at the joint: another camera
         named = set(drawn[0].labels) | set(drawn[1].labels)
         for camera in PLAN_VIEWS:
             if camera.elev > CLEAR_UP_TO or camera == pair[0].camera:
@@ -1024,10 +1052,7 @@ def _joint_views(turn: Turn, numbered: list[int]) -> tuple[tuple[View, View], tu
             if arc_crossings(turn, again[0]) == 0 and named <= set(again[0].labels) | set(
                 again[1].labels
             ):
-                drawn, notes = again, ()
-                break
-    # an arrow over a held cube: that cube cut away, unless the words name it
-    before = _clear_the_arrow(turn, drawn[0], numbered)
+                return again, ()
     if before is not drawn[0]:
         notes = (CUT_NOTE,)
     return (before, drawn[1]), notes
