@@ -51,7 +51,7 @@ def test_a_run_too_long_is_named_first(capsys):
     assert main(["solve", text, "--box", "4x4x4"]) == 0
     assert time.monotonic() - began < 2
     out = capsys.readouterr().out
-    assert "segment 29 has 5 cubes: longer than any side of the 4x4x4 box" in out
+    assert "no solutions: segment 29 has 5 cubes: longer than any side of the 4x4x4 box" in out
     assert "nearby" not in out
     assert main(["solve", text, "--box", "4x4x4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

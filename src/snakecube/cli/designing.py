@@ -609,7 +609,7 @@ def _rated(r: Any, solutions_first: bool = False) -> str:
     plural = "s" if r.distinct != 1 else ""
     if r.complete:
         solutions = f"{r.distinct} solution{plural}"
-        difficulty = f"difficulty {r.difficulty:.2f} ({scale_words(r.difficulty)})"
+        difficulty = f"difficulty {round(r.difficulty, 2)} ({scale_words(r.difficulty)})"
     else:
         solutions = f"at least {r.distinct} solution{plural}"
         difficulty = "difficulty unknown (counting every solution takes too many nodes)"

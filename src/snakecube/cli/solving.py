@@ -178,7 +178,8 @@ def _too_long(args: Namespace, target: Region | None) -> bool:
     print(f"{'target':24} {region.describe()}")
     print(f"{'placements':24} 0")
     print(f"{'distinct':24} 0")
-    print(f"{'complete':24} yes: {why}")
+    print(f"{'complete':24} yes")
+    print(f"no solutions: {why}")
     return True
 
 
