@@ -230,6 +230,10 @@ def test_example(example: Example, tmp_path: Path):
     written += [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--out"]
     for name in written:
         path = tmp_path / name
+        if name.endswith("/"):  # a folder of files (make --out DIR/)
+            files = list(path.iterdir()) if path.is_dir() else []
+            assert files and all(f.stat().st_size > 0 for f in files), f"{shown}: wrote no {name}"
+            continue
         assert path.is_file() and path.stat().st_size > 0, f"{shown}: wrote no {name}"
     if not example.expected:
         return

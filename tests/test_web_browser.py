@@ -890,3 +890,40 @@ def test_something_does_not_match_finds_the_slip(
     assert page.is_hidden("#wrong")  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("way", ["served", "static"])
+def test_the_make_it_panel(way: str, browser: object, request: pytest.FixtureRequest) -> None:
+    """The "Make it" panel: served, its 3MF button downloads the pieces (a 3MF file, a ZIP
+    inside) and its sheet button the workshop sheet; static, it says why it cannot and gives
+    the command that does it, with the settings chosen."""
+    base = request.getfixturevalue(way)
+    page = _page(browser, base)
+    _ready(page, base, TIMEOUT[way])
+    _solve(page, "standard", TIMEOUT[way])
+    page.click("#make-box summary")  # type: ignore[attr-defined]
+    if way == "static":
+        assert page.is_hidden("#make-buttons")  # type: ignore[attr-defined]
+        assert "do not run in the browser" in page.inner_text("#make-none")  # type: ignore[attr-defined]
+        page.fill("#make-size", "30")  # type: ignore[attr-defined]
+        page.dispatch_event("#make-size", "change")  # type: ignore[attr-defined]
+        command_ = page.inner_text("#make-command")  # type: ignore[attr-defined]
+        assert command_ == "snakecube make standard --size 30 --out pieces.3mf", command_
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.context.close()  # type: ignore[attr-defined]
+        return
+    assert page.is_hidden("#make-none")  # type: ignore[attr-defined]
+    with page.expect_download(timeout=60_000) as got:  # type: ignore[attr-defined]
+        page.click("#make-3mf")  # type: ignore[attr-defined]
+    assert got.value.suggested_filename == "snakecube.3mf"
+    data = Path(got.value.path()).read_bytes()
+    assert data.startswith(b"PK") and len(data) > 100_000  # a 3MF file is a ZIP package
+    with page.expect_download(timeout=60_000) as got:  # type: ignore[attr-defined]
+        page.click("#make-sheet\\.pdf")  # type: ignore[attr-defined]
+    assert got.value.suggested_filename == "snakecube-workshop.pdf"
+    assert Path(got.value.path()).read_bytes().startswith(b"%PDF-")
+    page.fill("#make-size", "3")  # type: ignore[attr-defined]
+    page.click("#make-3mf")  # type: ignore[attr-defined]
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")  # type: ignore[attr-defined]
+    assert "size: 3.0 is not a number from 5 to 200" in page.inner_text("#error")  # type: ignore[attr-defined]
+    page.context.close()  # type: ignore[attr-defined]

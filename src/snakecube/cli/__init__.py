@@ -7,9 +7,9 @@ or SIGHUP, see ``snakecube.stop``), once what was found is printed, marked incom
 line on stderr is one line: user text in it is quoted with ``repr``. With ``--json`` the
 standard output is always one JSON document, even when the command is stopped.
 
-Each subcommand lives with its options in one of ``solving``, ``showing``, ``designing`` and
-``serving``; ``base`` holds what they share. This module builds the parser from them, runs a
-command, and turns what went wrong into one line and an exit code.
+Each subcommand lives with its options in one of ``solving``, ``showing``, ``designing``,
+``making`` and ``serving``; ``base`` holds what they share. This module builds the parser
+from them, runs a command, and turns what went wrong into one line and an exit code.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ __all__ = ["COMMANDS", "main", "parser"]
 HOMES = {"solve": "solving", "show": "showing", "fold": "showing", "fold-census": "showing",
          "designs": "designing", "generate": "designing", "rate": "designing",
          "flat": "showing", "catalog": "solving", "convert": "solving", "check": "solving",
-         "export": "solving", "serve": "serving", "web": "serving"}  # fmt: skip
+         "export": "solving", "make": "making", "serve": "serving", "web": "serving"}  # fmt: skip
 ORDER = tuple(HOMES)
 
 

@@ -119,11 +119,14 @@ def show_command(args: Namespace) -> int:
     return EXIT_OK
 
 
-def _chosen(args: Namespace, verb: str, end: str = "best", order: str = "walk") -> Any:
+def _chosen(
+    args: Namespace, verb: str, end: str = "best", order: str = "walk", out: bool = True
+) -> Any:
     """The solution to show or fold (``fold.choice.choose``): says which was picked and why,
     names a catalog puzzle typed otherwise, and says when the time limit came first. --out
-    is checked first, before the search."""
-    _check_out(args.out)
+    is checked first, before the search (unless ``out`` is False: the caller checks it)."""
+    if out:
+        _check_out(args.out)
     target = target_of(args)
     typed = Snake.parse(snake_text(args), None if target is None else target.volume)
     said = catalog_note(typed, snake_text(args), target)

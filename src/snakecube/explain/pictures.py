@@ -243,8 +243,8 @@ def _draw_notes(ax: Axes, d: Drawing, bounds: Sequence[float], number_pt: float)
     pt = max(scene.POINTER_TEXT / per_in[1] * 72, POINTER_PT)
 
     def box(x: float, y: float, text: str, size: float, ha: str) -> tuple[float, ...]:
-        w = (text_width(text, size) + 2 * BADGE_PAD * size / 72) * per_in[0]
-        h = (size * 1.2 / 72 + 2 * BADGE_PAD * size / 72) * per_in[1]
+        w = (1.15 * text_width(text, size) + 2 * BADGE_PAD * size / 72) * per_in[0]  # italic
+        h = (size * 1.3 / 72 + 2 * BADGE_PAD * size / 72) * per_in[1]
         left = x if ha == "left" else x - w if ha == "right" else x - w / 2
         return (left, y - h / 2, left + w, y + h / 2)
 
@@ -270,6 +270,8 @@ def _draw_notes(ax: Axes, d: Drawing, bounds: Sequence[float], number_pt: float)
                 break
         assert first is not None
         ha, x, y, b = first
+        drop = max(0.0, bounds[1] - b[1]) - max(0.0, b[3] - bounds[3])  # in, top to bottom
+        y, b = y + drop, (b[0], b[1] + drop, b[2], b[3] + drop)
         taken.append(b)
         ax.text(
             x,
@@ -499,7 +501,7 @@ def _title(typed: str, solution: Solution) -> str:
     return f"{typed}  in the {solution.region.describe()}"
 
 
-def _render(
+def render_pages(
     pages: list[Callable[[Sheet, int, int], None]], paper: str, stacked: bool
 ) -> list[Figure]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
@@ -638,21 +640,9 @@ def _draw_cover(sheet: Sheet, shown: Solution, cover: scene.Cover, key: str) -> 
     checks_h = lines_height(len(check_lines) + 1) if check_lines else 0.0
     room = h - MARGIN - lines_height(1) - GAP - y
     pic_h = max(0.2 * h, min(0.42 * h, room - map_h - checks_h - 2 * GAP))
-    n = len(shown.cells)
-    last = scene.steps(shown)[-1]
-    panel = Panel(
-        scene.Step(last.number, n, n - 1, -1, last.direction),
-        "",
-        (cover.view,),
-        cover.view,
-        (),
-        None,
-        ((0, 0, 0), shown.region.dims),
-        colours=cover.colours,
-        box=((0, 0, 0), shown.region.dims),
-    )
+    panel = scene.finished_panel(shown, cover.view, cover.colours)
     if scene.is_flat(shown):
-        flat = replace(panel, step=scene.Step(last.number, 0, n - 1, -1, 0))
+        flat = replace(panel, step=replace(panel.step, first=0, direction=0))
         b = _flat_bounds(flat)
         s = fit(b, width, pic_h)
         bw, bh = (b[2] - b[0]) * s, (b[3] - b[1]) * s
@@ -687,7 +677,7 @@ def sheet_figures(
     pages = _instruction_pages(
         shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown, typed)
     )
-    return _render(pages, paper, stacked=False)
+    return render_pages(pages, paper, stacked=False)
 
 
 def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> Figure:
@@ -696,7 +686,7 @@ def sheet(solution: Solution, paper: str = "a4", tails: Tails | None = None) -> 
     pages = _instruction_pages(
         shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown)
     )
-    return _render(pages, paper, stacked=True)[0]
+    return render_pages(pages, paper, stacked=True)[0]
 
 
 # -- a fold plan's sheet -------------------------------------------------------------------------
@@ -811,7 +801,7 @@ def plan_figures(
 ) -> list[Figure]:
     """A fold plan's sheet: the flat start, then each quarter turn before and after; the
     header shows the snake as ``typed`` (else its turn string)."""
-    return _render(_plan_pages(plan, paper, typed), paper, stacked)
+    return render_pages(_plan_pages(plan, paper, typed), paper, stacked)
 
 
 # -- the way back ----------------------------------------------------------------------------------
@@ -868,7 +858,7 @@ def dialog_figures(
     both = list(zip(laid, scales, strict=True))
     pages = [question_page(both[k : k + PLAN_ROWS]) for k in range(0, len(both), PLAN_ROWS)]
     pages += [verdict_page(lines[k : k + per]) for k in range(0, len(lines), per)]
-    return _render(pages, paper, stacked)
+    return render_pages(pages, paper, stacked)
 
 
 def save_dialog(
@@ -877,7 +867,7 @@ def save_dialog(
     """Write a dialog's questions and verdicts (.pdf pages, or one .png/.svg)."""
     path = Path(path)
     kind = path.suffix.lower()
-    return _write(dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf"), path, kind)
+    return write_pages(dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf"), path, kind)
 
 
 # -- the GIF ----------------------------------------------------------------------------------
@@ -994,7 +984,7 @@ def plan_animation(plan: FoldPlan) -> FuncAnimation:
 
 
 # -- files ------------------------------------------------------------------------------------
-def _write(figs_or_anim: Any, path: Path, kind: str) -> Path:
+def write_pages(figs_or_anim: Any, path: Path, kind: str) -> Path:
     if kind == ".gif":
         figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
         plt.close(figs_or_anim._fig)
@@ -1023,12 +1013,12 @@ def save(
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
-        return _write(animation(solution, tails), path, kind)
+        return write_pages(animation(solution, tails), path, kind)
     shown = scene.display(solution)
     pages = _instruction_pages(
         shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown, typed)
     )
-    return _write(_render(pages, paper, kind != ".pdf"), path, kind)
+    return write_pages(render_pages(pages, paper, kind != ".pdf"), path, kind)
 
 
 def save_plan(
@@ -1042,27 +1032,17 @@ def save_plan(
     path = Path(path)
     kind = (kind or path.suffix).lower()
     if kind == ".gif":
-        return _write(plan_animation(plan), path, kind)
-    return _write(plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed), path, kind)
+        return write_pages(plan_animation(plan), path, kind)
+    return write_pages(plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed), path, kind)
 
 
 def single(solution: Solution, size: float = 4.0) -> Figure:
     """The finished solution from the table camera, cubes coloured by position in the snake."""
     shown = scene.display(solution)
-    last = scene.steps(shown)[-1]
     fig = plt.figure(figsize=(size, size), dpi=100)
     n = len(shown.cells)
     view = View(scene.CAMERA, tuple(range(n)), (), {})
-    panel = Panel(
-        scene.Step(last.number, n, n - 1, -1, last.direction),
-        "",
-        (view,),
-        view,
-        (),
-        None,
-        ((0, 0, 0), shown.region.dims),
-        colours={i: cube_colour(i) for i in range(n)},
-    )
+    panel = scene.finished_panel(shown, view, {i: cube_colour(i) for i in range(n)}, box=False)
     d = scene.drawing_of(panel, view, shown.cells)
     sheet = Sheet(fig, 0, (size, size))
     place(sheet, 0, 0, size, size, d, d.bounds, fit(d.bounds, size, size))

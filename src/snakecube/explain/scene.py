@@ -413,7 +413,7 @@ def apart(view: View, priority: Sequence[int], keep: Iterable[int] = ()) -> View
 HOLD = "#bfe3c4"  # the cube you hold at the joint: pale green, ...
 HOLD_MARK = "#1b5e20"  # ... outlined thick in dark green
 TURNING = "#6e1414"  # the cube that turns on the joint: dark red
-MOVING = "#86bde8"  # the cubes that turn with it: a light blue, hatched (``drawing.HATCH``)
+MOVING = "#5aa7e0"  # the cubes that turn with it: blue, hatched (``drawing.HATCH``)
 PLAN_ARROW = "#111111"  # the turn's arrow, drawn in a white halo
 HELD_END = "#000000"  # the end you hold, outlined
 COUNT_MARK = "#0d3b8c"  # the corner (or loose end) a step counts from: outlined dark blue
@@ -652,10 +652,11 @@ def _arc_for(turn: Turn, view: View) -> tuple[Point3, ...]:
     lies on their side of the turning line and shows where the run goes; inside the window,
     clear of the joint cubes' numbers, over no cube held still (:func:`crossings`), over as
     few other numbers as may be, and long on the page. The nearer arrows are tried first;
-    the farther ones (ARC_FURTHER, ARC_FAR) only when none of those runs over no held cube
-    and no number (half the work, on most steps)."""
+    the farther ones (ARC_FURTHER, ARC_FAR) only when none of those stays inside, clear of
+    the joint's numbers, over no held cube and no other number (half the work, on most
+    steps)."""
     near_first = _best_arc(turn, view, ARC_ALONG, _radii(turn, False))
-    if near_first[0][:2] == (0, True):
+    if near_first[0][:4] == (True, True, 0, True):
         return near_first[1]
     everything = _best_arc(turn, view, ARC_ALONG + ARC_FURTHER, _radii(turn))
     return everything[1]
@@ -665,7 +666,7 @@ def _best_arc(
     turn: Turn, view: View, alongs: Sequence[float], radii: Sequence[float]
 ) -> tuple[tuple[Any, ...], tuple[Point3, ...]]:
     """The best arrow of those ``alongs`` and ``radii`` give (:func:`_arc_for`), and its
-    key: (-numbers covered, over no held cube, ...) among the inside and clear ones."""
+    key: (inside, clear of the joint's numbers, -numbers covered, over no held cube, ...)."""
     project = drawing.projector(view.camera)
     window = view.window or (-math.inf, -math.inf, math.inf, math.inf)
     spots = [project(view.labels[i]) for i in (turn.hold, turn.turn) if i in view.labels]
@@ -685,11 +686,11 @@ def _best_arc(
         first.append(((inside, clear >= ARC_CLEAR), (min(length, 1.2), -abs(k), clear), arc, near))
     top = max(f[0] for f in first)
     best: tuple[tuple[Any, ...], tuple[Point3, ...]] | None = None
-    for _ok, rest, arc, near in (f for f in first if f[0] == top):  # then the dearer measures
+    for ok, rest, arc, near in (f for f in first if f[0] == top):  # then the dearer measures
         over = crossings(near, held)
         # the numbers of other cubes it would cover (they are then left off)
         covered = sum(1 for q in others if min(_off_text(p, q) for p in near) < ARC_CLEAR)
-        key = (-covered, over == 0, -over, *rest)
+        key = (*ok, -covered, over == 0, -over, *rest)
         if best is None or key > best[0]:
             best = (key, arc)
     assert best is not None
@@ -964,6 +965,27 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
             )
         )
     return out
+
+
+def finished_panel(
+    solution: Solution, view: View, colours: dict[int, str], box: bool = True
+) -> Panel:
+    """The finished shape of ``solution`` (in display orientation) as ``view`` draws it,
+    each cube in its colour of ``colours``, with the box's outline (``box``)."""
+    n = len(solution.cells)
+    last = steps(solution)[-1]
+    whole = ((0, 0, 0), solution.region.dims)
+    return Panel(
+        Step(last.number, n, n - 1, -1, last.direction),
+        "",
+        (view,),
+        view,
+        (),
+        None,
+        whole,
+        colours=colours,
+        box=whole if box else None,
+    )
 
 
 def start_panel(plan: FoldPlan) -> Panel:
@@ -1335,8 +1357,9 @@ def pointers(
         ):
             words = f"{words} {HIDDEN}"
         if cube in drawn:
-            for k, long in itertools.product(range(8), (POINTER_LONG, POINTER_LONG * 0.7)):
-                a = k * math.pi / 4 + math.pi / 8
+            for k, long in itertools.product(range(16), (1.0, 0.7, 0.45)):
+                a = k * math.pi / 8 + math.pi / 16
+                long *= POINTER_LONG
                 u = (math.cos(a), math.sin(a))
                 tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
                 tail = (tip[0] + long * u[0], tip[1] + long * u[1])

@@ -69,3 +69,63 @@ def render(snake: str, box: str, region: str, cells: list[list[int]], form: str)
         else:
             explain.save(picked, path, typed=typed)
         return path.read_bytes()
+
+
+# -- the "Make it" panel: the pieces for a printer, the workshop sheet (docs/make.md) --------
+MAKE_FORMS = {"3mf": "model/3mf", "sheet.pdf": "application/pdf"}
+MAKE_MOST = 216  # cubes: the served page makes the pieces of at most a 6x6x6 (a 3MF of about
+# 8 MB; a 1,000-cube snake's would be about 37 MB): `snakecube make` takes any size
+
+
+def make(
+    snake: str,
+    box: str,
+    region: str,
+    cells: list[list[int]],
+    form: str,
+    size: float,
+    cord: float,
+    colours: str,
+) -> tuple[bytes, str, str]:
+    """The bytes of one "Make it" download for the picked solution, with its file name and
+    media type: the 3MF file (a ZIP of the plates' files when they need more than one plate),
+    or the workshop sheet."""
+    import io
+    import zipfile
+
+    from snakecube.make import Settings, checker_phase, pieces
+
+    if form not in MAKE_FORMS:
+        raise InputError(f"unknown download {form!r}; use one of {', '.join(MAKE_FORMS)}")
+    settings = Settings(size, cord, colours)
+    picked: Any = answers.solution(snake, box, region, cells)
+    if len(picked.cells) > MAKE_MOST:
+        raise InputError(
+            f"the page makes the pieces of at most {MAKE_MOST} cubes, and this snake has "
+            f"{len(picked.cells)}: use snakecube make on your machine"
+        )
+    dark_first = checker_phase(picked.cells) if colours == "checker" else False
+    plates = pieces(picked.snake, settings, dark_first)
+    title = f"snakecube make {snake.strip()}"
+    if form == "3mf":
+        from snakecube.make.files import three_mf_bytes
+
+        files = [three_mf_bytes(p, settings, title) for p in plates]
+        if len(files) == 1:
+            return files[0], "snakecube.3mf", MAKE_FORMS["3mf"]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for k, data in enumerate(files, 1):
+                z.writestr("snakecube.3mf" if k == 1 else f"snakecube-{k}.3mf", data)
+        return out.getvalue(), "snakecube-plates.zip", "application/zip"
+    explain.need_pictures()
+    from snakecube.make.sheet import Workshop, save_sheet
+
+    plan = fold.plan(picked)
+    shape = f"the {picked.region.describe()}"
+    workshop = Workshop(snake.strip(), picked.snake, plates, settings,
+                        plan if plan.found else None, shape)  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="snakecube-web-") as folder:
+        path = Path(folder) / "sheet.pdf"
+        save_sheet(workshop, path)
+        return path.read_bytes(), "snakecube-workshop.pdf", MAKE_FORMS["sheet.pdf"]

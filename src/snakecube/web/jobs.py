@@ -136,6 +136,8 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
         return answers.wrong_answer(*args)
     if kind == "download":
         return downloads.render(*args)
+    if kind == "make":
+        return downloads.make(*args)
     if kind == "sleep":  # for tests: a job that holds its slot
         time.sleep(float(args[0]))
         return {"slept": args[0]}

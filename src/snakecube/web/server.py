@@ -13,6 +13,8 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
   scene and words, the fold plan; ``/api/wrong`` ``{..., step}``: the fold plan's
   "Something doesn't match?" questions at that step;
 * ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
+* ``POST /api/make`` ``{..., form: 3mf|sheet.pdf, size, cord, colours}``: the "Make it"
+  panel's 3MF file (a ZIP of plates when one does not hold the pieces) or workshop sheet.
 
 Every job belongs to its request: a client that leaves (Stop, a closed tab) ends its job, and
 its process, at once. Only this machine's pages drive the server: Host names other than the
@@ -66,10 +68,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.explain import viewer
+from snakecube.make.pieces import Settings
 from snakecube.search import kernel
 from snakecube.web import answers
 from snakecube.web.connections import BACKLOG, Protocol, fitted_caps
-from snakecube.web.downloads import FORMS
+from snakecube.web.downloads import FORMS, MAKE_FORMS
 from snakecube.web.jobs import (
     MEMORY_MB,
     STOP_SIGNALS,
@@ -337,6 +340,8 @@ class Routes:
         args = (snake, box, region, _cells(body))
         if kind == "wrong":
             return (*args, _step(body))
+        if kind == "make":
+            return (*args, *_make_fields(body))
         return (*args, _form(body)) if kind == "download" else args
 
     async def _job(
@@ -411,6 +416,13 @@ class Routes:
         return JSONResponse(await self._answer(request, "wrong"))
 
     @_one_line
+    async def make(self, request: Request) -> Response:
+        """The "Make it" panel: the pieces' 3MF file or the workshop sheet."""
+        data, name, media = await self._answer(request, "make")
+        return Response(data, media_type=media, headers={
+            "content-disposition": f'attachment; filename="{name}"'})  # fmt: skip
+
+    @_one_line
     async def download(self, request: Request) -> Response:
         args = await self._read(request, "download")
         data, form = await self._answer(request, "download", args), args[-1]
@@ -430,6 +442,22 @@ def _step(body: dict[str, Any]) -> int:
     if not isinstance(step, int) or isinstance(step, bool) or not 1 <= step <= limits.MAX_CUBES:
         raise InputError("step: give the plan's step as a whole number from 1")
     return step
+
+
+def _make_fields(body: dict[str, Any]) -> tuple[str, float, float, str]:
+    """The "Make it" panel's form, cube size and cord (mm) and colours, checked."""
+    form = str(body.get("form", ""))
+    if form not in MAKE_FORMS:
+        raise InputError(f"unknown download {form!r}; use one of {', '.join(MAKE_FORMS)}")
+    numbers = []
+    for name, default in (("size", 20.0), ("cord", 2.5)):
+        value = body.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InputError(f"{name}: give a number of mm")
+        numbers.append(float(value))
+    colours = str(body.get("colours", "alternate"))
+    Settings(numbers[0], numbers[1], colours)  # a bad one: one line, before any work
+    return form, numbers[0], numbers[1], colours
 
 
 def _form(body: dict[str, Any]) -> str:
@@ -543,6 +571,7 @@ def create_app(
             Route("/api/plan", routes.plan, methods=["POST"]),
             Route("/api/wrong", routes.wrong, methods=["POST"]),
             Route("/api/download", routes.download, methods=["POST"]),
+            Route("/api/make", routes.make, methods=["POST"]),
             Route("/{name:str}", routes.asset),
         ],
         middleware=[Middleware(_Guard, hosts=allowed_hosts(host))],

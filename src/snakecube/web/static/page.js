@@ -84,6 +84,11 @@
       },
       async download(body) { return (await post("api/download", body)).blob(); },
       downloads: ["pdf", "gif", "html", "plan.pdf"],
+      async make(body) {  // the file, named as the server names it
+        const r = await post("api/make", body);
+        const named = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "");
+        return { blob: await r.blob(), name: named ? named[1] : `snakecube.${body.form}` };
+      },
     };
   }
 
@@ -160,6 +165,7 @@
         return new Blob([out.html], { type: "text/html" });
       },
       downloads: ["html"],
+      make: null,  // manifold3d and lib3mf have no Pyodide builds: the panel says so
     };
     return backend;
   }
@@ -195,7 +201,7 @@
 
   // Only what acts: after an error or an empty answer, its message and nothing else.
   function showOnlyMessage() {
-    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo", "named"]) $(id).hidden = true;
+    for (const id of ["pick-row", "right", "words-box", "warning", "progress", "typo", "named", "make-box"]) $(id).hidden = true;
     $("counts").textContent = "";
     $("search").textContent = "";
   }
@@ -390,7 +396,7 @@
     showTypo(result.catalog_typo);
     showNearby(result.nearby || [], false);
     if (!result.solutions.length) {
-      for (const id of ["pick-row", "right", "words-box"]) $(id).hidden = true;
+      for (const id of ["pick-row", "right", "words-box", "make-box"]) $(id).hidden = true;
       if (final) setState("done");
       return;
     }
@@ -406,6 +412,10 @@
     $("pick-row").hidden = false;
     for (const form of FORMS) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
     $("no-downloads").hidden = backend.downloads.length > 1;
+    $("make-box").hidden = false;
+    $("make-buttons").hidden = !backend.make;
+    $("make-none").hidden = Boolean(backend.make);
+    $("make-command").textContent = makeCommand(req);
     // The fold plan is worked out once the answer is final: in the browser it shares the one
     // solver with the count, and on the server it is not needed to draw the answer.
     const wanted = linked && linked.solution ? linked.solution - 1 : null;
@@ -1337,6 +1347,37 @@
     window.print();
   }
 
+  // The command that makes the pieces on a person's own machine (the static page's panel).
+  function makeCommand(req) {
+    const quote = (t) => /^[A-Za-z0-9_.,:\/x-]+$/.test(t) ? t : `'${t.replace(/'/g, "'\\''")}'`;
+    const target = req.box ? ` --box ${quote(req.box)}` : req.region ? " --region region.txt" : "";
+    const size = Number($("make-size").value) || 20, cord = Number($("make-cord").value) || 2.5;
+    const colours = $("make-colours").value;
+    const options = (size !== 20 ? ` --size ${size}` : "") + (cord !== 2.5 ? ` --cord ${cord}` : "") +
+      (colours !== "alternate" ? ` --colours ${colours}` : "");
+    return `snakecube make ${quote(req.snake.trim())}${target}${options} --out pieces.3mf`;
+  }
+
+  async function makeIt(form) {
+    if (!picked || !backend.make) return;
+    const button = $(`make-${form}`);
+    button.disabled = true;
+    try {
+      const got = await backend.make({ ...asked, cells: picked, form, size: Number($("make-size").value),
+        cord: Number($("make-cord").value), colours: $("make-colours").value });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(got.blob);
+      a.download = got.name;
+      document.body.appendChild(a);
+      a.click();
+      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 10000);
+    } catch (err) {
+      showError(err.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   async function download(form) {
     if (!picked) return;
     const button = $(`dl-${form}`);
@@ -1386,6 +1427,10 @@
   });
   $("to-layers").addEventListener("click", () => $("step-title").scrollIntoView({ block: "start" }));
   for (const form of FORMS) $(`dl-${form}`).addEventListener("click", () => download(form));
+  for (const form of ["3mf", "sheet.pdf"]) $(`make-${form}`).addEventListener("click", () => makeIt(form));
+  for (const id of ["make-size", "make-cord", "make-colours"]) {
+    $(id).addEventListener("change", () => { if (asked) $("make-command").textContent = makeCommand(asked); });
+  }
   $("print").addEventListener("click", printSteps);
   $("region-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
