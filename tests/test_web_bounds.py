@@ -134,6 +134,26 @@ def test_every_error_is_one_json_line(server):
     assert r.headers["content-disposition"] == 'attachment; filename="snakecube.html"'
 
 
+def test_content_length_and_transfer_encoding_together_are_refused(server):
+    """A request with both (issue 62): one 400 naming them, the connection closed, and the
+    request hidden in its body never run (before: h11 read it by Transfer-Encoding and ran
+    the second request, a smuggled one behind a proxy that reads Content-Length)."""
+    hidden = f"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+    raw = (
+        f"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 4\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden
+    ).encode()
+    answer = read_all(head(server.port, raw), 10)
+    status, body = answer_of(answer)
+    assert status == 400, answer
+    assert json.loads(body)["error"] == (
+        "a request may give Content-Length or Transfer-Encoding, not both"
+    )
+    assert answer.count(b"HTTP/1.1 ") == 1, answer  # the hidden request never answered
+    assert server.status()["busy"] == 0
+
+
 def test_clients_cannot_fill_the_log(server):
     """Unreadable requests and WebSocket upgrades each make uvicorn log a line: at most one
     of a kind a second."""

@@ -26,7 +26,11 @@ answer to a request whose client half-closed, and one JSON line for every refusa
   really gone answers it with a reset, which ends the connection, and its job, within
   ``PROBE_SECONDS`` (a stream's own events do the same).
 * **Refusals**: an unreadable request (uvicorn's 400) and a refused connection are one JSON
-  line, like every other answer of the server.
+  line, like every other answer of the server. A request with both Content-Length and
+  Transfer-Encoding is unreadable too (one 400, then the connection closes: nothing after
+  it runs), as RFC 9112 allows a server to treat it; rejected: reading it by
+  Transfer-Encoding as h11 does (a proxy in front that reads Content-Length would pass a
+  second request hidden in the body).
 """
 
 from __future__ import annotations
@@ -87,6 +91,26 @@ class Protocol(H11Protocol):
         super().connection_made(transport)
         if self._room():
             self._headers_due()
+        self.conn.next_event = self._checked(self.conn.next_event)  # type: ignore[method-assign]
+
+    _why = ""  # what was wrong with the request refused with 400
+
+    def _checked(self, next_event: Any) -> Any:
+        """h11's reader, with a request that gives both Content-Length and
+        Transfer-Encoding refused (h11 reads it by Transfer-Encoding; a proxy in front may
+        read it by Content-Length, and a second request hidden in its body would then run):
+        uvicorn answers h11's RemoteProtocolError with a 400, and the connection closes."""
+
+        def checked() -> Any:
+            event = next_event()
+            if isinstance(event, h11.Request):
+                names = {name.lower() for name, _ in event.headers}
+                if b"content-length" in names and b"transfer-encoding" in names:
+                    self._why = "a request may give Content-Length or Transfer-Encoding, not both"
+                    raise h11.RemoteProtocolError(self._why, 400)
+            return event
+
+        return checked
 
     @property
     def host(self) -> str:
@@ -175,5 +199,6 @@ class Protocol(H11Protocol):
         self._probe = self.loop.call_later(PROBE_SECONDS, self._gone)
 
     def send_400_response(self, msg: str) -> None:
-        self.transport.write(refusal(400, "not an HTTP/1.1 request this server can read"))
+        why = self._why or "not an HTTP/1.1 request this server can read"
+        self.transport.write(refusal(400, why))
         self.transport.close()
