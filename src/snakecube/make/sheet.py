@@ -10,6 +10,7 @@ as the pieces are.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,7 +30,6 @@ from snakecube.make.pieces import (
     Settings,
     bit,
     cord,
-    counts,
 )
 from snakecube.snake import Snake
 
@@ -56,28 +56,32 @@ def _mm(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def kind_words(kind: Kind, s: Settings) -> str:
-    """How a piece of ``kind`` is printed and drilled, in words."""
+def kind_words(kind: Kind) -> str:
+    """What a piece of ``kind`` is, in words."""
+    return {
+        Kind.END: "the cord leaves by one face (a small hole); a pocket for its knot opens "
+        "on the opposite face (a wide hole).",
+        Kind.STRAIGHT: "the cord goes straight through two opposite faces.",
+        Kind.CORNER: "the cord leaves by two faces that meet at an edge, bending through "
+        "the middle.",
+    }[kind]
+
+
+def drill_words(kind: Kind, s: Settings) -> str:
+    """How a piece of ``kind`` is drilled in wood."""
     hole = f"{_mm(s.channel)} mm at least (drill {_mm(bit(s.channel))} mm)"
     if kind is Kind.END:
         return (
-            "the cord leaves by one face; a pocket for its knot opens on the opposite face. "
-            "Printed lying on its cord face. In wood: a hole of "
-            f"{hole} through the middle of a face, then from the opposite face a pocket "
-            f"{_mm(s.pocket)} mm across at least (Forstner bit {_mm(bit(s.pocket))} mm), "
-            f"{_mm(s.pocket_depth)} mm deep."
+            f"a hole of {hole} through the middle of a face, then from the opposite face a "
+            f"pocket {_mm(s.pocket)} mm across at least (Forstner bit {_mm(bit(s.pocket))} "
+            f"mm), {_mm(s.pocket_depth)} mm deep."
         )
     if kind is Kind.STRAIGHT:
-        return (
-            "the cord goes straight through two opposite faces. Printed lying on one of "
-            f"them. In wood: a hole of {hole} straight through, face middle to face middle."
-        )
+        return f"a hole of {hole} straight through, face middle to face middle."
     depth = s.size / 2 + bit(s.channel) / 2
     return (
-        "the cord leaves by two faces that meet at an edge, bending through the middle. "
-        "Printed lying on one of them. In wood: a hole of "
-        f"{hole} into the middle of each of the two faces, {_mm(depth)} mm deep, so that they "
-        "meet; take the sharp edge off where they meet, so the cord turns smoothly."
+        f"a hole of {hole} into the middle of each of the two faces, {_mm(depth)} mm deep, so "
+        "that they meet; take the sharp edge off where they meet, so the cord turns smoothly."
     )
 
 
@@ -86,18 +90,17 @@ def stringing_words(w: Workshop) -> list[str]:
     n = w.snake.cubes
     c = cord(w.plates, w.settings)
     return [
-        f"Lay the pieces out in order, cube 1 to cube {n} (the plate map shows which is which: "
-        "they come off the plate in that order).",
-        f"Tie an overhand knot {_mm(KNOT_ROOM / 10)} cm from one end of the cord. Thread the "
-        "other end into cube 1's pocket and out through its cord hole, so that the knot sits "
-        "in the pocket.",
-        f"Thread cube 2, then 3, and so on to cube {n - 1}, each by either of its holes (a "
-        "corner's two holes are alike; a long needle or a bent wire takes the cord round the "
-        "bend).",
-        f"Thread cube {n} through its cord hole into its pocket. Mark the cord "
-        f"{c.knotted / 1000:.2f} m from the first knot, pull the mark into the pocket "
-        "(the cord stretches), tie the second knot there, trim the end and press the knot "
-        "into the pocket.",
+        f"Cut {c.cut / 1000:.2f} m of cord. Tie an overhand knot {_mm(KNOT_ROOM / 10)} cm from "
+        f"one end, and mark the cord {c.knotted / 1000:.2f} m from the knot.",
+        "Thread the other end into cube 1's pocket (its wide hole) and out through its small "
+        "hole, so that the knot sits in the pocket.",
+        f"Thread cubes 2 to {n - 1} in the order of the list above: each the kind the list "
+        "says (the colours alternate, if you made them so), into either of its holes and out "
+        "of the other (a corner's two holes are alike; a long needle or a bent wire takes the "
+        "cord round its bend).",
+        f"Thread cube {n} in through its small hole and out of its pocket. Pull the mark into "
+        "the pocket (the cord stretches by a tenth), tie the second knot at the mark, trim the "
+        "end and press the knot into the pocket.",
     ]
 
 
@@ -110,6 +113,16 @@ def _pieces_lines(w: Workshop) -> list[str]:
         span = f"{first + 1}-{first + len(chunk)}"
         out.append(f"{span:>9}  {' '.join(chunk)}")
     return out
+
+
+def _told(plates: tuple[Plate, ...], colour: str | None = None) -> str:
+    """'2 ends (E), 16 straights (S), 46 corners (C)', of one colour or of all."""
+    seen = Counter(
+        p.kind for plate in plates for p in plate.pieces if colour is None or p.colour == colour
+    )
+    return ", ".join(
+        f"{seen[kind]} {kind.word}{'s' if seen[kind] != 1 else ''} ({kind.value})" for kind in Kind
+    )
 
 
 def _colour_words(w: Workshop) -> str:
@@ -125,46 +138,72 @@ def _colour_words(w: Workshop) -> str:
     )
     return (
         f"Colours, {how}: odd cubes {COLOUR_WORDS[first]}, even cubes "
-        f"{COLOUR_WORDS[other]}. The 3MF files carry them; a one-colour printer prints the "
-        "light and the dark pieces as two jobs."
+        f"{COLOUR_WORDS[other]}. Light: {_told(w.plates, 'light')}; dark: "
+        f"{_told(w.plates, 'dark')}."
+    )
+
+
+def _print_words(w: Workshop) -> str:
+    s = w.settings
+    plates = len(w.plates)
+    where = (
+        f"one plate of {_mm(s.plate[0])} x {_mm(s.plate[1])} mm"
+        if plates == 1
+        else f"{plates} plates of {_mm(s.plate[0])} x {_mm(s.plate[1])} mm (F.3mf, F-2.3mf ...)"
+    )
+    return (
+        f"Printing: the 3MF file (snakecube make ... --out F.3mf; --plate WxD for another "
+        f"printer) lays the pieces on {where}, each on a face the cord leaves by, in colour. "
+        "They print without supports: where a channel lies across the layers its roof is "
+        "pointed (a teardrop). A printer with one colour: print the light pieces, then the dark "
+        "ones. A channel that comes out tight: turn a drill of its size through it by hand. "
+        f"Channels are {_mm(s.channel)} mm across ({_mm(s.channel - s.cord)} mm wider than the "
+        f"cord), edges chamfered {_mm(s.chamfer)} mm, a corner's channel bends with a radius of "
+        f"{_mm(s.bend)} mm."
     )
 
 
 def _words_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
     s = w.settings
 
+    def para(sheet: Sheet, y: float, text: str, width: float) -> float:
+        return sheet.text(MARGIN, y, wrap(text, width)) + GAP
+
     def draw(sheet: Sheet, number: int, pages: int) -> None:
         width = sheet.size[0] - 2 * MARGIN
         y = MARGIN + _header(sheet, w, number, pages)
-        have = counts(w.plates)
-        told = ", ".join(
-            f"{k} {kind.word}{'s' if k != 1 else ''} ({kind.value})" for kind, k in have.items()
-        )
         c = cord(w.plates, s)
-        paras = [
+        y += para(
+            sheet,
+            y,
             f"{w.snake.cubes} cubes of {_mm(s.size)} mm on a {_mm(s.cord)} mm round elastic "
-            f"cord, folding into {w.target}: {told}.",
-        ]
-        for para in paras:
-            y += sheet.text(MARGIN, y, wrap(para, width)) + GAP
-        y += sheet.text(MARGIN, y, ["The pieces in chain order (cube 1 is the first end):"])
+            f"cord, folding into {w.target}: {_told(w.plates)}. Pieces of a kind (and colour) "
+            "are alike, so they need no marks: the numbers are the order to string them in.",
+            width,
+        )
+        y += sheet.text(
+            MARGIN, y, ["The pieces in chain order (cube 1 is the design's first end):"]
+        )
         y += sheet.text(MARGIN, y, _pieces_lines(w), mono=True) + GAP
         for kind in Kind:
-            text = f"{kind.value}, {kind.word}: {kind_words(kind, s)}"
-            y += sheet.text(MARGIN, y, wrap(text, width)) + GAP / 2
-        y += GAP / 2
-        extra = [
-            _colour_words(w),
-            f"Cord: the channels are {c.channels / 1000:.2f} m end to end. Cut "
-            f"{c.cut / 1000:.2f} m: {c.knotted / 1000:.2f} m between the knots "
+            y += sheet.text(MARGIN, y, wrap(f"{kind.value}, {kind.word}: {kind_words(kind)}",
+                                            width))  # fmt: skip
+        y += GAP
+        y += para(sheet, y, _colour_words(w), width)
+        y += para(sheet, y, _print_words(w), width)
+        wood = "In wood: " + " ".join(
+            f"{kind.word.capitalize()}: {drill_words(kind, s)}" for kind in Kind
+        )
+        y += para(sheet, y, wood, width)
+        y += para(
+            sheet,
+            y,
+            f"Cord: the channels are {c.channels / 1000:.2f} m end to end (to the pockets' "
+            f"floors). Cut {c.cut / 1000:.2f} m: {c.knotted / 1000:.2f} m between the knots "
             f"({round(STRETCH * 100)} % shorter than the channels, so the chain pulls itself "
             f"together) and {_mm(KNOT_ROOM / 10)} cm at each end to hold while tying.",
-            f"Channels {_mm(s.channel)} mm across, {_mm(s.channel - s.cord)} mm wider than the "
-            f"cord; edges chamfered {_mm(s.chamfer)} mm; a corner's channel bends with a "
-            f"radius of {_mm(s.bend)} mm.",
-        ]
-        for para in extra:
-            y += sheet.text(MARGIN, y, wrap(para, width)) + GAP
+            width,
+        )
         y += sheet.text(MARGIN, y, ["Stringing:"], fontweight="bold")
         for k, step in enumerate(stringing_words(w), 1):
             lines = wrap(step, width - 0.25)
@@ -173,8 +212,8 @@ def _words_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
         y += GAP
         if w.plan is not None:
             hint = (
-                "To fold it: the fold plan (snakecube fold ... --out plan.pdf) starts from the "
-                "flat start on the last page."
+                f"To fold it: the fold plan (snakecube fold {w.typed} --out plan.pdf, or the "
+                "page's fold plan PDF) starts from the flat start on the last page."
             )
             sheet.text(MARGIN, y, wrap(hint, width), style="italic")
 
@@ -183,7 +222,7 @@ def _words_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
 
 def _header(sheet: Sheet, w: Workshop, number: int, pages: int) -> float:
     width = sheet.size[0] - 2 * MARGIN
-    title = f"Workshop sheet: {w.typed}"
+    title = f"Workshop sheet for the design {w.typed}"
     used = sheet.text(
         MARGIN, MARGIN, wrap(title, width, TEXT_PT + 3, mono=True), TEXT_PT + 3, mono=True
     )
