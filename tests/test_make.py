@@ -299,7 +299,7 @@ def test_the_workshop_sheet_lists_the_pieces_as_convert_does(tmp_path):
     flat = " ".join(text.split())
     assert "2 ends (E), 24 straights (S), 38 corners (C)" in flat
     for words in (
-        "In wood: a hole of 3.1 mm at least",
+        "In wood: End: a hole of 3.1 mm at least",
         "Forstner bit",
         "Stringing:",
         "Cut 1.23 m",
