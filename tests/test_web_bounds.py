@@ -279,10 +279,51 @@ def test_a_worker_has_a_memory_cap_and_is_replaced_when_it_grew(tmp_path):
                                      "cells": corners_cells(), "form": "pdf"})  # fmt: skip
         assert "500,499 cubes" in one_line(r, 400) and time.monotonic() - began < 20
         ok = s.post("/api/details", {"snake": "standard", "cells": cells})
-        assert ok.status_code == 200 and len(s.status()["pids"]) == 1
+        assert ok.status_code == 200
+        assert len(s.status()["pids"]) == s.status()["processes"] == 2
     finally:
         s.kill()
     assert len(s.log().splitlines()) == 1, s.log()
+
+
+def post_from(port: int, address: str, path: str, body: object) -> socket.socket:
+    """A POST of ``body`` as JSON from ``address``, its answer left unread."""
+    data = json.dumps(body).encode()
+    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
+             f"Content-Length: {len(data)}", "", ""]  # fmt: skip
+    return head(port, "\r\n".join(lines).encode() + data, address)
+
+
+def test_one_address_cannot_keep_the_others_out(tmp_path):
+    """Issue 62: ten long searches from one address, with the default places (two workers,
+    a queue of 8): it gets its share, two running and two waiting, and the other six a 503
+    that says why; another address then gets the standard snake answered at once (before:
+    the ten took every place, and everyone else got 503 for a minute)."""
+    s = Server(tmp_path, "--workers", "2", "--max-seconds", "60")
+    held, refused = [], []
+    try:
+        for _ in range(10):
+            c = post_from(s.port, "127.0.0.2", "/api/solve", {"snake": LONG_5})
+            c.settimeout(HANG)
+            first = c.recv(4096)
+            if first.startswith(b"HTTP/1.1 503"):
+                while not first.endswith(b"}"):  # the body may come in a packet of its own
+                    first += c.recv(4096)
+                refused.append(json.loads(first.split(b"\r\n\r\n", 1)[1])["error"])
+                c.close()
+            else:
+                held.append(c)
+        assert len(held) == 4 and len(refused) == 6, (len(held), refused)
+        assert refused[0].startswith("busy: your address has 4 jobs running or waiting")
+        began = time.monotonic()
+        other = post_from(s.port, "127.0.0.3", "/api/solve", {"snake": "standard"})
+        answer = read_all(other, 30)
+        assert b"event: result" in answer and b'"distinct": 1' in answer, answer[-500:]
+        assert time.monotonic() - began < 10
+    finally:
+        for c in held:
+            c.close()
+        s.kill()
 
 
 # -- a pool that heals ---------------------------------------------------------------------------
@@ -299,19 +340,20 @@ def test_the_pool_heals_when_a_worker_cannot_start(tmp_path):
         folder.write_text("in the way\n")
         leave_a_search(s.port)
         until(lambda: s.status()["problem"] is not None, "the status names the problem")
-        assert s.status()["pids"] == []
+        leave_a_search(s.port)  # the process kept for others goes the same way
+        until(lambda: s.status()["pids"] == [], "no worker is left")
         r = s.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
         assert "no search process can start" in one_line(r, 503)
         time.sleep(2)  # retries meanwhile, logged once
         folder.unlink()
-        until(lambda: len(s.status()["pids"]) == 1, "a worker starts again")
+        until(lambda: len(s.status()["pids"]) == 2, "the workers start again")
         assert s.status()["problem"] is None
         log = s.log().splitlines()
         assert len(log) == 3 and "could not start" in log[1] and "start again" in log[2], log
         for p in s.tmp.iterdir():  # the forkserver's socket goes too
             subprocess.run(["rm", "-rf", str(p)], check=True)
         leave_a_search(s.port)
-        until(lambda: s.status()["restarts"].get("cancelled") == 2, "the job ended")
+        until(lambda: s.status()["restarts"].get("cancelled") == 3, "the job ended")
         ok = s.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
         assert ok.status_code == 200
     finally:
@@ -336,7 +378,7 @@ def test_a_flood_of_connections_leaves_file_descriptors_for_the_workers(tmp_path
                 idle.append(c)
         leave_a_search(s.port)  # its worker is replaced
         until(lambda: s.status()["restarts"].get("cancelled") == 1, "the job ended")
-        until(lambda: len(s.status()["pids"]) == 2, "its worker is replaced")
+        until(lambda: len(s.status()["pids"]) == 3, "its worker is replaced")
         r = s.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
         assert r.status_code == 200
         for c in idle:

@@ -20,6 +20,15 @@ loop only waits on the slot's pipe, so a compiled search never blocks it.
   ``Pool.problem`` says why.
 * Past ``queue`` waiting jobs, :meth:`Pool.reserve` raises :class:`Busy` at once; a job that
   waits longer than its ``wait`` seconds for a worker ends with :class:`Busy` too.
+* **A fair share for each address** (issue 62: ten long searches from one address kept
+  everyone else out for a minute). The pool runs one process more than ``size``; one
+  address runs at most ``size`` jobs at once, so the last process is always free for an
+  address with nothing running, and it holds at most ``size`` + WAITING_EACH places (past
+  that, :class:`Busy` says why). A free process goes to the waiting job whose address runs
+  the fewest, the earliest first. One person's page (a count, its first solution's
+  pictures and its fold plan at once) still runs on every process but one. Rejected: one
+  running job per address (a page's pictures would wait for its count), a waiting list
+  in arrival order only (the finding).
 * :meth:`Pool.stop` (the server stopping) ends every job now with :class:`Stopping`.
 * Workers die with the server: killed, or killed by any signal, the server leaves none running
   (``PR_SET_PDEATHSIG`` on the forkserver, which ends with the server). The forkserver and the
@@ -67,6 +76,7 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 FOLDER_PREFIX = "snakecube-serve-"  # + the server's pid and start time: its owner
 MP_FOLDER_FILE = "multiprocessing"  # in the pool's folder: the forkserver's folder, one line
 STOPPING = "the server is stopping; try again once it is back"
+WAITING_EACH = 2  # jobs one address may have waiting, besides those it runs
 
 log = logging.getLogger("uvicorn.error")
 
@@ -92,18 +102,23 @@ class JobError(Exception):
 
 
 class Place:
-    """A place in the pool, claimed by :meth:`Pool.reserve` for one job: :meth:`Pool.run`
-    uses it and gives it back when the job ends; :meth:`release` gives it back if no job
-    will use it (a request that ended first). Either happens once."""
+    """A place in the pool, claimed by :meth:`Pool.reserve` for one job of ``client`` (an
+    address): :meth:`Pool.run` uses it and gives it back when the job ends; :meth:`release`
+    gives it back if no job will use it (a request that ended first). Either happens
+    once."""
 
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, client: str = "") -> None:
         self._pool: Pool | None = pool
+        self.client = client
 
     def release(self) -> None:
         """Give the place back (once; later calls do nothing)."""
         pool, self._pool = self._pool, None
         if pool is not None:
             pool._reserved -= 1
+            pool._places[self.client] -= 1
+            if pool._places[self.client] <= 0:
+                del pool._places[self.client]
 
     def take(self) -> Pool:
         """The pool, for :meth:`Pool.run`; a place serves one job."""
@@ -351,8 +366,9 @@ def _why(err: BaseException) -> str:
 
 
 class Pool:
-    """``size`` worker processes, each capped at ``memory`` MB, and at most ``queue`` jobs
-    waiting for one, each for at most ``wait`` seconds."""
+    """``size`` worker processes and one more (:attr:`processes`), each capped at ``memory``
+    MB, and at most ``queue`` jobs waiting for one, each for at most ``wait`` seconds; a
+    fair share for each address (see the module's notes)."""
 
     def __init__(self, size: int, queue: int, wait: float = 90.0, memory: int = MEMORY_MB) -> None:
         self.size, self.queue, self.wait, self.memory = size, queue, wait, memory
@@ -373,7 +389,10 @@ class Pool:
                 "snakecube.nearby",
             ]
         )
-        self._idle: asyncio.Queue[_Slot | None] = asyncio.Queue()  # None: stopping
+        self._free: list[_Slot] = []  # idle workers
+        self._waiting: list[tuple[str, asyncio.Future[_Slot | None]]] = []  # in arrival order
+        self._runs: Counter[str] = Counter()  # jobs running, by address
+        self._places: Counter[str] = Counter()  # places held, by address
         self._slots: set[_Slot] = set()
         self._running: set[_Slot] = set()
         self._reserved = 0
@@ -401,13 +420,13 @@ class Pool:
         self._folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{me}-{_started_at(me)}-")
         assert self._spawner is not None, "Pool.start() after close()"
         loop = asyncio.get_running_loop()
-        for _ in range(self.size):
+        for _ in range(self.processes):
             try:
                 slot = await loop.run_in_executor(self._spawner, self._start_one, seconds)
             except Exception as err:
                 self._failed(err)
             else:
-                self._idle.put_nowait(slot)
+                self._idle(slot)
         with contextlib.suppress(OSError):  # the forkserver's folder, for remove_stale
             mp_folder = multiprocessing.util.get_temp_dir()
             Path(self._folder, MP_FOLDER_FILE).write_text(mp_folder + "\n")
@@ -453,44 +472,88 @@ class Pool:
     def stopping(self) -> bool:
         return self._stopping
 
-    def reserve(self) -> Place:
-        """Claim a place for one job, or raise Busy, NoWorkers or Stopping at once;
-        :meth:`run` uses the place."""
+    @property
+    def processes(self) -> int:
+        """Worker processes: ``size``, and one kept for the addresses with nothing running."""
+        return self.size + 1
+
+    def reserve(self, client: str = "") -> Place:
+        """Claim a place for one job of ``client`` (an address), or raise Busy, NoWorkers or
+        Stopping at once; :meth:`run` uses the place."""
         if self._stopping:
             raise Stopping(STOPPING)
         self._no_workers()
-        if self._reserved >= self.size + self.queue:
+        if self._reserved >= self.processes + self.queue:
             raise Busy("busy: every search slot is taken; try again in a moment")
+        each = self.size + WAITING_EACH
+        if self._places[client] >= each:
+            raise Busy(
+                f"busy: your address has {each} jobs running or waiting, the most one address "
+                "may have (the rest are kept for others); try again when one ends"
+            )
         self._reserved += 1
-        return Place(self)
+        self._places[client] += 1
+        return Place(self, client)
+
+    def _idle(self, slot: _Slot) -> None:
+        """A worker is free: to the waiting job whose address runs the fewest."""
+        self._free.append(slot)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Give free workers to waiting jobs: of the addresses running fewer than ``size``,
+        the one running the fewest, the earliest first."""
+        self._waiting = [w for w in self._waiting if not w[1].done()]
+        while self._free:
+            ready = [w for w in self._waiting if self._runs[w[0]] < self.size]
+            if not ready:
+                return
+            client, future = min(ready, key=lambda w: self._runs[w[0]])  # the earliest of ties
+            self._waiting.remove((client, future))
+            self._runs[client] += 1
+            future.set_result(self._free.pop(0))
+
+    def _done(self, client: str) -> None:
+        """A job of ``client`` that had a worker ended."""
+        self._runs[client] -= 1
+        if self._runs[client] <= 0:
+            del self._runs[client]
 
     def _no_workers(self) -> None:
         if self.problem is not None and not self._slots:
             raise NoWorkers(f"no search process can start ({self.problem}); the server "
                             "keeps trying: try again in a moment")  # fmt: skip
 
-    async def _take(self) -> _Slot:
-        """An idle slot, within ``wait`` seconds; NoWorkers as soon as none is left."""
+    async def _take(self, client: str) -> _Slot:
+        """A worker for a job of ``client``, within ``wait`` seconds (:meth:`_dispatch`
+        decides whose turn it is); NoWorkers as soon as none is left."""
+        if self._stopping:
+            raise Stopping(STOPPING)
         loop = asyncio.get_running_loop()
         end = loop.time() + self.wait
-        getter = asyncio.ensure_future(self._idle.get())  # keeps its turn while checked on
+        turn: asyncio.Future[_Slot | None] = loop.create_future()
+        self._waiting.append((client, turn))
+        self._dispatch()
         try:
-            while not getter.done():
+            while not turn.done():
                 self._no_workers()
                 left = end - loop.time()
                 if left <= 0:
                     raise Busy(f"busy: no search process was free within {self.wait:g} s; "
                                "try again in a moment")  # fmt: skip
-                await asyncio.wait({getter}, timeout=min(left, 1.0))
+                await asyncio.wait({turn}, timeout=min(left, 1.0))
         except BaseException:  # Busy, or the job cancelled (its client gone) meanwhile
-            if not getter.done():
-                getter.cancel()  # a get cancelled leaves its slot in the queue
-            elif not getter.cancelled():
-                self._idle.put_nowait(getter.result())  # got as the job ended: given back
+            if not turn.done():
+                turn.cancel()
+            elif not turn.cancelled() and turn.result() is not None:
+                self._done(client)  # got as the job ended: given back
+                self._idle(turn.result())  # type: ignore[arg-type]
             raise
-        slot = getter.result()
+        slot = turn.result()
         if slot is None or self._stopping:
-            self._idle.put_nowait(slot)  # the next waiter stops too
+            if slot is not None:
+                self._done(client)
+                self._free.append(slot)
             raise Stopping(STOPPING)
         return slot
 
@@ -508,7 +571,7 @@ class Pool:
         worker and starts a fresh one."""
         place.take()
         try:
-            slot = await self._take()
+            slot = await self._take(place.client)
             self._running.add(slot)
             reason = "cancelled"  # unless the job ends otherwise
             try:
@@ -525,9 +588,11 @@ class Pool:
                 raise
             finally:
                 self._running.discard(slot)
+                self._done(place.client)
                 if not reason and resident_bytes(slot.process.pid) > self._recycle:
                     reason = "grown"  # its heap may never shrink: a fresh process instead
                 self._settle(slot, reason)
+                self._dispatch()  # the address may run another of its jobs now
         finally:
             place.release()
 
@@ -535,7 +600,7 @@ class Pool:
         """Put the slot back when its job ended well, else replace its worker: killed now,
         ended and replaced in the spawner thread; the new one warms while it waits."""
         if not reason and not self._stopping:
-            self._idle.put_nowait(slot)
+            self._idle(slot)
             return
         self._slots.discard(slot)
         if self._spawner is None:  # closed: nothing to start again
@@ -567,19 +632,20 @@ class Pool:
         fresh = started.result()
         if self.problem is not None:
             log.warning("search processes start again; %d of %d running",
-                        len(self._slots), self.size)  # fmt: skip
+                        len(self._slots), self.processes)  # fmt: skip
             self.problem = None
         self._retry = RETRY_SECONDS[0]
         if self._stopping:
             return  # close() ends it
-        self._idle.put_nowait(fresh)
+        self._idle(fresh)
 
     def _failed(self, err: BaseException) -> None:
         """A worker did not start: say so once, try again later, doubling the wait."""
         why = _why(err)
         if self.problem is None:
+            running, everyone = len(self._slots), self.processes
             log.warning("a search process could not start (%s); %d of %d running; trying "
-                        "again every few seconds", why, len(self._slots), self.size)  # fmt: skip
+                        "again every few seconds", why, running, everyone)  # fmt: skip
         self.problem = why
         if self._stopping:
             return
@@ -644,7 +710,10 @@ class Pool:
         self._stopping = True
         if self._retrying is not None:
             self._retrying.cancel()
-        self._idle.put_nowait(None)
+        for _client, turn in self._waiting:
+            if not turn.done():
+                turn.set_result(None)
+        self._waiting.clear()
         for slot in self._running:
             with contextlib.suppress(ProcessLookupError, OSError, ValueError):
                 slot.process.kill()  # its job sees the pipe close, and ends

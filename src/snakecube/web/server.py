@@ -233,6 +233,11 @@ async def _left(request: Request) -> None:
         pass
 
 
+def _address(request: Request) -> str:
+    """The client's address: whose share of the pool a job takes (``jobs.Pool``)."""
+    return request.client.host if request.client else ""
+
+
 def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
     return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
 
@@ -325,7 +330,8 @@ class Routes:
     @_one_line
     async def status(self, request: Request) -> Response:
         pool = self.pool
-        return JSONResponse({"busy": pool.busy, "slots": pool.size, "queue": pool.queue,
+        return JSONResponse({"busy": pool.busy, "slots": pool.size, "processes": pool.processes,
+                             "queue": pool.queue,
                              "pids": pool.pids(), "restarts": dict(pool.restarts),
                              "problem": pool.problem, "stopping": pool.stopping})  # fmt: skip
 
@@ -364,7 +370,7 @@ class Routes:
         """A job that answers at once (details, plan, download): read (unless ``args`` are
         given), reserved, run."""
         args = args or await self._read(request, kind)
-        place = self.pool.reserve()
+        place = self.pool.reserve(_address(request))
         return await self._job(request, place, kind, args, self.max_seconds + EXTRA_SECONDS)
 
     @_one_line
@@ -372,10 +378,11 @@ class Routes:
         """Server-sent events: ``progress`` while the search runs, then one ``result``."""
         args = await self._read(request, "solve")
         if answers.mismatch(*args[:3], nearby=False) is not None:  # bad input: 400, with
-            place = self.pool.reserve()  # the designs that do fit, looked for in the pool
+            # the designs that do fit, looked for in the pool
+            place = self.pool.reserve(_address(request))
             wrong = await self._job(request, place, "mismatch", args[:3], NEARBY_JOB_SECONDS)
             return JSONResponse(wrong, status_code=400)
-        place = self.pool.reserve()
+        place = self.pool.reserve(_address(request))
         stop = anyio.Event()  # set by sse-starlette when the server stops
         return _Stream(place, self._events(place, args, stop), stop)
 
