@@ -96,6 +96,9 @@ def test_no_piece_hangs_over_more_than_45_degrees(tmp_path):
         for letter, mesh in seen.items():
             assert mesh.is_watertight, (size, letter)
             assert makecheck.overhangs(mesh, bridge=cord + 0.6) == [], (size, cord, letter)
+            if letter != "E" or size == 20.0:  # the cord passes through, as thick as it is
+                faces = makecheck.piece("", mesh, cord).cord_faces
+                assert makecheck.passage(mesh, faces[0], faces[-1], cord / 2), (size, letter)
 
 
 def test_the_overhang_check_finds_a_hole_across_the_layers():
@@ -109,6 +112,26 @@ def test_the_overhang_check_finds_a_hole_across_the_layers():
     body = trimesh.Trimesh(np.asarray(mesh.vert_properties)[:, :3], np.asarray(mesh.tri_verts))
     body.apply_translation((0, 0, 10))
     assert makecheck.overhangs(body, bridge=3.1) != []
+
+
+def test_the_passage_check_is_not_blind():
+    """A corner whose two legs do not meet (its bend left out) has no passage for the cord;
+    the corner as made has one."""
+    manifold = pytest.importorskip("manifold3d")
+    from snakecube.make import solids
+
+    s = Settings()
+    tear = solids._teardrop(s)
+    rise = manifold.Manifold.extrude(tear.rotate(90), solids.LEG + 1).translate((0, 0, -1))
+    run = manifold.Manifold.extrude(tear, solids.LEG + 1).transform(
+        [[0, 0, 1, s.bend], [1, 0, 0, 0], [0, 1, 0, s.size / 2]]
+    )
+    broken = (solids._cube(s) - (rise + run)).to_mesh()
+    body = trimesh.Trimesh(np.asarray(broken.vert_properties)[:, :3], np.asarray(broken.tri_verts))
+    assert makecheck.piece("c", body).cord_faces == ((0, 1), (2, -1))  # both holes are there
+    assert not makecheck.passage(body, (0, 1), (2, -1), s.cord / 2)
+    made = solids.body(Kind.CORNER, s)
+    assert makecheck.passage(trimesh.Trimesh(made.vertices, made.faces), (0, 1), (2, -1), 1.25)
 
 
 def test_the_cord_check_is_not_blind():
@@ -183,18 +206,63 @@ def test_colours_are_colour_groups_in_the_file(scheme, tmp_path):
     assert [colours[k] for k in range(1, 28)] == [first if k % 2 else other for k in range(1, 28)]
 
 
-def test_checker_colours_follow_the_cells_parity_in_a_fold():
-    """Dark where x + y + z is even, in each shape the design folds into (on a grid, the
-    parity alternates along the chain: the colours alternate whichever fold)."""
-    for target in ("4x4x4", "8x8x1"):
-        result = sc.solve(HELD_OUT, target, limit=1)
-        if not result.solutions:
-            continue
-        cells = result.solutions[0].cells
-        dark_first = make.checker_phase(cells)
-        plates = make.pieces(sc.Snake.parse(HELD_OUT), Settings(colours="checker"), dark_first)
-        for p in plates[0].pieces:
-            assert (p.colour == "dark") == (sum(cells[p.number - 1]) % 2 == 0)
+# A design with two shapes (snakecube generate --box 4x4x4 --box 8x8x1 --seed 3): one fold
+# into each
+TWO = (
+    "lengths:3,2,2,3,2,3,2,2,2,3,2,2,2,2,2,2,2,3,2,2,2,2,2,3,2,2,3,4,2,2,2,2,2,3,2,2,2,3,3,2,2,2,"
+    "2,2,2,2,2,4,2"
+)
+
+
+@pytest.mark.parametrize("box", ["4x4x4", "8x8x1"])
+def test_checker_colours_are_the_cells_parity_in_the_fold(box, tmp_path):
+    """--colours checker: each body dark exactly where its cell in the fold (the one the
+    JSON names) has x + y + z even: a 3D checkerboard as a cube, a chess board flat."""
+    out = tmp_path / "c.3mf"
+    code, stdout, err, _ = tool(
+        "make", TWO, "--box", box, "--colours", "checker", "--out", str(out), "--json"
+    )
+    assert code == 0, err
+    cells = json.loads(stdout)["fold_cells"]
+    dims = sorted(max(c[k] for c in cells) + 1 for k in range(3))
+    assert dims == sorted(int(x) for x in box.split("x"))
+    dark = make.COLOURS["dark"].upper() + "FF"
+    colours = _colours(out)
+    assert [colours[k] == dark for k in range(1, 65)] == [
+        sum(cells[k - 1]) % 2 == 0 for k in range(1, 65)
+    ]
+
+
+def test_checker_without_a_fold_in_time_alternates_and_says_so(tmp_path):
+    out = tmp_path / "c.3mf"
+    code, stdout, err, _ = tool(
+        "make", "king", "--colours", "checker", "--seconds", "0.001", "--out", str(out), "--json"
+    )
+    assert code == 0, err
+    data = json.loads(stdout)
+    assert data["colours"] == "alternate" and "no fold in time" in data["colours_note"]
+    assert "the colours alternate from a light cube 1" in err
+
+
+def test_the_pieces_lie_in_chain_order_row_by_row_from_the_front_left(tmp_path):
+    """Read back from the file: cube 1 at the front left, each next cube to the right of the
+    last on its row, a new row behind the last, each row starting at the left."""
+    out = tmp_path / "r.3mf"
+    code, _, err, _ = tool("make", "standard", "--out", str(out))
+    assert code == 0, err
+    centres = {
+        int(name.split()[1]): mesh.bounds.mean(axis=0)[:2] for name, mesh in makecheck.bodies(out)
+    }
+    rows: list[list[int]] = []
+    for k in range(1, 28):
+        if rows and centres[k][1] == pytest.approx(centres[rows[-1][0]][1]):
+            assert centres[k][0] > centres[rows[-1][-1]][0]
+            rows[-1].append(k)
+        else:
+            assert not rows or centres[k][1] > centres[rows[-1][0]][1]
+            rows.append([k])
+    assert [len(r) for r in rows] == [9, 9, 9]
+    assert all(centres[r[0]][0] == pytest.approx(centres[1][0]) for r in rows)
 
 
 def test_a_folder_gets_one_stl_per_kind_with_its_count(tmp_path):
@@ -229,6 +297,7 @@ def test_the_json_says_what_was_written(tmp_path):
         (["--size", "abc"], "argument --size: 'abc' is not a number of mm"),
         (["--cord", "0"], "--cord: 0.0 is not a number from 0.5 to 20"),
         (["--plate", "20x20"], "--plate: 20x20 mm does not hold one cube of 20 mm"),
+        (["--size", "20000"], "--size: 20000.0 is not a number from 5 to 200"),
         (["--plate", "big"], "argument --plate: 'big' is not WxD in mm"),
         (["--colours", "red"], "argument --colours: invalid choice: 'red'"),
     ],
@@ -238,6 +307,58 @@ def test_bad_settings_get_one_line_and_exit_2(args, words, tmp_path):
     assert code == 2 and len(err.splitlines()) == 1, err
     assert words in err, err
     assert not (tmp_path / "x.3mf").exists()
+
+
+def test_a_snake_that_does_not_fit_the_box_is_bad_input(tmp_path):
+    """As solve says it, whatever --out asks for (before: a .3mf was written regardless)."""
+    out = tmp_path / "m.3mf"
+    code, _, err, _ = tool("make", "standard", "--box", "2x2x2", "--out", str(out))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "the snake has 27 cubes but the 2x2x2 box has 8 cells" in err
+    assert not out.exists()
+
+
+def test_folders_are_named_with_their_slash_and_checked_first(tmp_path):
+    """An existing folder named without its / is refused (before: STLs went into it, even
+    for --out x.3mf); a folder's parent must exist; a file in the way of an STL is found
+    before anything is written."""
+    (tmp_path / "x.3mf").mkdir()
+    code, _, err, _ = tool("make", "standard", "--out", str(tmp_path / "x.3mf"))
+    assert (
+        code == 2 and "is a folder: name a file" in err and not list((tmp_path / "x.3mf").iterdir())
+    )
+    code, _, err, _ = tool("make", "standard", "--out", f"{tmp_path}/nope/deeper/")
+    assert code == 2 and "no folder" in err and not (tmp_path / "nope").exists()
+    (tmp_path / "d" / "straight.stl").mkdir(parents=True)
+    code, _, err, _ = tool("make", "standard", "--out", f"{tmp_path}/d/")
+    assert code == 2 and "straight.stl" in err and "it is a folder" in err
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["straight.stl"]
+
+
+def test_an_earlier_runs_extra_plates_are_named(tmp_path):
+    out = tmp_path / "k.3mf"
+    assert tool("make", "king", "--size", "30", "--out", str(out))[0] == 0  # 2 plates
+    code, _, err, _ = tool("make", "king", "--out", str(out))  # 1 plate
+    assert code == 0 and f"{tmp_path}/k-2.3mf from an earlier run are not this design's" in err
+
+
+@pytest.mark.pictures
+def test_sheets_of_many_plates_and_of_short_snakes(tmp_path):
+    """27 plates of one piece each: the plate maps go on as many pages as they need (before:
+    a ValueError); a 2-cube snake's stringing has no middle cubes to thread."""
+    many = tmp_path / "many.pdf"
+    code, _, err, _ = tool("make", "standard", "--plate", "30x30", "--out", str(many))
+    assert code == 0, err
+    two = tmp_path / "two.pdf"
+    code, _, err, _ = tool("make", "2", "--box", "2x1x1", "--out", str(two))
+    assert code == 0, err
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the sheet's words not read")
+    text = subprocess.run(["pdftotext", str(two), "-"], capture_output=True, text=True).stdout
+    assert "and so on" not in text and "cubes 2 to 1" not in text
+    assert "Thread cube 2 in through its small hole" in " ".join(text.split())
+    pages = subprocess.run(["pdfinfo", str(many)], capture_output=True, text=True).stdout
+    assert re.search(r"Pages:\s+(\d+)\n", pages)[1] == str(1 + 9 + 2)  # 3 plates a page
 
 
 def test_an_unknown_form_is_named(tmp_path):

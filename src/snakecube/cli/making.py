@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import tempfile
 from argparse import ArgumentTypeError, Namespace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,20 +24,29 @@ from snakecube.cli.base import (
     snake_text,
     target_of,
 )
-from snakecube.cli.showing import _add_which, _chosen
-from snakecube.errors import InputError
-from snakecube.make import Kind, Settings
+from snakecube.cli.showing import _add_which, _chosen, _typed
+from snakecube.errors import CubeCountError, InputError
+from snakecube.fold import FoldPlan
+from snakecube.make import Kind, Plate, Settings
 from snakecube.output import check_writable
+from snakecube.shape import Region, wrong_count
 from snakecube.snake import Snake
 
 FORMS = (".3mf", ".pdf", ".png", ".svg")  # and a folder (ending in /): STL files
+NEEDS = {  # the libraries each form needs
+    "folder": ("trimesh", "manifold3d"),
+    ".3mf": ("manifold3d", "lib3mf"),
+    ".pdf": ("matplotlib",),
+    ".png": ("trimesh", "manifold3d", "lib3mf", "matplotlib"),
+    ".svg": ("trimesh", "manifold3d", "lib3mf", "matplotlib"),
+}
 
 
 def mm_type(text: str) -> float:
     """Millimetres: a decimal number in ASCII (``20``, ``2.5``); its range is the
-    setting's own (``make.Settings``)."""
+    setting's own (``make.Settings``), said with the option's name."""
     try:
-        return limits.parse_fraction(text, "value", 10_000.0)
+        return limits.parse_fraction(text, "value", 1e9)
     except InputError:
         raise ArgumentTypeError(f"{limits.shorten(text.strip())} is not a number of mm") from None
 
@@ -94,17 +106,22 @@ def _options(p: Parser) -> None:
     )
     add_seconds(
         p,
-        help="time for the search for a fold (the sheet's pictures, --colours "
-        "checker); default: no limit",
+        help="time for the search for a fold (the sheet's pictures, --colours checker); "
+        "default: no limit",
     )
     add_json(p, "print what was written as one JSON object")
 
 
 def _form(out: str) -> str:
-    """What --out asks for: a form of FORMS, or "folder"."""
-    if out.endswith(("/", os.sep)) or os.path.isdir(out):
+    """What --out asks for: a form of FORMS, or "folder" (a name ending in /)."""
+    if out.endswith(("/", os.sep)):
         return "folder"
     suffix = os.path.splitext(out)[1].lower()
+    if os.path.isdir(out):
+        raise InputError(
+            f"--out {out!r} is a folder: name a file, or write {out.rstrip('/')}/ (with its /) "
+            "for one STL file per kind of piece"
+        )
     if suffix not in FORMS:
         raise InputError(
             f"--out {out!r}: unknown extension {suffix or '(none)'!r}; use .3mf, .pdf, .png, "
@@ -115,21 +132,51 @@ def _form(out: str) -> str:
 
 def need_make(form: str) -> None:
     """An InputError naming what to install when a library ``form`` needs is missing."""
-    import importlib.util
-
-    wanted = {
-        "folder": ("trimesh", "manifold3d"),
-        ".3mf": ("manifold3d", "lib3mf"),
-        ".pdf": ("matplotlib",),
-        ".png": ("trimesh", "manifold3d", "lib3mf", "matplotlib"),
-        ".svg": ("trimesh", "manifold3d", "lib3mf", "matplotlib"),
-    }[form]
-    missing = [m for m in wanted if importlib.util.find_spec(m) is None]
+    missing = [m for m in NEEDS[form] if importlib.util.find_spec(m) is None]
     if missing:
         extra = "show" if missing == ["matplotlib"] else "make"
         raise InputError(
             f"make --out {form}: needs {', '.join(missing)}: pip install 'snakecube[{extra}]'"
         )
+
+
+def _outputs(out: str, form: str, plates: int) -> list[Path]:
+    """Every file --out will write, each checked now (before any search or drawing): the
+    plates' files (F.3mf, F-2.3mf...), or the folder's STL files. A folder may be new,
+    its parent must exist."""
+    from snakecube.make.files import STL_NAMES, plate_paths
+
+    if form == "folder":
+        folder = Path(out)
+        if not folder.is_dir() and not folder.parent.is_dir():
+            raise InputError(f"--out {out!r}: no folder {str(folder.parent)!r} to make it in")
+        paths = [folder / name for name in STL_NAMES.values()]
+        for path in paths:
+            if path.is_dir():
+                raise InputError(f"cannot write {str(path)!r}: it is a folder")
+        if folder.is_dir():
+            for path in paths:
+                check_writable(path)
+        elif not os.access(folder.parent, os.W_OK):
+            raise InputError(f"--out {out!r}: cannot make a folder in {str(folder.parent)!r}")
+        return paths
+    paths = plate_paths(out, plates) if form != ".pdf" else [Path(out)]
+    for path in paths:
+        check_writable(path)
+    return paths
+
+
+@dataclass(frozen=True)
+class Fold:
+    """What a fold gives the pieces: the shape in words, the plan (the sheet's pictures),
+    cube 1's colour (``checker``) and the words for a sheet's header."""
+
+    shape: str
+    plan: FoldPlan | None = None
+    dark_first: bool = False
+    typed: str = ""
+    fell_back: bool = False  # checker asked, no fold found in time: alternate from light
+    cells: tuple[tuple[int, int, int], ...] | None = None  # the fold's cells, in chain order
 
 
 @command(
@@ -145,32 +192,18 @@ def make_command(args: Namespace) -> int:
         settings = Settings(args.size, args.cord, args.colours, args.plate)
     except InputError as err:
         raise InputError(f"--{err}") from None
-    if form != "folder":
-        check_writable(args.out)
     target = target_of(args)
     snake = Snake.parse(snake_text(args), None if target is None else target.volume)
-    plan, shape = None, _shape(snake, target)
-    dark_first = False
-    if form == ".pdf" or settings.colours == "checker":
-        choice = _chosen(args, "make", out=False)
-        found = choice.solution
-        if found is None:
-            if settings.colours == "checker":
-                say(
-                    "snakecube: no fold found in time: --colours checker alternates from a "
-                    "light cube 1"
-                )
-        else:
-            shape = f"the {found.region.describe()}"
-            dark_first = make.checker_phase(found.cells) if settings.colours == "checker" else False
-            if form == ".pdf":
-                from snakecube import fold
-
-                plan = choice.plan or fold.plan(found)
-                plan = plan if plan.found else None
-    plates = make.pieces(snake, settings, dark_first)
-    written = _write(args, form, snake, plates, settings, plan, shape)
-    summary = _summary(snake, plates, settings, written, form)
+    if target is not None and snake.cubes != target.volume:
+        raise CubeCountError(wrong_count(snake.cubes, target))
+    plates = make.pieces(snake, settings)
+    paths = _outputs(args.out, form, len(plates))
+    fold = _fold(args, form, settings, snake, target)
+    if fold.dark_first:
+        plates = make.pieces(snake, settings, dark_first=True)
+    _stale(paths, form)
+    written = _write(args, form, snake, plates, settings, fold)
+    summary = _summary(snake, plates, settings, written, fold)
     if args.json:
         print_json(args, summary)
         return EXIT_OK
@@ -178,15 +211,70 @@ def make_command(args: Namespace) -> int:
     return EXIT_OK
 
 
-def _shape(snake: Snake, target: Any) -> str:
+def _fold(
+    args: Namespace, form: str, settings: Settings, snake: Snake, target: Region | None
+) -> Fold:
+    """The fold the pieces need: for the sheet's pictures, and for ``checker`` colours;
+    none for the rest (the pieces do not depend on it)."""
+    shape = _shape(snake, target)
+    checker = settings.colours == "checker"
+    if form != ".pdf" and not checker:
+        if args.solution is not None:
+            say(
+                f"snakecube: --solution {args.solution} picks the fold of the sheet's pictures "
+                "and of --colours checker; these pieces do not depend on it"
+            )
+        return Fold(shape)
+    verb = "draw the sheet's pictures from" if form == ".pdf" else "colour by"
+    choice = _chosen(args, verb, out=False)
+    found = choice.solution
+    if found is None:
+        if checker:
+            say(
+                "snakecube: --colours checker: no fold in time, so the colours alternate from "
+                "a light cube 1 (the same pattern, either way round)"
+            )
+        return Fold(shape, fell_back=checker)
+    plan = None
+    if form == ".pdf":
+        from snakecube import fold as plans
+
+        plan = choice.plan or plans.plan(found)
+        plan = plan if plan.found else None
+    dark = make.checker_phase(found.cells) if checker else False
+    cells = tuple(tuple(c) for c in found.cells)
+    return Fold(f"the {found.region.describe()}", plan, dark, _typed(args, choice), cells=cells)
+
+
+def _shape(snake: Snake, target: Region | None) -> str:
     if target is not None:
         return f"the {target.describe()}"
     side = round(snake.cubes ** (1 / 3))
     return f"the {side}x{side}x{side} cube" if side**3 == snake.cubes else "its shape"
 
 
+def _stale(paths: Sequence[Path], form: str) -> None:
+    """Say so when files of an earlier run's plates follow this run's last (F-3.3mf when
+    this design needs two plates): they are not this design's."""
+    if form not in (".3mf", ".png", ".svg"):
+        return
+    first = paths[0]
+    k = len(paths) + 1
+    stale = []
+    while (more := first.with_name(f"{first.stem}-{k}{first.suffix}")).exists():
+        stale.append(str(more))
+        k += 1
+    if stale:
+        say(f"snakecube: note: {', '.join(stale)} from an earlier run are not this design's")
+
+
 def _write(
-    args: Namespace, form: str, snake: Snake, plates: Any, settings: Settings, plan: Any, shape: str
+    args: Namespace,
+    form: str,
+    snake: Snake,
+    plates: Sequence[Plate],
+    settings: Settings,
+    fold: Fold,
 ) -> list[tuple[str, str]]:
     """Write what --out asks for; each file written, with what it holds."""
     typed = snake_text(args)
@@ -196,7 +284,7 @@ def _write(
 
         paths = write_3mf(args.out, plates, settings, title)
         return [
-            (str(p), f"plate {k}: {len(pl.pieces)} pieces")
+            (str(p), f"plate {k}: {_n(len(pl.pieces), 'piece')}")
             for k, (p, pl) in enumerate(zip(paths, plates, strict=True), 1)
         ]
     if form == "folder":
@@ -209,7 +297,8 @@ def _write(
         from snakecube.make.sheet import Workshop, save_sheet
 
         say(f"snakecube: drawing the workshop sheet into {args.out!r}")
-        workshop = Workshop(typed, snake, tuple(plates), settings, plan, shape)
+        workshop = Workshop(fold.typed or typed, snake, tuple(plates), settings, fold.plan,
+                            fold.shape)  # fmt: skip
         save_sheet(workshop, args.out, args.paper)
         return [(args.out, "the workshop sheet")]
     # a picture of each plate, drawn from its 3MF file as read back
@@ -225,19 +314,30 @@ def _write(
     return out
 
 
+def _n(count: int, word: str) -> str:
+    """'1 piece', '2 pieces'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _summary(
-    snake: Snake, plates: Any, settings: Settings, written: list[tuple[str, str]], form: str
+    snake: Snake,
+    plates: Sequence[Plate],
+    settings: Settings,
+    written: list[tuple[str, str]],
+    fold: Fold,
 ) -> dict[str, Any]:
     c = make.cord(plates, settings)
-    return {
+    columns, rows = settings.per_plate()
+    out: dict[str, Any] = {
         "snake": snake.turns(),
         "pieces": {kind.word: k for kind, k in make.counts(plates).items()},
         "plates": len(plates),
-        "per_plate": settings.per_plate()[0] * settings.per_plate()[1],
+        "per_plate": columns * rows,
         "size_mm": settings.size,
         "cord_mm": settings.cord,
         "channel_mm": round(settings.channel, 3),
-        "colours": settings.colours,
+        "colours": "alternate" if fold.fell_back else settings.colours,
+        "colour_of_cube_1": plates[0].pieces[0].colour,
         "plate_mm": list(settings.plate),
         "cord_length_m": {
             "channels": round(c.channels / 1000, 3),
@@ -246,18 +346,23 @@ def _summary(
         },
         "written": [{"path": p, "holds": what} for p, what in written],
     }
+    if fold.cells is not None:
+        out["fold_cells"] = [list(c) for c in fold.cells]
+    if fold.fell_back:
+        out["colours_note"] = "checker asked: no fold in time, so they alternate from light"
+    return out
 
 
 def _print(summary: dict[str, Any], form: str, settings: Settings) -> None:
     pieces = summary["pieces"]
-    said = ", ".join(f"{k} {word}{'s' if k != 1 else ''}" for word, k in pieces.items())
+    said = ", ".join(_n(k, word) for word, k in pieces.items())
     print(f"{'snake':10} {summary['snake']}")
     print(f"{'pieces':10} {said}")
     if summary["plates"] > 1 and form in (".3mf", ".png", ".svg"):
         w, d = settings.plate
         print(
             f"{'plates':10} {summary['plates']}: a plate of {w:g}x{d:g} mm holds "
-            f"{summary['per_plate']} cubes of {settings.size:g} mm"
+            f"{_n(summary['per_plate'], 'cube')} of {settings.size:g} mm"
         )
     cut = summary["cord_length_m"]
     print(

@@ -52,8 +52,7 @@ def _model(plate: Plate, settings: Settings, title: str) -> Any:
     group = model.AddColorGroup()
     ids = {}
     for name, colour in COLOURS.items():
-        r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
-        ids[name] = group.AddColor(wrapper.RGBAToColor(r, g, b, 255))
+        ids[name] = group.AddColor(wrapper.RGBAToColor(*bytes.fromhex(colour[1:]), 255))
     for piece in plate.pieces:
         shape = body(piece.kind, settings)
         at = np.array([piece.at[0], piece.at[1], 0.0])
@@ -73,7 +72,8 @@ def _model(plate: Plate, settings: Settings, title: str) -> Any:
 def write_3mf(
     path: str | Path, plates: Sequence[Plate], settings: Settings, title: str
 ) -> list[Path]:
-    """Write each plate to its file (:func:`plate_paths`), whole or not at all; the paths."""
+    """Write each plate to its file (:func:`plate_paths`), each file whole or not at all
+    (the paths are checked before the first is written); the paths."""
     paths = plate_paths(path, len(plates))
     for where in paths:
         output.check_writable(where)
@@ -105,12 +105,12 @@ STL_NAMES = {Kind.END: "end.stl", Kind.STRAIGHT: "straight.stl", Kind.CORNER: "c
 
 
 def write_stls(folder: str | Path, kinds: Sequence[Kind], settings: Settings) -> dict[Kind, Path]:
-    """One STL file for each of ``kinds`` in ``folder`` (made if missing), as it lies to
-    print; the paths."""
+    """One STL file for each of ``kinds`` in ``folder`` (made if missing, in a folder that
+    is there), as it lies to print; the paths."""
     import trimesh
 
     where = Path(folder)
-    where.mkdir(parents=True, exist_ok=True)
+    where.mkdir(exist_ok=True)
     out = {}
     for kind in kinds:
         shape = body(kind, settings)

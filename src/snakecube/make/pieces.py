@@ -144,7 +144,7 @@ class Settings:
                 f"size: {self.size:g} mm is too small for a {self.cord:g} mm cord: its knot "
                 f"pocket ({self.pocket:.1f} mm across) needs cubes of at least {least:.1f} mm"
             )
-        if self.size + 2 * GAP > min(self.plate):
+        if min(self.per_plate()) < 1:
             raise InputError(
                 f"plate: {self.plate[0]:g}x{self.plate[1]:g} mm does not hold one cube of "
                 f"{self.size:g} mm with {GAP:g} mm around it"
@@ -182,7 +182,7 @@ class Settings:
     def least_size(self) -> float:
         """The smallest cube for this cord: the pocket with WALL either side; the bend
         wider than the channel (its teardrop clear of the bend's axis)."""
-        r = self.channel / 2 / math.cos(math.pi / CHANNEL_SIDES)
+        r = self.channel_radius
         tip = r / math.sin(math.radians(TEARDROP))
         return max(self.pocket + 2 * WALL, 2 * (LEG + r + 0.5), 2 * (tip + WALL))
 
@@ -192,9 +192,10 @@ class Settings:
         return self.size + GAP
 
     def per_plate(self) -> tuple[int, int]:
-        """Columns and rows of pieces one plate holds."""
+        """Columns and rows of pieces one plate holds (a piece that fits to within a
+        micrometre fits: 33.3 - 5 is a hair under 28.3 in floating point)."""
         w, d = self.plate
-        return (int((w - GAP) // self.pitch), int((d - GAP) // self.pitch))
+        return (int((w - GAP + 1e-6) // self.pitch), int((d - GAP + 1e-6) // self.pitch))
 
     def channel_length(self, kind: Kind) -> float:
         """The cord's length through a piece (to an end's pocket floor)."""

@@ -52,6 +52,11 @@ class Workshop:
     target: str  # the shape, in words ("the 4x4x4 cube")
 
 
+def _n(count: int, word: str) -> str:
+    """'1 piece', '2 pieces'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _mm(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
@@ -89,15 +94,22 @@ def stringing_words(w: Workshop) -> list[str]:
     """The stringing order, step by step."""
     n = w.snake.cubes
     c = cord(w.plates, w.settings)
+    middle = "cube 2" if n == 3 else f"cubes 2 to {n - 1}"
     return [
         f"Cut {c.cut / 1000:.2f} m of cord. Tie an overhand knot {_mm(KNOT_ROOM / 10)} cm from "
         f"one end, and mark the cord {c.knotted / 1000:.2f} m from the knot.",
         "Thread the other end into cube 1's pocket (its wide hole) and out through its small "
         "hole, so that the knot sits in the pocket.",
-        f"Thread cubes 2 to {n - 1} in the order of the list above: each the kind the list "
-        "says (the colours alternate, if you made them so), into either of its holes and out "
-        "of the other (a corner's two holes are alike; a long needle or a bent wire takes the "
-        "cord round its bend).",
+        *(
+            [
+                f"Thread {middle} in the order of the list above: each the kind the list says "
+                "(the colours alternate, if you made them so), into either of its holes and out "
+                "of the other (a corner's two holes are alike; a long needle or a bent wire "
+                "takes the cord round its bend)."
+            ]
+            if n > 2
+            else []
+        ),
         f"Thread cube {n} in through its small hole and out of its pocket. Pull the mark into "
         "the pocket (the cord stretches by a tenth), tie the second knot at the mark, trim the "
         "end and press the knot into the pocket.",
@@ -237,7 +249,16 @@ def _header(sheet: Sheet, w: Workshop, number: int, pages: int) -> float:
     return used + GAP
 
 
-def _plates_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
+PLATES_A_PAGE = 3  # plate maps on a page, at most (more plates: more pages)
+
+
+def _plates_pages(w: Workshop) -> list[Callable[[Sheet, int, int], None]]:
+    """The plate maps, PLATES_A_PAGE a page."""
+    chunks = [w.plates[k : k + PLATES_A_PAGE] for k in range(0, len(w.plates), PLATES_A_PAGE)]
+    return [_plates_page(w, chunk) for chunk in chunks]
+
+
+def _plates_page(w: Workshop, plates: tuple[Plate, ...]) -> Callable[[Sheet, int, int], None]:
     from matplotlib.patches import Rectangle
 
     s = w.settings
@@ -252,11 +273,12 @@ def _plates_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
         )
         y += sheet.text(MARGIN, y, wrap(intro, width)) + GAP
         room = sheet.size[1] - MARGIN - lines_height(1) - y
-        each = room / len(w.plates) - lines_height(1) - GAP
-        for plate in w.plates:
+        each = room / PLATES_A_PAGE - lines_height(1) - GAP if len(w.plates) > 1 else room
+        for plate in plates:
             pw, pd = s.plate
-            scale = min(width / pw, each / pd)
-            label = f"Plate {plate.number}: {_mm(pw)} x {_mm(pd)} mm, {len(plate.pieces)} pieces"
+            scale = min(width / pw, (each - lines_height(1)) / pd)
+            held = _n(len(plate.pieces), "piece")
+            label = f"Plate {plate.number}: {_mm(pw)} x {_mm(pd)} mm, {held}"
             y += sheet.text(MARGIN, y, [label])
             ax = sheet.axes(MARGIN + (width - pw * scale) / 2, y, pw * scale, pd * scale)
             ax.add_patch(Rectangle((0, 0), pw, pd, fc="#f4f4f4", ec="#888888", lw=0.8))
@@ -345,7 +367,7 @@ def _pictures_pages(w: Workshop, paper: str) -> list[Callable[[Sheet, int, int],
 
 def sheet_figures(w: Workshop, paper: str = "a4") -> list[Figure]:
     """The workshop sheet, a matplotlib Figure a page."""
-    pages = [_words_page(w), _plates_page(w), *_pictures_pages(w, paper)]
+    pages = [_words_page(w), *_plates_pages(w), *_pictures_pages(w, paper)]
     return pictures.render_pages(pages, paper, stacked=False)
 
 

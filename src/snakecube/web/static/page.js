@@ -1353,8 +1353,10 @@
     const target = req.box ? ` --box ${quote(req.box)}` : req.region ? " --region region.txt" : "";
     const size = Number($("make-size").value) || 20, cord = Number($("make-cord").value) || 2.5;
     const colours = $("make-colours").value;
+    // checker colours follow the fold: the one shown here
     const options = (size !== 20 ? ` --size ${size}` : "") + (cord !== 2.5 ? ` --cord ${cord}` : "") +
-      (colours !== "alternate" ? ` --colours ${colours}` : "");
+      (colours !== "alternate" ? ` --colours ${colours}` : "") +
+      (colours === "checker" ? ` --solution ${pickedIndex + 1}` : "");
     return `snakecube make ${quote(req.snake.trim())}${target}${options} --out pieces.3mf`;
   }
 
