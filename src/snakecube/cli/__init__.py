@@ -34,6 +34,7 @@ from snakecube.cli.base import (
     EXIT_OK,
     Command,
     Parser,
+    check_outputs,
     cli_words,
     did_you_mean,
     print_json,
@@ -176,6 +177,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
 
 def _run(command: Command, args: Namespace) -> int:
     try:
+        check_outputs(args)
         return command.run(args)
     except KeyboardInterrupt:
         return _interrupted(args)

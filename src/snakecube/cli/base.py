@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import re
 import sys
 import warnings
@@ -419,3 +420,39 @@ def cells(text: str) -> list[Coord]:
     if len(items) > limits.MAX_CUBES:
         raise InputError(f"--path: {len(items)} cells; at most {limits.MAX_CUBES}")
     return [coord(t, f"--path item {i}") for i, t in enumerate(items, 1)]
+
+
+# -- no output may be an input --------------------------------------------------------------------
+OUTPUTS = ("out", "csv")  # the options that name a file (or folder) the command writes
+INPUTS = ("region", "file")  # ... and those that name one it reads
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (the same inode, or the same path)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_outputs(args: Namespace) -> None:
+    """An InputError, before any work, when a file the command would write is one it reads
+    (``show --region reg.txt --out reg.txt`` overwrote its own region) or lies in the census
+    store it works on (``designs --csv STORE/manifest.json`` ruined the store)."""
+    outputs = [str(v) for k in OUTPUTS if isinstance(v := getattr(args, k, None), str)]
+    inputs = [str(v) for k in INPUTS if isinstance(v := getattr(args, k, None), str)]
+    inputs += [text for kind, text in getattr(args, "targets", None) or [] if kind == "region"]
+    store = getattr(args, "store", None)
+    for out in outputs:
+        for given in inputs:
+            if _same(out, given):
+                raise InputError(
+                    f"{out!r} is both read and written by this command: write to another file"
+                )
+        if isinstance(store, str):
+            folder = os.path.realpath(store)
+            if os.path.realpath(out) == folder or os.path.realpath(out).startswith(folder + os.sep):
+                raise InputError(
+                    f"{out!r} is in the census store {store!r}, whose files only the census "
+                    "writes: write to a file outside it"
+                )
