@@ -31,12 +31,16 @@ def known() -> dict:
 signal.signal(signal.SIGINT, signal.default_int_handler)
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
-# CI runs the property tests with a fixed seed so a red build can be reproduced.
+# The property tests run with a fixed seed (hypothesis's derandomize), in CI and everywhere,
+# so a red build is reproduced by running the suite again; what they find is kept as an
+# @example. SNAKECUBE_EXPLORE=1 draws fresh examples instead, to look for new findings.
+# Rejected: derandomizing only where CI sets $CI (CI here runs .ci/run, which may not set it,
+# and a fuzz test then failed at random: issue 62).
 from hypothesis import settings  # noqa: E402
 
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("fixed", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile("explore" if os.environ.get("SNAKECUBE_EXPLORE") else "fixed")
 
 from snakecube.search import kernel  # noqa: E402
 

@@ -28,3 +28,17 @@ def test_no_output_is_an_input_of_the_same_command(tmp_path):
     )
     assert code == 2 and len(err.splitlines()) == 1 and "is in the census store" in err, err
     assert (store / "manifest.json").read_text() == manifest
+
+
+def test_one_line_for_every_bad_input_said_after_a_notice(tmp_path):
+    """A bad store path after a forecast, and a box too big for generate after its notice:
+    one line each (before: the forecast or the notice, then the error)."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a store\n")
+    for argv in (
+        ["designs", "--box", "4x4x4", "--store", str(a_file), "--seconds", "1"],
+        ["designs", "--box", "2x2x3", "--store", f"{a_file}/sub"],
+        ["generate", "--box", "6", "--unique"],
+    ):
+        code, _, err, _ = tool(*argv)
+        assert code == 2 and len(err.splitlines()) == 1, (argv, err)

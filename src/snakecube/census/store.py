@@ -541,6 +541,20 @@ def _naming(err: OSError, path: Path) -> OSError:
     return OSError(err.errno, err.strerror or str(err), str(path))
 
 
+def check_root(root: Path) -> None:
+    """An InputError now if ``root`` cannot be a store's directory: a file is there, or its
+    parent is no directory (the command checks before its forecast, so a bad path is its
+    one line)."""
+    name = repr(str(root))
+    if root.exists() and not root.is_dir():
+        raise InputError(f"census store {name} is not a directory")
+    parent = root.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"census store {name}: {str(parent)!r} is not a directory")
+
+
 def created(root: Path, manifest: dict[str, Any], folders: tuple[str, ...]) -> bool:
     """Make a store's directory ``root`` and, if it is new (:func:`_fresh`), its ``folders``
     and ``manifest``: True if this call wrote the manifest, False if one is there to read.
@@ -551,8 +565,7 @@ def created(root: Path, manifest: dict[str, Any], folders: tuple[str, ...]) -> b
     rerun would."""
     name = repr(str(root))
     try:
-        if root.exists() and not root.is_dir():
-            raise InputError(f"census store {name} is not a directory")
+        check_root(root)
         root.mkdir(parents=True, exist_ok=True)
         if not (root / "manifest.json").exists() and _fresh(root, folders):
             for folder in folders:

@@ -7,6 +7,7 @@ import time
 import warnings
 from argparse import SUPPRESS, Namespace
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from snakecube import limits
@@ -212,6 +213,10 @@ def designs_command(args: Namespace) -> int:
         raise InputError("designs needs --box AxBxC or --region FILE")
     if args.csv is not None:
         check_writable(args.csv)  # before the census, not after it
+    if (store := _store(args)) is not None:
+        from snakecube.census.store import check_root
+
+        check_root(Path(store))  # before the forecast: a bad path is the one line said
     if len(targets) > 1 or args.fold_into is not None:
         return _designs_of_several(args, targets)
     if args.nodes is not None:
@@ -517,6 +522,9 @@ def generate_command(args: Namespace) -> int:
 
     texts = args.box or ["4x4x4"]
     boxes = [Box.parse(t, "--box") for t in texts]
+    for box in boxes:  # before the notice below: a box too big is the one line said
+        limits.cell_count(box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS,
+                          "generate")  # fmt: skip
     unique = _unique_in(args.unique, texts)
     if args.seconds is None:
         args.seconds = GENERATE_SECONDS
