@@ -42,3 +42,83 @@ def test_one_line_for_every_bad_input_said_after_a_notice(tmp_path):
     ):
         code, _, err, _ = tool(*argv)
         assert code == 2 and len(err.splitlines()) == 1, (argv, err)
+
+
+def _manifest_edit(store, edit):
+    import json
+
+    path = store / "manifest.json"
+    manifest = json.loads(path.read_text())
+    edit(manifest)
+    path.write_text(json.dumps(manifest))
+
+
+def test_a_store_whose_manifest_was_edited_is_refused(tmp_path):
+    """A census begun, its manifest then edited beside its id: refused in one line (before: a
+    max_segment added gave 4,414 designs of 13,901 marked complete, cells cut to 20 gave no
+    palindromes, partitions raised ran for seconds past the limit)."""
+    store = tmp_path / "st"
+    code, out, err, _ = tool("designs", "--box", "2x3x4", "--store", str(store))
+    assert code == 0 and "designs        13901" in out, err
+    edits = {
+        "max_segment": lambda m: m.update(max_segment=3),
+        "cells": lambda m: m.update(cells=m["cells"][:20]),
+        "partitions": lambda m: m.update(partitions=1 << 20),
+    }
+    original = (store / "manifest.json").read_text()
+    for key, edit in edits.items():
+        (store / "manifest.json").write_text(original)
+        _manifest_edit(store, edit)
+        code, out, err, _ = tool("designs", "--box", "2x3x4", "--store", str(store))
+        assert code == 2 and len(err.splitlines()) == 1, (key, err)
+        assert f"its manifest's {key!r} is not this census's" in err, err
+    (store / "manifest.json").write_text("[" * 100_000)
+    code, _, err, _ = tool("designs", "--box", "2x3x4", "--store", str(store))
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def _rewrite_header(path, edit):
+    """Rewrite a store file's JSON header with ``edit`` applied and its digest made again (an
+    edit the unkeyed digest cannot catch: the values are what must be checked)."""
+    import hashlib
+    import json
+
+    data = path.read_bytes()
+    magic = data[:8]
+    size = int.from_bytes(data[8:12], "little")
+    header = json.loads(data[12 : 12 + size])
+    rest = data[12 + size + 16 :]
+    edit(header)
+    text = json.dumps(header).encode()
+    head = magic + len(text).to_bytes(4, "little")
+    path.write_bytes(head + text + hashlib.blake2b(head + text, digest_size=16).digest() + rest)
+
+
+def test_junk_in_a_store_header_is_one_line(tmp_path):
+    """Header values of the right type but wrong form, their digest made again: one line and
+    exit 2 each (before: six of them were internal errors, exit 1)."""
+    store = tmp_path / "st"
+    assert tool("designs", "--box", "2x2x3", "--store", str(store))[0] == 0
+    part = sorted((store / "parts").iterdir())[0]
+    unit = sorted((store / "units").iterdir())[0]
+    original = {p: p.read_bytes() for p in (part, unit)}
+    junk = [
+        (part, lambda h: h.update(histogram={"x": 1})),
+        (part, lambda h: h.update(histogram={"1": -5})),
+        (part, lambda h: h.update(top=[[1]])),
+        (part, lambda h: h.update(top=[["a", 2]])),
+        (part, lambda h: h.update(designs=-1)),
+        (unit, lambda h: h.update(digests=[1] * len(h["digests"]))),
+        (unit, lambda h: h.update(classes=-3)),
+    ]
+    parts = {p: p.read_bytes() for p in (store / "parts").iterdir()}
+    for path, edit in junk:
+        for p, data in {**parts, **original}.items():
+            p.write_bytes(data)
+        if path == unit:  # the parts are reduced from the units again: their headers read
+            for p in parts:
+                p.unlink()
+        _rewrite_header(path, edit)
+        code, _, err, _ = tool("designs", "--box", "2x2x3", "--store", str(store))
+        assert code == 2 and len(err.splitlines()) == 1, (path.name, err)
+        assert "census store:" in err and "internal error" not in err, err

@@ -48,6 +48,7 @@ from snakecube.census.store import (
     numbered_files,
     read_block,
     read_header,
+    same_fields,
 )
 from snakecube.errors import InputError
 from snakecube.shape import Box, Region
@@ -149,6 +150,7 @@ class JointStore(StoreFolder):
                 f"({', '.join(map(str, found.get('targets', [])))}, in that order{also}, "
                 f"{found.get('partitions')} partitions); use another directory"
             )
+        same_fields(root, found, manifest)
         return cls(root, found)
 
     def searched_root(self) -> Path:

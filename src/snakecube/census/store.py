@@ -11,8 +11,16 @@ Every file is written to a temporary name in the same directory and renamed, so 
 either whole or absent, whatever stops the run. A finished unit's file *is* its checkpoint:
 a rerun skips it. Each binary file starts with a magic string and a JSON header whose own
 digest follows it; each partition's slice of data has its own digest in the header, and is
-checked whenever it is read. So an edited count, a truncated or foreign file, a unit number
-out of range, or a store made for another box, is refused with one line naming the file.
+checked whenever it is read. So a count damaged by accident (a bad disk, a half copy, an
+edit that left the digests alone), a truncated or foreign file, a unit number out of range,
+or a store made for another box, is refused with one line naming the file. The manifest is
+checked field by field against the census being run (:func:`same_fields`), and every header
+value for its type and range before use (whole numbers at least 0, histograms keyed by
+numbers): junk is one line and exit 2.
+
+What the digests do not do: they are unkeyed (blake2b of the data alone), so someone who
+edits a count and writes the digest again is not caught. A store is trusted as the files of
+your own disk are: one someone else could write to is not a proof of anything.
 
 Binary layout of a unit file (integers little-endian)::
 
@@ -34,6 +42,7 @@ import errno
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import tempfile
@@ -186,6 +195,7 @@ class Store(StoreFolder):
                 f"{found.get('units')} units, {found.get('partitions')} partitions); use "
                 "another directory"
             )
+        same_fields(root, found, manifest)
         return cls(root, found)
 
     # -- units -----------------------------------------------------------------------------
@@ -379,13 +389,13 @@ def read_header(
         )
     try:
         header = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise InputError(f"census store: {name}: the header is not JSON") from None
     if not isinstance(header, dict) or header.get("census") != owner:
         raise InputError(f"census store: {name} belongs to another census")
     for key, kind in spec.items():
         value = header.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, kind) or isinstance(value, bool) or not _well_formed(value, key):
             raise InputError(f"census store: {name}: header field {key!r} is malformed")
     start = len(head) + size + 16
     if cache is not None:
@@ -437,6 +447,8 @@ def load_manifest(root: Path) -> tuple[Any, str]:
         raise InputError(f"{name} is not text (byte {err.start + 1})") from None
     except json.JSONDecodeError as err:
         raise InputError(f"{name}, line {err.lineno}: not JSON ({err.msg})") from None
+    except RecursionError:  # json's own guard: lists in lists past its depth
+        raise InputError(f"{name}: not a census manifest (lists nested too deep)") from None
 
 
 def check_fields(
@@ -472,6 +484,46 @@ def read_manifest(root: Path) -> dict[str, Any]:
     if p < 1 or p & (p - 1):
         raise InputError(f"{name}: 'partitions' must be a power of two, not {p}")
     return manifest
+
+
+def same_fields(root: Path, found: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """An InputError unless the manifest ``found`` in the store at ``root`` says, field for
+    field, what this census's own manifest ``wanted`` says. Its id alone is not enough: a
+    manifest edited beside an id left alone (a ``max_segment`` added, ``cells`` cut,
+    ``partitions`` raised) gave wrong counts marked complete, or ran for minutes."""
+    for key in sorted(set(found) | set(wanted)):
+        if found.get(key) != wanted.get(key):
+            raise InputError(
+                f"census store {str(root)!r}: its manifest's {key!r} is not this census's "
+                "(edited?); use another directory, or remove it to count again"
+            )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _well_formed(value: Any, key: str = "") -> bool:
+    """A header's value as snakecube writes them: whole numbers (and seconds) at least 0,
+    text, lists of
+    these, and tables of them keyed by whole numbers written as text (the histograms); a
+    ``top`` entry is a pair."""
+    if isinstance(value, int):
+        return _number(value)
+    if isinstance(value, float):  # seconds
+        return math.isfinite(value) and value >= 0
+    if isinstance(value, str):
+        return True
+    if isinstance(value, list):
+        if key == "top":  # (a design's key, its solutions): a number first
+            return all(
+                isinstance(v, list) and len(v) == 2 and _number(v[0]) and _well_formed(v[1])
+                for v in value
+            )
+        return all(_well_formed(v) for v in value)
+    if isinstance(value, dict):
+        return all(k.isdigit() and k.isascii() and _well_formed(v) for k, v in value.items())
+    return False
 
 
 def write_atomic(path: Path, data: bytes) -> None:
