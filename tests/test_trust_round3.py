@@ -4,6 +4,8 @@ in test_cluster_trust.py.)"""
 
 from __future__ import annotations
 
+import os
+
 from conftest import tool
 
 REGION = "###\n###\n###\n\n###\n###\n###\n\n###\n###\n###\n"
@@ -122,3 +124,73 @@ def test_junk_in_a_store_header_is_one_line(tmp_path):
         code, _, err, _ = tool("designs", "--box", "2x2x3", "--store", str(store))
         assert code == 2 and len(err.splitlines()) == 1, (path.name, err)
         assert "census store:" in err and "internal error" not in err, err
+
+
+# -- every limit in every phase ----------------------------------------------------------------
+# Each of these ran far past its --seconds before (measured on the old main, quiet): the time
+# bounds here leave a busy machine a wide margin, and still fail the old behaviour.
+BENT_600 = "lengths:" + ",".join(["2"] * 599)
+SERPENTINE = "lengths:" + ",".join(["10", "2"] * 99 + ["10"])
+
+
+def test_drawing_stops_at_the_time_limit(tmp_path):
+    """show king --out k.gif --seconds 1 drew for 3.8 s quiet (19.8 s at load), fold king
+    --out p.pdf for 14 s: now the drawing stops at the limit, writes nothing, says so in one
+    line, and the answer is exit 0."""
+    for argv, out in (
+        (["show", "king", "--seconds", "1"], tmp_path / "k.gif"),
+        (["fold", "king", "--seconds", "1"], tmp_path / "p.pdf"),
+    ):
+        code, _, err, took = tool(*argv, "--out", str(out))
+        assert code == 0, err
+        assert "stopped drawing at the time limit (--seconds 1)" in err, err
+        assert not out.exists() and took < 8, took
+
+
+def test_the_nearby_designs_look_up_keeps_the_time_limit():
+    """A bent 600-cube snake in 600x1x1 with --seconds 2: 102 s before (its look-up of
+    nearby designs built two million candidates without looking at the clock)."""
+    code, out, err, took = tool("solve", BENT_600, "--box", "600x1x1", "--seconds", "2")
+    assert code == 0 and "no solutions" in out, err
+    assert took < 10, took
+
+
+def test_printing_many_solutions_keeps_the_time_limit():
+    """The 10x10x10 serpentine with --seconds 5 --json printed 88 MB for seconds past its
+    limit: now at most 100,000 cells of solutions are listed, and the counts stay whole."""
+    code, out, err, took = tool(
+        "solve", SERPENTINE, "--box", "10x10x10", "--seconds", "5", "--json"
+    )
+    assert code == 0, err
+    data = __import__("json").loads(out)
+    assert data["solutions_listed"] == len(data["solutions"]) <= 100
+    if data["distinct"] > 100:
+        assert "are listed (the counts are whole)" in data["solutions_note"]
+    assert len(out) < 10_000_000 and took < 15, (len(out), took)
+
+
+def test_a_census_forecast_keeps_the_time_limit():
+    """designs --box 4x4x4 --seconds 0.5 set its deadline after a 2 s forecast: now the
+    forecast takes at most a quarter of the limit, and the limit counts from the start."""
+    code, out, err, took = tool("designs", "--box", "4x4x4", "--seconds", "0.5")
+    assert code == 0 and "stopped at the time limit" in out, err
+    assert took < 4, took
+
+
+def test_a_fifo_nobody_writes_to_ends_at_the_time_limit(tmp_path):
+    """A FIFO as --region or check --file hung past --seconds; a FIFO in a store hung too."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for argv in (
+        ["solve", "standard", "--region", str(fifo), "--seconds", "2"],
+        ["check", "standard", "--file", str(fifo), "--seconds", "2"],
+    ):
+        code, _, err, took = tool(*argv, timeout=60)
+        assert code == 2 and len(err.splitlines()) == 1 and "nobody writes to" in err, err
+        assert took < 10, took
+    store = tmp_path / "st"
+    assert tool("designs", "--box", "2x2x3", "--store", str(store))[0] == 0
+    (store / "manifest.json").unlink()
+    os.mkfifo(store / "manifest.json")
+    code, _, err, took = tool("designs", "--box", "2x2x3", "--store", str(store), timeout=60)
+    assert code == 2 and "is not a regular file" in err, err

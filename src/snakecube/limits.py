@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 from collections.abc import Sequence
 
 from snakecube.errors import InputError
@@ -206,3 +207,34 @@ def _big(value: object) -> str:
 def _short_seq(value: Sequence[object]) -> str:
     text = repr(tuple(value)) if len(value) < 8 else f"a sequence of {len(value)}"
     return text if len(text) < 80 else text[:77] + "..."
+
+
+def read_bounded(path: str | os.PathLike[str], most: int, seconds: float | None = None) -> bytes:
+    """The first ``most`` + 1 bytes of the file at ``path`` (so a caller sees it is too long),
+    read within ``seconds`` if given: a FIFO nobody writes to, or a hung network mount, would
+    block a read for ever (a ``--region`` FIFO hung a command past its ``--seconds``). The
+    read runs in a thread of its own; past ``seconds`` a TimeoutError, and the thread is left
+    blocked (a daemon: it does not keep the process). OSError as ``open`` raises it."""
+    if seconds is None:
+        with open(path, "rb") as f:
+            return f.read(most + 1)
+    got: list[bytes | BaseException] = []
+
+    def read() -> None:
+        try:
+            with open(path, "rb") as f:
+                got.append(f.read(most + 1))
+        except BaseException as err:  # handed to the caller's thread
+            got.append(err)
+
+    reader = threading.Thread(target=read, name="snakecube-read", daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if not got:
+        raise TimeoutError(
+            f"reading it took longer than the time limit ({seconds:.3g} s): is it a pipe "
+            "nobody writes to?"
+        )
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]

@@ -161,11 +161,15 @@ def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]
                 f"({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> {t(i, ls[i] + d)},"
                 f"{t(i + 1, ls[i + 1] - d)})",
             )
+    # Edits that change the cube count give it back only with one length each (the cube
+    # count is sum - segments + 1): that length alone is built, not every length up to the
+    # target's longest line (a 600-cube snake in 600x1x1 built 2 million lists unchecked).
+    short = cubes - (sum(ls) - n + 1)  # cubes missing (less than 0: too many)
     for i in range(n):  # 3. one length mistyped
-        for v in range(2, longest + 1):
-            if v != ls[i]:
-                new = [*ls[:i], v, *ls[i + 1 :]]
-                yield from out(new, f"{noun} {i + 1}: {t(i, ls[i])} -> {t(i, v)}")
+        v = ls[i] + short
+        if v != ls[i] and 2 <= v <= longest:
+            new = [*ls[:i], v, *ls[i + 1 :]]
+            yield from out(new, f"{noun} {i + 1}: {t(i, ls[i])} -> {t(i, v)}")
     for i in range(n - 1):  # 4a. a corner typed as a straight: two segments merged back
         new = [*ls[:i], ls[i] + ls[i + 1] - 1, *ls[i + 2 :]]
         yield from out(
@@ -180,18 +184,19 @@ def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]
                 new,
                 f"{noun} {i + 1} ({t(i, ls[i])}) is two: {t(i, a)},{t(i + 1, ls[i] - a + 1)}",
             )
-    for i in range(n + 1):  # 5a. a length left out
-        for v in range(2, longest + 1):
-            new = [*ls[:i], v, *ls[i:]]
-            yield from out(
-                new,
-                f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
-                if i < n
-                else f"a last {noun} of {t(i, v)} left out",
-            )
-    for i in range(n):  # 5b. a length typed twice (or one too many)
-        new = [*ls[:i], *ls[i + 1 :]]
-        yield from out(new, f"{noun} {i + 1} ({t(i, ls[i])}) is one too many")
+    v = short + 1  # 5a. a length left out: it adds v - 1 cubes
+    for i in range(n + 1) if 2 <= v <= longest else ():
+        new = [*ls[:i], v, *ls[i:]]
+        yield from out(
+            new,
+            f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
+            if i < n
+            else f"a last {noun} of {t(i, v)} left out",
+        )
+    for i in range(n):  # 5b. a length typed twice (or one too many): it had ls[i] - 1 cubes
+        if ls[i] - 1 == -short:
+            new = [*ls[:i], *ls[i + 1 :]]
+            yield from out(new, f"{noun} {i + 1} ({t(i, ls[i])}) is one too many")
 
 
 def nearby(

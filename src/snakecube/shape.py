@@ -249,13 +249,15 @@ class Region:
         return cls(coords)
 
     @classmethod
-    def from_file(cls, path: str | Path) -> Region:
-        """Read a region file (see :meth:`parse`)."""
+    def from_file(cls, path: str | Path, seconds: float | None = None) -> Region:
+        """Read a region file (see :meth:`parse`), within ``seconds`` if given (a FIFO nobody
+        writes to is refused then, not waited for)."""
 
         name = repr(str(path))
         try:
-            with Path(path).open("rb") as f:
-                data = f.read(limits.MAX_REGION_BYTES + 1)
+            data = limits.read_bounded(path, limits.MAX_REGION_BYTES, seconds)
+        except TimeoutError as err:
+            raise InputError(f"cannot read region file {name}: {err}") from None
         except OSError as err:
             raise InputError(f"cannot read region file {name}: {err.strerror or err}") from None
         except ValueError as err:  # an embedded NUL in the name

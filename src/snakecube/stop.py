@@ -39,6 +39,7 @@ running instead of after a fixed delay.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import enum
 import os
 import signal
@@ -196,3 +197,37 @@ def remaining(seconds: float | None, began: float = STARTED) -> float | None:
     if seconds is None:
         return None
     return max(0.001, seconds - (time.monotonic() - began))
+
+
+# -- a time limit for work with no budget of its own: drawing ------------------------------------
+class OutOfTime(Exception):
+    """Work stopped at its time limit (:func:`within`): nothing of it was written."""
+
+
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "snakecube_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def within(seconds: float | None, began: float = STARTED) -> Iterator[None]:
+    """A time limit of ``seconds`` counted from ``began`` for the work in the block: its
+    long loops (a sheet's pages, a GIF's frames, the flat layouts drawn) call
+    :func:`on_time`, which raises :class:`OutOfTime` once it has run out. A search keeps
+    its own budget (``search.options.Budget``); this is for work that has none. Rejected:
+    a deadline passed down every drawing function (a dozen signatures for one number)."""
+    at = None if seconds is None else began + seconds
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def on_time() -> None:
+    """Raise :class:`OutOfTime` if the limit of the enclosing :func:`within` has passed (and
+    ``KeyboardInterrupt`` after a dropped Ctrl-C, as :func:`check` does)."""
+    check()
+    at = _DEADLINE.get()
+    if at is not None and time.monotonic() >= at:
+        raise OutOfTime

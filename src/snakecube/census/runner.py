@@ -160,13 +160,16 @@ def census(
         progress = None
     n_workers, p = checked(region, progress, workers, store, partitions, scheduler)
     max_segment = checked_segment(max_segment)
+    deadline = None
     if seconds is not None:
         seconds = limits.seconds(seconds)
-    units, left = plan(region, n_workers, store, p, max_segment=max_segment)
+        deadline = time.monotonic() + seconds  # the forecast's time is the census's too
+    # with a time limit the forecast only informs: it takes at most a quarter of the limit
+    quarter = None if seconds is None else time.monotonic() + seconds / 4
+    units, left = plan(region, n_workers, store, p, max_segment=max_segment, deadline=quarter)
     if left is not None:
         check_forecast(region, left, seconds, scheduler, on_forecast)
-    with workplace(store, scheduler, seconds) as (root, temp, client):
-        deadline = None if seconds is None else time.monotonic() + seconds
+    with workplace(store, scheduler, remaining(deadline)) as (root, temp, client):
         result = run_census(
             region, root, units, p, progress, n_workers, client, max_segment, deadline, left
         )
@@ -279,6 +282,11 @@ def run_census(
     return Census.of(result, region, root, st, max_segment)
 
 
+def remaining(deadline: float | None) -> float | None:
+    """Seconds left until ``deadline`` (a ``time.monotonic()``), at least a millisecond."""
+    return None if deadline is None else max(1e-3, deadline - time.monotonic())
+
+
 def plan(
     region: Region,
     workers: int,
@@ -286,6 +294,7 @@ def plan(
     partitions: int | None = None,
     always: bool = False,
     max_segment: int | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[Prefix], Forecast | None]:
     """The census's units, and the forecast of the work left on ``workers`` processes: all
     the units, or those not finished yet in an existing ``store`` (a rerun goes on from
@@ -300,7 +309,7 @@ def plan(
         done = Store.open(store, region, units, parts, max_segment).finished_units()
         todo = [u for i, u in enumerate(units) if i not in done]
     left = forecast(region, todo, workers, max_segment=max_segment, partitions=parts,
-                    every=len(units))  # fmt: skip
+                    every=len(units), deadline=deadline)  # fmt: skip
     return units, left
 
 

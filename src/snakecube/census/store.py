@@ -45,6 +45,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -365,6 +366,7 @@ def read_header(
     path with the (inode, size, mtime) they were read at."""
     name = repr(str(path))
     try:
+        _regular(path)
         with path.open("rb") as f:
             st = os.fstat(f.fileno())
             seen = (st.st_ino, st.st_size, st.st_mtime_ns)
@@ -424,12 +426,21 @@ _PART_HEADER = {
 }
 
 
+def _regular(path: Path) -> None:
+    """An InputError unless ``path`` is a regular file (a FIFO in a store would block its
+    reader for ever): a store holds only the files snakecube wrote. FileNotFoundError and
+    other OSErrors as ``stat`` raises them."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise InputError(f"census store: {str(path)!r} is not a regular file")
+
+
 def load_manifest(root: Path) -> tuple[Any, str]:
     """The JSON in ``root``'s manifest.json, and the file's name for messages; one-line
     errors name the file and line."""
     path = root / "manifest.json"
     name = repr(str(path))
     try:
+        _regular(path)
         with path.open("rb") as f:
             data = f.read(MAX_HEADER + 1)
     except FileNotFoundError:

@@ -203,9 +203,14 @@ def targets_of(args: Namespace) -> list[Region]:
     """Every target given with --box and --region (see :func:`add_targets`), in order."""
     listed = getattr(args, "targets", None) or []
     return [
-        Box.parse(text, "--box") if kind == "box" else Region.from_file(text)
+        Box.parse(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
         for kind, text in listed
     ]
+
+
+def _left(args: Namespace) -> float | None:
+    """What is left of --seconds, for a command that has it (reading its files too)."""
+    return seconds_left(args) if getattr(args, "seconds", None) is not None else None
 
 
 def _picked(args: Namespace, listed: list[tuple[str, str]]) -> tuple[str, str]:
@@ -393,13 +398,13 @@ def target_of(args: Namespace) -> Region | None:
     listed = getattr(args, "targets", None)
     if listed:
         kind, text = _picked(args, listed)
-        return Box.parse(text, "--box") if kind == "box" else Region.from_file(text)
+        return Box.parse(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
     if getattr(args, "target", None) is not None:
         raise InputError("--target picks one of several targets: give them with --box or --region")
     if getattr(args, "box", None) is not None:
         return Box.parse(args.box, "--box")
     if getattr(args, "region", None) is not None:
-        return Region.from_file(args.region)
+        return Region.from_file(args.region, _left(args))
     return None
 
 

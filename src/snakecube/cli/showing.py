@@ -3,11 +3,13 @@ hand."""
 
 from __future__ import annotations
 
+import contextlib
 from argparse import Namespace
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from snakecube import explain, fold, limits
+from snakecube import explain, fold, limits, stop
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -104,19 +106,35 @@ def show_command(args: Namespace) -> int:
         return EXIT_OK
     tails = None
     _say_drawing(args.out)
-    if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the fold plan
-        found, tails = explain.hanging(found)
-    explain.save(
-        found,
-        args.out,
-        style=style,
-        words=args.words,
-        paper=args.paper,
-        tails=tails,
-        typed=_typed(args, choice),
-    )
-    say(f"snakecube: wrote {args.out!r}")
+    with _drawing(args):
+        if explain.form_of(args.out) not in explain.TEXT_FORMS:  # the pictures show the plan
+            found, tails = explain.hanging(found)
+        explain.save(
+            found,
+            args.out,
+            style=style,
+            words=args.words,
+            paper=args.paper,
+            tails=tails,
+            typed=_typed(args, choice),
+        )
+        say(f"snakecube: wrote {args.out!r}")
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _drawing(args: Namespace) -> Iterator[None]:
+    """Drawing --out within --seconds (counted from the command's start, as the search's):
+    stopped by it, nothing is written, and one line says so (an answer, exit 0, as a search
+    stopped by its limit is)."""
+    try:
+        with stop.within(args.seconds, args.started):
+            yield
+    except stop.OutOfTime:
+        say(
+            f"snakecube: stopped drawing at the time limit (--seconds {args.seconds:g}): "
+            f"{args.out!r} not written; give more time (--seconds S) to draw it"
+        )
 
 
 def _chosen(
@@ -233,8 +251,9 @@ def fold_command(args: Namespace) -> int:
         return _went_wrong(args, p)
     if args.out is not None and p.found:
         _say_drawing(args.out)
-        explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
-        say(f"snakecube: wrote {args.out!r}")
+        with _drawing(args):
+            explain.save_plan(p, args.out, paper=args.paper, typed=_typed(args, choice))
+            say(f"snakecube: wrote {args.out!r}")
     if args.json:
         print_json(args, with_words(fold.guide(p)) if p.found else p.to_dict())
         return EXIT_OK
@@ -424,8 +443,9 @@ def flat_command(args: Namespace) -> int:
         from snakecube.explain import pictures  # matplotlib: the show extra
 
         say(f"snakecube: drawing the most compact layouts into {args.out!r}")
-        write_file(args.out, lambda p: pictures.flat_sheet(result, p))
-        say(f"snakecube: wrote {args.out!r}")
+        with _drawing(args):
+            write_file(args.out, lambda p: pictures.flat_sheet(result, p))
+            say(f"snakecube: wrote {args.out!r}")
     data = result.to_dict()
     if args.json:
         print_json(args, data)

@@ -7,7 +7,6 @@ import shlex
 import sys
 from argparse import Namespace
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from snakecube import catalog, fold, limits
@@ -116,6 +115,13 @@ def _solve_options(p: Parser) -> None:
     )
 
 
+# solve --json lists at most LISTED solutions, and at most LISTED_CELLS cells in all, unless
+# --limit says how many (the counts stay whole): the 10x10x10 serpentine's 5 s of search
+# printed 88 MB of JSON, for seconds past its time limit (issue 62). Rejected: streaming them
+# (one JSON document is the contract).
+LISTED, LISTED_CELLS = 1000, 100_000
+
+
 @command(
     "solve",
     _solve_options,
@@ -137,7 +143,15 @@ def solve_command(args: Namespace) -> int:
     unsolvable = unsolvable and args.path is None
     near = nearby_designs(args, result.snake, result.region) if unsolvable else []
     if args.json:
-        data = result.to_dict()
+        cells = result.region.volume
+        listed = max(1, min(LISTED, LISTED_CELLS // cells)) if args.limit is None else args.limit
+        data = result.to_dict(solutions=listed)
+        data["solutions_listed"] = len(data["solutions"])
+        if len(result.solutions) > listed:
+            data["solutions_note"] = (
+                f"the first {listed} of the {len(result.solutions)} solutions found are listed "
+                "(the counts are whole); --limit N lists N"
+            )
         data["catalog"] = catalog.recognized(result.snake.turns(), snake_text(args)) or None
         data["catalog_typo"] = _typo_dict(result.snake, target)
         if unsolvable:
@@ -341,9 +355,10 @@ def check_command(args: Namespace) -> int:
             raise InputError("give the solution as words or with --file, not both")
 
         try:
-            with Path(args.file).open("rb") as f:
-                data = f.read(limits.MAX_TEXT * 4 + 1)
+            data = limits.read_bounded(args.file, limits.MAX_TEXT * 4, seconds_left(args))
             text = data.decode("utf-8")
+        except TimeoutError as err:
+            raise InputError(f"cannot read {args.file!r}: {err}") from None
         except OSError as err:
             raise InputError(f"cannot read {args.file!r}: {err.strerror or err}") from None
         except UnicodeDecodeError as err:

@@ -39,6 +39,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
+from snakecube import stop
 from snakecube.explain import drawing, scene
 from snakecube.explain.drawing import Drawing
 from snakecube.explain.scene import ARROW, GHOST, NEW, PIVOT, Panel, Tails, View, cube_colour
@@ -506,17 +507,23 @@ def render_pages(
 ) -> list[Figure]:
     """The pages as Figures of the paper's size, or (``stacked``) one Figure of them all."""
     size = PAPERS[paper]
-    if stacked:
-        fig = plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110)
+    figs: list[Figure] = []
+    try:
+        if stacked:
+            figs.append(plt.figure(figsize=(size[0], size[1] * len(pages)), dpi=110))
+            for k, draw in enumerate(pages):
+                stop.on_time()  # a time limit (stop.within) ends the drawing between pages
+                draw(Sheet(figs[0], k, size), k + 1, len(pages))
+            return figs
         for k, draw in enumerate(pages):
-            draw(Sheet(fig, k, size), k + 1, len(pages))
-        return [fig]
-    figs = []
-    for k, draw in enumerate(pages):
-        fig = plt.figure(figsize=size, dpi=150)
-        draw(Sheet(fig, 0, size), k + 1, len(pages))
-        figs.append(fig)
-    return figs
+            stop.on_time()
+            figs.append(plt.figure(figsize=size, dpi=150))
+            draw(Sheet(figs[-1], 0, size), k + 1, len(pages))
+        return figs
+    except BaseException:
+        for fig in figs:
+            plt.close(fig)
+        raise
 
 
 # -- the instructions ------------------------------------------------------------------------------
@@ -925,6 +932,7 @@ def _animate(solution: Solution, frames: list[Frame]) -> FuncAnimation:
     fig = plt.figure(figsize=GIF_SIZE, dpi=GIF_DPI)
 
     def show(k: int) -> None:
+        stop.on_time()  # a time limit (stop.within) ends the GIF between frames
         draw_frame(fig, frames[k], solution)
 
     anim = FuncAnimation(fig, show, frames=len(frames), interval=1000 * SECONDS_PER_STEP)
@@ -986,12 +994,18 @@ def plan_animation(plan: FoldPlan) -> FuncAnimation:
 # -- files ------------------------------------------------------------------------------------
 def write_pages(figs_or_anim: Any, path: Path, kind: str) -> Path:
     if kind == ".gif":
-        figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
-        plt.close(figs_or_anim._fig)
+        try:
+            figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
+        finally:
+            plt.close(figs_or_anim._fig)
     elif kind == ".pdf":
-        with PdfPages(path) as pdf:
+        try:
+            with PdfPages(path) as pdf:
+                for fig in figs_or_anim:
+                    stop.on_time()
+                    pdf.savefig(fig)
+        finally:
             for fig in figs_or_anim:
-                pdf.savefig(fig)
                 plt.close(fig)
     else:
         fig = figs_or_anim[0]
@@ -1076,6 +1090,7 @@ def flat_sheet(result: Flat, path: str | Path) -> Path:
     for ax in axes.flat:
         ax.set_axis_off()
     for ax, layout in zip(axes.flat, shown, strict=False):
+        stop.on_time()  # a time limit (stop.within) ends the drawing between layouts
         for i, (x, y) in enumerate(layout):
             _square(ax, x, y, cube_colour(i), "black", 2.0 if i == 0 else 0.6)
             _number(ax, x, y, i, 7, "normal", "0.12", 1.0)

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from snakecube import stop
 from snakecube.explain import drawing
 from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
 from snakecube.fold import FoldPlan
@@ -307,6 +308,7 @@ def panels(solution: Solution, tails: Tails | None = None) -> list[Panel]:
     all_steps = steps(solution)
     out = []
     for s in all_steps:
+        stop.on_time()  # a time limit (stop.within) ends the pictures between steps
         views, single, notes = _views_of(cells, s)
         tail = _tail_of(cells, s, all_steps, tails)
         out.append(
@@ -916,6 +918,7 @@ def fold_panels(plan: FoldPlan) -> list[Panel]:
     held_end = 0 if plan.held == End.FIRST else n - 1
     out = [start_panel(plan)]
     for k in range(1, count + 1):
+        stop.on_time()  # a time limit (stop.within) ends the pictures between steps
         turn = turn_of(plan, k)
         said = plan_step_words(g, k)
         colours = {i: pale(cube_colour(i)) for i in range(n)}
