@@ -303,29 +303,42 @@ TEN = "lengths:" + ",".join(["10"] * 111)  # 1000 cubes: a 10x10x10
 P_SNAKES = ["standard", "king", "seed-blue", "3-3-3", "2-2-2-2-2-2-2", TEN, "x", "", "0", "S" * 30]
 P_TARGETS = ["3x3x3", "2x2x2", "1x1x27", "4x4x4", "1000x1x1", "0x3x3", "2x3", "axbxc", "5x5x5"]
 P_NUMBERS = ["0", "1", "2", "3", "-1", "1e3", "nan", "inf", "9" * 30, "²", "0.5", "", "4096"]
+# Files a run reads or writes, in its own folder ({TMP}): a FIFO nobody writes to or reads
+# (reading one must end at --seconds; writing one waits for a reader, until the Ctrl-C), a
+# plain file where a folder is wanted, a region, a folder of a store.
+P_FILES = ["{TMP}/fifo", "{TMP}/file", "{TMP}/region.txt", "{TMP}/new", "/dev/null"]
+P_PICTURES = ["{TMP}/x.pdf", "{TMP}/x.gif", "{TMP}/x.png", "{TMP}/x.html", "{TMP}/fifo",
+              "{TMP}/region.txt", "/dev/null", "{TMP}/no/such/x.pdf"]
 P_OPTIONS: dict[str, dict[str, list[str] | None]] = {
     "solve": {"--box": P_TARGETS, "--first": None, "--limit": P_NUMBERS, "--seconds": P_NUMBERS,
               "--json": None, "--end": ["auto", "first", "last", "x"], "--workers": P_NUMBERS,
-              "--start": ["0,0,0", "9,9,9", "a"], "--strategy": ["auto", "beam", "sat"]},
+              "--start": ["0,0,0", "9,9,9", "a"], "--strategy": ["auto", "beam", "sat"],
+              "--region": P_FILES},
     "show": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS,
-             "--words": ["table", "pilot"], "--reverse": None},
+             "--words": ["table", "pilot"], "--reverse": None, "--out": P_PICTURES,
+             "--region": P_FILES},
     "fold": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS, "--json": None,
-             "--from": ["best", "first", "last"]},
+             "--from": ["best", "first", "last"], "--out": P_PICTURES},
     "rate": {"--box": P_TARGETS, "--seconds": P_NUMBERS, "--json": None},
-    "flat": {"--seconds": P_NUMBERS, "--json": None},
+    "flat": {"--seconds": P_NUMBERS, "--json": None, "--out": P_PICTURES},
     "convert": {"--to": ["lengths", "turns", "bits", "x"], "--json": None},
     "designs": {"--box": P_TARGETS, "--partitions": P_NUMBERS, "--workers": P_NUMBERS,
-                "--top": P_NUMBERS, "--json": None},
+                "--top": P_NUMBERS, "--json": None, "--seconds": P_NUMBERS, "--store": P_FILES,
+                "--csv": P_FILES},
+    "make": {"--out": ["{TMP}/x.3mf", "{TMP}/x.pdf", "{TMP}/stl/", "{TMP}/fifo", "{TMP}/x.stl"],
+             "--size": P_NUMBERS, "--cord": P_NUMBERS, "--colours": ["checker", "one", "x"],
+             "--seconds": P_NUMBERS, "--box": P_TARGETS},
     "generate": {"--box": P_TARGETS, "--count": P_NUMBERS, "--seed": P_NUMBERS, "--json": None,
                  "--max-segment": P_NUMBERS},
     "check": {"--box": P_TARGETS, "--start": ["0,0,0", "9,9,9", "a"], "--json": None,
-              "--axes": ["RIGHT=+x,BACK=+y,UP=+z", "UP=+q", "x"], "--seconds": P_NUMBERS},
+              "--axes": ["RIGHT=+x,BACK=+y,UP=+z", "UP=+q", "x"], "--seconds": P_NUMBERS,
+              "--file": P_FILES},
     "export": {"--box": P_TARGETS, "--format": ["minizinc", "x"],
                "--symmetry-breaking": ["auto", "directions", "lex", "x"]},
     "serve": {"--port": ["0", "99999", "-1", "x"], "--host": ["256.1.1.1", "::1"]},
     "catalog": {"--json": None},
 }  # fmt: skip
-P_WITH_SNAKE = {"solve", "show", "fold", "rate", "flat", "convert", "check", "export"}
+P_WITH_SNAKE = {"solve", "show", "fold", "rate", "flat", "convert", "check", "export", "make"}
 SOLUTIONS = [  # what people paste as a solution: right, wrong, and not a solution at all
     "START 0,0,0 MOVES: RIGHT 2, BACK 2, LEFT 2, UP 2",
     "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y",
@@ -362,6 +375,10 @@ def test_every_subcommand_keeps_the_contract(argv, stop_after):
     tool's first moments are tested in test_stop.py.)"""
     with tempfile.TemporaryDirectory() as folder:
         ready = Path(folder) / "ready"
+        os.mkfifo(Path(folder) / "fifo")
+        (Path(folder) / "file").write_text("a file\n")
+        (Path(folder) / "region.txt").write_text("###\n###\n###\n")
+        argv = [a.replace("{TMP}", folder) for a in argv]
         p = subprocess.Popen(
             [*command(), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             preexec_fn=capped, env={**os.environ, "SNAKECUBE_READY_FILE": str(ready)},

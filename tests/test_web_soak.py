@@ -24,7 +24,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
 
 from snakecube.web.connections import HEADER_SECONDS  # noqa: E402
-from snakecube.web.jobs import pid_alive  # noqa: E402
+from snakecube.web.jobs import WAITING_EACH, pid_alive  # noqa: E402
 from snakecube.web.server import BODY_SECONDS, KEEP_ALIVE_SECONDS  # noqa: E402
 from webserver import (  # noqa: E402
     LEFTOVERS,
@@ -65,13 +65,30 @@ def test_bad_input_keeps_the_worker_warm(server):
     assert good.status_code == 200 and server.status()["pids"] == before["pids"]
 
 
+def answers_to(socks: list[socket.socket], n: int) -> list[bytes]:
+    """The first ``n`` answers among ``socks`` (those sockets are removed from the list)."""
+    answered: list[bytes] = []
+    end = time.monotonic() + HANG
+    while len(answered) < n and time.monotonic() < end:
+        ready, _, _ = select.select(socks, [], [], 0.1)
+        for s in ready:
+            answered.append(read_all(s))
+            socks.remove(s)
+    return answered
+
+
 def test_downloads_end_with_their_clients(server):
-    """Ten GIFs of the king (seconds each, one worker): the clients leave once all ten hold
-    places, and every place is free again (before: a minute and more)."""
+    """Ten GIFs of the king (seconds each, one worker) from one address: it holds its share of
+    the places (the rest are told busy at once, and why); its clients leave, and every place
+    is free again (before: a minute and more)."""
     before = server.status()
+    each = before["slots"] + WAITING_EACH
     body = {"snake": "king", "cells": cells_of("king"), "form": "gif"}
     socks = [send(server.port, "/api/download", body) for _ in range(10)]
-    until(lambda: server.status()["busy"] == 10, "ten downloads hold the ten places")
+    until(lambda: server.status()["busy"] == each, f"the address holds its {each} places")
+    refused = answers_to(socks, 10 - each)
+    assert len(refused) == 10 - each
+    assert all(a.startswith(b"HTTP/1.1 503") and b"your address" in a for a in refused)
     for s in socks:
         s.close()
     until(lambda: server.status()["busy"] == 0, "the places are free again")
@@ -84,18 +101,13 @@ def test_downloads_end_with_their_clients(server):
 
 def test_the_nearby_lookup_takes_a_place_of_the_pool(server):
     """A cube count that fits nothing starts the look-up for nearby designs: in a place of
-    the pool (10 places: two of twelve requests are told busy at once), ended when its
-    client leaves; /api/status answers meanwhile."""
+    the pool (one address holds its share; the rest of twelve requests are told busy at
+    once), ended when its client leaves; /api/status answers meanwhile."""
+    each = server.status()["slots"] + WAITING_EACH
     socks = [send(server.port, "/api/solve", {"snake": NO_CUBE}) for _ in range(12)]
-    until(lambda: server.status()["busy"] == 10, "ten look-ups hold the ten places")
-    answered = []
-    end = time.monotonic() + HANG
-    while len(answered) < 2 and time.monotonic() < end:
-        ready, _, _ = select.select(socks, [], [], 0.1)
-        for s in ready:
-            answered.append(read_all(s))
-            socks.remove(s)
-    assert len(answered) == 2 and all(a.startswith(b"HTTP/1.1 503") for a in answered)
+    until(lambda: server.status()["busy"] == each, f"{each} look-ups hold the address's places")
+    answered = answers_to(socks, 12 - each)
+    assert len(answered) == 12 - each and all(a.startswith(b"HTTP/1.1 503") for a in answered)
     for s in socks:
         s.close()
     until(lambda: server.status()["busy"] == 0, "the places are free again")
