@@ -670,7 +670,7 @@ def grey_contrast(plan: fold.FoldPlan) -> list[dict[str, float]]:
 
 
 @pytest.mark.pictures
-@pytest.mark.parametrize("name", ["king-b", "king"])
+@pytest.mark.parametrize("name", ["king-b"])  # 17 step pages (the king's 18 took 50 s more)
 def test_a_printed_plan_reads_in_grey(name):
     """Every step page of the plan `fold NAME --out plan.pdf` prints: held cubes, the cube
     that turns and the cubes that turn with it differ in grey by CLASS_CONTRAST or more, and

@@ -194,3 +194,22 @@ def test_a_fifo_nobody_writes_to_ends_at_the_time_limit(tmp_path):
     os.mkfifo(store / "manifest.json")
     code, _, err, took = tool("designs", "--box", "2x2x3", "--store", str(store), timeout=60)
     assert code == 2 and "is not a regular file" in err, err
+
+
+def test_writing_a_census_csv_keeps_the_time_limit(tmp_path):
+    """A whole store's rows (`designs --csv` of a finished census: 44 million for 2x4x5) are
+    written under --seconds: stopped at the limit, nothing is written (before: no limit)."""
+    import time
+
+    import pytest
+
+    from snakecube import Box, stop
+    from snakecube.census import census
+
+    out = tmp_path / "designs.csv"
+    with census(Box(2, 2, 3)) as c:
+        with pytest.raises(stop.OutOfTime), stop.within(0.0, time.monotonic()):
+            c.write_csv(out)
+        assert not out.exists() and list(tmp_path.iterdir()) == []
+        c.write_csv(out)  # without a limit: every row
+    assert len(out.read_text().splitlines()) == c.design_count + 1

@@ -89,9 +89,10 @@ designs = st.builds(
 
 
 # Each design's solve makes hundreds of calls of the loops, each some 17 round trips to Node:
-# 15 designs here; every flag and loop on three fixed designs below.
+# 8 designs here (the same 8 each run: the suite's hypothesis profile is derandomized); every
+# flag and loop on three fixed designs below.
 @settings(
-    max_examples=15,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from snakecube import limits
+from snakecube import limits, stop
 from snakecube.census.store import Store
 from snakecube.designs import rate
 from snakecube.errors import InputError
@@ -19,6 +19,8 @@ from snakecube.output import write_file
 from snakecube.shape import Region
 from snakecube.snake import Snake
 from snakecube.stop import StopReason
+
+CHECK_EVERY = 4096  # rows written between looks at the clock (stop.on_time)
 
 Progress = Callable[[int, int, int], None]  # (steps done, steps in all, path classes so far)
 
@@ -135,7 +137,9 @@ class Census(Tally):
                     + (",difficulty" if difficulty else "")
                     + "\n"
                 )
-                for d in self.rows():
+                for k, d in enumerate(self.rows()):
+                    if k % CHECK_EVERY == 0:
+                        stop.on_time()  # a time limit (stop.within) ends the writing
                     extra = ""
                     if difficulty:
                         r = rate(d.snake, self.region)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from snakecube import limits
+from snakecube import limits, stop
 from snakecube.census.decide import FOLDS, Decisions, Searched, TaskInfo, run_search
 from snakecube.census.forecast import Forecast
 from snakecube.census.joint import (
@@ -28,7 +28,7 @@ from snakecube.census.joint import (
     target_name,
 )
 from snakecube.census.reduce import TOP
-from snakecube.census.result import Census, Progress, snake_of_key, turns_order
+from snakecube.census.result import CHECK_EVERY, Census, Progress, snake_of_key, turns_order
 from snakecube.census.runner import (
     check_forecast,
     checked,
@@ -142,7 +142,9 @@ class JointCensus(JointTally):
         def write(tmp: Path) -> None:
             with tmp.open("w", newline="", encoding="utf-8") as f:
                 f.write(f"turns,segment_lengths,{names},palindrome\n")
-                for d in self.rows():
+                for k, d in enumerate(self.rows()):
+                    if k % CHECK_EVERY == 0:
+                        stop.on_time()  # a time limit (stop.within) ends the writing
                     lengths = " ".join(map(str, d.snake.lengths))
                     counts = ",".join(map(str, d.distinct))
                     f.write(f"{d.snake.turns()},{lengths},{counts},{int(d.palindrome)}\n")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from snakecube import limits
+from snakecube import limits, stop
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -274,12 +274,18 @@ def _counted(
     with result:
         if args.csv and listed(result):
             try:
-                write(result)
+                with stop.within(args.seconds, args.started):  # a whole store's rows: long
+                    write(result)
             except KeyboardInterrupt:
                 say(f"snakecube: interrupted: {args.csv!r} was not written")
                 show(result, args)
                 return EXIT_INTERRUPTED
-            say(f"snakecube: wrote {args.csv!r}")
+            except stop.OutOfTime:
+                say(f"snakecube: stopped writing at the time limit (--seconds "
+                    f"{args.seconds:g}): {args.csv!r} not written; give more time "
+                    "(--seconds S) to write it")  # fmt: skip
+            else:
+                say(f"snakecube: wrote {args.csv!r}")
         show(result, args)
     return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
