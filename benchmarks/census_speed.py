@@ -6,6 +6,11 @@ the census it forecasts, in CPU time of whole processes.
     .venv/bin/python benchmarks/census_speed.py --forecast
     .venv/bin/python benchmarks/census_speed.py --forecast --box 2x3x6 --box 8x8x1:4
 
+``--forecast`` also records each box's forecast and census (wall and CPU seconds, the load,
+the date and the machine) in ``benchmarks/data/census-times.json``, and the forecasts alone
+of 3x4x4 and 4x4x4: every census time the docs give is that file's (tests/test_doc_times.py
+holds them to it, and each measurement within 2x of its forecast).
+
 Each census runs as a whole process with one worker (``snakecube designs --box X --workers
 1 --json --quiet``), the build installed beside ``--before`` and this one in turn, round after
 round, so both see the same load; the table gives the median CPU time (user + system) of
@@ -49,7 +54,10 @@ def census(python: str, box: str, nice: int) -> tuple[float, dict]:
     return cpu, json.loads(out.stdout)
 
 
-FORECAST_BOXES = ["2x4x4", "8x8x1:4", "2x3x6", "3x3x4", "2x4x5"]
+# the census table of docs/census.md, box by box, and one box with a longest segment
+FORECAST_BOXES = ["2x3x4", "3x3x3", "2x3x5", "2x4x4", "8x8x1:4", "2x3x6", "3x3x4", "2x4x5"]
+ONLY_FORECAST = ["3x4x4", "4x4x4"]  # too long to run: their forecasts alone are recorded
+TIMES = ROOT / "benchmarks" / "data" / "census-times.json"  # what the docs' times quote
 LOOP_HEAD = "# The census's path loop: before and after"
 FORECAST_HEAD = "# The forecast against the census"
 
@@ -60,15 +68,30 @@ def box_args(box: str) -> list[str]:
     return ["--box", dims, *(["--max-segment", longest] if longest else [])]
 
 
-def forecast_row(box: str) -> tuple[str, float]:
-    """A table row: the forecast and the census of ``box``, both on 2 workers; and the
-    ratio of measured to forecast CPU time."""
+def estimate(box: str) -> dict:
+    """``designs --estimate --json`` of ``box`` on 2 workers."""
     est = subprocess.run(
         [sys.executable, "-m", "snakecube", "designs", *box_args(box), "--workers", "2",
          "--estimate", "--json"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    forecast = json.loads(est.stdout)
+    return json.loads(est.stdout)
+
+
+def machine() -> dict:
+    """The machine a measurement was made on: its processor and cores."""
+    model = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")),
+        "unknown",
+    )  # fmt: skip
+    return {"processor": model, "cores": os.cpu_count()}
+
+
+def forecast_row(box: str) -> tuple[str, dict]:
+    """A table row: the forecast and the census of ``box``, both on 2 workers; and the
+    record of both for ``TIMES``."""
+    forecast = estimate(box)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="census-speed-") as tmp:
         before, began = os.times(), time.perf_counter()
@@ -90,7 +113,26 @@ def forecast_row(box: str) -> tuple[str, float]:
         f"| {name} | {data['designs']:,} | {forecast['cpu_seconds']:.3g} ({shares}) | "
         f"{cpu:.3g} | {wall:.3g} | {load:.1f} | {ratio:.2f} |"
     )
-    return row, ratio
+    record = {
+        "designs": data["designs"],
+        "complete": data["complete"],
+        "forecast": {k: forecast[k] for k in ("cpu_seconds", "seconds", "load", "phases")},
+        "cpu_seconds": round(cpu, 2),
+        "seconds": round(wall, 2),
+        "load": round(load, 2),
+    }
+    return row, record
+
+
+def record_times(box: str, record: dict) -> None:
+    """Add ``box``'s record to ``TIMES`` (dated, with the machine), keeping the others."""
+    old = json.loads(TIMES.read_text()) if TIMES.exists() else {}
+    old.setdefault("about", "benchmarks/census_speed.py --forecast: whole processes on 2 "
+                   "workers; seconds are wall clock, cpu_seconds user + system of the census's "
+                   "processes, load the 1-minute load average before the census")  # fmt: skip
+    old.setdefault("boxes", {})[box] = {
+        "date": time.strftime("%Y-%m-%d"), "machine": machine(), **record}  # fmt: skip
+    TIMES.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
 
 
 def main() -> None:
@@ -107,8 +149,14 @@ def main() -> None:
             "measured / forecast |",
             "|---|---:|---:|---:|---:|---:|---:|",
         ]
-        for box in args.box or FORECAST_BOXES:  # the file rewritten after each box
-            row, _ = forecast_row(box)
+        for box in args.box or ONLY_FORECAST:
+            if box in ONLY_FORECAST:
+                f = estimate(box)
+                kept = {k: f[k] for k in ("cpu_seconds", "seconds", "load", "phases")}
+                record_times(box, {"forecast": kept})
+        for box in [b for b in args.box or FORECAST_BOXES if b not in ONLY_FORECAST]:
+            row, record = forecast_row(box)  # the files rewritten after each box
+            record_times(box, record)
             rows.append(row)
             print(row, flush=True)
             table = (
