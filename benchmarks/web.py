@@ -135,6 +135,21 @@ def measure(browser, base: str, static: bool, extras: bool = True) -> dict[str, 
     return out
 
 
+def cold_link(browser, base: str) -> dict[str, float]:
+    """A link to the king opened in a fresh browser context (nothing cached: a first visit):
+    from opening it to its first solution drawn and to its complete count."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    t = time.monotonic()
+    page.goto(base + "#snake=king", wait_until="commit")
+    drawn(page, 1, 180)
+    out = {"open_king_first": time.monotonic() - t}
+    done(page, 180)
+    out["open_king"] = time.monotonic() - t
+    context.close()
+    return out
+
+
 def load_test(base: str, n: int = 50) -> dict[str, float]:
     def one(_: int) -> int:
         try:
@@ -169,6 +184,12 @@ ROWS = {
     ],
     "static": [
         ("ready", "static: open to ready to solve", "< 10 s"),
+        (
+            "open_king_first",
+            "static: open a link to the king, to its first solution drawn",
+            "< 10 s",
+        ),
+        ("open_king", "static: open a link to the king, to its complete count", "< 10 s"),
         ("catalog_first", "static: first 3x3x3 click after ready, click to drawn", "< 2 s"),
         ("catalog_worst", "static: worst 3x3x3 catalog puzzle, click to drawn", "< 2 s"),
         ("king_first", "static: king, click to first solution drawn", "<= 0.5 s"),
@@ -232,9 +253,10 @@ def main() -> None:
                     sites.append(server)
                 got, old = [], []
                 for _ in range(runs):  # interleaved: both see the same load
-                    got.append(measure(browser, base, True))
+                    got.append({**measure(browser, base, True), **cold_link(browser, base)})
                     if old_base is not None:
-                        old.append(measure(browser, old_base, True, extras=False))
+                        old.append({**measure(browser, old_base, True, extras=False),
+                                    **cold_link(browser, old_base)})  # fmt: skip
                 for k, w, goal in ROWS["static"]:
                     was = spread([g[k] for g in old]) if old and k in old[0] else ""
                     rows.append((w, spread([g[k] for g in got]), was, goal))
