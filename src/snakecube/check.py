@@ -43,11 +43,23 @@ _SIGNED = {"+x": 0, "-x": 1, "+y": 2, "-y": 3, "+z": 4, "-z": 5}
 _LETTERS = {"xp": 0, "xn": 1, "yp": 2, "yn": 3, "zp": 4, "zn": 5}
 # Direction words, each with its opposite; synonyms folded onto one word.
 _SYNONYMS = {
-    "backward": "back", "backwards": "back", "forward": "front", "forwards": "front",
-    "above": "up", "below": "down", "top": "up", "bottom": "down",
-}  # fmt: skip
-_PAIRS = (("right", "left"), ("back", "front"), ("up", "down"), ("east", "west"),
-          ("north", "south"), ("in", "out"))  # fmt: skip
+    "backward": "back",
+    "backwards": "back",
+    "forward": "front",
+    "forwards": "front",
+    "above": "up",
+    "below": "down",
+    "top": "up",
+    "bottom": "down",
+}
+_PAIRS = (
+    ("right", "left"),
+    ("back", "front"),
+    ("up", "down"),
+    ("east", "west"),
+    ("north", "south"),
+    ("in", "out"),
+)
 _DEFAULT_AXES = {"right": 0, "back": 2, "up": 4, "east": 0, "north": 2, "in": 2}
 _OPPOSITE = {**{a: b for a, b in _PAIRS}, **{b: a for a, b in _PAIRS}}
 _NUMBER = r"[+-]?[0-9]+"

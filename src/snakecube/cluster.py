@@ -212,8 +212,11 @@ def _raw_probe(address: str, seconds: float, security: Any = None) -> str | None
                 return "a tls:// scheduler needs --tls-ca and --tls-cert (docs/cli.md)"
             sock = context.wrap_socket(raw, server_hostname=host)
         try:
-            hello = {"compression": None, "python": tuple(sys.version_info)[:3],
-                     "pickle-protocol": pickle.HIGHEST_PROTOCOL}  # fmt: skip
+            hello = {
+                "compression": None,
+                "python": tuple(sys.version_info)[:3],
+                "pickle-protocol": pickle.HIGHEST_PROTOCOL,
+            }
             _send(sock, hello)
             _read(sock, deadline)  # its handshake
             _send(sock, {"op": "identity", "reply": True})
@@ -398,8 +401,9 @@ def map_tasks(
     for items in batches(todo, threads):
         tag = hashlib.blake2b(repr(items).encode(), digest_size=6).hexdigest()
         key = f"{name}-{items[0]}-{len(items)}-{tag}"
-        futures.append(client.submit(_run_batch, digest, data, items, key=key, pure=False,
-                                     retries=RETRIES))  # fmt: skip
+        futures.append(
+            client.submit(_run_batch, digest, data, items, key=key, pure=False, retries=RETRIES)
+        )
     ended: queue.Queue[Any] = queue.Queue()  # filled by the client's thread as tasks end
     for future in futures:
         future.add_done_callback(ended.put)

@@ -203,8 +203,16 @@ def rate(
         bound = max_nodes  # and no more than the other end's tries
         if ends:
             bound = max(1, ends[0][0]) if max_nodes is None else min(max_nodes, max(1, ends[0][0]))
-        r = solve(s, region, engine=engine, workers=1, seconds=left, reverse=False,
-                  max_nodes=bound, progress=progress)  # fmt: skip
+        r = solve(
+            s,
+            region,
+            engine=engine,
+            workers=1,
+            seconds=left,
+            reverse=False,
+            max_nodes=bound,
+            progress=progress,
+        )
         if r.stop_reason == StopReason.NODES:  # more tries than the other end, or than max_nodes
             if not ends and (cut is None or r.distinct > cut[1].distinct):
                 cut = (name, r)
@@ -224,8 +232,16 @@ def rate(
     if not ends:  # both ends stopped at max_nodes: the counts are lower bounds
         assert cut is not None
         name, r = cut
-        return Rating(snake, region, None, r.distinct_up_to_reversal, name, r.nodes,
-                      complete=False, stop_reason=StopReason.NODES)  # fmt: skip
+        return Rating(
+            snake,
+            region,
+            None,
+            r.distinct_up_to_reversal,
+            name,
+            r.nodes,
+            complete=False,
+            stop_reason=StopReason.NODES,
+        )
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
     score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
     return Rating(snake, region, score, best.distinct_up_to_reversal, end, tries)
@@ -333,8 +349,9 @@ def _check_candidate(
             rating = replace(rating, distinct=max(1, rating.distinct))
         ratings.append(rating)
     several = len(boxes) > 1
-    yield Generated(ratings[0], found[0], tuple(ratings) if several else (),
-                    tuple(found) if several else ())  # fmt: skip
+    yield Generated(
+        ratings[0], found[0], tuple(ratings) if several else (), tuple(found) if several else ()
+    )
 
 
 def _search(
@@ -353,8 +370,9 @@ def _search(
     if better_end and not snake.is_palindrome and box.volume > pool.SMALL_JOB_CELLS:
         first, last = end_sizes(Problem.build(snake, box))
         reverse = last < first
-    result = solve(snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse,
-                   seconds=seconds)  # fmt: skip
+    result = solve(
+        snake, box, limit=limit, workers=1, max_nodes=max_nodes, reverse=reverse, seconds=seconds
+    )
     if not reverse:
         return result
     forwards = tuple(Solution(snake, box, tuple(reversed(s.path))) for s in result.solutions)
@@ -428,8 +446,9 @@ def generate(
         min_difficulty = limits.number(min_difficulty, "min_difficulty", 0.0, 100.0)
         if attempts is None:
             attempts = max(1000, 200 * count) * HARD_DRAWS
-    count, attempts = _checked_options(box, count, seed, attempts, max_nodes, min_straights,
-                                       max_segment, straightness)  # fmt: skip
+    count, attempts = _checked_options(
+        box, count, seed, attempts, max_nodes, min_straights, max_segment, straightness
+    )
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     boxes, flags = _checked_boxes(box, also, unique)
     if straightness is None:
@@ -457,8 +476,17 @@ def generate(
                 report(state[1], count)
             progress(state[0], attempts * draws, state[1])
 
-    chosen = _candidates(drawn[0], rng, attempts, float(straightness), min_straights,
-                         max_segment, draws, tick, deadline)  # fmt: skip
+    chosen = _candidates(
+        drawn[0],
+        rng,
+        attempts,
+        float(straightness),
+        min_straights,
+        max_segment,
+        draws,
+        tick,
+        deadline,
+    )
     jobs = ((drawn, snake, path, marks, max_nodes, deadline) for snake, path in chosen)
     n = limits.cores() if workers is None else limits.workers(workers)
     found: Generator[Generated | str, None, None]

@@ -25,9 +25,15 @@ from snakecube.stop import StopReason
 Point = tuple[int, int]
 # the 8 symmetries of the square, as maps of (x, y)
 _SQUARE: tuple[Callable[[int, int], Point], ...] = (
-    lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
-    lambda x, y: (-x, y), lambda x, y: (y, x), lambda x, y: (x, -y), lambda x, y: (-y, -x),
-)  # fmt: skip
+    lambda x, y: (x, y),
+    lambda x, y: (-y, x),
+    lambda x, y: (-x, -y),
+    lambda x, y: (y, -x),
+    lambda x, y: (-x, y),
+    lambda x, y: (y, x),
+    lambda x, y: (x, -y),
+    lambda x, y: (-y, -x),
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -248,8 +248,16 @@ def nearby(
     for typo in catalog_typos(snake, region) if known else []:
         distinct, complete = 1, False  # a catalog puzzle folds: at least one solution
         if not out_of_time():
-            count = solve(typo.snake, region, max_nodes=most(COUNT_NODES), seconds=left(),
-                          workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+            count = solve(
+                typo.snake,
+                region,
+                max_nodes=most(COUNT_NODES),
+                seconds=left(),
+                workers=1,
+                engine=engine,
+                strategy=strategy,
+                reverse=reverse,
+            )
             spent(count)
             if count.stop_reason == StopReason.INTERRUPTED:
                 raise KeyboardInterrupt
@@ -263,15 +271,32 @@ def nearby(
             break
         if candidate.lengths in named:
             continue
-        first = solve(candidate, region, limit=1, max_nodes=most(FIRST_NODES), seconds=left(),
-                      workers=1, engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+        first = solve(
+            candidate,
+            region,
+            limit=1,
+            max_nodes=most(FIRST_NODES),
+            seconds=left(),
+            workers=1,
+            engine=engine,
+            strategy=strategy,
+            reverse=reverse,
+        )
         spent(first)
         if first.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
         if not first.solutions:
             continue
-        count = solve(candidate, region, max_nodes=most(COUNT_NODES), seconds=left(), workers=1,
-                      engine=engine, strategy=strategy, reverse=reverse)  # fmt: skip
+        count = solve(
+            candidate,
+            region,
+            max_nodes=most(COUNT_NODES),
+            seconds=left(),
+            workers=1,
+            engine=engine,
+            strategy=strategy,
+            reverse=reverse,
+        )
         spent(count)
         if count.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt

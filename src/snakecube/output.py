@@ -63,8 +63,10 @@ def check_writable(path: str | Path) -> None:
     left as it was."""
     path, name, kind, where = _destination(path)
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in path.name):
-        raise InputError(f"cannot write {name}: a file name with a control character (a "
-                         "newline, a tab) is most likely a slip; name it without one")  # fmt: skip
+        raise InputError(
+            f"cannot write {name}: a file name with a control character (a "
+            "newline, a tab) is most likely a slip; name it without one"
+        )
     if kind == "device":
         if not os.access(where, os.W_OK):
             raise InputError(f"cannot write {name}: permission denied")

@@ -64,15 +64,33 @@ class End(enum.StrEnum):
     LAST = "last"
 
 
-NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist",
-             "runs")  # fmt: skip
+NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist", "runs")
 # What Snake.notation may be: the notation a text was read in (bitlist and steplist are read
 # as bits and steps; "catalog" is a catalog name).
-NOTATION_KEYS = ("turns", "bits", "bits-inverted", "lengths", "steps", "runs", "elbows",
-                 "dashes", "dashes-inverted", "catalog")  # fmt: skip
+NOTATION_KEYS = (
+    "turns",
+    "bits",
+    "bits-inverted",
+    "lengths",
+    "steps",
+    "runs",
+    "elbows",
+    "dashes",
+    "dashes-inverted",
+    "catalog",
+)
 # A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
-_PREFIXES = ("turns", "bits-inverted", "bits", "dashes-inverted", "dashes", "lengths", "steps",
-             "runs", "elbows")  # fmt: skip
+_PREFIXES = (
+    "turns",
+    "bits-inverted",
+    "bits",
+    "dashes-inverted",
+    "dashes",
+    "lengths",
+    "steps",
+    "runs",
+    "elbows",
+)
 # What each reading of ambiguous text means, for the one line that says which was used.
 READINGS = {
     "lengths": "segment lengths",
@@ -213,8 +231,9 @@ class Snake:
         _check_text(text, "o/- string")
         symbols = "".join(text.split()).lower().translate(_DASHES)
         notation = "dashes" if corner == "o" else "dashes-inverted"
-        return cls._from_symbols(symbols, "o/- string", {"o": "o (corner)", "-": "-"}, corner,
-                                 notation)  # fmt: skip
+        return cls._from_symbols(
+            symbols, "o/- string", {"o": "o (corner)", "-": "-"}, corner, notation
+        )
 
     @classmethod
     def from_lengths(cls, lengths: Iterable[int]) -> Snake:

@@ -360,9 +360,19 @@ def forecast(
     per_unit = [0.0] * len(units)
     for j, nodes in zip(chosen, walks, strict=True):
         per_unit[j] += nodes * (rates.node + rates.paths_per_node * rates.path) / len(walks)
-    return Forecast(mean, error, len(units), workers, paths, RECORDS_PER_CLASS * paths,
-                    2.0 * every * partitions, rates, tuple(per_unit), cores=os.cpu_count() or 1,
-                    load=_load())  # fmt: skip
+    return Forecast(
+        mean,
+        error,
+        len(units),
+        workers,
+        paths,
+        RECORDS_PER_CLASS * paths,
+        2.0 * every * partitions,
+        rates,
+        tuple(per_unit),
+        cores=os.cpu_count() or 1,
+        load=_load(),
+    )
 
 
 def _load() -> float:

@@ -220,8 +220,14 @@ def _read_manifest(root: Path) -> dict[str, Any]:
         raise InputError(f"{name} is not a snakecube census manifest")
     if manifest.get("searched") is not None and not isinstance(manifest["searched"], dict):
         raise InputError(f"{name}: 'searched' is not an object")
-    shape = {"version": int, "targets": list, "folders": list, "censuses": list,
-             "partitions": int, "id": str}  # fmt: skip
+    shape = {
+        "version": int,
+        "targets": list,
+        "folders": list,
+        "censuses": list,
+        "partitions": int,
+        "id": str,
+    }
     check_fields(manifest, name, shape, VERSION)
     return manifest
 

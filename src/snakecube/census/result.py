@@ -82,9 +82,13 @@ class Census(Tally):
 
     @classmethod
     def of(
-        cls, tally: Tally, region: Region, store: Path | None, kept: Store,
+        cls,
+        tally: Tally,
+        region: Region,
+        store: Path | None,
+        kept: Store,
         max_segment: int | None = None,
-    ) -> Census:  # fmt: skip
+    ) -> Census:
         """The census whose run found ``tally``, kept in ``kept`` (at ``store``)."""
         found = {f.name: getattr(tally, f.name) for f in fields(Tally)}
         return cls(**found, region=region, store=store, _store=kept, max_segment=max_segment)

@@ -152,8 +152,17 @@ def census(
 
         bar = notebook_bar(desc=f"census of the {region.describe()}", unit="unit")
         try:
-            return census(region, bar, workers, store, partitions, scheduler, max_segment,
-                          seconds, on_forecast)  # fmt: skip
+            return census(
+                region,
+                bar,
+                workers,
+                store,
+                partitions,
+                scheduler,
+                max_segment,
+                seconds,
+                on_forecast,
+            )
         finally:
             bar.close()
     if progress is False:
@@ -193,8 +202,9 @@ def estimate(
     True
     """
     n_workers, p = checked(region, None, workers, store, partitions, None)
-    _units, left = plan(region, n_workers, store, p, always=True,
-                        max_segment=checked_segment(max_segment))  # fmt: skip
+    _units, left = plan(
+        region, n_workers, store, p, always=True, max_segment=checked_segment(max_segment)
+    )
     assert left is not None  # always
     return left
 
@@ -308,8 +318,15 @@ def plan(
     if store is not None and (Path(store) / "manifest.json").is_file():
         done = Store.open(store, region, units, parts, max_segment).finished_units()
         todo = [u for i, u in enumerate(units) if i not in done]
-    left = forecast(region, todo, workers, max_segment=max_segment, partitions=parts,
-                    every=len(units), deadline=deadline)  # fmt: skip
+    left = forecast(
+        region,
+        todo,
+        workers,
+        max_segment=max_segment,
+        partitions=parts,
+        every=len(units),
+        deadline=deadline,
+    )
     return units, left
 
 

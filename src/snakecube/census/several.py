@@ -269,9 +269,12 @@ def joint_census(
             result = run.searched(result, fold_into, budget or 0, deadline)
     found = {f.name: getattr(result, f.name) for f in fields(JointTally)}
     return JointCensus(
-        **found, regions=tuple(regions), store=None if store is None else root, _store=jst,
+        **found,
+        regions=tuple(regions),
+        store=None if store is None else root,
+        _store=jst,
         _cleanup=temp,
-    )  # fmt: skip
+    )
 
 
 def _forecast(
@@ -364,8 +367,17 @@ class _Run:
             def tick(done: int, _steps: int, found: int, at: int = offset) -> None:
                 self._tick(at + done, self.steps, found)
 
-            one = run_census(region, jst.target_root(i), self.units[i], p, tick, self.workers,
-                             self.client, self.max_segment, self.deadline)  # fmt: skip
+            one = run_census(
+                region,
+                jst.target_root(i),
+                self.units[i],
+                p,
+                tick,
+                self.workers,
+                self.client,
+                self.max_segment,
+                self.deadline,
+            )
             self.alone.append(one)
             offset += len(self.units[i]) + p
             if not one.complete:
@@ -375,8 +387,15 @@ class _Run:
             self.filled = singles[0].filled_parts()
             info = self.alone[0]
             designs, unique = info.design_count or 0, info.unique or 0  # complete: known
-            one_stats = _Stats(designs, [info.solution_count or 0], [unique], unique,
-                               info.palindromes or 0, [info.histogram], [])  # fmt: skip
+            one_stats = _Stats(
+                designs,
+                [info.solution_count or 0],
+                [unique],
+                unique,
+                info.palindromes or 0,
+                [info.histogram],
+                [],
+            )
             return _summary(self.alone, [one_stats], (p, p), None, self.regions[0].volume)
         parts = jst.finished_parts()
         needed = set.intersection(*(set(st.filled_parts()) for st in singles))
@@ -442,13 +461,21 @@ class _Stats:
 
     @classmethod
     def of(cls, info: JointPart | TaskInfo, designs: int) -> _Stats:
-        return cls(designs, info.solutions, info.unique, info.unique_in_all, info.palindromes,
-                   info.histograms, info.top)  # fmt: skip
+        return cls(
+            designs,
+            info.solutions,
+            info.unique,
+            info.unique_in_all,
+            info.palindromes,
+            info.histograms,
+            info.top,
+        )
 
 
 def _partial(alone: list[Census], partitions: tuple[int, int], stop: StopReason) -> JointTally:
-    return JointTally(tuple(alone), None, None, None, None, None, None, (), (), False, stop,
-                      partitions)  # fmt: skip
+    return JointTally(
+        tuple(alone), None, None, None, None, None, None, (), (), False, stop, partitions
+    )
 
 
 def _summary(

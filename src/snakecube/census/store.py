@@ -331,8 +331,9 @@ class Store(StoreFolder):
         unit = magic == UNIT_MAGIC
         spec = _UNIT_HEADER if unit else _PART_HEADER
         before = self._headers.get(path)
-        header, start = read_header(path, magic, "unit" if unit else "part", self.id, spec,
-                                    self._headers)  # fmt: skip
+        header, start = read_header(
+            path, magic, "unit" if unit else "part", self.id, spec, self._headers
+        )
         if unit and self._headers.get(path) is not before:  # read afresh: check its offsets
             offsets = header["offsets"]
             if (

@@ -47,10 +47,23 @@ from snakecube.stop import StopReason
 __all__ = ["COMMANDS", "main", "parser"]
 # Each command's module, in the order of `snakecube --help`. A run imports only the module of
 # its command: importing all four cost every start about 25 ms (measured on `solve standard`).
-HOMES = {"solve": "solving", "show": "showing", "fold": "showing", "fold-census": "showing",
-         "designs": "designing", "generate": "designing", "rate": "designing",
-         "flat": "showing", "catalog": "solving", "convert": "solving", "check": "solving",
-         "export": "solving", "make": "making", "serve": "serving", "web": "serving"}  # fmt: skip
+HOMES = {
+    "solve": "solving",
+    "show": "showing",
+    "fold": "showing",
+    "fold-census": "showing",
+    "designs": "designing",
+    "generate": "designing",
+    "rate": "designing",
+    "flat": "showing",
+    "catalog": "solving",
+    "convert": "solving",
+    "check": "solving",
+    "export": "solving",
+    "make": "making",
+    "serve": "serving",
+    "web": "serving",
+}
 ORDER = tuple(HOMES)
 
 

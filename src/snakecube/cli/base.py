@@ -43,8 +43,11 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         message = message.replace("\x00", "")  # an o/- snake's shield (cli.shielded)
         tool = self.prog.split()[0]  # "snakecube", whichever command
-        self.exit(2, one_line(f"{tool}: error: {message}{self._near_miss(message)} "
-                              f"(see {self.prog} --help)") + "\n")  # fmt: skip
+        self.exit(
+            2,
+            one_line(f"{tool}: error: {message}{self._near_miss(message)} (see {self.prog} --help)")
+            + "\n",
+        )
 
     def _near_miss(self, message: str) -> str:
         """' (did you mean 'solve'?)' when the message names a word close to a valid one."""
@@ -166,8 +169,13 @@ class _Target(argparse.Action):
     """--box or --region that may repeat: each adds a target, in the order given, to
     ``args.targets`` as (option, text)."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: Namespace, values: object,
-                 option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         namespace.targets = [*(getattr(namespace, "targets", None) or []), (self.dest, values)]
 
 
@@ -181,9 +189,12 @@ def add_targets(p: Parser, pick: bool = False, snake: bool = True) -> None:
         action=_Target,
         metavar="AxBxC",
         help="target box, like 3x3x3 or 2x3x4; may repeat, with --region too, for several "
-        + ("targets (default: the snake's cube)" if snake else "targets (this or --region "
-           "is needed)"),
-    )  # fmt: skip
+        + (
+            "targets (default: the snake's cube)"
+            if snake
+            else "targets (this or --region is needed)"
+        ),
+    )
     p.add_argument(
         "--region",
         action=_Target,

@@ -129,8 +129,9 @@ def _store(args: Namespace) -> str | None:
     if store is not None:
         raise InputError("--checkpoint is the old name of --store: give one of them")
 
-    warnings.warn("--checkpoint is now --store; the old name will go", DeprecationWarning,
-                  stacklevel=1)  # fmt: skip
+    warnings.warn(
+        "--checkpoint is now --store; the old name will go", DeprecationWarning, stacklevel=1
+    )
     return checkpoint
 
 
@@ -265,8 +266,10 @@ def _counted(
     except KeyboardInterrupt:  # before the count began: while planning and forecasting it
         if args.json:
             raise  # the tool's one JSON document says it
-        say(f"snakecube: interrupted while planning the census, before any design was "
-            f"counted{'; the --store is kept' if _store(args) else ''}")  # fmt: skip
+        say(
+            f"snakecube: interrupted while planning the census, before any design was "
+            f"counted{'; the --store is kept' if _store(args) else ''}"
+        )
         return EXIT_INTERRUPTED
     finally:
         if bar is not None:
@@ -281,9 +284,11 @@ def _counted(
                 show(result, args)
                 return EXIT_INTERRUPTED
             except stop.OutOfTime:
-                say(f"snakecube: stopped writing at the time limit (--seconds "
+                say(
+                    f"snakecube: stopped writing at the time limit (--seconds "
                     f"{args.seconds:g}): {args.csv!r} not written; give more time "
-                    "(--seconds S) to write it")  # fmt: skip
+                    "(--seconds S) to write it"
+                )
             else:
                 say(f"snakecube: wrote {args.csv!r}")
         show(result, args)
@@ -295,8 +300,10 @@ SAY_AFTER = 10.0  # seconds: a census forecast to take longer is announced befor
 
 def _say_forecast(forecast: Forecast) -> None:
     if forecast.seconds >= SAY_AFTER:
-        say(f"snakecube: the census will take {forecast.describe()} (estimated); Ctrl-C "
-            "stops it, and with --store DIR a rerun goes on from there")  # fmt: skip
+        say(
+            f"snakecube: the census will take {forecast.describe()} (estimated); Ctrl-C "
+            "stops it, and with --store DIR a rerun goes on from there"
+        )
 
 
 def _estimate(target: Region, args: Namespace) -> int:
@@ -306,16 +313,25 @@ def _estimate(target: Region, args: Namespace) -> int:
 
     workers = runner.workers_for(target, args.workers)
     try:
-        units, left = runner.plan(target, workers, _store(args), args.partitions, always=True,
-                                  max_segment=args.max_segment)  # fmt: skip
+        units, left = runner.plan(
+            target,
+            workers,
+            _store(args),
+            args.partitions,
+            always=True,
+            max_segment=args.max_segment,
+        )
     except KeyboardInterrupt:
         if args.json:
             raise  # the tool's one JSON document says it
         say("snakecube: interrupted while forecasting the census: no forecast")
         return EXIT_INTERRUPTED
     assert left is not None  # always=True
-    data = {"target": target.describe(), **left.to_dict(),
-            "refused_without_seconds": left.too_long()}  # fmt: skip
+    data = {
+        "target": target.describe(),
+        **left.to_dict(),
+        "refused_without_seconds": left.too_long(),
+    }
     if args.json:
         print_json(args, data, indent=2)
         return EXIT_OK
@@ -347,13 +363,20 @@ def _designs_of_several(args: Namespace, targets: list[Region]) -> int:
         raise InputError("--nodes limits the search of --fold-into BOX: give it")
     return _counted(
         args,
-        lambda bar: joint_census(targets, fold_into=fold_into, nodes=args.nodes,
-                                 max_segment=args.max_segment, **_census_options(args, bar)),
-        lambda result: result.complete
-        or (result.searched is not None and result.searched.candidates is not None),
+        lambda bar: joint_census(
+            targets,
+            fold_into=fold_into,
+            nodes=args.nodes,
+            max_segment=args.max_segment,
+            **_census_options(args, bar),
+        ),
+        lambda result: (
+            result.complete
+            or (result.searched is not None and result.searched.candidates is not None)
+        ),
         lambda result: result.write_csv(args.csv),
         _print_joint,
-    )  # fmt: skip
+    )
 
 
 def _print_joint(result: JointCensus, args: Namespace) -> None:
@@ -392,8 +415,10 @@ def _print_joint(result: JointCensus, args: Namespace) -> None:
         print(f"{'designs':15}at least {summary['designs']} {every}")
     if searched is not None:
         _print_searched(searched, described)
-    print(f"{'unique in all':15}{summary['unique_in_all']} (one solution in every "
-          f"{'counted ' if searched is not None else ''}target)")  # fmt: skip
+    print(
+        f"{'unique in all':15}{summary['unique_in_all']} (one solution in every "
+        f"{'counted ' if searched is not None else ''}target)"
+    )
     print(f"{'palindromes':15}{summary['palindromes']}")
     width = max(10, *(len(n) + 2 for n in names))
 
@@ -421,10 +446,15 @@ def _print_joint(result: JointCensus, args: Namespace) -> None:
 def _print_searched(searched: Searched, described: list[str]) -> None:
     """What the search in the extra target decided, and the estimate of the rest."""
     of = " and the ".join(described)
-    how = (f"of at most {searched.nodes} nodes from each end" if searched.nodes
-           else "from each end, without a node limit")  # fmt: skip
-    print(f"{'searched':15}each design of the {of} with no segment longer than "
-          f"{searched.longest} cubes, by first-solution searches {how}")  # fmt: skip
+    how = (
+        f"of at most {searched.nodes} nodes from each end"
+        if searched.nodes
+        else "from each end, without a node limit"
+    )
+    print(
+        f"{'searched':15}each design of the {of} with no segment longer than "
+        f"{searched.longest} cubes, by first-solution searches {how}"
+    )
     if searched.candidates is None:
         print(f"{'candidates':15}not all listed yet")
         return
@@ -432,12 +462,16 @@ def _print_searched(searched: Searched, described: list[str]) -> None:
     rate = "" if searched.rate is None else f"; {searched.rate:.1f} per core-second"
     print(f"{'candidates':15}{searched.candidates}")
     limit = " at the node limit" if searched.nodes else ""
-    print(f"{'decided':15}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
-          f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
-          f"{searched.open} open{limit}{rate}")  # fmt: skip
+    print(
+        f"{'decided':15}{searched.decided} ({share:.3g} %, {searched.tasks[0]} of "
+        f"{searched.tasks[1]} slices): {searched.folds} fold, {searched.no} do not, "
+        f"{searched.open} open{limit}{rate}"
+    )
     if searched.estimate is not None and searched.decided < searched.candidates:
-        print(f"{'estimate':15}{searched.estimate:.0f} +- {searched.error:.0f} fold (the share "
-              f"that folds among the decided, a uniform sample, times the candidates)")  # fmt: skip
+        print(
+            f"{'estimate':15}{searched.estimate:.0f} +- {searched.error:.0f} fold (the share "
+            f"that folds among the decided, a uniform sample, times the candidates)"
+        )
 
 
 def _where(result: Census | JointCensus) -> str:
@@ -529,15 +563,18 @@ def generate_command(args: Namespace) -> int:
     texts = args.box or ["4x4x4"]
     boxes = [Box.parse(t, "--box") for t in texts]
     for box in boxes:  # before the notice below: a box too big is the one line said
-        limits.cell_count(box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS,
-                          "generate")  # fmt: skip
+        limits.cell_count(
+            box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS, "generate"
+        )
     unique = _unique_in(args.unique, texts)
     if args.seconds is None:
         args.seconds = GENERATE_SECONDS
         if unique and boxes[0].volume > SAY_LIMIT_CELLS and not args.json:
-            say(f"snakecube: proving a {texts[0]} design unique may take minutes; "
+            say(
+                f"snakecube: proving a {texts[0]} design unique may take minutes; "
                 f"generate stops after {GENERATE_SECONDS:g} s with the designs found (--seconds "
-                "S to change that); Ctrl-C stops it too")  # fmt: skip
+                "S to change that); Ctrl-C stops it too"
+            )
     rows: list[dict[str, Any]] = []
     made: list[Any] = []
     interrupted = False
@@ -594,8 +631,10 @@ def generate_command(args: Namespace) -> int:
         return EXIT_INTERRUPTED
     if timed_out:
         default = " (the default)" if args.seconds == GENERATE_SECONDS else ""  # as typed too
-        say(f"snakecube: stopped at the time limit, {args.seconds:g} s{default}, with {found}; "
-            "give --seconds S for longer")  # fmt: skip
+        say(
+            f"snakecube: stopped at the time limit, {args.seconds:g} s{default}, with {found}; "
+            "give --seconds S for longer"
+        )
     elif not complete:
         say(f"snakecube: found {found} within the attempts")
     return EXIT_OK

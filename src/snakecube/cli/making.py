@@ -297,8 +297,9 @@ def _write(
         from snakecube.make.sheet import Workshop, save_sheet
 
         say(f"snakecube: drawing the workshop sheet into {args.out!r}")
-        workshop = Workshop(fold.typed or typed, snake, tuple(plates), settings, fold.plan,
-                            fold.shape)  # fmt: skip
+        workshop = Workshop(
+            fold.typed or typed, snake, tuple(plates), settings, fold.plan, fold.shape
+        )
         save_sheet(workshop, args.out, args.paper)
         return [(args.out, "the workshop sheet")]
     # a picture of each plate, drawn from its 3MF file as read back

@@ -64,8 +64,9 @@ def _serve_options(p: Parser) -> None:
     epilog="example: snakecube serve --open; on a phone: snakecube serve --lan",
 )
 def serve_command(args: Namespace) -> int:
-    missing = [m for m in ("starlette", "uvicorn", "sse_starlette")
-               if importlib.util.find_spec(m) is None]  # fmt: skip
+    missing = [
+        m for m in ("starlette", "uvicorn", "sse_starlette") if importlib.util.find_spec(m) is None
+    ]
     if missing:
         raise InputError(f"serve needs {', '.join(missing)}: pip install 'snakecube[web]'")
 
@@ -73,13 +74,23 @@ def serve_command(args: Namespace) -> int:
 
     opens = args.open
     if opens and (why := no_browser()):
-        say(f"snakecube: --open: {why}, so no browser is opened; open the address below in a "
-            "browser yourself")  # fmt: skip
+        say(
+            f"snakecube: --open: {why}, so no browser is opened; open the address below in a "
+            "browser yourself"
+        )
         opens = False
     # Ctrl-C or SIGTERM is how a server is stopped: nothing is lost, exit 0.
     with contextlib.suppress(KeyboardInterrupt):
-        serve(args.host, args.port, opens, args.workers, args.queue, args.max_seconds,
-              args.memory, lan=args.lan)  # fmt: skip
+        serve(
+            args.host,
+            args.port,
+            opens,
+            args.workers,
+            args.queue,
+            args.max_seconds,
+            args.memory,
+            lan=args.lan,
+        )
     return EXIT_OK
 
 

@@ -268,13 +268,17 @@ def fold_command(args: Namespace) -> int:
     print(f"{'quarter turns':16} {p.quarter_turns} ({_bound(p.quarter_turns, p.lower_bound)})")
     print(f"{'fewest found':16} {p.fewest} (a plan that walks along the chain may take 2 more)")
     print(f"{'steps':16} {len(p.steps())} (two quarter turns of a joint in a row: one step)")
-    print(f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
-          f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span")  # fmt: skip
+    print(
+        f"{'hand distance':16} {p.hand_distance} cubes along the chain, "
+        f"{p.hand_distance / max(1, p.span):.2f} x the {p.span} its joints span"
+    )
     print(f"{'clear swings':16} {p.sweep_clear} of {len(p.moves)}")
     g = fold.guide(p)
     caught, tried = g.caught
-    print(f"{'slips caught':16} {caught} of {tried} at their own step (the other way, a half "
-          "turn for a quarter or back, the corner 1 or 2 before or after)")  # fmt: skip
+    print(
+        f"{'slips caught':16} {caught} of {tried} at their own step (the other way, a half "
+        "turn for a quarter or back, the corner 1 or 2 before or after)"
+    )
     print()
     print("\n".join(fold.steps_in_words(g)))
     return EXIT_OK
@@ -299,8 +303,10 @@ def _went_wrong(args: Namespace, p: fold.FoldPlan) -> int:
         data["went_wrong"] = {"step": k, "dialog": dialog_dict(tree)}
         print_json(args, data)
         return EXIT_OK
-    print(f"Something doesn't match at step {k}? Answer each question with y or n, looking at "
-          "your snake as it is now (do not turn anything yet).")  # fmt: skip
+    print(
+        f"Something doesn't match at step {k}? Answer each question with y or n, looking at "
+        "your snake as it is now (do not turn anything yet)."
+    )
     if args.out is None:
         print("(--out questions.pdf draws a picture of each question)")
     asks, _verdicts = fold_words.numbered(tree)
@@ -429,10 +435,12 @@ def flat_command(args: Namespace) -> int:
         if forecast.seconds < SAY_AFTER or (forecast.too_long() and args.seconds is None):
             return  # quick; or refused, which the error says
         stops = f"; --seconds {args.seconds:g} stops it first" if args.seconds is not None else ""
-        say(f"snakecube: laying it flat every way will take {describe(forecast)} (estimated, "
+        say(
+            f"snakecube: laying it flat every way will take {describe(forecast)} (estimated, "
             f"at {NODES_PER_SECOND:,.0f} segments a second, a quiet core's speed: the bar's "
             f"time left follows this machine's speed as it goes){stops}; Ctrl-C stops it, "
-            "keeping what was found")  # fmt: skip
+            "keeping what was found"
+        )
 
     try:
         result = flat(snake, seconds=seconds_left(args), progress=bar, on_forecast=ahead)

@@ -179,9 +179,19 @@ def _too_long(args: Namespace, target: Region | None) -> bool:
     if not why or snake.cubes != region.volume:
         return False
     if args.json:
-        print_json(args, {"snake": snake.turns(), "segment_lengths": list(snake.lengths),
-                          "target": region.describe(), "placements": 0, "distinct": 0,
-                          "complete": True, "impossible": why}, indent=2)  # fmt: skip
+        print_json(
+            args,
+            {
+                "snake": snake.turns(),
+                "segment_lengths": list(snake.lengths),
+                "target": region.describe(),
+                "placements": 0,
+                "distinct": 0,
+                "complete": True,
+                "impossible": why,
+            },
+            indent=2,
+        )
         return True
     said = catalog_note(snake, snake_text(args), target)
     if said:
@@ -433,8 +443,11 @@ def _check_turns(args: Namespace, text: str, target: Region | None) -> int:
         f"corner)"
     )
     if args.json:
-        print_json(args, {"read_as": said, "snake": g.plan.solution.snake.turns(),
-                          "plan": d.to_dict(g.chain)}, indent=2)  # fmt: skip
+        print_json(
+            args,
+            {"read_as": said, "snake": g.plan.solution.snake.turns(), "plan": d.to_dict(g.chain)},
+            indent=2,
+        )
         return EXIT_OK
     print(f"{'read as':10} {said}")
     _print_plan_lines(fold_words.departure_words(g, d, turns=True))
@@ -517,10 +530,14 @@ def catalog_command(args: Namespace) -> int:
         print(f"  source: {r['source']}")
         for other in r["other_end"]:
             same = "the same design, read from its other end"
-            print(f"  {same}: {other['name']} {other['turns']}{_published(other)}; "
-                  f"source: {other['source']}")  # fmt: skip
-    print("\nseeds/000 to seeds/004: the published solvers snakecube started from "
-          "(docs/conventions.md, \"Sources: the seeds\")")  # fmt: skip
+            print(
+                f"  {same}: {other['name']} {other['turns']}{_published(other)}; "
+                f"source: {other['source']}"
+            )
+    print(
+        "\nseeds/000 to seeds/004: the published solvers snakecube started from "
+        '(docs/conventions.md, "Sources: the seeds")'
+    )
     return EXIT_OK
 
 

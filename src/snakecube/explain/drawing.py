@@ -325,10 +325,12 @@ def _hatch(c: Cube, quad: Sequence[Point3], project: Projector) -> list[Shape]:
         a = (t, 0.0) if t <= 1 else (1.0, t - 1)
         b = (0.0, t) if t <= 1 else (t - 1, 1.0)
         ends = tuple(
-            (p0[0] + (p1[0] - p0[0]) * u + (p3[0] - p0[0]) * v,
-             p0[1] + (p1[1] - p0[1]) * u + (p3[1] - p0[1]) * v)
+            (
+                p0[0] + (p1[0] - p0[0]) * u + (p3[0] - p0[0]) * v,
+                p0[1] + (p1[1] - p0[1]) * u + (p3[1] - p0[1]) * v,
+            )
             for u, v in (a, b)
-        )  # fmt: skip
+        )
         out.append(Shape(ends, "", HATCH, 0.8, "", False, c.cube))
     return out
 

@@ -147,8 +147,15 @@ class Sheet:
         total = float(self.fig.get_size_inches()[1])
         return 1 - (self.page * self.size[1] + y) / total
 
-    def text(self, x: float, y: float, lines: Sequence[str], pt: float = TEXT_PT,
-             mono: bool = False, **kw: Any) -> float:  # fmt: skip
+    def text(
+        self,
+        x: float,
+        y: float,
+        lines: Sequence[str],
+        pt: float = TEXT_PT,
+        mono: bool = False,
+        **kw: Any,
+    ) -> float:
         """Lines of text with their top left at (x, y); the height they take."""
         if lines:
             self.fig.text(
@@ -297,8 +304,17 @@ def fit(bounds: Sequence[float], w: float, h: float) -> float:
     return min(w / (bounds[2] - bounds[0]), h / (bounds[3] - bounds[1]))
 
 
-def place(sheet: Sheet, x: float, y: float, w: float, h: float, d: Drawing,
-          bounds: Sequence[float], scale: float, number_pt: float = NUMBER_PT) -> Axes:  # fmt: skip
+def place(
+    sheet: Sheet,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    d: Drawing,
+    bounds: Sequence[float],
+    scale: float,
+    number_pt: float = NUMBER_PT,
+) -> Axes:
     """The drawing at ``scale`` inches a cube width, centred in the rectangle (x, y, w, h)."""
     pw, ph = (bounds[2] - bounds[0]) * scale, (bounds[3] - bounds[1]) * scale
     ax = sheet.axes(x + (w - pw) / 2, y + (h - ph) / 2, pw, ph)
@@ -363,9 +379,16 @@ def _number(
     ax: Axes, x: float, y: float, i: int, size: float, weight: str, pad: str, alpha: float
 ) -> None:
     """Cube ``i``'s number (1-based) on the unit square at (x, y), on a white box."""
-    ax.text(x + 0.5, y + 0.5, str(i + 1), ha="center", va="center", fontsize=size,
-            fontweight=weight, bbox={"boxstyle": f"round,pad={pad}", "fc": "white", "ec": "none",
-                                     "alpha": alpha})  # fmt: skip
+    ax.text(
+        x + 0.5,
+        y + 0.5,
+        str(i + 1),
+        ha="center",
+        va="center",
+        fontsize=size,
+        fontweight=weight,
+        bbox={"boxstyle": f"round,pad={pad}", "fc": "white", "ec": "none", "alpha": alpha},
+    )
 
 
 def _draw_flat(ax: Axes, solution: Solution, panel: Panel) -> None:
@@ -419,8 +442,13 @@ def _caption_lines(laid: Laid, width: float) -> int:
     return max((len(wrap(d.caption, width)) for d in laid.drawings if d and d.caption), default=0)
 
 
-def lay(panel: Panel, solution: Solution, width: float, views: Sequence[View] | None = None,
-        arrows: bool = True) -> Laid:  # fmt: skip
+def lay(
+    panel: Panel,
+    solution: Solution,
+    width: float,
+    views: Sequence[View] | None = None,
+    arrows: bool = True,
+) -> Laid:
     """A panel's words wrapped to ``width`` inches and its views as drawings (a plan step's
     first overview, the whole snake small, before them)."""
     lines = wrap(panel.title, width) + [n for note in panel.notes for n in wrap(note, width)]
@@ -455,8 +483,17 @@ def _areas(laid: Laid, w: float, h: float, text_h: float) -> list[tuple[float, f
     return [(pw, h - text_h - GAP - cap) for pw in widths]
 
 
-def draw_laid(sheet: Sheet, x: float, y: float, w: float, h: float, laid: Laid,
-              solution: Solution, scale: float, text_h: float) -> None:  # fmt: skip
+def draw_laid(
+    sheet: Sheet,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    laid: Laid,
+    solution: Solution,
+    scale: float,
+    text_h: float,
+) -> None:
     """A panel in the rectangle (x, y, w, h): its words, then its pictures side by side at
     ``scale`` inches a cube width, each with its caption."""
     sheet.text(x, y, laid.lines)
@@ -492,8 +529,14 @@ def _header(sheet: Sheet, title: str, number: int, pages: int) -> float:
     w, h = sheet.size
     lines = wrap(title, w - 2 * MARGIN, TEXT_PT + 1, mono=True)
     used = sheet.text(MARGIN, MARGIN, lines, TEXT_PT + 1, mono=True)
-    sheet.fig.text(0.5, sheet._fy(h - MARGIN * 0.6), f"page {number} of {pages}",
-                   ha="center", va="bottom", fontsize=TEXT_PT)  # fmt: skip
+    sheet.fig.text(
+        0.5,
+        sheet._fy(h - MARGIN * 0.6),
+        f"page {number} of {pages}",
+        ha="center",
+        va="bottom",
+        fontsize=TEXT_PT,
+    )
     return used + GAP
 
 
@@ -579,8 +622,9 @@ def _grid(
     return top, (w - 2 * MARGIN) / columns, (bottom - top) / rows
 
 
-def _instruction_pages(shown: Solution, panels: list[Panel], paper: str, key: str,
-                       cover: scene.Cover) -> list[Callable[[Sheet, int, int], None]]:  # fmt: skip
+def _instruction_pages(
+    shown: Solution, panels: list[Panel], paper: str, key: str, cover: scene.Cover
+) -> list[Callable[[Sheet, int, int], None]]:
     """The cover, then the steps two across and three down at one scale for the sheet (the
     box stays put from panel to panel; a second view is drawn at the same scale)."""
     size = PAPERS[paper]
@@ -611,8 +655,9 @@ def _instruction_pages(shown: Solution, panels: list[Panel], paper: str, key: st
             for k, r, c, span in slots:
                 x = MARGIN + c * cell_w
                 y = top + r * cell_h
-                draw_laid(sheet, x, y, span * cell_w - GAP, cell_h - GAP, laid[k], shown,
-                          scale, text_h)  # fmt: skip
+                draw_laid(
+                    sheet, x, y, span * cell_w - GAP, cell_h - GAP, laid[k], shown, scale, text_h
+                )
 
         return draw
 
@@ -745,8 +790,17 @@ def _start_pages(
     def start_picture(sheet: Sheet, y: float) -> None:
         sheet.text(MARGIN, y, [picture.caption], style="italic")
         y += lines_height(1)
-        place(sheet, MARGIN, y, width, bottom - y, picture, picture.bounds, layout.scale,
-              layout.number_pt)  # fmt: skip
+        place(
+            sheet,
+            MARGIN,
+            y,
+            width,
+            bottom - y,
+            picture,
+            picture.bounds,
+            layout.scale,
+            layout.number_pt,
+        )
 
     def start_page(sheet: Sheet, number: int, pages: int) -> None:
         y = start_words(sheet, MARGIN + _header(sheet, title, number, pages))
@@ -792,8 +846,17 @@ def _plan_pages(plan: FoldPlan, paper: str, typed: str | None) -> list[Page]:
         def draw(sheet: Sheet, number: int, pages: int) -> None:
             _header(sheet, title, number, pages)
             for r, (x, scale) in enumerate(chunk):
-                draw_laid(sheet, MARGIN, top + r * cell_h, width, cell_h - GAP, x, plan.solution,
-                          scale, text_h)  # fmt: skip
+                draw_laid(
+                    sheet,
+                    MARGIN,
+                    top + r * cell_h,
+                    width,
+                    cell_h - GAP,
+                    x,
+                    plan.solution,
+                    scale,
+                    text_h,
+                )
 
         return draw
 
@@ -842,8 +905,17 @@ def dialog_figures(
         def draw(sheet: Sheet, number: int, pages: int) -> None:
             _header(sheet, title, number, pages)
             for r, (x, scale) in enumerate(chunk):
-                draw_laid(sheet, MARGIN, top + r * cell_h, width, cell_h - GAP, x, plan.solution,
-                          scale, text_h)  # fmt: skip
+                draw_laid(
+                    sheet,
+                    MARGIN,
+                    top + r * cell_h,
+                    width,
+                    cell_h - GAP,
+                    x,
+                    plan.solution,
+                    scale,
+                    text_h,
+                )
 
         return draw
 

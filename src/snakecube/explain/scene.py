@@ -381,11 +381,17 @@ def _centre(c: Sequence[float]) -> Point3:
 def _bounds(everything: Sequence[Coord]) -> tuple[Coord, Coord]:
     """The lowest corner and the highest far corner of the cells' unit cubes."""
     return (
-        (min(c[0] for c in everything), min(c[1] for c in everything),
-         min(c[2] for c in everything)),
-        (max(c[0] for c in everything) + 1, max(c[1] for c in everything) + 1,
-         max(c[2] for c in everything) + 1),
-    )  # fmt: skip
+        (
+            min(c[0] for c in everything),
+            min(c[1] for c in everything),
+            min(c[2] for c in everything),
+        ),
+        (
+            max(c[0] for c in everything) + 1,
+            max(c[1] for c in everything) + 1,
+            max(c[2] for c in everything) + 1,
+        ),
+    )
 
 
 LABEL_GAP = 0.75  # cube widths between two numbers on the page, or the later one is dropped
@@ -1338,8 +1344,10 @@ def pointers(
         clear = min((_off_text(q, at) for q in line for at in spots), default=9.0)
         away = min((math.dist(q, a) for q in line for a in arc), default=9.0)
         apart = min((math.dist(tip, o[1]) for o in out), default=9.0)
-        numbers = [(q[0] - TEXT_BOX[0], q[1] - TEXT_BOX[1], q[0] + TEXT_BOX[0], q[1] + TEXT_BOX[1])
-                   for q in spots]  # fmt: skip
+        numbers = [
+            (q[0] - TEXT_BOX[0], q[1] - TEXT_BOX[1], q[0] + TEXT_BOX[0], q[1] + TEXT_BOX[1])
+            for q in spots
+        ]
         covered = sum(1 for n in numbers if _boxes_meet(b, n)) + sum(
             1 for q in arc if _in_box(q, b, 0.1)
         )

@@ -97,8 +97,10 @@ def summary(result: Result) -> str:
     rows.append(("solutions by start cell", starts))
     last = ", from the last end: its tree was smaller" if result.searched_from_last else ""
     if result.nodes == 0 and result.complete:  # the root plan's walk decided it alone
-        searched = (f"none needed: placing the first segments every way (the root plan"
-                    f"{last}) decided it, in {result.seconds:.3f} s")  # fmt: skip
+        searched = (
+            f"none needed: placing the first segments every way (the root plan"
+            f"{last}) decided it, in {result.seconds:.3f} s"
+        )
     else:
         searched = (
             f"{result.nodes} nodes in {result.seconds:.3f} s ({result.engine} engine, "

@@ -141,8 +141,9 @@ def plan_frames(plan: FoldPlan) -> dict[str, Any]:
     if len(panels) > 1:
         last = panels[-1]
         after = last.views[1]
-        done = _plan_state(last, after, list(after.cells or ()), f"Done: {plan.quarter_turns} "
-                           "quarter turns.")  # fmt: skip
+        done = _plan_state(
+            last, after, list(after.cells or ()), f"Done: {plan.quarter_turns} quarter turns."
+        )
         done["arrow"] = None
         out.append(done)
     everything = [c for p in panels for c in (p.cells or ())]

@@ -87,9 +87,15 @@ def choose(
     cube, else ``solve`` picks the end to search from; ``order`` is the plan's
     (``fold.plan``); ``planned=False`` makes no plan (``show`` needs none)."""
 
-    result = solve(snake, target, reverse=True if reverse else None, seconds=seconds,
-                   strategy="depth-first", limit=EASIEST_OF if solution is None else solution,
-                   progress=progress)  # fmt: skip
+    result = solve(
+        snake,
+        target,
+        reverse=True if reverse else None,
+        seconds=seconds,
+        strategy="depth-first",
+        limit=EASIEST_OF if solution is None else solution,
+        progress=progress,
+    )
     if result.stop_reason == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
     found, sols = len(result.solutions), result.solutions
@@ -105,8 +111,10 @@ def choose(
         )
     if solution is not None:
         plural = "s" if found != 1 else ""
-        raise InputError(f"solution={solution}: the snake has only {found} distinct "
-                         f"solution{plural} in this target")  # fmt: skip
+        raise InputError(
+            f"solution={solution}: the snake has only {found} distinct "
+            f"solution{plural} in this target"
+        )
     k, bounds = default_of(sols, end, nodes)
     p = plan(sols[k], end, nodes, order=order) if planned else None
     return Choice(sols[k], k, found, p, result.complete, result.stop_reason, k, bounds[k])
@@ -128,8 +136,14 @@ def default_for(
     the first ``EASIEST_OF`` (None past them), and the default's (None when those are not
     found within ``LOOK_SECONDS``, or ``seconds`` if less)."""
     look = LOOK_SECONDS if seconds is None else min(seconds, LOOK_SECONDS)
-    result = solve(snake, target, reverse=True if reverse else None, seconds=look,
-                   strategy="depth-first", limit=EASIEST_OF)  # fmt: skip
+    result = solve(
+        snake,
+        target,
+        reverse=True if reverse else None,
+        seconds=look,
+        strategy="depth-first",
+        limit=EASIEST_OF,
+    )
     sols = result.solutions
     if not sols or (not result.complete and len(sols) < EASIEST_OF):
         return None, None

@@ -48,9 +48,16 @@ NODES = 200_000  # per search by the Python planner
 COMPILED_NODES = 20_000_000  # per search by the compiled twin (about 10 s)
 EXTRA = 6
 FIELDS = (
-    "design", "solution", "end", "lower_bound", "in_order", "turns", "extra", "clear_turns",
+    "design",
+    "solution",
+    "end",
+    "lower_bound",
+    "in_order",
+    "turns",
+    "extra",
+    "clear_turns",
     "clear_extra",
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,18 +142,24 @@ def solutions_of(snake: Snake, box: Region) -> list[tuple[tuple[int, int, int], 
 def _design_rows(snake: Snake, box: Region) -> Iterator[list[dict[str, object]]]:
     rows = []
     for k, cells in enumerate(solutions_of(snake, box), 1):
-        for end, ls, cs in (("first", snake.lengths, list(cells)),
-                            ("last", snake.lengths[::-1], list(cells)[::-1])):  # fmt: skip
+        for end, ls, cs in (
+            ("first", snake.lengths, list(cells)),
+            ("last", snake.lengths[::-1], list(cells)[::-1]),
+        ):
             r = study(ls, cs)
-            rows.append({
-                "design": snake.turns(), "solution": k, "end": end,
-                "lower_bound": r.lower_bound,
-                "in_order": "" if r.in_order is None else int(r.in_order),
-                "turns": "" if r.turns is None else r.turns,
-                "extra": "" if r.turns is None else r.turns - r.lower_bound,
-                "clear_turns": "" if r.clear_turns is None else r.clear_turns,
-                "clear_extra": "" if r.clear_turns is None else r.clear_turns - r.lower_bound,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "design": snake.turns(),
+                    "solution": k,
+                    "end": end,
+                    "lower_bound": r.lower_bound,
+                    "in_order": "" if r.in_order is None else int(r.in_order),
+                    "turns": "" if r.turns is None else r.turns,
+                    "extra": "" if r.turns is None else r.turns - r.lower_bound,
+                    "clear_turns": "" if r.clear_turns is None else r.clear_turns,
+                    "clear_extra": "" if r.clear_turns is None else r.clear_turns - r.lower_bound,
+                }
+            )
     yield rows
 
 
@@ -200,8 +213,10 @@ def _check_rows(design: str, rows: object, solutions: int) -> str | None:
         if not isinstance(row, dict) or tuple(row) != FIELDS:
             return f"row {i + 1} of design {design} does not have the fields {','.join(FIELDS)}"
         if any(row[k] != v for k, v in want.items()):
-            return f"row {i + 1} of design {design} is not solution {want['solution']}, " \
-                   f"{want['end']} end"  # fmt: skip
+            return (
+                f"row {i + 1} of design {design} is not solution {want['solution']}, "
+                f"{want['end']} end"
+            )
         lower = row["lower_bound"]
         if type(lower) is not int or lower < 0 or row["in_order"] not in ("", 0, 1):
             return f"row {i + 1} of design {design}: bad lower_bound or in_order"
@@ -252,16 +267,20 @@ def _journal(
         if n == 1:
             for key, ours in ident.items():
                 if entry.get(key) != ours:
-                    raise refused(1, f"the journal of another fold census ({key} "
-                                  f"{entry.get(key)!r}, here {ours!r}); remove it, or write "
-                                  "the CSV elsewhere")  # fmt: skip
+                    raise refused(
+                        1,
+                        f"the journal of another fold census ({key} "
+                        f"{entry.get(key)!r}, here {ours!r}); remove it, or write "
+                        "the CSV elsewhere",
+                    )
             continue
         design = entry.get("design")
         if set(entry) != {"design", "rows", "sha"} or not isinstance(design, str):
             raise refused(n, "not a design's record" + damaged)
         if design not in designs:
-            raise refused(n, f"{limits.shorten(design)} is not a design of the "
-                          f"{ident['box']} box" + damaged)  # fmt: skip
+            raise refused(
+                n, f"{limits.shorten(design)} is not a design of the {ident['box']} box" + damaged
+            )
         if design in done:
             raise refused(n, f"design {design} is recorded twice" + damaged)
         wrong = _check_rows(design, entry["rows"], designs[design])
@@ -271,8 +290,12 @@ def _journal(
     return done, len(whole)
 
 
-def run(box: Box, out: str | Path, workers: int | None = None,
-        progress: Callable[[int, int, int], None] | None = None) -> int:  # fmt: skip
+def run(
+    box: Box,
+    out: str | Path,
+    workers: int | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> int:
     """Study every solution of every design of ``box``; write the rows to ``out`` (CSV);
     return the number of solutions studied.
 
@@ -293,8 +316,13 @@ def run(box: Box, out: str | Path, workers: int | None = None,
     def job(i: int) -> Iterator[list[dict[str, object]]]:
         yield from _design_rows(designs[i], box)
 
-    events = pool.run(job, todo, n) if n > 1 else (  # event.job: a position in todo
-        pool.Event(k, r, False) for k, i in enumerate(todo) for r in job(i))  # fmt: skip
+    events = (
+        pool.run(job, todo, n)
+        if n > 1
+        else (  # event.job: a position in todo
+            pool.Event(k, r, False) for k, i in enumerate(todo) for r in job(i)
+        )
+    )
     try:
         with log:
             found = sum(len(v) for v in rows.values()) // 2
@@ -321,8 +349,9 @@ def run(box: Box, out: str | Path, workers: int | None = None,
     try:
         journal.unlink()
     except OSError as err:
-        raise InputError(f"wrote {str(out)!r}, but cannot remove {str(journal)!r}: "
-                         f"{err.strerror or err}") from None  # fmt: skip
+        raise InputError(
+            f"wrote {str(out)!r}, but cannot remove {str(journal)!r}: {err.strerror or err}"
+        ) from None
     return sum(len(rows[d.turns()]) for d in designs) // 2
 
 
@@ -385,8 +414,13 @@ def summarize(path: str | Path) -> str:
     for r in rows:
         by_solution.setdefault((r["design"], r["solution"]), {})[r["end"]] = r
     n = len(by_solution)
-    order = {"from the first end": 0, "from the last end": 0, "from either end": 0,
-             "from neither end": 0, "unknown": 0}  # fmt: skip
+    order = {
+        "from the first end": 0,
+        "from the last end": 0,
+        "from either end": 0,
+        "from neither end": 0,
+        "unknown": 0,
+    }
     extra: dict[str, int] = {}
     clear: dict[str, int] = {}
     designs: dict[str, list[bool]] = {}
@@ -407,8 +441,11 @@ def summarize(path: str | Path) -> str:
         key = str(min(known)) if known else "none within 6 (or cut short)"
         extra[key] = extra.get(key, 0) + 1
         clear_known = [int(e["clear_extra"]) for e in ends.values() if e["clear_extra"] != ""]
-        ckey = (f"yes, {min(clear_known)} extra quarter turns" if clear_known
-                else "no plan within 6 extra (or cut short)")  # fmt: skip
+        ckey = (
+            f"yes, {min(clear_known)} extra quarter turns"
+            if clear_known
+            else "no plan within 6 extra (or cut short)"
+        )
         clear[ckey] = clear.get(ckey, 0) + 1
 
     def table(title: str, counts: dict[str, int], total: int) -> list[str]:
@@ -419,11 +456,16 @@ def summarize(path: str | Path) -> str:
 
     lines = [f"{n:,} solutions of {len(designs):,} designs, each planned from both ends.", ""]
     lines += table("a plan placing segments strictly in order exists", order, n)
-    lines += ["", *table("extra quarter turns of the best plan (either end)",
-                          dict(sorted(extra.items())), n)]  # fmt: skip
+    lines += [
+        "",
+        *table("extra quarter turns of the best plan (either end)", dict(sorted(extra.items())), n),
+    ]
     lines += ["", *table("a plan with every swing clear", dict(sorted(clear.items())), n)]
     every = sum(1 for v in designs.values() if all(v))
     some = sum(1 for v in designs.values() if any(v))
-    lines += ["", f"Designs all of whose solutions have an in-order plan from some end: "
-              f"{every:,} of {len(designs):,}; designs with at least one: {some:,}."]  # fmt: skip
+    lines += [
+        "",
+        f"Designs all of whose solutions have an in-order plan from some end: "
+        f"{every:,} of {len(designs):,}; designs with at least one: {some:,}.",
+    ]
     return "\n".join(lines)

@@ -567,8 +567,11 @@ def departure_words(
     rank, q = d.plan
     step = g.steps[d.step - 1]
     lines = [head] if head else []
-    lines.append(f"{yours} depart from the plan at {title(d.step).lower()}" if turns else
-                 f"{yours} departs from the plan at {title(d.step).lower()}")  # fmt: skip
+    lines.append(
+        f"{yours} depart from the plan at {title(d.step).lower()}"
+        if turns
+        else f"{yours} departs from the plan at {title(d.step).lower()}"
+    )
     lines.append(
         f"the plan turns {_from_end(chain, rank)} ({meets_words(step.runs)}), {turn_words(q)}"
     )

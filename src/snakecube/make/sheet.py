@@ -198,8 +198,9 @@ def _words_page(w: Workshop) -> Callable[[Sheet, int, int], None]:
         )
         y += sheet.text(MARGIN, y, _pieces_lines(w), mono=True) + GAP
         for kind in Kind:
-            y += sheet.text(MARGIN, y, wrap(f"{kind.value}, {kind.word}: {kind_words(kind)}",
-                                            width))  # fmt: skip
+            y += sheet.text(
+                MARGIN, y, wrap(f"{kind.value}, {kind.word}: {kind_words(kind)}", width)
+            )
         y += GAP
         y += para(sheet, y, _colour_words(w), width)
         y += para(sheet, y, _print_words(w), width)

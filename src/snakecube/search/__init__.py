@@ -42,11 +42,32 @@ from snakecube.solution import Result, Solution
 from snakecube.stop import StopReason
 
 __all__ = [
-    "AUTO_END_NODES", "AUTO_END_RATIO", "AUTO_MEMBERS", "CLUSTER_UNITS", "ENGINES", "ENGINE_ENV",
-    "FIRST_STRATEGIES", "RESTARTS_CELLS", "SMALL", "STRATEGIES", "Budget", "Inputs", "Progress",
-    "Strategy", "Target", "as_snake", "as_target", "choose_engine", "choose_workers",
-    "compile_inputs", "count", "make_plan", "prepare", "solutions", "solve",
-]  # fmt: skip
+    "AUTO_END_NODES",
+    "AUTO_END_RATIO",
+    "AUTO_MEMBERS",
+    "CLUSTER_UNITS",
+    "ENGINES",
+    "ENGINE_ENV",
+    "FIRST_STRATEGIES",
+    "RESTARTS_CELLS",
+    "SMALL",
+    "STRATEGIES",
+    "Budget",
+    "Inputs",
+    "Progress",
+    "Strategy",
+    "Target",
+    "as_snake",
+    "as_target",
+    "choose_engine",
+    "choose_workers",
+    "compile_inputs",
+    "count",
+    "make_plan",
+    "prepare",
+    "solutions",
+    "solve",
+]
 
 
 def solutions(

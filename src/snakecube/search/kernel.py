@@ -147,11 +147,24 @@ def search(
         return
     t = tables_for(problem)
     walk = _kernel.SegmentSearch(
-        t.lidx, t.rmask, t.rend, t.rhalo, t.nbmask, t.placed_after, t.colours, t.words,
-        array("q", [*unit.prefix, *([0] * (k_all - k0))]), head,
-        array("Q", _split(occ_int, t.words)), k0, flags, min_free,
-        end_colour(problem.region, unit.start), BATCH, multiword,
-    )  # fmt: skip
+        t.lidx,
+        t.rmask,
+        t.rend,
+        t.rhalo,
+        t.nbmask,
+        t.placed_after,
+        t.colours,
+        t.words,
+        array("q", [*unit.prefix, *([0] * (k_all - k0))]),
+        head,
+        array("Q", _split(occ_int, t.words)),
+        k0,
+        flags,
+        min_free,
+        end_colour(problem.region, unit.start),
+        BATCH,
+        multiword,
+    )
     if t.shifts is not None and shifted:
         walk.set_shifts(*t.shifts)
     if max_nodes is None:

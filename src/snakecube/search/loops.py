@@ -67,8 +67,9 @@ def block_size(size: int) -> int:
     return size
 
 
-def check_first(nb: int, n: int, n_seg: int, start: object, end_colour: object,
-                checks: object, end: object) -> None:  # fmt: skip
+def check_first(
+    nb: int, n: int, n_seg: int, start: object, end_colour: object, checks: object, end: object
+) -> None:
     """Refuse a search from an end (``FirstSearch``) that cannot be made: ``nb``, ``n`` and
     ``n_seg`` are the lengths of its neighbours, colours and segment lengths."""
     number("the number of cells", n, 1, INT32_MAX // 6)
@@ -84,10 +85,23 @@ def check_first(nb: int, n: int, n_seg: int, start: object, end_colour: object,
 
 
 def check_segment(
-    lidx: int, rmask: int, rend: int, rhalo: int, nbmask: int, placed_after: int, colours: int,
-    words: object, dirs: int, head: object, occ: int, base: object, flags: object,
-    min_free: object, end_colour: object, max_out: object,
-) -> int:  # fmt: skip
+    lidx: int,
+    rmask: int,
+    rend: int,
+    rhalo: int,
+    nbmask: int,
+    placed_after: int,
+    colours: int,
+    words: object,
+    dirs: int,
+    head: object,
+    occ: int,
+    base: object,
+    flags: object,
+    min_free: object,
+    end_colour: object,
+    max_out: object,
+) -> int:
     """Refuse a unit's search (``SegmentSearch``) that cannot be made, from its arrays'
     lengths and its numbers; the number of segment lengths its tables hold."""
     words = number("words", words, 1, INT32_MAX // 64)
@@ -140,14 +154,23 @@ def layers_of(layers: Sequence[int], n: int) -> array[int]:
     return array("i", layers)
 
 
-def check_arms(nb: int, colour: Sequence[int], lengths: Sequence[int], pivot: object,
-               start: object, first_colour: object, checks: object) -> None:  # fmt: skip
+def check_arms(
+    nb: int,
+    colour: Sequence[int],
+    lengths: Sequence[int],
+    pivot: object,
+    start: object,
+    first_colour: object,
+    checks: object,
+) -> None:
     """Refuse a middle-out search (``ArmsSearch``) that cannot be made (``nb`` the length of
     its neighbours)."""
     check_first(nb, len(colour), len(lengths), start, 0, 0, -1)
     if number("checks", checks, 0, INT32_MAX) & ~int(FIRST_FEWEST_WAYS | FIRST_SWEEP | FIRST_TAIL):
-        raise ValueError("the middle-out search checks dead ends, the tails, the fewest ways "
-                         "order and sweeps only")  # fmt: skip
+        raise ValueError(
+            "the middle-out search checks dead ends, the tails, the fewest ways "
+            "order and sweeps only"
+        )
     m = len(lengths)
     at = number("pivot", pivot, -INT32_MAX, INT32_MAX)
     if not 0 <= at < m:
@@ -158,8 +181,17 @@ def check_arms(nb: int, colour: Sequence[int], lengths: Sequence[int], pivot: ob
         raise ValueError(f"cell {start} has the wrong colour for cube {cubes + 1}")
 
 
-def check_beam(n: object, nb: int, colour: int, segments: int, starts: int, offsets: int,
-               has: int, width: object, score_kind: object) -> None:  # fmt: skip
+def check_beam(
+    n: object,
+    nb: int,
+    colour: int,
+    segments: int,
+    starts: int,
+    offsets: int,
+    has: int,
+    width: object,
+    score_kind: object,
+) -> None:
     """Refuse a beam that cannot be made (the arrays given by their lengths)."""
     n = number("the number of cells", n, 1, BEAM_MAX_CELLS)
     if nb != 6 * n or colour != n:
@@ -182,8 +214,9 @@ def _runtime() -> wasm.Runtime:
 
 def _bytes(values: Any, code: str) -> bytes:
     """Integers as the machine integers of ``array`` type ``code`` (little-endian)."""
-    return (values if isinstance(values, array) and values.typecode == code
-            else array(code, values)).tobytes()  # fmt: skip
+    return (
+        values if isinstance(values, array) and values.typecode == code else array(code, values)
+    ).tobytes()
 
 
 def _halves(seed: int) -> tuple[int, int]:
@@ -197,31 +230,92 @@ class SegmentSearch:
     The tables are copied into the module's memory with the search."""
 
     def __init__(
-        self, lidx: Any, rmask: Any, rend: Any, rhalo: Any, nbmask: Any, placed_after: Any,
-        colours: Any, words: int, dirs: Any, head: int, occ: Any, base: int, flags: int,
-        min_free: int, end_colour: int, max_out: int, multiword: bool,
-    ) -> None:  # fmt: skip
+        self,
+        lidx: Any,
+        rmask: Any,
+        rend: Any,
+        rhalo: Any,
+        nbmask: Any,
+        placed_after: Any,
+        colours: Any,
+        words: int,
+        dirs: Any,
+        head: int,
+        occ: Any,
+        base: int,
+        flags: int,
+        min_free: int,
+        end_colour: int,
+        max_out: int,
+        multiword: bool,
+    ) -> None:
         n_lengths = check_segment(
-            len(lidx), len(rmask), len(rend), len(rhalo), len(nbmask), len(placed_after),
-            len(colours), words, len(dirs), head, len(occ), base, flags, min_free, end_colour,
+            len(lidx),
+            len(rmask),
+            len(rend),
+            len(rhalo),
+            len(nbmask),
+            len(placed_after),
+            len(colours),
+            words,
+            len(dirs),
+            head,
+            len(occ),
+            base,
+            flags,
+            min_free,
+            end_colour,
             max_out,
-        )  # fmt: skip
+        )
         rt = self._rt = _runtime()
         self.n_seg, self.words, self.max_out = len(lidx), words, max_out
         self.n_cells = len(nbmask) // words
         self._tables, at = wasm.put(
-            rt, _bytes(lidx, "q"), _bytes(rmask, "Q"), _bytes(rend, "q"), _bytes(rhalo, "Q"),
-            _bytes(nbmask, "Q"), _bytes(placed_after, "q"), _bytes(colours, "Q"),
-            _bytes(dirs, "q"), _bytes(occ, "Q"),
-        )  # fmt: skip
-        refuse(rt.call("sc_segment_check", *at[:5], at[6], self.n_seg, self.n_cells, words,
-                       n_lengths, at[7], base, at[8]), SEGMENT_ARRAYS)  # fmt: skip
+            rt,
+            _bytes(lidx, "q"),
+            _bytes(rmask, "Q"),
+            _bytes(rend, "q"),
+            _bytes(rhalo, "Q"),
+            _bytes(nbmask, "Q"),
+            _bytes(placed_after, "q"),
+            _bytes(colours, "Q"),
+            _bytes(dirs, "q"),
+            _bytes(occ, "Q"),
+        )
+        refuse(
+            rt.call(
+                "sc_segment_check",
+                *at[:5],
+                at[6],
+                self.n_seg,
+                self.n_cells,
+                words,
+                n_lengths,
+                at[7],
+                base,
+                at[8],
+            ),
+            SEGMENT_ARRAYS,
+        )
         size = block_size(rt.call("sc_segment_bytes", self.n_seg, words, max_out) & 0xFFFFFFFF)
         self._block = wasm.Block(rt, size)
         self._s = rt.call(
-            "sc_segment_init", self._block.address, *at[:7], self.n_seg, self.n_cells, words,
-            at[7], head, at[8], base, flags, min_free, end_colour, max_out, int(multiword),
-        )  # fmt: skip
+            "sc_segment_init",
+            self._block.address,
+            *at[:7],
+            self.n_seg,
+            self.n_cells,
+            words,
+            at[7],
+            head,
+            at[8],
+            base,
+            flags,
+            min_free,
+            end_colour,
+            max_out,
+            int(multiword),
+        )
         self._out = rt.call("sc_segment_out", self._s) & 0xFFFFFFFF
 
     def set_shifts(self, shifts: Sequence[int], has: Any) -> None:
@@ -229,8 +323,10 @@ class SegmentSearch:
         offsets = [number("a shift", v, -INT32_MAX, INT32_MAX) for v in shifts]
         block, (a, b) = wasm.put(self._rt, _bytes(offsets, "i"), _bytes(has, "Q"))
         try:
-            refuse(self._rt.call("sc_segment_check_shifts", a, b, self.n_cells, self.words),
-                   SHIFTS_ARRAYS)  # fmt: skip
+            refuse(
+                self._rt.call("sc_segment_check_shifts", a, b, self.n_cells, self.words),
+                SHIFTS_ARRAYS,
+            )
             self._rt.call("sc_segment_set_shifts", self._s, a, b)
         finally:
             block.free()
@@ -257,15 +353,30 @@ class FirstSearch:
     """``_first.FirstSearch`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
-        self, nb: Any, colour: Any, lengths: Any, start: int, end_colour: int, seed: int,
-        checks: int, end: int = -1,
-    ) -> None:  # fmt: skip
+        self,
+        nb: Any,
+        colour: Any,
+        lengths: Any,
+        start: int,
+        end_colour: int,
+        seed: int,
+        checks: int,
+        end: int = -1,
+    ) -> None:
         check_first(len(nb), len(colour), len(lengths), start, end_colour, checks, end)
         self._make(nb, colour, lengths, seed)
         self._s = self._rt.call(
-            "sc_first_init", self._block.address, *self._inputs, self.n, self.n_seg, start,
-            end_colour, *_halves(seed), checks, end,
-        )  # fmt: skip
+            "sc_first_init",
+            self._block.address,
+            *self._inputs,
+            self.n,
+            self.n_seg,
+            start,
+            end_colour,
+            *_halves(seed),
+            checks,
+            end,
+        )
         self._given.free()
 
     def _make(self, nb: Any, colour: Any, lengths: Any, seed: int) -> None:
@@ -341,15 +452,30 @@ class ArmsSearch(FirstSearch):
     """``_first.ArmsSearch`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
-        self, nb: Any, colour: Any, lengths: Any, pivot: int, start: int, first_colour: int,
-        seed: int, checks: int,
-    ) -> None:  # fmt: skip
+        self,
+        nb: Any,
+        colour: Any,
+        lengths: Any,
+        pivot: int,
+        start: int,
+        first_colour: int,
+        seed: int,
+        checks: int,
+    ) -> None:
         check_arms(len(nb), colour, lengths, pivot, start, first_colour, checks)
         self._make(nb, colour, lengths, seed)
         self._s = self._rt.call(
-            "sc_arms_init", self._block.address, *self._inputs, self.n, self.n_seg, pivot,
-            start, first_colour, *_halves(seed), checks,
-        )  # fmt: skip
+            "sc_arms_init",
+            self._block.address,
+            *self._inputs,
+            self.n,
+            self.n_seg,
+            pivot,
+            start,
+            first_colour,
+            *_halves(seed),
+            checks,
+        )
         self._given.free()
 
     def push(self, d: int) -> None:
@@ -360,29 +486,77 @@ class Beam:
     """``_beam.Beam`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
-        self, n: int, nb: Any, colour: Any, lengths: Any, starts: Any, offsets: Sequence[int],
-        has: Sequence[int], width: int, score_kind: int, seed: int,
-    ) -> None:  # fmt: skip
-        check_beam(n, len(nb), len(colour), len(lengths), len(starts), len(offsets), len(has),
-                   width, score_kind)  # fmt: skip
+        self,
+        n: int,
+        nb: Any,
+        colour: Any,
+        lengths: Any,
+        starts: Any,
+        offsets: Sequence[int],
+        has: Sequence[int],
+        width: int,
+        score_kind: int,
+        seed: int,
+    ) -> None:
+        check_beam(
+            n,
+            len(nb),
+            len(colour),
+            len(lengths),
+            len(starts),
+            len(offsets),
+            len(has),
+            width,
+            score_kind,
+        )
         number("seed", seed, 0, 2**64 - 1)
         offsets = [number("an offset", v, -INT32_MAX, INT32_MAX) for v in offsets]
         has = [number("a word of has", v, 0, 2**64 - 1) for v in has]
         rt = self._rt = _runtime()
         self.n_seg = len(lengths)
         given, at = wasm.put(
-            rt, _bytes(nb, "i"), _bytes(colour, "i"), _bytes(lengths, "i"), _bytes(starts, "i"),
-            _bytes(offsets, "i"), _bytes(has, "Q"),
-        )  # fmt: skip
+            rt,
+            _bytes(nb, "i"),
+            _bytes(colour, "i"),
+            _bytes(lengths, "i"),
+            _bytes(starts, "i"),
+            _bytes(offsets, "i"),
+            _bytes(has, "Q"),
+        )
         try:
-            refuse(rt.call("sc_beam_check", n, at[0], at[1], at[2], self.n_seg, at[3],
-                           len(starts), at[4], at[5]), BEAM_ARRAYS)  # fmt: skip
+            refuse(
+                rt.call(
+                    "sc_beam_check",
+                    n,
+                    at[0],
+                    at[1],
+                    at[2],
+                    self.n_seg,
+                    at[3],
+                    len(starts),
+                    at[4],
+                    at[5],
+                ),
+                BEAM_ARRAYS,
+            )
             size = rt.call("sc_beam_bytes", n, self.n_seg, len(starts), width)
             self._block = wasm.Block(rt, block_size(size & 0xFFFFFFFF))
             self._s = rt.call(
-                "sc_beam_init", self._block.address, n, at[0], at[1], at[2], self.n_seg, at[3],
-                len(starts), at[4], at[5], width, score_kind, *_halves(seed),
-            )  # fmt: skip
+                "sc_beam_init",
+                self._block.address,
+                n,
+                at[0],
+                at[1],
+                at[2],
+                self.n_seg,
+                at[3],
+                len(starts),
+                at[4],
+                at[5],
+                width,
+                score_kind,
+                *_halves(seed),
+            )
         finally:
             given.free()
         self.solution: tuple[int, tuple[int, ...]] | None = None

@@ -101,8 +101,9 @@ class Found:
             per_class[u.start_class] += len(unit_sols)
         sols = [s for unit in self.by_unit for s in unit]
         reversal = len(self._reversal) if self.problem.snake.is_palindrome else len(sols)
-        result = build(self.problem, plan, sols, per_class, stop, engine, nodes, self.budget,
-                       workers, reversal)  # fmt: skip
+        result = build(
+            self.problem, plan, sols, per_class, stop, engine, nodes, self.budget, workers, reversal
+        )
         return replace(result, rotation_classes=self._rotations.counts())
 
 
@@ -164,14 +165,25 @@ def read_forwards(result: Result, problem: Problem, budget: Budget | None = None
         replace(c, distinct=n, placements=n * multiplier)
         for c, n in zip(result.start_classes, per_orbit, strict=True)
     )
-    forwards = replace(result, snake=problem.snake, solutions=tuple(found),
-                       start_classes=classes, searched_from_last=True)  # fmt: skip
+    forwards = replace(
+        result,
+        snake=problem.snake,
+        solutions=tuple(found),
+        start_classes=classes,
+        searched_from_last=True,
+    )
     if len(found) == len(result.solutions):
         return forwards
     reversal = _up_to_reversal(problem.snake.is_palindrome, found)
-    return replace(forwards, placements=len(found) * multiplier, distinct=len(found),
-                   distinct_up_to_reversal=reversal, complete=False, stop_reason=StopReason.SECONDS,
-                   rotation_classes=None)  # fmt: skip
+    return replace(
+        forwards,
+        placements=len(found) * multiplier,
+        distinct=len(found),
+        distinct_up_to_reversal=reversal,
+        complete=False,
+        stop_reason=StopReason.SECONDS,
+        rotation_classes=None,
+    )
 
 
 def _up_to_reversal(palindrome: bool, found: list[Solution]) -> int:

@@ -140,8 +140,10 @@ class Encoding:
         step_segment = [k for k, length in enumerate(problem.lengths) for _ in range(length - 1)]
         for i, k in enumerate(step_segment):
             ways = self._way[k]
-            for here, there, flip in ((self._at[i], self._at[i + 1], 0),
-                                      (self._at[i + 1], self._at[i], 1)):  # fmt: skip
+            for here, there, flip in (
+                (self._at[i], self._at[i + 1], 0),
+                (self._at[i + 1], self._at[i], 1),
+            ):
                 for c, v in here.items():
                     near = []
                     for d in range(6):
@@ -341,9 +343,11 @@ class SatMember:
         if not available():
             return "the SAT member needs python-sat: pip install 'snakecube[sat]'"
         if problem.ncells > POSITION_CELLS and edges.pattern(problem.snake) is None:
-            return (f"the SAT member takes targets of up to {POSITION_CELLS} cells, or snakes "
-                    "whose corners follow the grid's colouring (every inner cube a corner, or "
-                    f"corners on alternate cubes); this target has {problem.ncells}")  # fmt: skip
+            return (
+                f"the SAT member takes targets of up to {POSITION_CELLS} cells, or snakes "
+                "whose corners follow the grid's colouring (every inner cube a corner, or "
+                f"corners on alternate cubes); this target has {problem.ncells}"
+            )
         return None
 
     @classmethod

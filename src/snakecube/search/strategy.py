@@ -110,8 +110,9 @@ def check_strategy(strategy: str, scheduler: str | None = None) -> Strategy:
         raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     strategy = Strategy(strategy)
     if scheduler is not None and strategy in FIRST_STRATEGIES:
-        raise InputError(f"scheduler= runs depth-first searches; strategy={str(strategy)!r} runs "
-                         "on one machine")  # fmt: skip
+        raise InputError(
+            f"scheduler= runs depth-first searches; strategy={str(strategy)!r} runs on one machine"
+        )
     return strategy
 
 
@@ -127,8 +128,10 @@ def choose_members(
     wanted = asked or problem.ncells > RESTARTS_CELLS or patterned
     if not wanted or limit != 1 or not inputs.free:
         if asked:
-            raise InputError(f"strategy={str(strategy)!r} looks for one solution (limit=1) of a "
-                             "snake with no fixed start or path")  # fmt: skip
+            raise InputError(
+                f"strategy={str(strategy)!r} looks for one solution (limit=1) of a "
+                "snake with no fixed start or path"
+            )
         return ()
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
     from snakecube.search import first

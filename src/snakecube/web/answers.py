@@ -139,8 +139,10 @@ def mismatch(
         }
     if parsed.cubes == fitted.volume:
         return None
-    return {"error": wrong_count(parsed.cubes, fitted),
-            "nearby": _nearby(parsed, fitted) if nearby else []}  # fmt: skip
+    return {
+        "error": wrong_count(parsed.cubes, fitted),
+        "nearby": _nearby(parsed, fitted) if nearby else [],
+    }
 
 
 def not_a_cube(cubes: int) -> str:
@@ -182,9 +184,14 @@ def solve_answer(
     parsed, where = check(snake, box, region)
     try:
         result = solve(
-            snake, where, seconds=seconds, limit=limit, progress=progress, workers=1,
+            snake,
+            where,
+            seconds=seconds,
+            limit=limit,
+            progress=progress,
+            workers=1,
             strategy=strategy,
-        )  # fmt: skip
+        )
     except CubeCountError as err:
         wrong = mismatch(snake, box, region)
         return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
@@ -249,8 +256,12 @@ def _catalog_typo(snake: Snake, region: Region) -> dict[str, Any] | None:
     if not typos:
         return None
     t = typos[0]
-    return {"name": t.name, "edit": t.edit, "text": "-".join(map(str, t.snake.lengths)),
-            "words": t.said()}  # fmt: skip
+    return {
+        "name": t.name,
+        "edit": t.edit,
+        "text": "-".join(map(str, t.snake.lengths)),
+        "words": t.said(),
+    }
 
 
 def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
@@ -259,15 +270,22 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
     NEARBY_NODES (in targets of up to NEARBY_CELLS cells)."""
 
     out: list[dict[str, Any]] = [
-        {"segment_lengths": list(t.snake.lengths), "edit": t.edit, "distinct": None,
-         "complete": False, "text": "-".join(map(str, t.snake.lengths)), "name": t.name}
+        {
+            "segment_lengths": list(t.snake.lengths),
+            "edit": t.edit,
+            "distinct": None,
+            "complete": False,
+            "text": "-".join(map(str, t.snake.lengths)),
+            "name": t.name,
+        }
         for t in catalog_typos(snake, where)[:NEARBY]
-    ]  # fmt: skip
+    ]
     if len(out) == NEARBY or (snake.cubes if where is None else where.volume) > NEARBY_CELLS:
         return out
     named = {tuple(n["segment_lengths"]) for n in out}
-    found = nearby(snake, where, NEARBY + len(out), nodes=NEARBY_NODES, engine="reference",
-                   known=False)  # fmt: skip
+    found = nearby(
+        snake, where, NEARBY + len(out), nodes=NEARBY_NODES, engine="reference", known=False
+    )
     for n in found:
         if n.snake.lengths not in named and len(out) < NEARBY:
             out.append({**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))})
@@ -413,8 +431,13 @@ def wrong_answer(
         shown = picture(panel, panel.views[0])
         if panel.arrow is not None:  # the way the run asked about points
             shown["arc"] = [[round(v, 4) for v in q] for q in panel.arrow]
-        return {"ask": n.check.to_dict(), "words": words, "picture": shown,
-                "yes": node(n.yes), "no": node(n.no)}  # fmt: skip
+        return {
+            "ask": n.check.to_dict(),
+            "words": words,
+            "picture": shown,
+            "yes": node(n.yes),
+            "no": node(n.no),
+        }
 
     return {
         "step": step,
@@ -425,8 +448,18 @@ def wrong_answer(
     }
 
 
-STEP_PARTS = ("title", "lift", "find", "hands", "check", "if_not", "careful", "jump", "close",
-              "brackets")  # fmt: skip
+STEP_PARTS = (
+    "title",
+    "lift",
+    "find",
+    "hands",
+    "check",
+    "if_not",
+    "careful",
+    "jump",
+    "close",
+    "brackets",
+)
 
 
 def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
@@ -444,10 +477,17 @@ def picture(panel: Any, view: Any, cells: Any = None) -> dict[str, Any]:
     seamed = {panel.hold, step.pivot} if panel.hold >= 0 else set()
     bold = seamed or set(range(step.first, step.last + 1))
     cubes = [
-        [i, *where[i], colours.get(i) or _colour(i, step), 0, marks.get(i, ""),
-         int(i in seamed), patterns.get(i, "")]
+        [
+            i,
+            *where[i],
+            colours.get(i) or _colour(i, step),
+            0,
+            marks.get(i, ""),
+            int(i in seamed),
+            patterns.get(i, ""),
+        ]
         for i in view.solid
-    ]  # fmt: skip
+    ]
     cubes += [[i, *where[i], "#999999", 1, "", 0, ""] for i in view.cutaway]
     cubes += [
         [i, *where[i], colours.get(i) or _colour(i, step), 2, "", 0, patterns.get(i, "")]

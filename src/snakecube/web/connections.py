@@ -180,8 +180,11 @@ class Protocol(H11Protocol):
         cycle.keep_alive = False
         if not cycle.response_started:  # bytes for a client that has gone to refuse
             with contextlib.suppress(h11.LocalProtocolError):
-                self.transport.write(self.conn.send(h11.InformationalResponse(
-                    status_code=102, headers=[], reason=b"Processing")))  # fmt: skip
+                self.transport.write(
+                    self.conn.send(
+                        h11.InformationalResponse(status_code=102, headers=[], reason=b"Processing")
+                    )
+                )
         self._probe = self.loop.call_later(PROBE_SECONDS, self._gone)
         return True  # keep it open to write the answer
 

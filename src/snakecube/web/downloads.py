@@ -123,8 +123,9 @@ def make(
 
     plan = fold.plan(picked)
     shape = f"the {picked.region.describe()}"
-    workshop = Workshop(snake.strip(), picked.snake, plates, settings,
-                        plan if plan.found else None, shape)  # fmt: skip
+    workshop = Workshop(
+        snake.strip(), picked.snake, plates, settings, plan if plan.found else None, shape
+    )
     with tempfile.TemporaryDirectory(prefix="snakecube-web-") as folder:
         path = Path(folder) / "sheet.pdf"
         save_sheet(workshop, path)

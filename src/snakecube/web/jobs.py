@@ -521,8 +521,10 @@ class Pool:
 
     def _no_workers(self) -> None:
         if self.problem is not None and not self._slots:
-            raise NoWorkers(f"no search process can start ({self.problem}); the server "
-                            "keeps trying: try again in a moment")  # fmt: skip
+            raise NoWorkers(
+                f"no search process can start ({self.problem}); the server "
+                "keeps trying: try again in a moment"
+            )
 
     async def _take(self, client: str) -> _Slot:
         """A worker for a job of ``client``, within ``wait`` seconds (:meth:`_dispatch`
@@ -539,8 +541,10 @@ class Pool:
                 self._no_workers()
                 left = end - loop.time()
                 if left <= 0:
-                    raise Busy(f"busy: no search process was free within {self.wait:g} s; "
-                               "try again in a moment")  # fmt: skip
+                    raise Busy(
+                        f"busy: no search process was free within {self.wait:g} s; "
+                        "try again in a moment"
+                    )
                 await asyncio.wait({turn}, timeout=min(left, 1.0))
         except BaseException:  # Busy, or the job cancelled (its client gone) meanwhile
             if not turn.done():
@@ -631,8 +635,9 @@ class Pool:
             return
         fresh = started.result()
         if self.problem is not None:
-            log.warning("search processes start again; %d of %d running",
-                        len(self._slots), self.processes)  # fmt: skip
+            log.warning(
+                "search processes start again; %d of %d running", len(self._slots), self.processes
+            )
             self.problem = None
         self._retry = RETRY_SECONDS[0]
         if self._stopping:
@@ -644,8 +649,13 @@ class Pool:
         why = _why(err)
         if self.problem is None:
             running, everyone = len(self._slots), self.processes
-            log.warning("a search process could not start (%s); %d of %d running; trying "
-                        "again every few seconds", why, running, everyone)  # fmt: skip
+            log.warning(
+                "a search process could not start (%s); %d of %d running; trying "
+                "again every few seconds",
+                why,
+                running,
+                everyone,
+            )
         self.problem = why
         if self._stopping:
             return
@@ -679,8 +689,10 @@ class Pool:
                 timeout = None if deadline is None else max(0.0, deadline - loop.time())
                 await asyncio.wait_for(ready, timeout)
             except TimeoutError:
-                late = TooLong(f"the job took longer than the {seconds:g} s the server "
-                                "gives one, and was ended")  # fmt: skip
+                late = TooLong(
+                    f"the job took longer than the {seconds:g} s the server "
+                    "gives one, and was ended"
+                )
                 raise _Replace("timeout", late) from None
             finally:
                 loop.remove_reader(fd)

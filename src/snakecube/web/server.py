@@ -112,9 +112,11 @@ HEADERS = {
     "cache-control": "no-store",
 }
 # The page's sources: its own files, its inline settings (by hash), SVG and blob downloads.
-POLICY = ("default-src 'none'; script-src 'self' {config}; style-src 'self'; "
-          "img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; "
-          "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+POLICY = (
+    "default-src 'none'; script-src 'self' {config}; style-src 'self'; "
+    "img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 
 log = logging.getLogger("uvicorn.error")
 
@@ -122,9 +124,11 @@ log = logging.getLogger("uvicorn.error")
 def _error(message: str, status: int = 400, close: bool = False) -> JSONResponse:
     """The one-line answer; ``close``: the connection ends after it (its body was not read
     whole, so it cannot carry another request)."""
-    return JSONResponse({"error": limits.shorten(message, 400)[1:-1] if "\n" in message
-                         else message}, status_code=status,
-                        headers={"Connection": "close"} if close else None)  # fmt: skip
+    return JSONResponse(
+        {"error": limits.shorten(message, 400)[1:-1] if "\n" in message else message},
+        status_code=status,
+        headers={"Connection": "close"} if close else None,
+    )
 
 
 def static_text(name: str) -> str:
@@ -156,8 +160,11 @@ def _same_site(request: Request) -> None:
     if origin is not None:
         host = request.headers.get("host", "").lower()
         if origin.lower() != f"http://{host}" or not host:  # scheme, host and port
-            raise _Answered(_error(f"refused a request from another site's page "
-                                   f"({limits.shorten(origin)})", 403))  # fmt: skip
+            raise _Answered(
+                _error(
+                    f"refused a request from another site's page ({limits.shorten(origin)})", 403
+                )
+            )
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise _Answered(_error("send the request as JSON (Content-Type: application/json)", 415))
@@ -266,8 +273,13 @@ def _one_line(handler: Handler) -> Handler:
             return _error(f"internal error: {err}", 500)
         except Exception as err:
             debug = os.environ.get(DEBUG_ENV) == "1"
-            log.error("internal error in %s: %s: %s", request.url.path, type(err).__name__,
-                      " ".join(str(err).split())[:300], exc_info=debug)  # fmt: skip
+            log.error(
+                "internal error in %s: %s: %s",
+                request.url.path,
+                type(err).__name__,
+                " ".join(str(err).split())[:300],
+                exc_info=debug,
+            )
             return _error(f"internal error: {type(err).__name__}", 500)
 
     return route
@@ -313,8 +325,11 @@ class Routes:
 
     @_one_line
     async def page(self, request: Request) -> Response:
-        return Response(self.html, media_type="text/html; charset=utf-8",
-                        headers={"content-security-policy": self.policy})  # fmt: skip
+        return Response(
+            self.html,
+            media_type="text/html; charset=utf-8",
+            headers={"content-security-policy": self.policy},
+        )
 
     @_one_line
     async def asset(self, request: Request) -> Response:
@@ -330,10 +345,18 @@ class Routes:
     @_one_line
     async def status(self, request: Request) -> Response:
         pool = self.pool
-        return JSONResponse({"busy": pool.busy, "slots": pool.size, "processes": pool.processes,
-                             "queue": pool.queue,
-                             "pids": pool.pids(), "restarts": dict(pool.restarts),
-                             "problem": pool.problem, "stopping": pool.stopping})  # fmt: skip
+        return JSONResponse(
+            {
+                "busy": pool.busy,
+                "slots": pool.size,
+                "processes": pool.processes,
+                "queue": pool.queue,
+                "pids": pool.pids(),
+                "restarts": dict(pool.restarts),
+                "problem": pool.problem,
+                "stopping": pool.stopping,
+            }
+        )
 
     async def _read(self, request: Request, kind: str) -> tuple[Any, ...]:
         """Step 1 of every job: the request read and checked (limits and syntax before any
@@ -426,15 +449,21 @@ class Routes:
     async def make(self, request: Request) -> Response:
         """The "Make it" panel: the pieces' 3MF file or the workshop sheet."""
         data, name, media = await self._answer(request, "make")
-        return Response(data, media_type=media, headers={
-            "content-disposition": f'attachment; filename="{name}"'})  # fmt: skip
+        return Response(
+            data,
+            media_type=media,
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
 
     @_one_line
     async def download(self, request: Request) -> Response:
         args = await self._read(request, "download")
         data, form = await self._answer(request, "download", args), args[-1]
-        return Response(data, media_type=FORMS[form], headers={
-            "content-disposition": f'attachment; filename="snakecube.{form}"'})  # fmt: skip
+        return Response(
+            data,
+            media_type=FORMS[form],
+            headers={"content-disposition": f'attachment; filename="snakecube.{form}"'},
+        )
 
 
 def _cells(body: dict[str, Any]) -> Any:

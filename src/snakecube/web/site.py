@@ -70,9 +70,16 @@ CSRC = Path(__file__).resolve().parents[1] / "csrc"  # the loops in C
 KERNEL_SOURCES = ("segment.c", "first.c", "beam.c", "wasm.c")
 KERNEL = "kernel.wasm"
 CLANG_FLAGS = (
-    "--target=wasm32", "-O3", "-nostdlib", "-ffreestanding", "-Wall", "-Werror",
-    "-Wl,--no-entry", "-Wl,--export-dynamic", "-Wl,-z,stack-size=1048576",
-)  # fmt: skip
+    "--target=wasm32",
+    "-O3",
+    "-nostdlib",
+    "-ffreestanding",
+    "-Wall",
+    "-Werror",
+    "-Wl,--no-entry",
+    "-Wl,--export-dynamic",
+    "-Wl,-z,stack-size=1048576",
+)
 NO_KERNEL = "clang and wasm-ld (Debian: apt-get install clang lld)"
 COMPILE_SECONDS = 120  # a hang, not a slow compile (about a second)
 
@@ -91,8 +98,15 @@ def compile_kernel(out: Path) -> str | None:
     clang, linker = shutil.which("clang"), shutil.which("wasm-ld")
     if clang is None or linker is None:
         return f"{'clang' if clang is None else 'wasm-ld'} was not found; it needs {NO_KERNEL}"
-    argv = [clang, *CLANG_FLAGS, f"-DSC_SOURCE_HASH=\"{source_hash()}\"", f"-I{CSRC}",
-            "-o", str(out), *(str(CSRC / name) for name in KERNEL_SOURCES)]  # fmt: skip
+    argv = [
+        clang,
+        *CLANG_FLAGS,
+        f'-DSC_SOURCE_HASH="{source_hash()}"',
+        f"-I{CSRC}",
+        "-o",
+        str(out),
+        *(str(CSRC / name) for name in KERNEL_SOURCES),
+    ]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=COMPILE_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as err:
@@ -152,8 +166,11 @@ def _write_site(folder: Path, nm: Path) -> None:
             shutil.copyfile(source, runtime / name)
     (folder / "snakecube.zip").write_bytes(package_zip())
     why_not = compile_kernel(folder / KERNEL)
-    manifest = {"module": KERNEL if why_not is None else None, "source_hash": source_hash(),
-                "why_not": why_not}  # fmt: skip
+    manifest = {
+        "module": KERNEL if why_not is None else None,
+        "source_hash": source_hash(),
+        "why_not": why_not,
+    }
     (folder / "kernel.json").write_text(json.dumps(manifest, indent=1) + "\n")
     _as_an_app(folder)
     if why_not is not None:

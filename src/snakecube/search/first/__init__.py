@@ -113,7 +113,7 @@ __all__ = [
     "search",
     "who_runs",
     "why_not",
-]  # fmt: skip
+]
 
 # The members by name: the one place a name becomes a member.
 KINDS: dict[str, MemberType] = {

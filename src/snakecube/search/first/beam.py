@@ -161,9 +161,17 @@ class BeamMember:
         width, end, score, seed = self.plan(k)
         lengths = self.problem.lengths[::-1] if end else self.problem.lengths
         beam = _beam.Beam(
-            self.problem.ncells, self.nb, self.colours, array("i", lengths), self.starts,
-            self.offsets, self.has, width, score, seed,
-        )  # fmt: skip
+            self.problem.ncells,
+            self.nb,
+            self.colours,
+            array("i", lengths),
+            self.starts,
+            self.offsets,
+            self.has,
+            width,
+            score,
+            seed,
+        )
         while not beam.run(BEAM_CHUNK):
             if stop is not None and stop():
                 return None

@@ -69,9 +69,15 @@ class Kind(NamedTuple):
 
 # The kinds of restart in one round, in order.
 ROUND: tuple[Kind, ...] = (
-    Kind(False, None), Kind(False, 2), Kind(True, None), Kind(False, 1),
-    Kind(False, None), Kind(True, 2), Kind(True, None), Kind(False, 3),
-)  # fmt: skip
+    Kind(False, None),
+    Kind(False, 2),
+    Kind(True, None),
+    Kind(False, 1),
+    Kind(False, None),
+    Kind(True, 2),
+    Kind(True, None),
+    Kind(False, 3),
+)
 PIVOT_LENGTH = 4  # middle-out restarts pivot on the segments at least this long (else the longest)
 # What the restarts check, besides dead ends and colours (always): from an end, the tail (the
 # last segments fit back from a known end cell) and the fewest-ways order; middle out, the
@@ -155,8 +161,10 @@ class Portfolio:
                     def ok(region: Region, c: CellIndex, cube: int = cube, n: int = length) -> bool:
                         return _can_hold(region, c, cube, n)
 
-                    done[key] = ([o[0] for o in orbits if ok(region, o[0])],
-                                 _sweep_starts(region, ok))  # fmt: skip
+                    done[key] = (
+                        [o[0] for o in orbits if ok(region, o[0])],
+                        _sweep_starts(region, ok),
+                    )
                 self.pivot_starts[m], self.pivot_sweeps[m] = done[key]
             cube += length - 1
         self._ends: list[int] = []  # place() of the restarts so far
@@ -254,15 +262,26 @@ class Portfolio:
         region = self.problem.region
         if pivot is None:
             search = _first.FirstSearch(
-                self.nb, self.colours, array("i", lengths), start, end_colour(region, start),
-                seed, CHECKS,
-            )  # fmt: skip
+                self.nb,
+                self.colours,
+                array("i", lengths),
+                start,
+                end_colour(region, start),
+                seed,
+                CHECKS,
+            )
         else:
             cube = sum(length - 1 for length in lengths[:pivot])
             search = _first.ArmsSearch(
-                self.nb, self.colours, array("i", lengths), pivot, start,
-                colour(region, start) ^ (cube & 1), seed, ARMS_CHECKS,
-            )  # fmt: skip
+                self.nb,
+                self.colours,
+                array("i", lengths),
+                pivot,
+                start,
+                colour(region, start) ^ (cube & 1),
+                seed,
+                ARMS_CHECKS,
+            )
         if sweep is not None:
             search.set_window(*sweep)
         search.run(budget)
