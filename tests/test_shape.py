@@ -93,3 +93,28 @@ def test_box_spellings():
     assert Box.parse("3") == Box(3, 3, 3)
     with pytest.raises(InputError, match="not a cube number"):
         Box.cube(26)
+
+
+# -- a target named in text: one registry (issue 63) -----------------------------------------
+def test_a_target_is_read_in_one_place():
+    from snakecube.shape import parse_target
+
+    assert parse_target("2x3x4") == Box(2, 3, 4)
+    assert parse_target(" box:3 ") == Box(3, 3, 3)
+    with pytest.raises(InputError, match=r"--box: 'cyl' is not a kind of target \(AxBxC, or box:"):
+        parse_target("cyl:3x4", "--box")
+
+
+def test_a_new_kind_of_target_is_one_entry_and_reaches_every_face(monkeypatch, capsys):
+    """A kind registered in shape.TARGET_KINDS alone (here ``row:N``, N cells in a line) is
+    taken by the library, the page's answers and the command line, with no other change."""
+    import snakecube as sc
+    from snakecube import shape
+    from snakecube.cli import main
+    from snakecube.web import answers
+
+    monkeypatch.setitem(shape.TARGET_KINDS, "row", lambda text, where: Box(int(text), 1, 1))
+    assert sc.solve("lengths:5", "row:5").distinct == 1
+    assert answers.solve_answer("lengths:5", box="row:5")["distinct"] == 1
+    assert main(["solve", "lengths:5", "--box", "row:5", "--json"]) == 0
+    assert '"distinct": 1' in capsys.readouterr().out

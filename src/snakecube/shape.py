@@ -13,7 +13,7 @@ Vocabulary:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -338,6 +338,49 @@ class Box(Region):
         live = [a for a in range(3) if self.dims[a] > 1]
         extreme = sum(1 for a in live if coord[a] in (0, self.dims[a] - 1))
         return _BOX_KINDS[len(live)][extreme]
+
+
+# -- a target named in text: one registry ----------------------------------------------------
+TargetReader = Callable[[str, str], Region]
+
+# Each kind of target a person can name in a line of text, by the word before its colon
+# (``box:2x3x4``); text with no colon is a box (``2x3x4``, ``4``). A new kind (a cylinder of
+# cells, say) is one entry here and its reader: the library (``target=``), every command's
+# ``--box`` and the page's target field read targets through :func:`parse_target` alone.
+# Rejected: a parser per caller (the CLI, the page and the library each read boxes their own
+# way, and a new kind meant changing each); regions stay files and the page's drawn region,
+# read by :meth:`Region.parse` (layers of text are not typed on one line).
+TARGET_KINDS: dict[str, TargetReader] = {"box": Box.parse}
+
+
+def parse_target(text: str, where: str = "target") -> Region:
+    """The target named by ``text``: ``AxBxC`` (or ``N``, the N x N x N cube) for a box, or
+    ``KIND:ARGS`` for a kind of :data:`TARGET_KINDS`; ``where`` names the input in messages.
+
+    >>> parse_target("2x3x4"), parse_target("box:3")
+    (Box(2, 3, 4), Box(3, 3, 3))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a target is given as text like '2x3x4', not {type(text).__name__}")
+    head, colon, rest = text.strip().partition(":")
+    if not colon:
+        return Box.parse(text, where)
+    read = TARGET_KINDS.get(head.strip().lower())
+    if read is None:
+        kinds = ", ".join(f"{k}:..." for k in TARGET_KINDS)
+        raise InputError(
+            f"{where}: {limits.shorten(head)} is not a kind of target (AxBxC, or {kinds})"
+        )
+    return read(rest, where)
+
+
+def parse_box(text: str, where: str = "box") -> Box:
+    """:func:`parse_target` where only a box will do (``generate`` draws random paths of a
+    box, ``fold-census`` counts a box's designs): another kind is one line naming it."""
+    target = parse_target(text, where)
+    if not isinstance(target, Box):
+        raise InputError(f"{where}: {target.describe()}: this needs a box (AxBxC)")
+    return target
 
 
 def flood(masks: Sequence[int], reach: int, area: int) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NoReturn
 from snakecube import catalog, limits, stop
 from snakecube.errors import InputError, SlowWarning
 from snakecube.limits import one_line
-from snakecube.shape import Box, Coord, Region
+from snakecube.shape import Coord, Region, parse_target
 from snakecube.snake import Snake
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def targets_of(args: Namespace) -> list[Region]:
     """Every target given with --box and --region (see :func:`add_targets`), in order."""
     listed = getattr(args, "targets", None) or []
     return [
-        Box.parse(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
+        parse_target(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
         for kind, text in listed
     ]
 
@@ -409,11 +409,11 @@ def target_of(args: Namespace) -> Region | None:
     listed = getattr(args, "targets", None)
     if listed:
         kind, text = _picked(args, listed)
-        return Box.parse(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
+        return parse_target(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
     if getattr(args, "target", None) is not None:
         raise InputError("--target picks one of several targets: give them with --box or --region")
     if getattr(args, "box", None) is not None:
-        return Box.parse(args.box, "--box")
+        return parse_target(args.box, "--box")
     if getattr(args, "region", None) is not None:
         return Region.from_file(args.region, _left(args))
     return None

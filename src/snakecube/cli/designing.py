@@ -42,7 +42,7 @@ from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.output import check_writable
 from snakecube.progress import progress_bar
-from snakecube.shape import Box, Region
+from snakecube.shape import Region, parse_box, parse_target
 from snakecube.solution import STOP_WORDS, complete_words
 from snakecube.stop import StopReason
 
@@ -358,7 +358,7 @@ def _designs_of_several(args: Namespace, targets: list[Region]) -> int:
         raise InputError("--difficulty rates the designs of one target: give one --box")
     if args.estimate:
         raise InputError("--estimate forecasts the census of one target: give one --box")
-    fold_into = None if args.fold_into is None else Box.parse(args.fold_into, "--fold-into")
+    fold_into = None if args.fold_into is None else parse_target(args.fold_into, "--fold-into")
     if fold_into is None and args.nodes is not None:
         raise InputError("--nodes limits the search of --fold-into BOX: give it")
     return _counted(
@@ -561,7 +561,7 @@ GENERATE_SECONDS, SAY_LIMIT_CELLS = 600.0, 64
 def generate_command(args: Namespace) -> int:
 
     texts = args.box or ["4x4x4"]
-    boxes = [Box.parse(t, "--box") for t in texts]
+    boxes = [parse_box(t, "--box") for t in texts]
     for box in boxes:  # before the notice below: a box too big is the one line said
         limits.cell_count(
             box.volume, f"the {box.describe()}", limits.MAX_GENERATE_CELLS, "generate"

@@ -38,7 +38,7 @@ from snakecube.fold.choice import EASIEST_HELP, choose
 from snakecube.fold.words import dialog_dict, with_words
 from snakecube.output import check_writable, write_file
 from snakecube.progress import progress_bar
-from snakecube.shape import Box
+from snakecube.shape import parse_box
 from snakecube.snake import End, Snake
 from snakecube.solution import Style, complete_words
 from snakecube.stop import StopReason
@@ -379,7 +379,7 @@ def _fold_census_options(p: Parser) -> None:
 def fold_census_command(args: Namespace) -> int:
     from snakecube.fold.survey import run, summarize  # numpy, through the census
 
-    box = Box.parse(args.box, "--box")
+    box = parse_box(args.box, "--box")
     limits.cell_count(box.volume, f"the {box.describe()}", 27, "fold-census")
     check_writable(args.csv)
     bar = (

@@ -13,7 +13,7 @@ from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.search.plan import Plan, make_plan, prefix_from_path
 from snakecube.search.problem import Problem
-from snakecube.shape import Box, Coord, Region
+from snakecube.shape import Box, Coord, Region, parse_target
 from snakecube.snake import Snake
 
 Target = Region | str | tuple[int, int, int] | None
@@ -28,7 +28,7 @@ def as_target(target: Target, snake: Snake | None = None) -> Region:
             raise InputError("no target given")
         return Box.cube(snake.cubes)
     if isinstance(target, str):
-        return Box.parse(target, where="target")
+        return parse_target(target, where="target")
     if isinstance(target, tuple | list):
         if len(target) != 3:
             raise InputError(f"a box has 3 sides, not {len(target)}")

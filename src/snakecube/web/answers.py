@@ -33,7 +33,7 @@ from snakecube.fold import choice
 from snakecube.fold import words as fold_words
 from snakecube.nearby import catalog_typos, nearby
 from snakecube.search import as_target, solve
-from snakecube.shape import Box, Region, wrong_count
+from snakecube.shape import Region, parse_target, wrong_count
 from snakecube.snake import Snake
 from snakecube.solution import Solution
 from snakecube.verify import InvalidSolution
@@ -92,7 +92,7 @@ def target(box: str = "", region: str = "") -> Region | None:
     if region.strip():
         return Region.parse(region, where="region")
     if box.strip():
-        return Box.parse(box.strip(), where="target")
+        return parse_target(box.strip(), where="target")
     return None
 
 
