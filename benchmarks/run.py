@@ -32,8 +32,9 @@ from bench import Parser
 
 import snakecube as sc
 from snakecube.designs import design_of, random_path
-from snakecube.search import kernel, make_plan, options, prepare, reference
-from snakecube.search.plan import Unit
+from snakecube.search import kernel, options, reference
+from snakecube.search.inputs import prepare
+from snakecube.search.plan import Unit, make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 NAIVE_C = ROOT.parent / "shared" / "bench" / "naive.c"

@@ -286,7 +286,7 @@ def test_a_beam_refuses_a_width_its_child_indices_cannot_hold():
 
 
 def test_auto_adds_the_beam_only_where_it_fits():
-    from snakecube.search import compile_inputs
+    from snakecube.search.inputs import compile_inputs
     from snakecube.search.strategy import choose_members as _members
 
     # a 3 then 2s: not a bent snake (those get SAT beside the restarts: test_edges.py)

@@ -9,9 +9,10 @@ import pytest
 import snakecube as sc
 from snakecube import search
 from snakecube.designs import design_of, random_path
-from snakecube.search import compile_inputs, strategy
+from snakecube.search import strategy
 from snakecube.search.engine import Stats
 from snakecube.search.estimate import tree_size
+from snakecube.search.inputs import compile_inputs
 from snakecube.search.options import DEFAULT_PRUNE
 from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem

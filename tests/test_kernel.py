@@ -10,10 +10,11 @@ import pytest
 import snakecube as sc
 from corpus import load_known
 from snakecube.designs import design_of, random_path
-from snakecube.search import first, kernel, make_plan, options, prepare, reference
+from snakecube.search import first, kernel, options, reference
 from snakecube.search.engine import Stats
+from snakecube.search.inputs import prepare
 from snakecube.search.options import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
-from snakecube.search.plan import Unit
+from snakecube.search.plan import Unit, make_plan
 
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="the kernel extension is not built")
 

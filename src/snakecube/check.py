@@ -33,7 +33,8 @@ from typing import Any
 
 from snakecube import limits
 from snakecube.errors import CubeCountError, InputError
-from snakecube.search import as_snake, as_target, solve
+from snakecube.search import solve
+from snakecube.search.inputs import as_snake, as_target
 from snakecube.shape import VECTORS, Coord, Region, wrong_count
 from snakecube.snake import Snake, reading_words
 from snakecube.symmetry import Transform, transform_of

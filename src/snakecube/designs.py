@@ -17,10 +17,11 @@ from typing import Any
 
 from snakecube import limits, pool, stop
 from snakecube.errors import InputError
-from snakecube.search import Progress, as_snake, as_target, compile_inputs, kernel, solve
+from snakecube.search import kernel, solve
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import end_sizes
-from snakecube.search.options import Prune
+from snakecube.search.inputs import as_snake, as_target, compile_inputs
+from snakecube.search.options import Progress, Prune
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
 from snakecube.search.strategy import last_end_pays

@@ -32,7 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from snakecube import catalog, limits
-from snakecube.search import as_snake, as_target, solve
+from snakecube.search import solve
+from snakecube.search.inputs import as_snake, as_target
 from snakecube.shape import Box, Region
 from snakecube.snake import Snake
 from snakecube.solution import Result

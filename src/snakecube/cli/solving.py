@@ -49,8 +49,8 @@ from snakecube.fold.guide import is_turns, parse_turns
 from snakecube.minizinc import model
 from snakecube.output import write_file
 from snakecube.progress import progress_bar
-from snakecube.search import as_snake, as_target, solve
-from snakecube.search.inputs import too_long
+from snakecube.search import solve
+from snakecube.search.inputs import as_snake, as_target, too_long
 from snakecube.shape import Region
 from snakecube.snake import NOTATIONS, Snake
 from snakecube.solution import Result, Style

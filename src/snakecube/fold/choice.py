@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
-from snakecube.search import Progress, solve
+from snakecube.search import solve
 from snakecube.search.inputs import Target
+from snakecube.search.options import Progress
 from snakecube.snake import Snake
 from snakecube.solution import Solution
 from snakecube.stop import StopReason

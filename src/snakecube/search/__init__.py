@@ -13,21 +13,12 @@ from dataclasses import replace
 
 from snakecube import limits
 from snakecube.search.engine import Engine
-from snakecube.search.exhaustive import CLUSTER_UNITS, depth_first, serial
-from snakecube.search.inputs import Inputs, Target, as_snake, as_target, compile_inputs, prepare
+from snakecube.search.exhaustive import depth_first, serial
+from snakecube.search.inputs import Inputs, Target, compile_inputs
 from snakecube.search.options import Budget, Progress
 from snakecube.search.plan import make_plan
 from snakecube.search.results import build, of_unit, read_forwards
 from snakecube.search.strategy import (
-    AUTO_END_NODES,
-    AUTO_END_RATIO,
-    AUTO_MEMBERS,
-    ENGINE_ENV,
-    ENGINES,
-    FIRST_STRATEGIES,
-    RESTARTS_CELLS,
-    SMALL,
-    STRATEGIES,
     Strategy,
     check_strategy,
     choose_engine,
@@ -41,33 +32,9 @@ from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
 from snakecube.stop import StopReason
 
-__all__ = [
-    "AUTO_END_NODES",
-    "AUTO_END_RATIO",
-    "AUTO_MEMBERS",
-    "CLUSTER_UNITS",
-    "ENGINES",
-    "ENGINE_ENV",
-    "FIRST_STRATEGIES",
-    "RESTARTS_CELLS",
-    "SMALL",
-    "STRATEGIES",
-    "Budget",
-    "Inputs",
-    "Progress",
-    "Strategy",
-    "Target",
-    "as_snake",
-    "as_target",
-    "choose_engine",
-    "choose_workers",
-    "compile_inputs",
-    "count",
-    "make_plan",
-    "prepare",
-    "solutions",
-    "solve",
-]
+# The face: what a user calls. Tuning constants, engines and the members' lists live in their
+# modules (search.strategy, search.inputs, search.plan, ...), and tests import them from there.
+__all__ = ["Budget", "Progress", "Strategy", "Target", "count", "solutions", "solve"]
 
 
 def solutions(

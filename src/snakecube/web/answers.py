@@ -32,7 +32,8 @@ from snakecube.explain.drawing import FACE_SHADE
 from snakecube.fold import choice
 from snakecube.fold import words as fold_words
 from snakecube.nearby import catalog_typos, nearby
-from snakecube.search import as_target, solve
+from snakecube.search import solve
+from snakecube.search.inputs import as_target
 from snakecube.shape import Region, parse_target, wrong_count
 from snakecube.snake import Snake
 from snakecube.solution import Solution
