@@ -307,8 +307,16 @@ P_NUMBERS = ["0", "1", "2", "3", "-1", "1e3", "nan", "inf", "9" * 30, "²", "0.5
 # (reading one must end at --seconds; writing one waits for a reader, until the Ctrl-C), a
 # plain file where a folder is wanted, a region, a folder of a store.
 P_FILES = ["{TMP}/fifo", "{TMP}/file", "{TMP}/region.txt", "{TMP}/new", "/dev/null"]
-P_PICTURES = ["{TMP}/x.pdf", "{TMP}/x.gif", "{TMP}/x.png", "{TMP}/x.html", "{TMP}/fifo",
-              "{TMP}/region.txt", "/dev/null", "{TMP}/no/such/x.pdf"]
+P_PICTURES = [
+    "{TMP}/x.pdf",
+    "{TMP}/x.gif",
+    "{TMP}/x.png",
+    "{TMP}/x.html",
+    "{TMP}/fifo",
+    "{TMP}/region.txt",
+    "/dev/null",
+    "{TMP}/no/such/x.pdf",
+]
 P_OPTIONS: dict[str, dict[str, list[str] | None]] = {
     "solve": {"--box": P_TARGETS, "--first": None, "--limit": P_NUMBERS, "--seconds": P_NUMBERS,
               "--json": None, "--end": ["auto", "first", "last", "x"], "--workers": P_NUMBERS,
