@@ -26,7 +26,7 @@ from bench import Parser
 
 import snakecube as sc
 from snakecube.search import _first  # type: ignore[attr-defined]
-from snakecube.search.first import ALL_CHECKS, Portfolio
+from snakecube.search.first.restarts import ALL_CHECKS, Portfolio
 from snakecube.search.plan import end_colour
 from snakecube.search.problem import Problem
 

@@ -33,14 +33,14 @@ from snakecube.search.problem import Problem
 
 RESULTS = Path(__file__).resolve().parent / "results-kinds.md"
 KINDS = {
-    "F": first.Kind(False, None),
-    "S1": first.Kind(False, 1),
-    "S2": first.Kind(False, 2),
-    "S3": first.Kind(False, 3),
-    "M": first.Kind(True, None),
-    "M1": first.Kind(True, 1),
-    "M2": first.Kind(True, 2),
-    "M3": first.Kind(True, 3),
+    "F": first.restarts.Kind(False, None),
+    "S1": first.restarts.Kind(False, 1),
+    "S2": first.restarts.Kind(False, 2),
+    "S3": first.restarts.Kind(False, 3),
+    "M": first.restarts.Kind(True, None),
+    "M1": first.restarts.Kind(True, 1),
+    "M2": first.restarts.Kind(True, 2),
+    "M3": first.restarts.Kind(True, 3),
 }
 
 
@@ -49,7 +49,7 @@ def run(job: tuple[dict, str, float]) -> tuple[str, str, int, float | None, int,
     design, kind, seconds = job
     box = sc.Box(*design["box"])
     problem = Problem.build(sc.Snake.from_lengths(design["segment_lengths"]), box)
-    portfolio = first.Portfolio(problem, kinds=(KINDS[kind],) * len(first.ROUND))
+    portfolio = first.restarts.Portfolio(problem, kinds=(KINDS[kind],) * len(first.restarts.ROUND))
     t0, i, hits, nodes, at = time.perf_counter(), 0, 0, 0, None
     while time.perf_counter() - t0 < seconds:
         r = portfolio.restart(i)

@@ -21,7 +21,7 @@ from snakecube.designs import design_of, random_path
 from snakecube.search import first, loops
 from snakecube.search.problem import Problem
 
-needs_beam = pytest.mark.skipif(first._beam is None, reason="the compiled beam is not built")
+needs_beam = pytest.mark.skipif(first.beam._beam is None, reason="the compiled beam is not built")
 
 
 def _paths(box: sc.Box) -> dict[tuple[int, ...], set[tuple[int, ...]]]:
@@ -37,7 +37,7 @@ def _beam(problem: Problem, width: int, score: int, seed: int, starts=None):
     """A beam from the first end, not run yet."""
     from snakecube.search import _beam  # type: ignore[attr-defined]
 
-    member = first.BeamMember(problem, seed)
+    member = first.beam.BeamMember(problem, seed)
     return _beam.Beam(
         problem.ncells, member.nb, member.colours, array("i", problem.lengths),
         array("i", starts if starts is not None else range(problem.ncells)),
@@ -228,16 +228,16 @@ def test_a_beam_is_complete_exactly_when_no_level_outgrows_its_width(dims):
 @needs_beam
 def test_the_member_takes_both_ends_and_both_scores_each_round_and_doubles():
     problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
-    member = first.BeamMember(problem, 3)
-    rnd = len(first.BEAM_ROUND)
+    member = first.beam.BeamMember(problem, 3)
+    rnd = len(first.beam.BEAM_ROUND)
     plans = [member.plan(k) for k in range(3 * rnd)]
     for r in range(3):
         got = plans[r * rnd : (r + 1) * rnd]
         assert {(end, score) for _, end, score, _ in got} == {(0, 0), (0, 1), (1, 0), (1, 1)}
-        assert {w for w, *_ in got} == {first.BEAM_BASE << r}
+        assert {w for w, *_ in got} == {first.beam.BEAM_BASE << r}
     assert len({seed for *_, seed in plans}) == len(plans)
-    assert first.beam_work(rnd, 10) == 2 * first.beam_work(0, 10)
-    assert first.beam_width(10**6) == first.BEAM_WIDEST  # memory stays bounded
+    assert first.beam.beam_work(rnd, 10) == 2 * first.beam.beam_work(0, 10)
+    assert first.beam.beam_width(10**6) == first.beam.BEAM_WIDEST  # memory stays bounded
 
 
 @needs_beam
@@ -246,9 +246,9 @@ def test_beams_fold_random_designs_from_either_end_as_typed(seed):
     box = sc.Box(3, 4, 4)
     path = random_path(box, random.Random(seed))
     snake = design_of([box.cells[c] for c in path])
-    member = first.BeamMember(Problem.build(snake, box), seed)
+    member = first.beam.BeamMember(Problem.build(snake, box), seed)
     ends = set()
-    for k in range(2 * len(first.BEAM_ROUND)):
+    for k in range(2 * len(first.beam.BEAM_ROUND)):
         r = member.run(k)
         assert r is not None and r.index == k
         if r.cells is not None:
@@ -280,7 +280,7 @@ def test_a_beam_refuses_a_width_its_child_indices_cannot_hold():
     # each child is sorted as one word, 40 hash bits over a 24-bit index: at most 4 children
     # a fold, so at most 2**22 folds
     problem = Problem.build(sc.Snake((3, 2, 3, 2, 3)), sc.Box(1, 3, 3))
-    assert first.BEAM_WIDEST <= loops.BEAM_MAX_WIDTH == 1 << 22
+    assert first.beam.BEAM_WIDEST <= loops.BEAM_MAX_WIDTH == 1 << 22
     with pytest.raises(ValueError, match="at most"):
         _beam(problem, (1 << 22) + 1, 0, 0)
 
@@ -293,10 +293,10 @@ def test_auto_adds_the_beam_only_where_it_fits():
     small = compile_inputs(sc.Snake((3,) + (2,) * 97), sc.Box(4, 5, 5))
     big = compile_inputs(sc.Snake((3,) + (2,) * 141), sc.Box(4, 6, 6))
     got = _members("auto", small, 1, None)
-    if first.AVAILABLE and first._beam is not None:
+    if first.restarts.AVAILABLE and first.beam._beam is not None:
         assert got == ("restarts", "depth-first", "beam")
     assert "beam" not in _members("auto", big, 1, None)
-    assert not first.beam_fits(big.problem)
+    assert not first.beam.beam_fits(big.problem)
 
 
 def test_beam_strategy_refuses_what_it_cannot_do(capsys):
@@ -316,20 +316,22 @@ def test_depth_first_sits_out_where_even_its_better_end_is_hopeless(monkeypatch)
     problem = Problem.build(snake, box)
 
     def runs(members):
-        return [r for r in first.search(first.lineup(problem, members, 1), 1) if r is not None]
+        return [
+            r for r in first.schedule.search(first.lineup(problem, members, 1), 1) if r is not None
+        ]
 
-    sizes = first.end_sizes(problem)
+    sizes = first.depth.end_sizes(problem)
     monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", min(sizes) * 0.99)
-    assert not any(isinstance(r, first.Depth) for r in runs(("depth-first", "beam")))
+    assert not any(isinstance(r, first.depth.Depth) for r in runs(("depth-first", "beam")))
     monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", min(sizes) * 1.01)
     got = runs(("depth-first", "beam"))
-    assert isinstance(got[0], first.Depth)  # its first slice weighs less than the first beam
+    assert isinstance(got[0], first.depth.Depth)  # its first slice weighs less than the first beam
     # alone it always runs, hopeless or not
     monkeypatch.setattr(first.depth, "DEPTH_HOPELESS", 0.0)
-    assert isinstance(runs(("depth-first",))[0], first.Depth)
+    assert isinstance(runs(("depth-first",))[0], first.depth.Depth)
     # the end it takes is the one with the smaller estimate
-    assert first.DepthFirst(problem, (2.0, 1.0)).end == 1
-    assert first.DepthFirst(problem, (1.0, 2.0)).end == 0
+    assert first.depth.DepthFirst(problem, (2.0, 1.0)).end == 1
+    assert first.depth.DepthFirst(problem, (1.0, 2.0)).end == 0
 
 
 @needs_beam
@@ -343,10 +345,10 @@ def test_beams_take_most_of_the_time_where_depth_first_sits_out(monkeypatch):
 
     def restarts_before_beam(members, k):
         seen = 0
-        for r in first.search(first.lineup(problem, members, 2), 1):
-            if isinstance(r, first.Beamed) and r.index == k:
+        for r in first.schedule.search(first.lineup(problem, members, 2), 1):
+            if isinstance(r, first.beam.Beamed) and r.index == k:
                 return seen
-            seen += isinstance(r, first.Restart)
+            seen += isinstance(r, first.restarts.Restart)
         raise AssertionError("the search ended before that beam")
 
     monkeypatch.setattr(

@@ -22,13 +22,31 @@ from snakecube.search.engine import Stats
 from snakecube.search.plan import make_plan
 from snakecube.search.problem import Problem
 
-needs_first = pytest.mark.skipif(not first.AVAILABLE, reason="the compiled search is not built")
+needs_first = pytest.mark.skipif(
+    not first.restarts.AVAILABLE, reason="the compiled search is not built"
+)
 
 
 def test_luby_sequence():
-    assert [first.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [first.restarts.luby(i) for i in range(1, 16)] == [
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        8,
+    ]
     with pytest.raises(ValueError):
-        first.luby(0)
+        first.restarts.luby(0)
 
 
 def _paths_by_design(box: sc.Box) -> dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]]:
@@ -80,7 +98,7 @@ def test_exhaustive_run_lists_exactly_the_brute_force_paths(dims):
     by_design = _paths_by_design(box)
     rng = random.Random(7)
     for lengths, start in rng.sample(sorted(by_design), 40):
-        for checks in (0, 1, 2, first.CHECKS, 7, 8, 16, 31):
+        for checks in (0, 1, 2, first.restarts.CHECKS, 7, 8, 16, 31):
             got = _every_path(box, lengths, start, rng.randrange(1, 2**63), checks)
             assert got == by_design[lengths, start], (dims, lengths, start, checks)
 
@@ -199,8 +217,8 @@ def test_auto_runs_depth_first_beside_the_restarts():
     assert zz.distinct == 1 and zz.engine == "restarts"
 
 
-def _depth_slices(problem: Problem) -> list[first.Depth]:
-    return list(first.DepthFirst(problem).slices_of())
+def _depth_slices(problem: Problem) -> list[first.depth.Depth]:
+    return list(first.depth.DepthFirst(problem).slices_of())
 
 
 def test_depth_first_member_searches_the_whole_tree_in_slices(monkeypatch):
@@ -208,7 +226,7 @@ def test_depth_first_member_searches_the_whole_tree_in_slices(monkeypatch):
     # must add up to the engine's whole tree from its end, and say so at the end.
     monkeypatch.setattr(first.depth, "DEPTH_SLICE", 5)
     snake = sc.Snake.parse("3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2")
-    member = first.DepthFirst(Problem.build(snake, sc.Box(3, 3, 3)))
+    member = first.depth.DepthFirst(Problem.build(snake, sc.Box(3, 3, 3)))
     slices = list(member.slices_of())
     problem = member.problem
     stats = Stats()
@@ -230,8 +248,8 @@ def test_depth_first_member_folds_from_the_smaller_end(seed):
     box = sc.Box(3, 3, 4)
     snake = design_of([box.cells[c] for c in random_path(box, random.Random(seed))])
     problem = Problem.build(snake, box)
-    member = first.DepthFirst(problem)
-    walks = first.DEPTH_PROBES
+    member = first.depth.DepthFirst(problem)
+    walks = first.depth.DEPTH_PROBES
     backwards = Problem.build(snake.reversed(), box)
     ends = [estimate.tree_size(problem, walks), estimate.tree_size(backwards, walks)]
     assert member.end == (1 if ends[1] < ends[0] else 0)
@@ -269,7 +287,7 @@ def test_portfolio_members_are_checked():
 
 
 needs_portfolio = pytest.mark.skipif(
-    not (first.AVAILABLE and first.sat.available()),
+    not (first.restarts.AVAILABLE and first.sat.available()),
     reason="needs the compiled search and python-sat",
 )
 
@@ -309,7 +327,7 @@ def test_sweep_starts_are_one_per_symmetry_class(dims):
 
     box = sc.Box(*dims)
     nb = box.neighbours
-    classes = first._sweep_starts(box, can_start)
+    classes = first.restarts._sweep_starts(box, can_start)
 
     def images(d, c):
         return {(nb[p[c]].index(p[nb[c][d]]), p[c]) for p in box.symmetries}
@@ -330,18 +348,22 @@ def test_sweep_starts_are_one_per_symmetry_class(dims):
 def test_restarts_take_every_kind_end_and_start_in_turn(dims):
     box = sc.Box(*dims)
     snake = design_of([box.cells[c] for c in random_path(box, random.Random(3))])
-    portfolio = first.Portfolio(Problem.build(snake, box), seed=5)
-    size = len(first.ROUND)
-    assert portfolio.kinds() == first.ROUND  # a box has layers, long segments, their cells
+    portfolio = first.restarts.Portfolio(Problem.build(snake, box), seed=5)
+    size = len(first.restarts.ROUND)
+    assert portfolio.kinds() == first.restarts.ROUND  # a box has layers, long segments, their cells
     pivot_cells = {(m, c) for m in portfolio.pivots for c in portfolio.pivot_starts[m]}
     pivot_pairs = {(m, c, d) for m in portfolio.pivots for d, c in portfolio.pivot_sweeps[m]}
     rounds = 2 * max(len(portfolio.starts), len(portfolio.sweeps), len(pivot_pairs))
-    seen: dict[first.Kind, list[tuple[int, int, int | None, int | None]]] = defaultdict(list)
+    seen: dict[first.restarts.Kind, list[tuple[int, int, int | None, int | None]]] = defaultdict(
+        list
+    )
     for i in range(rounds * size):
         end, start, seed, budget, sweep, pivot = portfolio.plan(i)
-        assert seed != 0 and budget == first.budget_of(i)
-        assert budget == first.BASE * first.luby(i // size + 1)  # one Luby term per round
-        kind = first.ROUND[i % size]
+        assert seed != 0 and budget == first.restarts.budget_of(i)
+        assert budget == first.restarts.BASE * first.restarts.luby(
+            i // size + 1
+        )  # one Luby term per round
+        kind = first.restarts.ROUND[i % size]
         assert (sweep is None) == (kind.width is None)
         assert (pivot is None) == (not kind.middle)
         direction = None
@@ -349,7 +371,7 @@ def test_restarts_take_every_kind_end_and_start_in_turn(dims):
             direction, width = sweep
             assert width == kind.width
         seen[kind].append((end, start, direction, pivot))
-    assert set(seen) == set(first.ROUND)
+    assert set(seen) == set(first.restarts.ROUND)
     free = {(e, s, None, None) for e in (0, 1) for s in portfolio.starts}
     sweeps = {(e, c, d, None) for e in (0, 1) for d, c in portfolio.sweeps}
     for kind, runs in seen.items():
@@ -366,18 +388,21 @@ def test_restarts_take_every_kind_end_and_start_in_turn(dims):
 
 
 def test_pivots_are_the_long_segments_but_the_first():
-    assert first.pivots_of((4, 2, 3, 4, 2, 5, 2)) == [3, 5]
-    assert first.pivots_of((5, 2, 3, 2, 3)) == [2, 4]  # none of 4 past the first: the longest
-    assert first.pivots_of((2, 2, 2)) == [1, 2]
-    assert first.pivots_of((3,)) == []
+    assert first.restarts.pivots_of((4, 2, 3, 4, 2, 5, 2)) == [3, 5]
+    assert first.restarts.pivots_of((5, 2, 3, 2, 3)) == [
+        2,
+        4,
+    ]  # none of 4 past the first: the longest
+    assert first.restarts.pivots_of((2, 2, 2)) == [1, 2]
+    assert first.restarts.pivots_of((3,)) == []
 
 
 # every combination of the middle-out search's checks (the sweep is tested on its own)
-ARM_CHECKS = (0, flags.FIRST_FEWEST_WAYS, flags.FIRST_TAIL, first.ARMS_CHECKS)
+ARM_CHECKS = (0, flags.FIRST_FEWEST_WAYS, flags.FIRST_TAIL, first.restarts.ARMS_CHECKS)
 
 
 def _every_arm_path(
-    box, lengths, pivot, start, first_colour, seed, sweep=None, checks=first.ARMS_CHECKS
+    box, lengths, pivot, start, first_colour, seed, sweep=None, checks=first.restarts.ARMS_CHECKS
 ):
     """Run the middle-out search to the end of its tree, going on after each solution."""
     from array import array
@@ -439,33 +464,35 @@ def test_middle_out_refuses_what_it_cannot_do():
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
     lengths = array("i", [3, 2, 3, 2, 3, 2, 2])
-    for checks in (first.ALL_CHECKS, flags.FIRST_RUNS):  # blocks, forced passages, runs
+    for checks in (first.restarts.ALL_CHECKS, flags.FIRST_RUNS):  # blocks, forced passages, runs
         with pytest.raises(ValueError, match="checks"):
             _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, checks)
     with pytest.raises(ValueError, match="pivot"):
-        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.ARMS_CHECKS)
+        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.restarts.ARMS_CHECKS)
     # pivot 1 starts at cube 3, which has cube 1's colour: not the other one
     with pytest.raises(ValueError, match="colour"):
-        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.ARMS_CHECKS)
-    search = _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0], 1, first.ARMS_CHECKS)
+        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.restarts.ARMS_CHECKS)
+    search = _first.ArmsSearch(
+        nb, colours, lengths, 1, 0, colours[0], 1, first.restarts.ARMS_CHECKS
+    )
     with pytest.raises(TypeError):
         search.push(0)
 
 
 @needs_first
 def test_a_round_without_pivots_falls_back_to_restarts_from_an_end():
-    straight = first.Portfolio(Problem.build(sc.Snake.from_lengths([3]), sc.Box(1, 1, 3)))
+    straight = first.restarts.Portfolio(Problem.build(sc.Snake.from_lengths([3]), sc.Box(1, 1, 3)))
     assert straight.pivots == []  # one segment: nothing to pivot on
     assert all(not kind.middle for kind in straight.kinds())
     r = straight.restart(0)
     assert r.cells is not None and r.pivot is None
     with pytest.raises(ValueError, match="round"):
-        first.Portfolio(straight.problem, kinds=first.ROUND[:3])
+        first.restarts.Portfolio(straight.problem, kinds=first.restarts.ROUND[:3])
 
 
 def test_each_member_is_made_by_its_name_and_says_whether_it_can_run():
     problem = Problem.build(sc.Snake.parse("standard"), sc.Box(3, 3, 3))
-    assert set(first.KINDS) == set(first.MEMBERS)
+    assert set(first.KINDS) == set(first.schedule.MEMBERS)
     for name, kind in first.KINDS.items():
         assert kind.name == name
         reason = first.why_not(name, problem)

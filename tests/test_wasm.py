@@ -34,7 +34,7 @@ from wasmnode import NodeRuntime, node
 
 pytestmark = [
     pytest.mark.skipif(
-        not (kernel.AVAILABLE and first.AVAILABLE),
+        not (kernel.AVAILABLE and first.restarts.AVAILABLE),
         reason="the native loops are not built (the WebAssembly ones are compared with them)",
     ),
 ]
@@ -212,8 +212,8 @@ def test_restarts_and_beams_run_as_native(in_wasm: None, monkeypatch: pytest.Mon
             if name == "native":
                 monkeypatch.setattr(restarts, "_first", NATIVE["first"])
                 monkeypatch.setattr(beam_member, "_beam", NATIVE["beam"])
-            portfolio = first.Portfolio(problem, seed=7, base=2_000)
-            beams = first.BeamMember(problem, seed=7)
+            portfolio = first.restarts.Portfolio(problem, seed=7, base=2_000)
+            beams = first.beam.BeamMember(problem, seed=7)
             runs[name] = (
                 [portfolio.restart(i) for i in range(16)],
                 [_small_beam(beams, k) for k in range(4)],
@@ -223,7 +223,7 @@ def test_restarts_and_beams_run_as_native(in_wasm: None, monkeypatch: pytest.Mon
         monkeypatch.setattr(beam_member, "_beam", loops)
 
 
-def _small_beam(member: first.BeamMember, k: int) -> tuple[object, ...]:
+def _small_beam(member: first.beam.BeamMember, k: int) -> tuple[object, ...]:
     _width, end, score, seed = member.plan(k)
     problem = member.problem
     lengths = problem.lengths[::-1] if end else problem.lengths

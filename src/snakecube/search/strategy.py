@@ -136,7 +136,7 @@ def choose_members(
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
     from snakecube.search import first
 
-    missing = {name: first.why_not(name, problem) for name in first.MEMBERS}
+    missing = {name: first.why_not(name, problem) for name in first.KINDS}
     if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
         if patterned and missing["sat"] is None:
             return tuple(m for m in PATTERN_MEMBERS if missing[m] is None)
