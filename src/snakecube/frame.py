@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from snakecube.shape import Box, Coord, Region
 from snakecube.solution import Solution
+from snakecube.vector import dot
 
 TABLE: dict[Coord, str] = {
     (1, 0, 0): "to the right",
@@ -94,10 +95,6 @@ SECOND_VIEWS = (
     Camera(28.0, 118.0, "seen from behind: left and right are swapped"),
     Camera(-28.0, 118.0, "seen from behind and below: left and right are swapped"),
 )
-
-
-def dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 # -- visibility ---------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from snakecube.frame import CUBE_EDGES, Camera, corners, dot, facing
+from snakecube.frame import CUBE_EDGES, LABEL_SPOTS, Camera, corners, facing
+from snakecube.vector import dot
 
 Point = tuple[float, float]
 Point3 = tuple[float, float, float]
@@ -150,9 +151,6 @@ def face_quad(cell: Sequence[int], axis: int, sign: int) -> list[Point3]:
         p[axis], p[u], p[v] = fixed, cell[u] + du, cell[v] + dv
         quad.append((p[0], p[1], p[2]))
     return quad
-
-
-LABEL_SPOTS = ((0.0, 0.0), (0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))
 
 
 def face_spots(point: Sequence[float], axis: int) -> list[Point3]:

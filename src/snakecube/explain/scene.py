@@ -49,7 +49,6 @@ from snakecube.frame import (
     bounds,
     corners,
     display,
-    dot,
     facing,
     hidden_steps,
     in_the_way,
@@ -64,6 +63,7 @@ from snakecube.frame import (
 from snakecube.shape import VECTORS, Coord
 from snakecube.snake import End
 from snakecube.solution import Solution
+from snakecube.vector import dot
 
 ABOVE = Camera(89.0, -90.0, "seen from above")  # the flat start: a map, x right, y up
 Tails = Sequence[Sequence[Coord]]  # per step, where the rest of the snake hangs

@@ -36,10 +36,6 @@ def cross(a: Vec, b: Vec) -> Vec:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
 def rotate(v: Vec, axis: Vec, q: int) -> Vec:
     """``v`` turned q quarter turns, right-handed, about the unit vector ``axis`` (one of
     the six directions). About +a, with (a, u, w) in cyclic order, u turns towards w."""
