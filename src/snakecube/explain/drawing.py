@@ -14,6 +14,7 @@ Page coordinates are cube widths: x to the right, y up (``Camera.screen``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -131,12 +132,15 @@ def basis(camera: Camera) -> tuple[Point3, Point3]:
 Projector = Callable[[Sequence[float]], Point]
 
 
+@functools.lru_cache(maxsize=256)
 def projector(camera: Camera) -> Projector:
-    """A function from a point of the table frame to its place on the page."""
-    right, up = basis(camera)
+    """A function from a point of the table frame to its place on the page (one per camera:
+    a plan's pictures ask for it some 15,000 times)."""
+    (rx, ry, rz), (ux, uy, uz) = basis(camera)
 
     def project(p: Sequence[float]) -> Point:
-        return (dot(p, right), dot(p, up))
+        x, y, z = p[0], p[1], p[2]
+        return (x * rx + y * ry + z * rz, x * ux + y * uy + z * uz)
 
     return project
 
@@ -175,10 +179,17 @@ def face_of(cell: Sequence[int], point: Sequence[float]) -> tuple[int, int]:
     raise ValueError(f"{tuple(point)} is not on a face of the cube at {tuple(cell)}")
 
 
-def silhouette(cell: Sequence[int], camera: Camera) -> list[Point]:
+def silhouette(cell: Sequence[int], camera: Camera) -> tuple[Point, ...]:
     """The eight corners of a cube on the page."""
+    return _silhouette((cell[0], cell[1], cell[2]), camera)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _silhouette(cell: tuple[int, int, int], camera: Camera) -> tuple[Point, ...]:
+    """:func:`silhouette`, kept: a step's pictures try the same cubes in several cameras, and
+    the steps of a plan share most of their cubes' places."""
     project = projector(camera)
-    return [project(c) for c in corners((cell[0], cell[1], cell[2]))]
+    return tuple(project(c) for c in corners(cell))
 
 
 def box_of(points: Iterable[Point], pad: float = 0.0) -> tuple[float, float, float, float]:

@@ -47,7 +47,6 @@ from snakecube.frame import (
     Step,
     blocker,
     bounds,
-    corners,
     display,
     facing,
     hidden_steps,
@@ -203,6 +202,7 @@ def cover(solution: Solution, typed: str | None = None) -> Cover:
 
 # -- panels ----------------------------------------------------------------------------------
 Point3 = tuple[float, float, float]
+Point = tuple[float, float]  # on the page
 Window = tuple[float, float, float, float]  # left, bottom, right, top on the page
 
 
@@ -563,17 +563,16 @@ def turn_of(plan: FoldPlan, k: int) -> Turn:
     raise ValueError(f"step {k} of the plan is not a turn about its joint")
 
 
-def _window(camera: Camera, focus: list[list[Point3]], more: list[list[Point3]]) -> Window:
+def _window(focus: list[list[Point]], more: list[list[Point]]) -> Window:
     """The page rectangle a step's pictures show: round the first of ``focus`` (largest
-    first) that fits in PLAN_MAX, widened to the first of ``more`` that still fits, then to
-    PLAN_MIN and the ratio."""
-    project = drawing.projector(camera)
+    first; points on the page) that fits in PLAN_MAX, widened to the first of ``more`` that
+    still fits, then to PLAN_MIN and the ratio."""
     for points in focus:
-        box = drawing.box_of((project(p) for p in points), 0.3)
+        box = drawing.box_of(points, 0.3)
         if box[2] - box[0] <= PLAN_MAX[0] and box[3] - box[1] <= PLAN_MAX[1]:
             break
     for extra in more:
-        grown = drawing.box_of([*(project(p) for p in extra), box[:2], box[2:]], 0.3)
+        grown = drawing.box_of([*extra, box[:2], box[2:]], 0.3)
         if grown[2] - grown[0] <= PLAN_MAX[0] and grown[3] - grown[1] <= PLAN_MAX[1]:
             box = grown
             break
@@ -585,8 +584,9 @@ def _window(camera: Camera, focus: list[list[Point3]], more: list[list[Point3]])
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def _corner_points(cells: Sequence[Coord], cubes: Iterable[int]) -> list[Point3]:
-    return [(float(x), float(y), float(z)) for i in cubes for x, y, z in corners(cells[i])]
+def _corner_points(cells: Sequence[Coord], cubes: Iterable[int], camera: Camera) -> list[Point]:
+    """The corners of the cubes ``cubes`` on the page (``drawing.silhouette``, kept per cell)."""
+    return [p for i in cubes for p in drawing.silhouette(cells[i], camera)]
 
 
 def _face_grid(cell: Coord, axis: int, sign: int) -> list[Point3]:
@@ -819,7 +819,13 @@ def _turn_views(
     ``cut``. Without the arrow: :func:`_with_arrow` adds it to the pair a step shows."""
     n = len(turn.before)
     held_side = [i for i in range(n) if i not in set(turn.moving)]
-    ring = [p for r in _radii(turn, False) for k in range(4) for p in turn.arc(k * math.pi / 2, r)]
+    project = drawing.projector(camera)
+    ring = [
+        project(p)
+        for r in _radii(turn, False)
+        for k in range(4)
+        for p in turn.arc(k * math.pi / 2, r)
+    ]
     joint = [turn.hold, turn.turn]
     focus = []
     for size in (FOCUS, 1, 0):
@@ -827,17 +833,20 @@ def _turn_views(
         near_moving = list(turn.moving[: size + 1])
         focus.append(
             [
-                *_corner_points(turn.before, [*near_held, *near_moving]),
-                *_corner_points(turn.after, near_moving),
+                *_corner_points(turn.before, [*near_held, *near_moving], camera),
+                *_corner_points(turn.after, near_moving, camera),
                 *ring,
             ]
         )
-    everything = [*_corner_points(turn.before, range(n)), *_corner_points(turn.after, range(n))]
-    moving = [
-        *_corner_points(turn.before, turn.moving),
-        *_corner_points(turn.after, turn.moving),
+    everything = [
+        *_corner_points(turn.before, range(n), camera),
+        *_corner_points(turn.after, range(n), camera),
     ]
-    window = _window(camera, focus, [everything, moving])
+    moving = [
+        *_corner_points(turn.before, turn.moving, camera),
+        *_corner_points(turn.after, turn.moving, camera),
+    ]
+    window = _window(focus, [everything, moving])
     out = []
     for cells, caption in ((turn.before, "before"), (turn.after, "after")):
         shown = attached(
