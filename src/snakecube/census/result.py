@@ -142,7 +142,7 @@ class Census(Tally):
                     + "\n"
                 )
                 for k, d in enumerate(self.rows()):
-                    if k % CHECK_EVERY == 0:
+                    if difficulty or k % CHECK_EVERY == 0:  # a rating is a search
                         stop.on_time()  # a time limit (stop.within) ends the writing
                     extra = ""
                     if difficulty:

@@ -184,7 +184,7 @@ def silhouette(cell: Sequence[int], camera: Camera) -> tuple[Point, ...]:
     return _silhouette((cell[0], cell[1], cell[2]), camera)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 12)  # about 5 MB when full
 def _silhouette(cell: tuple[int, int, int], camera: Camera) -> tuple[Point, ...]:
     """:func:`silhouette`, kept: a step's pictures try the same cubes in several cameras, and
     the steps of a plan share most of their cubes' places."""
