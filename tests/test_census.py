@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import time
 
 import pytest
 
@@ -283,3 +284,28 @@ def test_a_census_with_a_time_limit_stops_and_keeps_its_store(tmp_path):
     part = census(box, workers=1, store=tmp_path / "s", seconds=0.5)
     assert not part.complete and part.stop_reason == "seconds" and part.design_count is None
     assert (tmp_path / "s" / "manifest.json").is_file()
+
+
+def test_the_forecast_sees_the_load_now_not_a_minute_ago(monkeypatch):
+    """The load a forecast allows for is the smaller of the load average (a minute behind:
+    right after another census it said 2 on an idle machine) and the processes running
+    now, besides the forecast's own."""
+    import subprocess
+    import sys
+
+    from snakecube.census import forecast
+
+    monkeypatch.setattr(forecast.os, "getloadavg", lambda: (2.2, 2.0, 1.5))
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        time.sleep(0.3)
+        seen = forecast._load()
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert 1.0 <= seen <= 2.2, seen  # the two spinning processes, whatever else runs
+    monkeypatch.setattr(forecast, "_running_now", lambda: 0.0)
+    assert forecast._load() == 0.0  # the load average's 2.2 is past: nothing runs now
+    monkeypatch.setattr(forecast, "_running_now", lambda: 5.0)
+    assert forecast._load() == 2.2  # a burst now that the minute did not see: the smaller
