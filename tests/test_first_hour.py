@@ -86,3 +86,20 @@ def test_hard_designs_on_request(capsys):
     scores = [float(line.split("difficulty ")[1].split(" ")[0]) for line in out.splitlines()
               if "difficulty" in line]  # fmt: skip
     assert len(scores) == 2 and scores[0] >= scores[1]
+
+
+def test_the_census_face_for_a_notebook(capsys, tmp_path):
+    """`estimate(Box(3, 3, 4))` runs nothing and prints nothing; its str() is one line with
+    a time, and its parts add up to its CPU time; `census(..., progress=True)` draws a bar
+    (tqdm's) of the forecast work, and a store keeps what was done."""
+    from snakecube.census import census, estimate
+
+    f = estimate(sc.Box(3, 3, 4))
+    said = str(f)
+    assert capsys.readouterr() == ("", "")
+    assert "\n" not in said and said.startswith("about ") and " on " in said, said
+    assert f.seconds > 0 and abs(sum(f.phases().values()) - f.cpu_seconds) < 1e-6 * f.cpu_seconds
+    with census(sc.Box(2, 2, 7), progress=True, store=tmp_path / "s") as c:
+        assert c.complete and c.design_count > 0
+    assert "census of the 2x2x7 box" in capsys.readouterr().err
+    assert (tmp_path / "s" / "manifest.json").exists()
