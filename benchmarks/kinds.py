@@ -8,7 +8,7 @@ For each design of benchmarks/data/hard-designs.json and each kind of restart, o
 that one kind), in order, for a fixed wall-clock time, and counts the restarts that found a
 solution. Kinds: F free from an end, S1/S2/S3 sweeps of that width from an end, M middle out
 (pivot on a long segment), M1/M2/M3 middle-out sweeps. Solutions are checked again here
-(``hard.check``). This is how ``search.first.restarts.ROUND`` was chosen (docs/design.md,
+(``hard.check``). This is how ``search.first.restarts.ROUND`` was chosen (docs/design-first.md,
 "Middle out").
 
 A run with the defaults (every design, every kind, 15 s) rewrites ``benchmarks/results-kinds.md``

@@ -585,7 +585,7 @@ def test_designs_csv_that_cannot_be_written_is_refused_before_the_census(capsys,
 
 def test_show_and_fold_out_print_the_same_kind_of_thing(capsys, tmp_path):
     """--out sends the answer to the file: standard output gets only the notes, standard
-    error what is drawn and where it went (docs/design.md, the command line)."""
+    error what is drawn and where it went (docs/design-cli.md, the command line)."""
     for command in ("show", "fold"):
         path = tmp_path / f"{command}.txt"
         code, out, err = run(capsys, command, "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "--out",

@@ -407,7 +407,7 @@ def test_the_design_gives_the_scheduler_s_deadline_the_code_has():
     pytest.importorskip("distributed", reason="the cluster extra is not installed")
     from snakecube.cluster import CONNECT_SECONDS
 
-    text = " ".join((ROOT / "docs" / "design.md").read_text(encoding="utf-8").split())
+    text = " ".join((ROOT / "docs" / "design-census.md").read_text(encoding="utf-8").split())
     said = re.search(r"An unreachable scheduler is one line too, after (\d+) s", text)
     assert said is not None and int(said[1]) == CONNECT_SECONDS
 

@@ -341,7 +341,7 @@ def _roomy_malloc() -> Iterator[None]:
     back to the system at once). That also fixes glibc's mmap threshold at 128 KiB, so
     every array the census allocates and frees (MBs, per slice of a unit and per unit of a
     reduce) is mapped afresh and page-faulted in: in a worker, 6 times the page faults and
-    6 % more CPU for units, 90 times and 8 % more for reduces (docs/design.md)."""
+    6 % more CPU for units, 90 times and 8 % more for reduces (docs/design-census.md)."""
     found = _settings()
     if found is None:
         yield

@@ -380,9 +380,9 @@ def _search(
     return replace(result, snake=snake, solutions=forwards, reversed=False)
 
 
-UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design.md: unique 4x4x4 designs come faster
+UNIQUE_STRAIGHTNESS = 1.0  # measured in docs/design-designs.md: unique 4x4x4 designs come faster
 # Samples drawn per candidate at most: 8x8 paths with no segment over 4 cubes (to fit the
-# 4x4x4 cube) are about 1 in 37 (docs/design.md).
+# 4x4x4 cube) are about 1 in 37 (docs/design-designs.md).
 DRAWS_PER_ATTEMPT = 100
 
 

@@ -1,6 +1,6 @@
 """Census: every snake design that folds into a region, with its number of solutions.
 
-Method (see ``docs/design.md``): Hamiltonian paths are enumerated once per class under the
+Method (see ``docs/design-census.md``): Hamiltonian paths are enumerated once per class under the
 region's symmetries, in work units (``units``); each unit's paths are tallied by canonical
 design key (``units``) and written to a store as compact binary records, hash-partitioned by
 design (``store``); each partition is then reduced on its own (``reduce``), so no process

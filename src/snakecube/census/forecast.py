@@ -53,7 +53,7 @@ DAY = 86_400.0
 LONGEST = DAY  # a census forecast to take longer is refused unless given a time limit
 # Records a unit writes per path class it finds: designs met again in one unit are one
 # record. Measured on whole censuses: 2x3x5 0.48, 2x4x4 0.50, 2x3x6 0.45, 3x3x4 0.40
-# (docs/design.md, "What a census will take").
+# (docs/design-census.md, "What a census will take").
 RECORDS_PER_CLASS = 0.5
 CALIBRATION = 0.05  # CPU seconds of path loop per calibration, at most about
 

@@ -123,7 +123,7 @@ def parse(words: Sequence[str]) -> Namespace:
 
 # A snake in the o/- form (--o-o-o-oooo-..., as the published 3x3x3 analyses and `convert`
 # write it) starts with '-', which argparse reads as an option. Such a word goes through
-# argparse behind SHIELD and is put back after (docs/design.md, "Command line"): a word of
+# argparse behind SHIELD and is put back after (docs/design-cli.md, "Command line"): a word of
 # dashes and o's with at least one o, which is no option nor the start of one.
 SHIELD = "\x00"
 _DASH_SNAKE = re.compile("-[-oO\u2010\u2013\u2014\u2212]*")

@@ -6,7 +6,7 @@
  * ``cdef extern from``), and by clang into the WebAssembly module of the static site
  * (``web/site.py``), where ``wasm.c`` adds the few functions the compiler may call. Memory
  * is never allocated here: each search lives in one block its caller allocates, of the size
- * its ``*_bytes`` function gives (docs/design.md, "The compiled kernel").
+ * its ``*_bytes`` function gives (docs/design-kernel.md, "The compiled kernel").
  */
 #ifndef SC_H
 #define SC_H

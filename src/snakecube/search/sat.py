@@ -1,7 +1,7 @@
 """The fold as a SAT problem, for CaDiCaL (python-sat): one member of the first-solution portfolio.
 
 Depth-first search and the restarts lose themselves under one bad early choice whose
-subtree has no solution that no check sees (docs/design.md, "Where the hard designs are
+subtree has no solution that no check sees (docs/design-first.md, "Where the hard designs are
 hard"). A CDCL solver learns a clause from each conflict, which is what those subtrees need.
 
 Two models. Snakes whose corners follow the grid's colouring (every inner cube a corner, or
@@ -9,7 +9,7 @@ corners on alternate cubes) get the edge model of ``search.edges``, with its laz
 decides them in about a second up to 1000 cubes, and its UNSAT is a proof that the snake does
 not fold (``refute`` asks for one before a count). Any other snake of up to ``POSITION_CELLS``
 cells gets the position model below; on fully mixed designs it is not faster than the
-restarts (docs/design.md, "SAT"), so ``auto`` leaves it out for them.
+restarts (docs/design-first.md, "SAT"), so ``auto`` leaves it out for them.
 
 The solver runs in slices of ``SLICE`` conflicts, each made of calls of at most ``STEP``
 conflicts from a helper thread (``off_main_thread``): CaDiCaL cannot be interrupted, so that is

@@ -42,12 +42,13 @@ class Strategy(enum.StrEnum):
 
 STRATEGIES = tuple(s.value for s in Strategy)  # the names, as people type them
 # auto, for a first solution of a big target: the restarts, depth first from the end with the
-# smaller tree (docs/design.md, "Depth first from the better end") and, where it fits (boxes of
-# up to 128 cells), the beam searches (docs/design.md, "The beam member"), side by side
+# smaller tree (docs/design-first.md, "Depth first from the better end") and, where it fits
+# (boxes of up to 128 cells), the beam searches (docs/design-first.md, "The beam member"),
+# side by side
 AUTO_MEMBERS = ("restarts", "depth-first", "beam")
 # auto, for a first solution of a snake whose corners follow the grid's colouring (bent, or
 # corners on alternate cubes: ``search.edges``) in a target of more than ``SMALL`` cells: SAT
-# on the edge model beside the restarts (docs/design.md, "SAT")
+# on the edge model beside the restarts (docs/design-first.md, "SAT")
 PATTERN_MEMBERS = ("restarts", "sat")
 FIRST_STRATEGIES = {
     Strategy.BEAM: ("beam",),

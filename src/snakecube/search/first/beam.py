@@ -3,7 +3,7 @@
 The ``beam`` member (``BeamMember``, ``_beam.Beam``) grows a whole population of partial
 folds a segment at a time and keeps the ``width`` most compact (fewest faces between placed
 and free cells): it does not commit to one early choice, which is where restarts and depth
-first lose themselves on fully mixed 4x5x5 and 5x5x5 designs (docs/design.md, "The beam
+first lose themselves on fully mixed 4x5x5 and 5x5x5 designs (docs/design-first.md, "The beam
 member"). Its beams double in width every round of ``BEAM_ROUND`` (both ends, two scores).
 """
 
@@ -58,7 +58,7 @@ BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 BEAM_FOLDS_PER_NODE = 2
 # Where depth first sits out (``who_runs``: even its better end's tree is hopeless) and the
 # restarts and beams run side by side, the restarts, depth-first searches too, have found no
-# solution the beams did not find sooner (docs/design.md, the beam searches): beams weigh
+# solution the beams did not find sooner (docs/design-first.md, the beam searches): beams weigh
 # this many times less there and take most of the time.
 BEAM_BIAS_HOPELESS = 4
 BEAM_CHUNK = 1_000_000  # children per call of the loop, between checks of the time limit
@@ -100,7 +100,7 @@ def beam_fits(problem: Problem) -> bool:
 class BeamMember:
     """The beam member: beam searches (``_beam.Beam``) of doubling widths, each round every
     (end, score kind) of ``BEAM_ROUND``, each beam with its own seed. Beam ``k`` is fully fixed
-    by ``k`` and the seed (docs/design.md, "The beam member")."""
+    by ``k`` and the seed (docs/design-first.md, "The beam member")."""
 
     # The member's side (``first.member.Member``): beam k is run k.
     name = "beam"

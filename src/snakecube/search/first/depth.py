@@ -51,7 +51,7 @@ DEPTH_SEGMENTS = 128
 # Depth first sits out beside other members when even its better end's tree is estimated past
 # this many nodes (about ten hours at 26 million a second): its core goes to the others.
 # Measured: 4x5x5 designs 7e9-2e10 from the better end (found at 0.5-3.2e9 nodes), fully mixed
-# 5x5x5 designs 4e12-3e15, none found (docs/design.md, "The beam member").
+# 5x5x5 designs 4e12-3e15, none found (docs/design-first.md, "The beam member").
 DEPTH_HOPELESS = 1e12
 
 
@@ -74,7 +74,7 @@ class DepthFirst:
     order) from the end of the snake whose tree is estimated smaller (``search.estimate``),
     in slices of at least ``DEPTH_SLICE`` nodes. On floppy designs of up to about 100 cubes
     the two ends' trees differ a hundredfold and more, and from the small end a whole count
-    takes seconds (docs/design.md, "Depth first from the better end")."""
+    takes seconds (docs/design-first.md, "Depth first from the better end")."""
 
     # The member's side (``first.member.Member``): slice n is run n.
     name = "depth-first"

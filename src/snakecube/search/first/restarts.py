@@ -15,18 +15,18 @@ has finished.
 Some restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of the first
 layer along some direction and may not place a cube more than 1, 2 or 3 layers past the first
 layer with a free cell, so it fills the target layer by layer and leaves no pockets behind,
-which is where free restarts lose themselves on the biggest designs (docs/design.md,
+which is where free restarts lose themselves on the biggest designs (docs/design-first.md,
 "Sweeps"). Some are *middle out* (``_first.ArmsSearch``): they place a long segment first (a
 pivot) and grow the snake from it towards both ends, the longer next segment first, because
 a search from an end fails where a long segment comes late and no straight line is left free
-for it (docs/design.md, "Middle out"). The restarts come in rounds of ``ROUND``: in each,
+for it (docs/design-first.md, "Middle out"). The restarts come in rounds of ``ROUND``: in each,
 every kind of restart once, all with the same budget, so the long runs of the Luby sequence
 go to every kind.
 
 The restarts check only dead ends, the end's colour and, from an end, the tail (the last
 segments fit back from a known end cell), and try the fewest ways on first (``CHECKS``;
 middle out ``ARMS_CHECKS``): the blocks and forced passages cut nodes but cost ten times the
-time per node, and at equal time the cheap restarts find more (docs/design.md, "Cheap
+time per node, and at equal time the cheap restarts find more (docs/design-first.md, "Cheap
 restarts").
 
 A free restart whose search space is used up (``finished``) proves that no solution starts at
