@@ -530,7 +530,8 @@ class Folder:
         self.budget = budget
         corners = self.corners
         m = len(self.goal)
-        best: list[object] = [bound, None]  # the shortest distance found and its plan
+        best_walked = bound  # the shortest hand distance found
+        best_plan: RawPlan | None = None  # and its plan
         self.nodes = 0
         valid: dict[tuple[tuple[int, ...], int, int], bool] = {}
 
@@ -553,13 +554,14 @@ class Folder:
             state = self.state
             path: list[tuple[int, int]] = []
             seen: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
-            whole = [True]
+            whole = True  # nothing cut by the discrepancies allowed
 
             def dfs(g: int, walked: int, last: int, spare: int) -> None:
+                nonlocal best_walked, best_plan, whole
                 odd = [corners[t] for t in range(1, m) if state[t] & 1]
                 if not odd:
-                    if walked < best[0]:  # type: ignore[operator]
-                        best[0], best[1] = walked, self._plan(path)
+                    if walked < best_walked:
+                        best_walked, best_plan = walked, self._plan(path)
                     return
                 key = (tuple(state), last)
                 was = seen.get(key)
@@ -583,14 +585,14 @@ class Folder:
                         if ends is None
                         else ends[1] - ends[0] + min(abs(p - ends[0]), abs(p - ends[1]))
                     )
-                    if walked + step + h < best[0]:  # type: ignore[operator]
+                    if walked + step + h < best_walked:
                         options.append((step + h, state[s] % 2 == 0, step, s))
                 options.sort()
                 rank = 0
                 for _f, _worse, step, s in options:
                     for d in (1, -1):
                         if rank > spare:
-                            whole[0] = False
+                            whole = False
                             return
                         self.nodes += 1
                         if self.nodes > self.budget:
@@ -607,7 +609,7 @@ class Folder:
                         rank += 1
 
             dfs(0, 0, 0, k)
-            return whole[0] or best[0] <= enough  # type: ignore[operator]
+            return whole or best_walked <= enough
 
         root = [corners[t] for t in range(1, m) if self.goal[t] & 1]
         enough = WALK_GOOD * (root[-1] - root[0]) if root else 0
@@ -617,9 +619,9 @@ class Folder:
             while not descend(k):
                 k += 1
         except PlanBudgetExceeded:
-            if best[1] is None:
+            if best_plan is None:
                 raise
-        return best[1]  # type: ignore[return-value]
+        return best_plan
 
     def with_extra(
         self, budget: int = NODES, clear_only: bool = False, extra: int = 6
