@@ -162,6 +162,13 @@ def test_the_answer_names_the_puzzle():
     says when a snake is not in the catalog (the page shows ``named`` as it comes)."""
     runs = answers.solve_answer("3 3 3 3 2 2 2 3 3 2 2 3 2 3 2 2 3")
     assert runs["named"] == "This is the catalog's standard, also called cubra-blue."
+    # each corner counted once: the page says how it read the numbers, as solve does
+    once = answers.solve_answer("3 2 2 2 1 1 1 2 2 1 1 2 1 2 1 1 2")
+    assert once["named"] == (
+        "Read as runs with each corner counted once (the first run whole, then the new cubes "
+        "of each): 3, then 2, 2, 2, 1, ... This is the catalog's standard, also called "
+        "cubra-blue."
+    )
     green = answers.solve_answer("seed-green")
     assert green["named"] == "This is seed-green: the catalog's standard, read from its other end."
     other = answers.solve_answer("3-2-2-2-2-2-2-2-2-2-2-2-2-3-2-2-2-2-3-3-2-2")

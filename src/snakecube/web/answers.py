@@ -198,7 +198,8 @@ def solve_answer(
         return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
     data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["catalog_typo"] = _catalog_typo(result.snake, result.region)
-    data["named"] = named(result.snake, data["catalog_typo"] is not None)
+    said = (reading_said(parsed), named(result.snake, data["catalog_typo"] is not None))
+    data["named"] = " ".join(x for x in said if x)
     data["solutions_shown"] = len(data["solutions"])
     data["fold"] = default_fold(result.solutions)
     data["region_text"] = result.region.to_text() if where is not None else ""
@@ -230,6 +231,19 @@ def picked_note(snake: str, box: str, region: str, picked: Solution) -> str:
         f"{which}, picked on the page; the default, which snakecube fold plans, is solution "
         f"{default + 1}"
     )
+
+
+REREAD = ("runs", "steps")  # readings whose numbers are not the segments' own lengths
+
+
+def reading_said(snake: Snake) -> str:
+    """How the numbers typed were read, where they are not segment lengths as such (runs
+    with each corner counted once, or steps), as ``solve`` says it: "Read as runs with each
+    corner counted once (...): 3, then 2, 2, 2, 1, ...."; else ''."""
+    if snake.notation not in REREAD or not snake.reading:
+        return ""
+    text = snake.reading[0].upper() + snake.reading[1:]
+    return text if text.endswith(".") else text + "."
 
 
 def named(snake: Snake, typo: bool = False) -> str:
