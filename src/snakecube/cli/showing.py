@@ -296,8 +296,9 @@ def _went_wrong(args: Namespace, p: fold.FoldPlan) -> int:
     tree = fold.dialog(g, k)
     if args.out is not None:
         _say_drawing(args.out)
-        explain.save_dialog(p, k, tree, args.out, paper=args.paper)
-        say(f"snakecube: wrote {args.out!r}")
+        with _drawing(args):  # under --seconds, as every drawing
+            explain.save_dialog(p, k, tree, args.out, paper=args.paper, typed=snake_text(args))
+            say(f"snakecube: wrote {args.out!r}")
     if args.json:
         data = with_words(g)
         data["went_wrong"] = {"step": k, "dialog": dialog_dict(tree)}

@@ -123,15 +123,20 @@ def save_plan(
 
 
 def save_dialog(
-    plan: FoldPlan, step: int, tree: Ask | Verdict, path: str | Path, paper: str = "a4"
+    plan: FoldPlan,
+    step: int,
+    tree: Ask | Verdict,
+    path: str | Path,
+    paper: str = "a4",
+    typed: str | None = None,
 ) -> Path:
     """Write a 'Something doesn't match?' dialog (``fold.dialog``) at ``step``: each
     question with its picture and where its answers lead, then the verdicts (.pdf, .png,
-    .svg)."""
+    .svg); ``typed``, the snake as the person typed it, heads it."""
     form = _form(path, paper)
     if form not in (".pdf", ".png", ".svg"):
         raise InputError(f"{str(path)!r}: the questions' pictures are a .pdf, .png or .svg")
     need_pictures()
     from snakecube.explain import pictures  # matplotlib: the show extra
 
-    return write_file(path, lambda p: pictures.save_dialog(plan, step, tree, p, paper))
+    return write_file(path, lambda p: pictures.save_dialog(plan, step, tree, p, paper, typed))

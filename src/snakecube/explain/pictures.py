@@ -876,14 +876,20 @@ def plan_figures(
 
 # -- the way back ----------------------------------------------------------------------------------
 def dialog_figures(
-    plan: FoldPlan, step: int, tree: Ask | Verdict, paper: str = "a4", stacked: bool = False
+    plan: FoldPlan,
+    step: int,
+    tree: Ask | Verdict,
+    paper: str = "a4",
+    stacked: bool = False,
+    typed: str | None = None,
 ) -> list[Figure]:
     """A 'Something doesn't match?' dialog on paper: each question with its picture (the
-    snake when the answer is yes) and where each answer leads, then the verdicts."""
+    snake when the answer is yes) and where each answer leads, then the verdicts; headed by
+    the snake as typed (``typed``), as the plan's sheet is."""
     size = PAPERS[paper]
     width = size[0] - 2 * MARGIN
     at = fold_words.title(step).lower()
-    title = f"{plan.solution.snake.turns()}: something doesn't match at {at}?"
+    title = f"{typed or plan.solution.snake.turns()}: something doesn't match at {at}?"
     head = lines_height(len(wrap(title, width, TEXT_PT + 1, True)), TEXT_PT + 1) + GAP
     asks, verdicts = fold_words.numbered(tree)
     panels = [
@@ -941,12 +947,18 @@ def dialog_figures(
 
 
 def save_dialog(
-    plan: FoldPlan, step: int, tree: Ask | Verdict, path: str | Path, paper: str = "a4"
+    plan: FoldPlan,
+    step: int,
+    tree: Ask | Verdict,
+    path: str | Path,
+    paper: str = "a4",
+    typed: str | None = None,
 ) -> Path:
     """Write a dialog's questions and verdicts (.pdf pages, or one .png/.svg)."""
     path = Path(path)
     kind = path.suffix.lower()
-    return write_pages(dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf"), path, kind)
+    figures = dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf", typed=typed)
+    return write_pages(figures, path, kind)
 
 
 # -- the GIF ----------------------------------------------------------------------------------
