@@ -62,6 +62,20 @@ def test_a_run_too_long_is_named_first(capsys):
     assert "any straight line of cells in the region (4)" in too_long(Snake((5,)), region)
 
 
+def test_rate_show_and_fold_name_the_run_too_long_too(capsys):
+    """The same snake in rate (before: "difficulty unsolvable", "scale None"), show and fold
+    (before: "no solutions ... nothing to show", no reason)."""
+    text = "-".join(map(str, [3] + [2] * 27 + [5] + [2] * 30))
+    assert main(["rate", text, "--box", "4x4x4"]) == 0
+    out = capsys.readouterr().out
+    assert "unsolvable: segment 29 has 5 cubes: longer than any side" in out
+    assert "None" not in out
+    for command in ("show", "fold"):
+        assert main([command, text, "--box", "4x4x4"]) == 2
+        err = capsys.readouterr().err
+        assert "(segment 29 has 5 cubes: longer than any side of the 4x4x4 box)" in err, err
+
+
 def test_the_scale_is_the_catalogs_ratings():
     """The scale a difficulty is said against is the catalog's own ratings."""
     named = {"the king": "king", "King B": "king-b", "the standard snake": "standard"}

@@ -143,9 +143,11 @@ def census(
 
     ``progress=True`` shows a bar (tqdm's, a widget in a notebook) of the forecast work done
     and left, from the start; else ``progress(done, units, found)`` is called as units
-    finish. To stop a census: Ctrl-C (in a notebook, the interrupt button) raises
-    KeyboardInterrupt after the units in progress are ended; with a ``store``, running it
-    again goes on from there. ``seconds`` stops it the same way, with the answer so far.
+    finish. To stop a census: Ctrl-C (in a notebook, the interrupt button) ends the units in
+    progress and the census returns what it has, marked: ``complete`` False, ``stop_reason``
+    "interrupted", the counts None until every unit is done (Ctrl-C while it is still being
+    planned raises KeyboardInterrupt); with a ``store``, the finished units are kept and
+    running it again goes on from there. ``seconds`` stops it the same way ("seconds").
     """
     if progress is True:
         from snakecube.progress import notebook_bar

@@ -42,6 +42,7 @@ from snakecube.errors import InputError
 from snakecube.explain.words import instructions
 from snakecube.output import check_writable
 from snakecube.progress import progress_bar
+from snakecube.search.inputs import too_long
 from snakecube.shape import Region, parse_box, parse_target
 from snakecube.solution import STOP_WORDS, complete_words
 from snakecube.stop import StopReason
@@ -736,9 +737,13 @@ def rate_command(args: Namespace) -> int:
     said = catalog_note(result.snake, snake_text(args), target)
     if said:
         print(f"({said})")
+    why = too_long(result.snake, result.region) if result.complete else ""
     for key, value in data.items():
         if key == "difficulty" and value is None:
             value = "unsolvable" if result.complete else "unknown (the search was stopped)"
+            value += f": {why}" if why else ""
+        if key == "scale" and value is None:
+            continue  # no difficulty, nothing to compare
         if key == "complete":  # as solve says it, with the reason it stopped
             value = complete_words(result.complete, result.stop_reason)
         if key != "stop_reason":

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
 from snakecube.search import solve
-from snakecube.search.inputs import Target
+from snakecube.search.inputs import Target, too_long
 from snakecube.search.options import Progress
 from snakecube.snake import Snake
 from snakecube.solution import Solution
@@ -107,8 +107,10 @@ def choose(
     if not result.complete and (solution is not None or not sols):
         return Choice(None, 0, found, None, False, result.stop_reason)
     if found == 0:
+        why = too_long(result.snake, result.region)  # the first thing a person would check
         raise NoSolutionError(
-            f"the snake has no solutions in this target, so there is nothing to {verb}"
+            f"the snake has no solutions in this target{f' ({why})' if why else ''}, so "
+            f"there is nothing to {verb}"
         )
     if solution is not None:
         plural = "s" if found != 1 else ""
