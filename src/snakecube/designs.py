@@ -20,7 +20,7 @@ from snakecube.errors import InputError
 from snakecube.search import kernel, solve
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import end_sizes
-from snakecube.search.inputs import as_snake, as_target, compile_inputs
+from snakecube.search.inputs import as_snake, as_target, compile_inputs, too_long
 from snakecube.search.options import Progress, Prune
 from snakecube.search.problem import Problem
 from snakecube.search.reference import Reference
@@ -193,6 +193,8 @@ def rate(
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
     region = as_target(target, snake) if region is None else region
+    if too_long(snake, region):  # a run longer than any line of cells: no search needed
+        return Rating(snake, region, None, 0, End.FIRST, 0)
     engine = rating_engine()
     order = [(End.FIRST, snake), (End.LAST, snake.reversed())]
     if last_end_pays(compile_inputs(snake, region)):

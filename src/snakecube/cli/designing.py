@@ -748,6 +748,6 @@ def rate_command(args: Namespace) -> int:
             value = complete_words(result.complete, result.stop_reason)
         if key != "stop_reason":
             print(f"{key:11} {value}")
-    if result.complete and not result.distinct:
+    if result.complete and not result.distinct and not why:  # a run too long: said above
         print_nearby(nearby_designs(args, result.snake, result.region))
     return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
 from snakecube.search import solve
-from snakecube.search.inputs import Target, too_long
+from snakecube.search.inputs import Target, as_snake, as_target, too_long
 from snakecube.search.options import Progress
 from snakecube.snake import Snake
 from snakecube.solution import Solution
@@ -88,6 +88,12 @@ def choose(
     cube, else ``solve`` picks the end to search from; ``order`` is the plan's
     (``fold.plan``); ``planned=False`` makes no plan (``show`` needs none)."""
 
+    parsed = as_snake(snake, None if target is None else as_target(target))
+    why = too_long(parsed, as_target(target, parsed))  # the first thing a person would check
+    if why:
+        raise NoSolutionError(
+            f"the snake has no solutions in this target ({why}), so there is nothing to {verb}"
+        )
     result = solve(
         snake,
         target,
@@ -107,10 +113,8 @@ def choose(
     if not result.complete and (solution is not None or not sols):
         return Choice(None, 0, found, None, False, result.stop_reason)
     if found == 0:
-        why = too_long(result.snake, result.region)  # the first thing a person would check
         raise NoSolutionError(
-            f"the snake has no solutions in this target{f' ({why})' if why else ''}, so "
-            f"there is nothing to {verb}"
+            f"the snake has no solutions in this target, so there is nothing to {verb}"
         )
     if solution is not None:
         plural = "s" if found != 1 else ""
