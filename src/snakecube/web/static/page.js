@@ -191,7 +191,14 @@
   let pickedByHand = false; // the person chose the solution shown from the menu
 
   function setEngine(text) { $("engine").textContent = text ? `engine: ${text}` : ""; }
-  function setState(s) { document.body.dataset.state = s; }
+  // The page at rest: resolved the first time a solve is done (or fails), so that work the
+  // first answer does not need (the service worker caching the site) waits for it.
+  let restNow;
+  const atRest = new Promise((resolve) => { restNow = resolve; });
+  function setState(s) {
+    document.body.dataset.state = s;
+    if (s === "done" || s === "error") restNow();
+  }
   function showError(line) {
     const e = $("error");
     e.textContent = line || "";
@@ -1490,10 +1497,13 @@
 
   // The static site as an app: its service worker keeps the site for use offline; a new
   // build's worker waits until the page asks it to take over (the Reload button).
-  // Registered once the solver is ready, so that caching the site does not slow its first
-  // start.
+  // Registered once the solver is ready and the first answer is drawn (or 5 s after ready
+  // with nothing asked), so that caching the site slows neither the first start nor the
+  // first answer (a link to the king: 12.1 s against 11.0 s before, when it cached at ready).
   if (CONFIG.mode === "static" && "serviceWorker" in navigator && !FRAMED) {
-    backend.ready.then(() => navigator.serviceWorker.register("sw.js")).then((reg) => {
+    const idle = () => new Promise((resolve) => setTimeout(resolve, 5000));
+    backend.ready.then(() => Promise.race([atRest, idle()]))
+      .then(() => navigator.serviceWorker.register("sw.js")).then((reg) => {
       const offer = (w) => { if (w && navigator.serviceWorker.controller) { $("update").hidden = false; $("update-now").onclick = () => w.postMessage("take over"); } };
       offer(reg.waiting);
       reg.addEventListener("updatefound", () => {
