@@ -188,6 +188,12 @@ def test_standard_typo_link_and_fit(
     )
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
     assert page.is_hidden("#error")  # type: ignore[attr-defined]
+    # Typed as runs with each corner counted once: the page says how it read them and which
+    # puzzle it is, as solve does.
+    _solve(page, "3 2 2 2 1 1 1 2 2 1 1 2 1 2 1 1 2", timeout)
+    named = page.inner_text("#named")  # type: ignore[attr-defined]
+    assert named.startswith("Read as runs with each corner counted once"), named
+    assert "This is the catalog's standard, also called cubra-blue." in named, named
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
     # A shared link, opened on a phone, solves again.
