@@ -214,7 +214,7 @@ TWO = (
 )
 
 
-@pytest.mark.parametrize("box", ["4x4x4", "8x8x1"])
+@pytest.mark.parametrize("box", [pytest.param("4x4x4", marks=pytest.mark.heavy), "8x8x1"])
 def test_checker_colours_are_the_cells_parity_in_the_fold(box, tmp_path):
     """--colours checker: each body dark exactly where its cell in the fold (the one the
     JSON names) has x + y + z even: a 3D checkerboard as a cube, a chess board flat."""

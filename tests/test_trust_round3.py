@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from conftest import tool
 
 REGION = "###\n###\n###\n\n###\n###\n###\n\n###\n###\n###\n"
@@ -133,6 +135,7 @@ BENT_600 = "lengths:" + ",".join(["2"] * 599)
 SERPENTINE = "lengths:" + ",".join(["10", "2"] * 99 + ["10"])
 
 
+@pytest.mark.heavy  # without the kernel, the king is not found within the 1 s
 def test_drawing_stops_at_the_time_limit(tmp_path):
     """show king --out k.gif --seconds 1 drew for 3.8 s quiet (19.8 s at load), fold king
     --out p.pdf for 14 s: now the drawing stops at the limit, writes nothing, says so in one
