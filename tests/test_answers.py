@@ -100,7 +100,7 @@ def test_no_command_line_options_in_the_pages_messages():
             line = str(err)
         assert line and "--" not in line, (snake, line)
     with pytest.raises(answers.InputError, match="under Target"):
-        answers.check("elbows:3,5,7,9,11,13,15,17,19,21,23,24")
+        answers.read_input("elbows:3,5,7,9,11,13,15,17,19,21,23,24")
 
 
 def test_the_page_names_the_king_first_for_a_segment_left_out():

@@ -16,7 +16,7 @@ import snakecube as sc
 from follow import WAYS
 from snakecube.designs import design_of, random_path
 from snakecube.explain import scene
-from snakecube.explain.words import (
+from snakecube.explain.prose import (
     checkpoints,
     instructions,
     relative_turns,

@@ -420,7 +420,7 @@ def test_catalog_recognizes_a_design_from_either_end():
 @pytest.mark.parametrize("name", ["standard", "seed-red", "seed-blue", "seed-orange", "king"])
 def test_the_plan_stays_on_the_table_when_that_costs_no_turn(name):
     plan = fold.plan(next(sc.solutions(name)))
-    assert fold.check(plan) == []
+    assert fold.problems(plan) == []
     words = fold.table_words(fold.guide(plan))
     if fold.below_table(plan):  # lifted only when staying on the table costs turns or walk
         limit = fold.planner.WALK_LIMIT

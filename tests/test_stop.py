@@ -208,7 +208,7 @@ LOOPS = ["flat", "count", "depth-first", "census", "generate",
 
 @pytest.mark.parametrize("loop", LOOPS)
 def test_a_dropped_ctrl_c_stops_each_long_loop_at_once(dropped, loop):
-    # Every long loop of the tool polls the flag (stop.check); one that did not would run
+    # Every long loop of the tool polls the flag (stop.poll); one that did not would run
     # here to its time limit, 30 s.
     from snakecube.designs import generate
 

@@ -648,13 +648,13 @@ def _candidates(
     seen: set[tuple[int, ...]] = set()
     path = serpentine(box)
     for _ in range(5):  # well mixed, in five steps, each ended by a look at the clock
-        stop.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
+        stop.poll()  # a Ctrl-C that Python dropped (in a finalizer) still stops
         if deadline is not None and time.monotonic() >= deadline:
             return
         path = backbite(box, path, rng, box.volume**2, bias)
     kept = 0
     for i in range(attempts * draws):
-        stop.check()
+        stop.poll()
         if deadline is not None and time.monotonic() >= deadline:
             return
         if tick is not None:

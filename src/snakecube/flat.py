@@ -99,7 +99,7 @@ def forecast(snake: Snake, seed: int = 0, deadline: float | None = None) -> Fore
     rng = random.Random(seed)
     walks: list[float] = []
     for _ in range(PROBES):
-        stop_signal.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
+        stop_signal.poll()  # a Ctrl-C that Python dropped (in a finalizer) still stops
         if deadline is not None and walks and time.monotonic() > deadline:
             break
         taken, head, axis = {(0, 0)}, (0, 0), -1
@@ -190,7 +190,7 @@ def flat(
                 continue
             nodes += 1
             if nodes % 4096 == 0:
-                stop_signal.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
+                stop_signal.poll()  # a Ctrl-C that Python dropped (in a finalizer) still stops
                 if deadline is not None and time.monotonic() > deadline:
                     stop = StopReason.SECONDS
                     break

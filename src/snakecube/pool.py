@@ -21,7 +21,7 @@ design checks).
   redone by a new worker, up to ``retries`` times; otherwise :class:`WorkerDied` is raised.
 * Closing the iterator (or an exception in the caller) terminates the workers.
 * In the command, a Ctrl-C that Python dropped (raised inside a finalizer, such as a worker's
-  ``Process`` object being freed) is raised again at the next poll (``stop.check``).
+  ``Process`` object being freed) is raised again at the next poll (``stop.poll``).
 
 ``SMALL_JOB_CELLS``: targets of at most this many cells are always run in one process, by
 every command: forking costs more than the whole job there.
@@ -225,7 +225,7 @@ def run(
             break
     try:
         while any(running.values()):
-            stop.check()  # a Ctrl-C dropped inside a finalizer (a worker's) still stops
+            stop.poll()  # a Ctrl-C dropped inside a finalizer (a worker's) still stops
             try:
                 i, value, done = results.get(timeout=poll)
             except queue.Empty:

@@ -24,7 +24,7 @@ itself is still starting, before the entry point runs, gets Python's own handlin
 A ``KeyboardInterrupt`` raised while Python runs a finalizer or a garbage collection (a
 worker's ``Process`` object being freed) is dropped by Python, which prints "Exception
 ignored in ..." and a traceback instead. In the working phase such a drop prints nothing,
-and the tool's long loops call :func:`check`, which raises it again, so no Ctrl-C is ever
+and the tool's long loops call :func:`poll`, which raises it again, so no Ctrl-C is ever
 lost: ``snakecube.pool.run``, the flat count's, the census's (its waits and its jobs),
 ``generate``'s drawing, and every search's through its budget's ``out_of_time``
 (tests/test_stop.py drops one into each). Work after a stopped search (telling solutions
@@ -123,14 +123,14 @@ def working() -> None:
 
 
 def _unraisable(unraisable: Any) -> None:
-    """A stop's KeyboardInterrupt that Python had to drop: nothing printed (:func:`check`
+    """A stop's KeyboardInterrupt that Python had to drop: nothing printed (:func:`poll`
     raises it again); anything else as Python prints it."""
     if signalled and isinstance(unraisable.exc_value, KeyboardInterrupt):
         return
     sys.__unraisablehook__(unraisable)
 
 
-def check() -> None:
+def poll() -> None:
     """Raise KeyboardInterrupt if a stop signal came in the working phase (its own may have
     been dropped inside a finalizer); a long loop calls this now and then. Outside the tool
     (a program that imports snakecube) it does nothing."""
@@ -226,8 +226,8 @@ def within(seconds: float | None, began: float = STARTED) -> Iterator[None]:
 
 def on_time() -> None:
     """Raise :class:`OutOfTime` if the limit of the enclosing :func:`within` has passed (and
-    ``KeyboardInterrupt`` after a dropped Ctrl-C, as :func:`check` does)."""
-    check()
+    ``KeyboardInterrupt`` after a dropped Ctrl-C, as :func:`poll` does)."""
+    poll()
     at = _DEADLINE.get()
     if at is not None and time.monotonic() >= at:
         raise OutOfTime

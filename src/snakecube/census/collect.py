@@ -36,7 +36,7 @@ def collect(
     try:
         for piece in finished:
             take(piece)
-            stop.check()  # a Ctrl-C that Python dropped (in a finalizer) still stops
+            stop.poll()  # a Ctrl-C that Python dropped (in a finalizer) still stops
             if deadline is not None and time.monotonic() > deadline:
                 raise OutOfTime
     except KeyboardInterrupt:

@@ -37,9 +37,9 @@ import numpy as np
 from snakecube.census.reduce import STATS_FIELDS, design_stats
 from snakecube.census.store import (
     PART_NAME,
+    Column,
     Store,
     StoreFolder,
-    Words,
     check_fields,
     checksum,
     created,
@@ -180,11 +180,11 @@ class JointStore(StoreFolder):
             )
         return out
 
-    def write_part(self, info: JointPart, keys: Words, columns: Words) -> None:
+    def write_part(self, info: JointPart, keys: Column, columns: Column) -> None:
         block = le64(keys).tobytes() + b"".join(le64(c).tobytes() for c in columns)
         self._write_part(MAGIC, info, block)
 
-    def read_part(self, p: int) -> tuple[Words, Words]:
+    def read_part(self, p: int) -> tuple[Column, Column]:
         """(keys, solutions: one row per target) of partition ``p``'s common designs."""
         path = self.part_path(p)
         header, start = self._header(path)

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from snakecube.census.store import PartInfo, Store, Words, partition_of
+from snakecube.census.store import Column, PartInfo, Store, partition_of
 from snakecube.census.units import sum_by_key
 
 TOP = 20  # designs with the most solutions kept per partition (and in the summary)
 
 
-def reverse_keys(keys: Words, bits: int) -> Words:
+def reverse_keys(keys: Column, bits: int) -> Column:
     """Each key with its lowest ``bits`` bits in reverse order (numpy, vectorised)."""
 
     table = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint64)

@@ -384,7 +384,7 @@ class _Runner:
         """Called while no step finishes (every slice, or every poll of the workers): the
         time limit is checked, and the progress redrawn (so a bar shows from the start); a
         Ctrl-C that Python dropped (in a finalizer) stops it too."""
-        stop.check()
+        stop.poll()
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfTime
         self._tick(*self._last)
@@ -511,7 +511,7 @@ def map_jobs(
     the next wait or job."""
 
     def polled() -> None:
-        stop.check()
+        stop.poll()
         if waiting is not None:
             waiting()
 
@@ -522,7 +522,7 @@ def map_jobs(
         return
     if workers <= 1 or len(todo) <= 1:
         for i in todo:
-            stop.check()
+            stop.poll()
             yield from job(i)
         return
     events = pool.run(job, todo, min(workers, len(todo)), lookahead=workers)

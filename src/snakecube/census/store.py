@@ -68,10 +68,10 @@ GOLDEN = 0x9E3779B97F4A7C15
 _UNIT_NAME = re.compile(r"u(\d{6})\.bin", re.ASCII)
 PART_NAME = re.compile(r"p(\d{4})\.bin", re.ASCII)
 MAX_HEADER = 1 << 20
-Words = npt.NDArray[np.uint64]  # keys, counts: what the files hold
+Column = npt.NDArray[np.uint64]  # keys, counts: what the files hold
 
 
-def partition_of(keys: Words, bits: int) -> Words:
+def partition_of(keys: Column, bits: int) -> Column:
     """The partition (0 .. 2**bits - 1) of each canonical key (a numpy uint64 array)."""
 
     if bits == 0:
@@ -249,7 +249,7 @@ class Store(StoreFolder):
         write_atomic(self.unit_path(tally.unit), pack(UNIT_MAGIC, header, [*blocks, fixed]))
         return UnitInfo(tally.unit, tally.classes, tally.nodes, int(bounds[-1]))
 
-    def read_unit_partition(self, unit: int, p: int) -> tuple[Words, Words]:
+    def read_unit_partition(self, unit: int, p: int) -> tuple[Column, Column]:
         """(keys, counts) of unit ``unit`` in partition ``p``, checked against its digest."""
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
@@ -264,7 +264,7 @@ class Store(StoreFolder):
             )
         return _arrays(block, b - a)
 
-    def read_unit_fixed(self, unit: int) -> tuple[Words, Words]:
+    def read_unit_fixed(self, unit: int) -> tuple[Column, Column]:
         """(keys, self-reverse counts) of unit ``unit``'s palindromic designs."""
         path = self.unit_path(unit)
         header, start = self._header(path, UNIT_MAGIC)
@@ -309,10 +309,10 @@ class Store(StoreFolder):
             )
         return out
 
-    def write_part(self, info: PartInfo, keys: Words, solutions: Words) -> None:
+    def write_part(self, info: PartInfo, keys: Column, solutions: Column) -> None:
         self._write_part(PART_MAGIC, info, le64(keys).tobytes() + le64(solutions).tobytes())
 
-    def read_part(self, p: int) -> tuple[Words, Words]:
+    def read_part(self, p: int) -> tuple[Column, Column]:
         """(keys, solutions) of every design in partition ``p``, checked."""
         path = self.part_path(p)
         header, start = self._header(path, PART_MAGIC)
@@ -660,12 +660,12 @@ def pack(magic: bytes, header: dict[str, Any], blocks: list[bytes]) -> bytes:
     return b"".join([head, hashlib.blake2b(head, digest_size=16).digest(), *blocks])
 
 
-def le64(array: npt.ArrayLike) -> Words:
+def le64(array: npt.ArrayLike) -> Column:
     """``array`` as little-endian unsigned 64-bit integers, contiguous (for the files)."""
     return np.ascontiguousarray(array, dtype="<u8")
 
 
-def _arrays(block: bytes, n: int) -> tuple[Words, Words]:
+def _arrays(block: bytes, n: int) -> tuple[Column, Column]:
 
     data = np.frombuffer(block, dtype="<u8")
     return data[:n].astype(np.uint64), data[n : 2 * n].astype(np.uint64)

@@ -39,7 +39,7 @@ from snakecube.cli.base import (
 )
 from snakecube.designs import generate, rate, scale_words
 from snakecube.errors import InputError
-from snakecube.explain.words import instructions
+from snakecube.explain.prose import instructions
 from snakecube.output import check_writable
 from snakecube.progress import progress_bar
 from snakecube.search.inputs import too_long

@@ -31,7 +31,7 @@ from snakecube.cli.base import (
 )
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
-from snakecube.explain.words import show
+from snakecube.explain.prose import show
 from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
 from snakecube.fold import words as fold_words
 from snakecube.fold.choice import EASIEST_HELP, choose

@@ -40,8 +40,8 @@ from snakecube.cli.base import (
     whole,
 )
 from snakecube.errors import InputError
+from snakecube.explain.prose import show
 from snakecube.explain.text import report
-from snakecube.explain.words import show
 from snakecube.fold import words as fold_words
 from snakecube.fold import wrong
 from snakecube.fold.choice import choose

@@ -13,8 +13,8 @@ from pathlib import Path
 from snakecube import fold
 from snakecube.errors import InputError
 from snakecube.explain import viewer
+from snakecube.explain.prose import Words, show
 from snakecube.explain.scene import Tails
-from snakecube.explain.words import Words, show
 from snakecube.fold import FoldPlan, guide, steps_in_words
 from snakecube.fold.wrong import Ask, Verdict
 from snakecube.frame import display

@@ -33,7 +33,7 @@ from typing import Any
 
 from snakecube import stop
 from snakecube.explain import drawing
-from snakecube.explain.words import checkpoints, layer_blocks, start_words, step_words
+from snakecube.explain.prose import checkpoints, layer_blocks, start_words, step_words
 from snakecube.fold import FoldPlan
 from snakecube.fold.guide import Check, guide
 from snakecube.fold.words import HIDDEN, StepWords, order_words, pointer_words

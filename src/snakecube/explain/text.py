@@ -1,6 +1,6 @@
 """Text forms of results: counts, layers with cube numbers, segment directions.
 
-Instructions for people (words to fold by) are in ``explain.words``.
+Instructions for people (words to fold by) are in ``explain.prose``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from snakecube.fold.plans import (
     ENDS,
     FoldPlan,
     below_table,
-    check,
     easiest,
     easiest_index,
     fewest_bound,
@@ -29,6 +28,7 @@ from snakecube.fold.plans import (
     lower_bound,
     orientation,
     plan,
+    problems,
     rank,
 )
 from snakecube.fold.words import (
@@ -53,7 +53,6 @@ __all__ = [
     "Slip",
     "Verdict",
     "below_table",
-    "check",
     "dialog",
     "easiest",
     "easiest_index",
@@ -64,6 +63,7 @@ __all__ = [
     "order_words",
     "orientation",
     "plan",
+    "problems",
     "rank",
     "start_words",
     "step_words",

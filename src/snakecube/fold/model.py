@@ -170,6 +170,6 @@ def near_swing(
     return out
 
 
-def is_flat(cells: Sequence[Vec]) -> bool:
+def lies_flat(cells: Sequence[Vec]) -> bool:
     """Every cube has the same value of one coordinate."""
     return any(len({c[a] for c in cells}) == 1 for a in range(3))

@@ -18,8 +18,8 @@ from snakecube.fold.model import (
     Vec,
     apply_move,
     corners_of,
-    is_flat,
     is_valid,
+    lies_flat,
     swing_is_clear,
 )
 from snakecube.fold.planner import (
@@ -449,14 +449,14 @@ def fewest_bound(solution: Solution, end: str = "best", nodes: int = 200_000) ->
     return min(out)
 
 
-def check(p: FoldPlan) -> list[str]:
+def problems(p: FoldPlan) -> list[str]:
     """What is wrong with a plan, by replaying it (an internal check; the tests replay plans
     with their own, independent simulator)."""
     if not p.found:
         return []
     problems = []
     states = p.states()
-    if not is_flat(states[0]):
+    if not lies_flat(states[0]):
         problems.append("the start is not flat")
     for k, state in enumerate(states):
         if not is_valid(state):

@@ -81,7 +81,7 @@ def _drain(
     stop: StopReason | None = None
     try:
         for event in events:
-            stop_signal.check()  # a Ctrl-C dropped inside a finalizer still stops
+            stop_signal.poll()  # a Ctrl-C dropped inside a finalizer still stops
             if event is not None:
                 unit, placements, visited, finished = event
                 nodes += visited

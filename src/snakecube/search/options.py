@@ -99,8 +99,8 @@ class Budget:
     def out_of_time(self, reserve: float = 0.0) -> bool:
         """Have the seconds run out (:meth:`past`)? Every search polls this, so a stop signal
         that Python dropped (in a finalizer) raises KeyboardInterrupt here
-        (``snakecube.stop.check``)."""
-        stop.check()
+        (``snakecube.stop.poll``)."""
+        stop.poll()
         return self.past(reserve)
 
     def past(self, reserve: float = 0.0) -> bool:

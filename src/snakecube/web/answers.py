@@ -19,15 +19,15 @@ __all__ = [
     "InputError",
     "catalog",
     "cells",
-    "check",
     "details",
     "plan_answer",
+    "read_input",
     "solve_answer",
     "wrong_answer",
 ]
 from snakecube import catalog as cat
 from snakecube import fold
-from snakecube.explain import scene, viewer, words
+from snakecube.explain import prose, scene, viewer
 from snakecube.explain.drawing import FACE_SHADE
 from snakecube.fold import choice
 from snakecube.fold import words as fold_words
@@ -98,7 +98,7 @@ def target(box: str = "", region: str = "") -> Region | None:
 
 
 @in_page_words
-def check(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | None]:
+def read_input(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | None]:
     """The snake and target, parsed and size-checked before any work; InputError if bad.
 
     A cube count that does not fit the target is left for :func:`solve_answer`, which names
@@ -126,9 +126,9 @@ def mismatch(
     """For a snake whose cube count does not fit the target: the one-line error and the
     nearby designs that fold (a look-up of at most ``NEARBY_NODES``; none with
     ``nearby=False``, which is only the quick check); None when it fits. Bad input raises
-    InputError as :func:`check` does."""
+    InputError as :func:`read_input` does."""
 
-    parsed, where = check(snake, box, region)
+    parsed, where = read_input(snake, box, region)
     if where is not None and parsed.cubes == where.volume:
         return None
     try:
@@ -160,7 +160,7 @@ def cells(snake: str, box: str = "", region: str = "") -> int:
     """How many cells the search fills: the target's, or the snake's cubes for the cube; 0
     when the snake's cube count does not fit (no search runs: :func:`solve_answer` says why,
     with the nearby designs)."""
-    parsed, where = check(snake, box, region)
+    parsed, where = read_input(snake, box, region)
     size = parsed.cubes if where is None else where.volume
     if size != parsed.cubes or (where is None and round(size ** (1 / 3)) ** 3 != size):
         return 0
@@ -182,7 +182,7 @@ def solve_answer(
     plus ``nearby`` designs when the snake does not fold, or ``error`` and ``nearby`` when
     its cube count does not fit the target."""
 
-    parsed, where = check(snake, box, region)
+    parsed, where = read_input(snake, box, region)
     try:
         result = solve(
             snake,
@@ -311,7 +311,7 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
 def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
     """The Solution the page picked, rebuilt from its cells and checked by the verifier."""
 
-    parsed, where = check(snake, box, region)
+    parsed, where = read_input(snake, box, region)
     full = as_target(where, parsed)
     parsed = Snake.parse(snake, full.volume)
     if not isinstance(cells, list) or len(cells) != full.volume or len(cells) > limits.MAX_CUBES:
@@ -336,8 +336,8 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
 
     shown = scene.display(solution(snake, box, region, cells))
     said = {
-        "start": words.start_words(shown),
-        "steps": [{"words": w, "check": c} for w, c in words.table_steps(shown)],
+        "start": prose.start_words(shown),
+        "steps": [{"words": w, "check": c} for w, c in prose.table_steps(shown)],
     }
     return {"viewer": viewer_scene(shown), "words": said}
 
@@ -538,7 +538,7 @@ def viewer_scene(shown: Any) -> dict[str, Any]:
 
     cells = list(shown.cells)
     all_steps = scene.steps(shown)
-    titles = words.step_words(shown, counted=True)
+    titles = prose.step_words(shown, counted=True)
     titles[0] += f". {fold.which_end(shown.snake)}"  # on the first picture too
     out = []
     for s in all_steps:

@@ -384,7 +384,7 @@ class Pool:
                 "snakecube.web.answers",
                 "snakecube.search",
                 "snakecube.explain.scene",
-                "snakecube.explain.words",
+                "snakecube.explain.prose",
                 "snakecube.fold",
                 "snakecube.nearby",
             ]

@@ -363,7 +363,7 @@ class Routes:
         work): the job's arguments."""
         body = await _body(request)
         snake, box, region = _fields(body)
-        answers.check(snake, box, region)
+        answers.read_input(snake, box, region)
         if kind == "solve":
             return (snake, box, region, self.max_seconds)
         args = (snake, box, region, _cells(body))

@@ -73,7 +73,7 @@ def snakecube_compiled():
 
 def snakecube_warm():
     # What the first solve would import (and compile) otherwise: done while the person types.
-    import snakecube.search, snakecube.fold, snakecube.explain.scene, snakecube.explain.words
+    import snakecube.search, snakecube.fold, snakecube.explain.scene, snakecube.explain.prose
 `;
 
 let pyodide = null;
