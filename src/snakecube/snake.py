@@ -49,7 +49,7 @@ import difflib
 import enum
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from snakecube import catalog, limits
@@ -62,53 +62,6 @@ class End(enum.StrEnum):
 
     FIRST = "first"
     LAST = "last"
-
-
-NOTATIONS = ("turns", "bits", "lengths", "steps", "elbows", "dashes", "bitlist", "steplist", "runs")
-# What Snake.notation may be: the notation a text was read in (bitlist and steplist are read
-# as bits and steps; "catalog" is a catalog name).
-NOTATION_KEYS = (
-    "turns",
-    "bits",
-    "bits-inverted",
-    "lengths",
-    "steps",
-    "runs",
-    "elbows",
-    "dashes",
-    "dashes-inverted",
-    "catalog",
-)
-# A notation's prefix: 'lengths:', 'steps=' and so on (any case), longest names first.
-_PREFIXES = (
-    "turns",
-    "bits-inverted",
-    "bits",
-    "dashes-inverted",
-    "dashes",
-    "lengths",
-    "steps",
-    "runs",
-    "elbows",
-)
-# What each reading of ambiguous text means, for the one line that says which was used.
-READINGS = {
-    "lengths": "segment lengths",
-    "steps": "steps (segment lengths minus one)",
-    "runs": "runs with each corner counted once (the first run whole, then the new cubes of each)",
-    "bits": "0/1 per cube, 1 = corner",
-    "bits-inverted": "0/1 per cube, 0 = corner",
-    "dashes": "o/- per cube, o = corner",
-    "dashes-inverted": "o/- per cube, - = corner",
-}
-
-# The other notations, named for people where the text could be read only one way.
-NOTATION_WORDS = {
-    **READINGS,
-    "turns": "a turn string (S, C, E)",
-    "elbows": "elbows (the corners' cube numbers)",
-    "catalog": "a catalog name",
-}
 
 
 def reading_words(snake: Snake) -> str:
@@ -343,15 +296,9 @@ class Snake:
         prefixed = _prefixed(raw)
         if prefixed is not None:
             kind, body = prefixed
-            if kind == "turns":
-                return cls.from_turns(body)
-            if kind in ("bits", "bits-inverted"):
-                return cls.from_bits(body, "0" if kind == "bits-inverted" else "1")
-            if kind in ("dashes", "dashes-inverted"):
-                return cls.from_dashes(body, "-" if kind == "dashes-inverted" else "o")
-            if kind == "elbows":
-                return cls._parse_elbows(body, cubes)
-            return _read(kind, body)
+            read = NOTATION_TABLE[kind].read
+            assert read is not None  # _prefixed names only notations with a prefix
+            return read(body, cubes)
 
         entry = catalog.find(raw)
         if entry is not None:
@@ -442,26 +389,14 @@ class Snake:
         return tuple(c + 1 for c in self.corner_cubes())
 
     def format(self, notation: str = "turns") -> str:
-        """Write the snake in one notation; :meth:`parse` reads the result back."""
-        if notation == "turns":
-            return self.turns()
-        if notation == "bits":
-            return self._plain_or_prefixed(self.bits(), "bits")
-        if notation == "lengths":
-            return "lengths:" + ",".join(map(str, self.lengths))
-        if notation == "steps":
-            return "steps:" + ",".join(map(str, self.steps()))
-        if notation == "elbows":
-            return "elbows:" + ",".join(map(str, self.elbows())) + f"/{self.cubes}"
-        if notation == "dashes":
-            return self._plain_or_prefixed(self.bits().translate(_TO_DASHES), "dashes")
-        if notation == "bitlist":
-            return self._plain_or_prefixed("{" + ",".join(self.bits()) + "}", "bits")
-        if notation == "steplist":
-            return self._plain_or_prefixed(",".join(map(str, self.steps())), "steps")
-        if notation == "runs":
-            return "runs:" + ",".join(map(str, (self.lengths[0], *self.steps()[1:])))
-        raise InputError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+        """Write the snake in one notation of :data:`NOTATIONS`; :meth:`parse` reads the
+        result back."""
+        entry = NOTATION_TABLE.get(notation) if isinstance(notation, str) else None
+        if entry is None or entry.write is None:
+            raise InputError(
+                f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}"
+            )
+        return entry.write(self)
 
     def _plain_or_prefixed(self, text: str, prefix: str) -> str:
         """``text`` as it is when :meth:`parse` reads it back as this snake, else with the
@@ -495,16 +430,128 @@ _TO_DASHES = str.maketrans({"0": "-", "1": "o"})
 
 def _read(kind: str, text: str) -> Snake:
     """The snake ``text`` is under one reading (a key of :data:`READINGS`)."""
-    if kind in ("bits", "bits-inverted"):
-        return Snake.from_bits(text, "0" if kind == "bits-inverted" else "1")
-    if kind in ("dashes", "dashes-inverted"):
-        return Snake.from_dashes(text, "-" if kind == "dashes-inverted" else "o")
-    numbers = _numbers(kind, text)
-    if kind == "steps":
-        return Snake.from_steps(numbers)
-    if kind == "runs":
-        return Snake.from_runs(numbers)
-    return Snake.from_lengths(numbers)
+    read = NOTATION_TABLE[kind].read
+    assert read is not None
+    return read(text, None)
+
+
+def _lengths(kind: str) -> Callable[[str, int | None], Snake]:
+    """The reader of a list of numbers: ``kind``'s numbers made into a snake."""
+    make = {"lengths": Snake.from_lengths, "steps": Snake.from_steps, "runs": Snake.from_runs}
+    return lambda text, cubes: make[kind](_numbers(kind, text))
+
+
+# -- the notations ---------------------------------------------------------------------------
+# One table, in the manner of python-chess's variants: a notation is one entry here (its name,
+# the words for people, its reader after a 'name:' prefix, its writer) plus the read and write
+# functions it names. parse's prefixes, format, convert --to, the readings that ambiguous text
+# is tried under and the words that say which was used all derive from it.
+# Decided: reading text *without* a prefix stays one ordered rule in Snake.parse, not a
+# 'sniff' per entry. The readings compete (a list of numbers is lengths, steps or runs; a 0/1
+# string has either symbol as the corner) and the order between them is the rule people are
+# told (docs/conventions.md); per-entry sniffers would hide that order in the table's order.
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """One way of writing a snake."""
+
+    name: str
+    words: str  # for people: "read as <words>"
+    # The reader of the text after 'name:' (and of ambiguous text under this reading), with
+    # the target's cube count where the notation needs it; None where no prefix reads it.
+    read: Callable[[str, int | None], Snake] | None
+    write: Callable[[Snake], str] | None  # None: read only
+    reading: bool = False  # one of the readings ambiguous text may be taken in
+
+
+def _runs_text(s: Snake) -> str:
+    return "runs:" + ",".join(map(str, (s.lengths[0], *s.steps()[1:])))
+
+
+NOTATION_TABLE: dict[str, Notation] = {
+    n.name: n
+    for n in (
+        Notation("turns", "a turn string (S, C, E)", lambda t, c: Snake.from_turns(t), Snake.turns),
+        Notation(
+            "bits",
+            "0/1 per cube, 1 = corner",
+            lambda t, c: Snake.from_bits(t, "1"),
+            lambda s: s._plain_or_prefixed(s.bits(), "bits"),
+            reading=True,
+        ),
+        Notation(
+            "lengths",
+            "segment lengths",
+            _lengths("lengths"),
+            lambda s: "lengths:" + ",".join(map(str, s.lengths)),
+            reading=True,
+        ),
+        Notation(
+            "steps",
+            "steps (segment lengths minus one)",
+            _lengths("steps"),
+            lambda s: "steps:" + ",".join(map(str, s.steps())),
+            reading=True,
+        ),
+        Notation(
+            "elbows",
+            "elbows (the corners' cube numbers)",
+            lambda t, c: Snake._parse_elbows(t, c),
+            lambda s: "elbows:" + ",".join(map(str, s.elbows())) + f"/{s.cubes}",
+        ),
+        Notation(
+            "dashes",
+            "o/- per cube, o = corner",
+            lambda t, c: Snake.from_dashes(t, "o"),
+            lambda s: s._plain_or_prefixed(s.bits().translate(_TO_DASHES), "dashes"),
+            reading=True,
+        ),
+        Notation(
+            "bitlist",
+            "0/1 per cube with commas",
+            None,
+            lambda s: s._plain_or_prefixed("{" + ",".join(s.bits()) + "}", "bits"),
+        ),
+        Notation(
+            "steplist",
+            "steps without a prefix",
+            None,
+            lambda s: s._plain_or_prefixed(",".join(map(str, s.steps())), "steps"),
+        ),
+        Notation(
+            "runs",
+            "runs with each corner counted once (the first run whole, then the new cubes of each)",
+            _lengths("runs"),
+            _runs_text,
+            reading=True,
+        ),
+        Notation(
+            "bits-inverted",
+            "0/1 per cube, 0 = corner",
+            lambda t, c: Snake.from_bits(t, "0"),
+            None,
+            reading=True,
+        ),
+        Notation(
+            "dashes-inverted",
+            "o/- per cube, - = corner",
+            lambda t, c: Snake.from_dashes(t, "-"),
+            None,
+            reading=True,
+        ),
+        Notation("catalog", "a catalog name", None, None),
+    )
+}
+# What format and convert --to write, in this order.
+NOTATIONS = tuple(n.name for n in NOTATION_TABLE.values() if n.write is not None)
+# What Snake.notation may be: the notations a text is read in (bitlist and steplist are read
+# as bits and steps; "catalog" is a catalog name).
+NOTATION_KEYS = tuple(
+    n.name for n in NOTATION_TABLE.values() if n.name not in ("bitlist", "steplist")
+)
+# The prefixes ('lengths:', 'steps=', any case) and what each reading means.
+_PREFIXES = frozenset(n.name for n in NOTATION_TABLE.values() if n.read is not None)
+READINGS = {n.name: n.words for n in NOTATION_TABLE.values() if n.reading}
+NOTATION_WORDS = {n.name: n.words for n in NOTATION_TABLE.values()}
 
 
 def cube_side(cells: int) -> int | None:
