@@ -51,3 +51,17 @@ def test_the_api_takes_plain_names_and_refuses_unknown_ones():
         with pytest.raises(InputError) as err:
             call()
         assert "<" not in str(err.value)  # a name, never an enum's repr
+
+
+def test_the_strategies_and_the_portfolio_come_from_the_member_registry():
+    """search.members is the one list of first-solution members: the strategies of one member,
+    the portfolio, auto's lists, the order of acceptance and the classes all follow it."""
+    from snakecube.search import first, members, strategy
+    from snakecube.search.first import schedule
+
+    assert {s.value for s in Strategy} == {"auto", "depth-first", "portfolio", *members.ALONE}
+    assert set(strategy.FIRST_STRATEGIES[Strategy.PORTFOLIO]) == set(members.PORTFOLIO)
+    assert schedule.MEMBERS == members.NAMES == tuple(first.KINDS)
+    for m in members.MEMBERS:
+        assert first.KINDS[m.name].name == m.name, m  # each class says the name it is under
+    assert set(strategy.AUTO_MEMBERS) | set(strategy.PATTERN_MEMBERS) <= set(members.NAMES)

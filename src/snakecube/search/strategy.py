@@ -13,7 +13,7 @@ import warnings
 
 from snakecube import limits
 from snakecube.errors import InputError, SlowWarning
-from snakecube.search import edges, kernel
+from snakecube.search import edges, kernel, members
 from snakecube.search.engine import Engine
 from snakecube.search.estimate import tree_size
 from snakecube.search.inputs import Inputs
@@ -41,20 +41,16 @@ class Strategy(enum.StrEnum):
 
 
 STRATEGIES = tuple(s.value for s in Strategy)  # the names, as people type them
-# auto, for a first solution of a big target: the restarts, depth first from the end with the
-# smaller tree (docs/design-first.md, "Depth first from the better end") and, where it fits
-# (boxes of up to 128 cells), the beam searches (docs/design-first.md, "The beam member"),
-# side by side
-AUTO_MEMBERS = ("restarts", "depth-first", "beam")
-# auto, for a first solution of a snake whose corners follow the grid's colouring (bent, or
-# corners on alternate cubes: ``search.edges``) in a target of more than ``SMALL`` cells: SAT
-# on the edge model beside the restarts (docs/design-first.md, "SAT")
-PATTERN_MEMBERS = ("restarts", "sat")
+# The first-solution members (``search.members``, the registry): what auto runs for a first
+# solution of a big target (the restarts, depth first from the end with the smaller tree, and
+# where it fits the beam searches: docs/design-first.md), and for a snake whose corners follow
+# the grid's colouring in a target of more than ``SMALL`` cells (SAT on the edge model beside
+# the restarts); what each strategy of first solutions runs.
+AUTO_MEMBERS = members.AUTO
+PATTERN_MEMBERS = members.PATTERNED
 FIRST_STRATEGIES = {
-    Strategy.BEAM: ("beam",),
-    Strategy.PORTFOLIO: ("restarts", "sat"),
-    Strategy.RESTARTS: ("restarts",),
-    Strategy.SAT: ("sat",),
+    Strategy.PORTFOLIO: members.PORTFOLIO,
+    **{Strategy(name): (name,) for name in members.ALONE},
 }
 RESTARTS_CELLS = 64  # auto: first solutions of bigger targets use the portfolio
 
@@ -137,7 +133,7 @@ def choose_members(
     # The first-solution members cost every start about 15 ms to import; a count never runs them.
     from snakecube.search import first
 
-    missing = {name: first.why_not(name, problem) for name in first.KINDS}
+    missing = {name: first.why_not(name, problem) for name in members.NAMES}
     if not asked:  # auto: the restarts, depth first and the beam (measured), else SAT
         if patterned and missing["sat"] is None:
             return tuple(m for m in PATTERN_MEMBERS if missing[m] is None)

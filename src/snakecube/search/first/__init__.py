@@ -13,7 +13,7 @@ depth-first ``first.depth``       the exhaustive search from the end with the sm
 beam        ``first.beam``        beams of doubling widths, the most compact folds kept
 =========== ===================== ===================================================
 
-``lineup`` makes the members by name (``KINDS``: the one place names are dispatched),
+``lineup`` makes the members by name (``KINDS``, from the registry ``search.members``),
 ``schedule.search`` runs them and accepts their runs in one fixed order, and
 ``first_solution`` turns the first accepted solution into a ``Result``. This is a pure
 heuristic layer over exact pruning; every solution is verified by ``Solution.verify`` like
@@ -25,16 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from snakecube import limits
-from snakecube.search import sat
+from snakecube.search import members, sat  # noqa: F401 (sat: the SAT member's module)
 from snakecube.search.first import beam, depth, restarts  # noqa: F401 (first.restarts: its module)
-from snakecube.search.first.beam import (
-    BeamMember,
-)
-from snakecube.search.first.depth import DepthFirst, end_sizes
+from snakecube.search.first.depth import end_sizes
 from snakecube.search.first.member import Member, MemberType, Run, Setting
-from snakecube.search.first.restarts import (
-    Portfolio,
-)
 from snakecube.search.first.schedule import MEMBERS, search
 from snakecube.search.inputs import Inputs
 from snakecube.search.options import Budget
@@ -49,13 +43,8 @@ from snakecube.stop import StopReason
 # tests and benchmarks take them from there.
 __all__ = ["KINDS", "Member", "Run", "Setting", "first_solution", "lineup", "who_runs", "why_not"]
 
-# The members by name: the one place a name becomes a member.
-KINDS: dict[str, MemberType] = {
-    "restarts": Portfolio,
-    "sat": sat.SatMember,
-    "depth-first": DepthFirst,
-    "beam": BeamMember,
-}
+# The members by name, their classes from the registry (``search.members``).
+KINDS: dict[str, MemberType] = {m.name: m.load() for m in members.MEMBERS}
 
 
 def why_not(name: str, problem: Problem) -> str | None:

@@ -16,9 +16,10 @@ from functools import partial
 from itertools import chain, count
 
 from snakecube import pool
+from snakecube.search import members
 from snakecube.search.first.member import Member, Run
 
-MEMBERS = ("restarts", "sat", "depth-first", "beam")  # the order of acceptance on a tie
+MEMBERS = members.NAMES  # the order of acceptance on a tie (the registry's)
 Key = tuple[int, int | None]  # (member, run number; None: the persistent member's stream)
 
 
