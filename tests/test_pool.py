@@ -27,9 +27,10 @@ from conftest import spawn as _cli
 from snakecube import pool
 from snakecube.census import census
 from snakecube.census import store as census_store
-from snakecube.census.store import Store, write_atomic
+from snakecube.census.store import Store
 from snakecube.census.units import path_units
 from snakecube.errors import InputError
+from snakecube.output import write_atomic
 
 LINUX = sys.platform.startswith("linux")
 LONG_BOX = "2x3x5"  # a census of about 4 s on two workers: long enough to stop in the middle

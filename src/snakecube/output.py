@@ -20,6 +20,7 @@ Every ``OSError`` (a full disk, a read-only directory, a missing permission) bec
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -196,3 +197,75 @@ def _write_in_place(path: Path, name: str, suffix: str, write: Callable[[Path], 
         except OSError as err:
             raise InputError(f"cannot write {name}: {err.strerror or err}") from None
     return path
+
+
+# -- the census store's files: bytes, on disk before the rename, an OSError naming the path --
+# One module writes every file whole: what people asked for (write_file, above) and the store's
+# files (here, where a failure is the store's to report, not bad input).
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory. An error
+    is an OSError naming ``path`` (a full disk, a read-only directory, no permission)."""
+    tmp = _write_temp(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _naming(err, path) from None
+        raise
+
+
+def write_new(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` whole, unless ``path`` exists; False if it did."""
+    tmp = _write_temp(path, data)
+    try:
+        os.link(tmp, path)  # fails if path exists, and the file appears whole
+        return True
+    except FileExistsError:
+        return False
+    except OSError as err:
+        if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise _naming(err, path) from None
+        # No hard links on this file system: create it exclusively, then write it.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            return False
+        except OSError as err2:
+            raise _naming(err2, path) from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError as err2:
+            raise _naming(err2, path) from None
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """A new temporary file beside ``path`` holding ``data``, on disk; its name."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        return tmp
+    except BaseException as err:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _naming(err, path) from None
+        raise
+
+
+def _naming(err: OSError, path: Path) -> OSError:
+    """``err`` (same errno and strerror) naming ``path``, the file that was being written."""
+    return OSError(err.errno, err.strerror or str(err), str(path))

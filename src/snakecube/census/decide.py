@@ -45,10 +45,10 @@ from snakecube.census.store import (
     pack,
     read_block,
     read_header,
-    write_atomic,
 )
 from snakecube.census.units import path_units
 from snakecube.errors import InputError
+from snakecube.output import write_atomic
 from snakecube.search import solve
 from snakecube.search.estimate import end_sizes
 from snakecube.search.problem import Problem

@@ -235,7 +235,8 @@ def build(out: str | Path, modules: Path | None = None, compress: bool = False) 
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         # Made whole beside the target, then moved into place: a full disk or Ctrl-C leaves
-        # no half-written site.
+        # no half-written site. (A tree, so not snakecube.output's writer, which writes one
+        # file whole; the same idea one level up: a temporary folder, then renames.)
         temp = Path(tempfile.mkdtemp(prefix=".snakecube-site-", dir=folder.parent))
         temp.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would become the site's mode
         _write_site(temp, nm)
