@@ -101,8 +101,8 @@ def test_a_target_is_read_in_one_place():
 
     assert parse_target("2x3x4") == Box(2, 3, 4)
     assert parse_target(" box:3 ") == Box(3, 3, 3)
-    with pytest.raises(InputError, match=r"--box: 'cyl' is not a kind of target \(AxBxC, or box:"):
-        parse_target("cyl:3x4", "--box")
+    with pytest.raises(InputError, match=r"--box: 'ring' is not a kind of target \(AxBxC, or box:"):
+        parse_target("ring:3x4", "--box")
 
 
 def test_a_new_kind_of_target_is_one_entry_and_reaches_every_face(monkeypatch, capsys):
@@ -118,3 +118,24 @@ def test_a_new_kind_of_target_is_one_entry_and_reaches_every_face(monkeypatch, c
     assert answers.solve_answer("lengths:5", box="row:5")["distinct"] == 1
     assert main(["solve", "lengths:5", "--box", "row:5", "--json"]) == 0
     assert '"distinct": 1' in capsys.readouterr().out
+
+
+def test_a_cylinder_of_cells():
+    """cyl:RxH: the cells of a 2R x 2R square whose centres lie within R of its centre, in H
+    layers; its designs' counts agree with brute force over its Hamiltonian paths."""
+    import bruteforce
+    import snakecube as sc
+    from snakecube.shape import Cylinder, parse_target
+
+    assert set(parse_target("cyl:1x3").cells) == set(Box(2, 2, 3).cells)
+    ring = parse_target("cyl:2x1")
+    assert ring.volume == 12 and (0, 0, 0) not in ring.cellset and (1, 0, 0) in ring.cellset
+    assert parse_target("CYL: 3 x 2").volume == 2 * 32 and isinstance(ring, Cylinder)
+    for bad in ("cyl:2", "cyl:0x2", "cyl:2x0", "cyl:axb"):
+        with pytest.raises(InputError, match="cyl"):
+            parse_target(bad, "--box")
+    designs = bruteforce.solutions_by_design_of(list(parse_target("cyl:2x1").cells))
+    assert len(designs) == 2  # the ring of 12 cells: all corners, or one straight
+    for design, distinct in designs.items():
+        snake = "lengths:" + ",".join(map(str, design))
+        assert sc.solve(snake, "cyl:2x1").distinct_up_to_reversal == distinct, design

@@ -340,6 +340,46 @@ class Box(Region):
         return _BOX_KINDS[len(live)][extreme]
 
 
+class Cylinder(Region):
+    """A cylinder of cells: the cells of a ``2R x 2R`` square whose centres lie within ``R``
+    of the square's centre, in ``H`` layers. ``cyl:RxH`` names it.
+
+    >>> c = Cylinder(2, 3)
+    >>> c.volume, c.dims, c.describe()
+    (36, (4, 4, 3), 'cylinder of radius 2 and height 3 (36 cells)')
+    """
+
+    def __init__(self, radius: int, height: int) -> None:
+        r, _, h = limits.box_sides((2 * radius, 2 * radius, height))  # before any cell is built
+        self.radius, self.height = radius, height
+        disc = [
+            (x, y)
+            for x in range(r)
+            for y in range(r)
+            if (2 * x + 1 - r) ** 2 + (2 * y + 1 - r) ** 2 <= r * r
+        ]
+        super().__init__((x, y, z) for z in range(h) for x, y in disc)
+
+    @classmethod
+    def parse(cls, text: str, where: str = "cylinder") -> Cylinder:
+        """Read ``RxH``: the radius and the height, in cells."""
+        parts = text.strip().lower().translate(_BOX_SPACES).split()
+        if len(parts) != 2:
+            raise InputError(
+                f"{where}: {limits.shorten('cyl:' + text.strip())} is not cyl:RxH (a radius and "
+                "a height, like cyl:2x3)"
+            )
+        radius = limits.parse_whole(parts[0], f"{where}: cyl: the radius", 1, limits.MAX_SIDE // 2)
+        height = limits.parse_whole(parts[1], f"{where}: cyl: the height", 1, limits.MAX_SIDE)
+        return cls(radius, height)
+
+    def __repr__(self) -> str:
+        return f"Cylinder({self.radius}, {self.height})"
+
+    def describe(self) -> str:
+        return f"cylinder of radius {self.radius} and height {self.height} ({self.volume} cells)"
+
+
 # -- a target named in text: one registry ----------------------------------------------------
 TargetReader = Callable[[str, str], Region]
 
@@ -350,7 +390,7 @@ TargetReader = Callable[[str, str], Region]
 # Rejected: a parser per caller (the CLI, the page and the library each read boxes their own
 # way, and a new kind meant changing each); regions stay files and the page's drawn region,
 # read by :meth:`Region.parse` (layers of text are not typed on one line).
-TARGET_KINDS: dict[str, TargetReader] = {"box": Box.parse}
+TARGET_KINDS: dict[str, TargetReader] = {"box": Box.parse, "cyl": Cylinder.parse}
 
 
 def parse_target(text: str, where: str = "target") -> Region:
