@@ -453,37 +453,19 @@ def generate(
         box, count, seed, attempts, max_nodes, min_straights, max_segment, straightness
     )
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
-    boxes, flags = _checked_boxes(box, also, unique)
-    if straightness is None:
-        straightness = (UNIQUE_STRAIGHTNESS if len(boxes) == 1 else 0.0) if any(flags) else 0.0
-    if len(boxes) > 1:
-        fits = min(max(b.dims) for b in boxes)
-        max_segment = fits if max_segment is None else min(max_segment, fits)
-    # Candidates come from the box with the fewest pairs of touching cells (fewest paths).
-    k = min(range(len(boxes)), key=lambda i: (_adjacent_pairs(boxes[i]), i))
-    order = (k, *(i for i in range(len(boxes)) if i != k))
-    drawn = tuple(boxes[i] for i in order)
-    marks = tuple(flags[i] for i in order)
+    drawn, marks, order, straightness, max_segment = _draw_order(
+        box, also, unique, straightness, max_segment
+    )
     rng = random.Random(seed)
-    draws = DRAWS_PER_ATTEMPT if len(boxes) > 1 else 1
-    state = [0, 0]  # samples drawn, designs found
-
-    def tick(samples: int | None = None) -> None:
-        if samples is not None:
-            state[0] = samples
-        if progress is not None:
-            # The work is the designs asked for (the samples drawn bound it far above them):
-            # a bar's time left then follows the designs found so far.
-            report = getattr(progress, "work", None)
-            if report is not None:
-                report(state[1], count)
-            progress(state[0], attempts * draws, state[1])
+    draws = DRAWS_PER_ATTEMPT if len(drawn) > 1 else 1
+    tally = _Tally(progress, count, attempts * draws)
+    tick = tally.tick
 
     chosen = _candidates(
         drawn[0],
         rng,
         attempts,
-        float(straightness),
+        straightness,
         min_straights,
         max_segment,
         draws,
@@ -504,13 +486,59 @@ def generate(
             hard = g.rating.difficulty
             if min_difficulty is not None and (hard is None or hard < min_difficulty):
                 continue
-            state[1] += 1
+            tally.found += 1
             tick()
-            yield g if k == 0 else _in_order(g, order)
-            if state[1] == count:
+            yield g if order[0] == 0 else _in_order(g, order)
+            if tally.found == count:
                 return
     finally:
         found.close()  # the workers stop now, not when the generator is collected
+
+
+@dataclass
+class _Tally:
+    """What :func:`generate` tells its ``progress``: the samples drawn and the designs found."""
+
+    progress: Progress | None
+    count: int  # the designs asked for
+    most: int  # the samples that may be drawn
+    samples: int = 0
+    found: int = 0
+
+    def tick(self, samples: int | None = None) -> None:
+        if samples is not None:
+            self.samples = samples
+        if self.progress is not None:
+            # The work is the designs asked for (the samples drawn bound it far above them):
+            # a bar's time left then follows the designs found so far.
+            report = getattr(self.progress, "work", None)
+            if report is not None:
+                report(self.found, self.count)
+            self.progress(self.samples, self.most, self.found)
+
+
+def _draw_order(
+    box: Box,
+    also: Sequence[Box],
+    unique: bool | Sequence[int],
+    straightness: float | None,
+    max_segment: int | None,
+) -> tuple[tuple[Box, ...], tuple[bool, ...], tuple[int, ...], float, int | None]:
+    """The boxes in the order candidates are drawn and checked (the one with the fewest pairs
+    of touching cells first: it has the fewest paths), whether each must be unique, that
+    order as positions in ``(box, *also)``, and the straightness and longest segment the
+    drawing uses."""
+    boxes, flags = _checked_boxes(box, also, unique)
+    if straightness is None:
+        straightness = (UNIQUE_STRAIGHTNESS if len(boxes) == 1 else 0.0) if any(flags) else 0.0
+    if len(boxes) > 1:
+        fits = min(max(b.dims) for b in boxes)
+        max_segment = fits if max_segment is None else min(max_segment, fits)
+    k = min(range(len(boxes)), key=lambda i: (_adjacent_pairs(boxes[i]), i))
+    order = (k, *(i for i in range(len(boxes)) if i != k))
+    drawn = tuple(boxes[i] for i in order)
+    marks = tuple(flags[i] for i in order)
+    return drawn, marks, order, float(straightness), max_segment
 
 
 HARD_DRAWS = 10  # with a minimum difficulty, this many times the attempts may be drawn
