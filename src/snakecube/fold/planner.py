@@ -528,100 +528,8 @@ class Folder:
         nothing by its discrepancy (then no better plan exists) or when a plan meets the
         bound of the solution itself."""
         self.budget = budget
-        corners = self.corners
-        m = len(self.goal)
-        best_walked = bound  # the shortest hand distance found
-        best_plan: RawPlan | None = None  # and its plan
         self.nodes = 0
-        valid: dict[tuple[tuple[int, ...], int, int], bool] = {}
-
-        def free(state: tuple[int, ...], s: int, d: int) -> bool:
-            """Can corner s of the live state turn by d (and swing clear, if asked)?
-            Remembered: each pass goes down the paths of the passes before."""
-            known = valid.get((state, s, d))
-            if known is None:
-                moved = self._turned(s, d)
-                known = moved is not None and (
-                    not clear_only
-                    or swing_is_clear(self.live[: corners[s] + 1] + moved, corners[s], -d)
-                )
-                valid[(state, s, d)] = known
-            return known
-
-        def descend(k: int) -> bool:
-            """One pass with at most k discrepancies: True when nothing was cut by k."""
-            self._reset()
-            state = self.state
-            path: list[tuple[int, int]] = []
-            seen: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
-            whole = True  # nothing cut by the discrepancies allowed
-
-            def dfs(g: int, walked: int, last: int, spare: int) -> None:
-                nonlocal best_walked, best_plan, whole
-                odd = [corners[t] for t in range(1, m) if state[t] & 1]
-                if not odd:
-                    if walked < best_walked:
-                        best_walked, best_plan = walked, self._plan(path)
-                    return
-                key = (tuple(state), last)
-                was = seen.get(key)
-                if was is not None and was[0] <= walked and was[1] <= g and was[2] >= spare:
-                    return
-                seen[key] = (walked, g, spare)
-                hint = self._near.get(key[0])
-                lo, hi = odd[0], odd[-1]
-                here = corners[last] if last else -1
-                options = []
-                for s in range(1, m):
-                    p = corners[s]
-                    step = 0 if here < 0 else abs(p - here)
-                    if state[s] & 1:  # s made even: the odd corners without it
-                        rest = odd if lo < p < hi else [q for q in odd if q != p]
-                        ends = (rest[0], rest[-1]) if rest else None
-                    else:
-                        ends = (min(lo, p), max(hi, p))
-                    h = (
-                        0
-                        if ends is None
-                        else ends[1] - ends[0] + min(abs(p - ends[0]), abs(p - ends[1]))
-                    )
-                    if walked + step + h < best_walked:
-                        options.append((step + h, state[s] % 2 == 0, step, s))
-                options.sort()
-                rank = 0
-                for _f, _worse, step, s in options:
-                    for d in (1, -1):
-                        if rank > spare:
-                            whole = False
-                            return
-                        self.nodes += 1
-                        if self.nodes > self.budget:
-                            raise PlanBudgetExceeded
-                        if not free(key[0], s, d):
-                            continue
-                        if not self._reachable(self._after(s, d), turns - g - 1, hint):
-                            continue
-                        self._turn(s, d)
-                        path.append((s, -d))
-                        dfs(g + 1, walked + step, s, spare - rank)
-                        path.pop()
-                        self._turn(s, -d)
-                        rank += 1
-
-            dfs(0, 0, 0, k)
-            return whole or best_walked <= enough
-
-        root = [corners[t] for t in range(1, m) if self.goal[t] & 1]
-        enough = WALK_GOOD * (root[-1] - root[0]) if root else 0
-
-        k = 0
-        try:
-            while not descend(k):
-                k += 1
-        except PlanBudgetExceeded:
-            if best_plan is None:
-                raise
-        return best_plan
+        return _Walk(self, turns, bound, clear_only).run()
 
     def with_extra(
         self, budget: int = NODES, clear_only: bool = False, extra: int = 6
@@ -791,3 +699,107 @@ def states_of(
     for joint, q in moves:
         out.append(apply_move(out[-1], joint, q))
     return out
+
+
+class _Walk:
+    """One :meth:`Planner.walk`: its passes of limited discrepancy, the shortest hand distance
+    found so far and its plan, and the turns already known to be free."""
+
+    def __init__(self, planner: Folder, turns: int, bound: int, clear_only: bool) -> None:
+        self.p = planner
+        self.turns = turns
+        self.clear_only = clear_only
+        self.best_walked = bound  # the shortest hand distance found
+        self.best_plan: RawPlan | None = None  # and its plan
+        self.valid: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        root = [planner.corners[t] for t in range(1, len(planner.goal)) if planner.goal[t] & 1]
+        self.enough = WALK_GOOD * (root[-1] - root[0]) if root else 0
+        self.path: list[tuple[int, int]] = []
+        self.seen: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
+        self.whole = True  # nothing cut by the discrepancies allowed in this pass
+
+    def run(self) -> RawPlan | None:
+        k = 0
+        try:
+            while not self.descend(k):
+                k += 1
+        except PlanBudgetExceeded:
+            if self.best_plan is None:
+                raise
+        return self.best_plan
+
+    def free(self, state: tuple[int, ...], s: int, d: int) -> bool:
+        """Can corner s of the live state turn by d (and swing clear, if asked)?
+        Remembered: each pass goes down the paths of the passes before."""
+        known = self.valid.get((state, s, d))
+        if known is None:
+            p = self.p
+            moved = p._turned(s, d)
+            known = moved is not None and (
+                not self.clear_only
+                or swing_is_clear(p.live[: p.corners[s] + 1] + moved, p.corners[s], -d)
+            )
+            self.valid[(state, s, d)] = known
+        return known
+
+    def descend(self, k: int) -> bool:
+        """One pass with at most k discrepancies: True when nothing was cut by k."""
+        self.p._reset()
+        self.path, self.seen, self.whole = [], {}, True
+        self.dfs(0, 0, 0, k)
+        return self.whole or self.best_walked <= self.enough
+
+    def options(self, odd: list[int], last: int, walked: int) -> list[tuple[int, bool, int, int]]:
+        """The corners worth turning next, best first: (the step along the chain to it plus
+        the walk still needed after it, whether it is even, the step, the corner)."""
+        state, corners = self.p.state, self.p.corners
+        lo, hi = odd[0], odd[-1]
+        here = corners[last] if last else -1
+        out = []
+        for s in range(1, len(self.p.goal)):
+            p = corners[s]
+            step = 0 if here < 0 else abs(p - here)
+            if state[s] & 1:  # s made even: the odd corners without it
+                rest = odd if lo < p < hi else [q for q in odd if q != p]
+                ends = (rest[0], rest[-1]) if rest else None
+            else:
+                ends = (min(lo, p), max(hi, p))
+            h = 0 if ends is None else ends[1] - ends[0] + min(abs(p - ends[0]), abs(p - ends[1]))
+            if walked + step + h < self.best_walked:
+                out.append((step + h, state[s] % 2 == 0, step, s))
+        out.sort()
+        return out
+
+    def dfs(self, g: int, walked: int, last: int, spare: int) -> None:
+        p = self.p
+        state = p.state
+        odd = [p.corners[t] for t in range(1, len(p.goal)) if state[t] & 1]
+        if not odd:
+            if walked < self.best_walked:
+                self.best_walked, self.best_plan = walked, p._plan(self.path)
+            return
+        key = (tuple(state), last)
+        was = self.seen.get(key)
+        if was is not None and was[0] <= walked and was[1] <= g and was[2] >= spare:
+            return
+        self.seen[key] = (walked, g, spare)
+        hint = p._near.get(key[0])
+        rank = 0
+        for _f, _worse, step, s in self.options(odd, last, walked):
+            for d in (1, -1):
+                if rank > spare:
+                    self.whole = False
+                    return
+                p.nodes += 1
+                if p.nodes > p.budget:
+                    raise PlanBudgetExceeded
+                if not self.free(key[0], s, d):
+                    continue
+                if not p._reachable(p._after(s, d), self.turns - g - 1, hint):
+                    continue
+                p._turn(s, d)
+                self.path.append((s, -d))
+                self.dfs(g + 1, walked + step, s, spare - rank)
+                self.path.pop()
+                p._turn(s, -d)
+                rank += 1
