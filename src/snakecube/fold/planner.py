@@ -115,6 +115,19 @@ class Flats:
         self.nodes = 0  # corners tried, for the caller's budget
         self.limit = 1 << 62  # PlanBudgetExceeded past this many nodes
 
+    def _lay_start(self) -> list[int]:
+        """Segments 0 and 1 laid on the grid (along +x, then +y, as every flat state starts):
+        their cells, the corner between them and the end of segment 1 last."""
+        laid = [self.origin]
+        cell = self.origin
+        self.grid[cell] = 0
+        for k, step in ((0, self.width), (1, 1)):
+            for _ in range(self.steps[k]):
+                cell += step
+                self.grid[cell] = k
+                laid.append(cell)
+        return laid
+
     def reach(self, state: Sequence[int], turns: int) -> tuple[int, ...] | None:
         """A flat state that does not cross itself at most ``turns`` quarter turns from
         ``state`` (dihedrals, entry 0 unused), or None. PlanBudgetExceeded past ``limit``
@@ -131,14 +144,8 @@ class Flats:
         vals = [0] * (m - 1)  # the flat values chosen so far
         tight: dict[tuple[int, tuple[int, ...]], int] = {}  # dead ends for this state only
         sign = [1, 1]  # the way the last segment along each axis went
-        laid = [self.origin]
-        cell = self.origin
-        grid[cell] = 0
-        for k, step in ((0, width), (1, 1)):  # segment 0 along +x, segment 1 along +y
-            for _ in range(steps[k]):
-                cell += step
-                grid[cell] = k
-                laid.append(cell)
+        laid = self._lay_start()
+        cell = laid[-1]
 
         def dfs(s: int, cell: int, left: int) -> tuple[bool, int, bool]:
             """Lay segments s+1.. (segment s ends at ``cell``). Returns whether it worked,
