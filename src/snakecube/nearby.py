@@ -218,7 +218,7 @@ def nearby(
     its count ends (it is known to fold: its count is then a lower bound)."""
 
     limit = limits.whole(limit, "limit", 1, 100)
-    budget = [limits.whole(nodes, "nodes", 1, 10**12) if nodes is not None else None]
+    budget = limits.whole(nodes, "nodes", 1, 10**12) if nodes is not None else None
     deadline = None if seconds is None else time.monotonic() + limits.seconds(seconds)
     region = None if target is None else as_target(target)
     snake = as_snake(snake, region)
@@ -227,81 +227,60 @@ def nearby(
         region = Box(side, side, side)
     longest = max(region.dims)
     found: list[Nearby] = []
-
-    def left() -> float | None:
-        """Seconds left of the time limit (at least a millisecond), or None with no limit."""
-        return None if deadline is None else max(1e-3, deadline - time.monotonic())
-
-    def most(per: int) -> int:
-        """Nodes a search may take: its own limit, or what is left of the budget."""
-        return per if budget[0] is None else min(per, budget[0])
-
-    def spent(result: Result) -> None:
-        if budget[0] is not None:
-            budget[0] = max(0, budget[0] - result.nodes)
-
-    # with a node budget, depth first from the first end: the same order in every engine
-    strategy, reverse = ("auto", None) if nodes is None else ("depth-first", False)
-
-    def out_of_time() -> bool:
-        return (deadline is not None and time.monotonic() >= deadline) or budget[0] == 0
-
+    search = _Searches(region, engine, deadline, budget)
     for typo in catalog_typos(snake, region) if known else []:
         distinct, complete = 1, False  # a catalog puzzle folds: at least one solution
-        if not out_of_time():
-            count = solve(
-                typo.snake,
-                region,
-                max_nodes=most(COUNT_NODES),
-                seconds=left(),
-                workers=1,
-                engine=engine,
-                strategy=strategy,
-                reverse=reverse,
-            )
-            spent(count)
-            if count.stop_reason == StopReason.INTERRUPTED:
-                raise KeyboardInterrupt
+        if not search.out_of_time():
+            count = search.run(typo.snake, COUNT_NODES)
             distinct, complete = max(count.distinct, 1), count.complete
         found.append(Nearby(typo.snake, typo.edit, distinct, complete, typo.name))
         if len(found) == limit:
             return found
     named = {n.snake.lengths for n in found}
     for candidate, words in edits(snake, region.volume, longest):
-        if out_of_time():
+        if search.out_of_time():
             break
-        if candidate.lengths in named:
+        if candidate.lengths in named or not search.run(candidate, FIRST_NODES, 1).solutions:
             continue
-        first = solve(
-            candidate,
-            region,
-            limit=1,
-            max_nodes=most(FIRST_NODES),
-            seconds=left(),
-            workers=1,
-            engine=engine,
-            strategy=strategy,
-            reverse=reverse,
-        )
-        spent(first)
-        if first.stop_reason == StopReason.INTERRUPTED:
-            raise KeyboardInterrupt
-        if not first.solutions:
-            continue
-        count = solve(
-            candidate,
-            region,
-            max_nodes=most(COUNT_NODES),
-            seconds=left(),
-            workers=1,
-            engine=engine,
-            strategy=strategy,
-            reverse=reverse,
-        )
-        spent(count)
-        if count.stop_reason == StopReason.INTERRUPTED:
-            raise KeyboardInterrupt
+        count = search.run(candidate, COUNT_NODES)
         found.append(Nearby(candidate, words, max(count.distinct, 1), count.complete))
         if len(found) == limit:
             break
     return found
+
+
+@dataclass
+class _Searches:
+    """The searches of one :func:`nearby` look-up, sharing its time limit and node budget."""
+
+    region: Region
+    engine: str | None
+    deadline: float | None
+    budget: int | None  # nodes left for the whole look-up, or None with no node limit
+
+    def out_of_time(self) -> bool:
+        return (self.deadline is not None and time.monotonic() >= self.deadline) or (
+            self.budget == 0
+        )
+
+    def run(self, snake: Snake, nodes: int, limit: int | None = None) -> Result:
+        """A search of ``snake`` (a count, or ``limit`` solutions) within ``nodes`` nodes and
+        what is left of the look-up's time and nodes. With a node budget, depth first from
+        the first end: the same order in every engine."""
+        strategy, reverse = ("auto", None) if self.budget is None else ("depth-first", False)
+        result = solve(
+            snake,
+            self.region,
+            limit=limit,
+            max_nodes=nodes if self.budget is None else min(nodes, self.budget),
+            seconds=None if self.deadline is None else max(1e-3, self.deadline - time.monotonic()),
+            workers=1,
+            engine=self.engine,
+            strategy=strategy,
+            reverse=reverse,
+        )
+        if self.budget is not None:
+            self.budget = max(0, self.budget - result.nodes)
+        if result.stop_reason == StopReason.INTERRUPTED:
+            raise KeyboardInterrupt
+        return result
