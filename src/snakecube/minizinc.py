@@ -43,19 +43,7 @@ def is_cube(region: Region) -> bool:
 def model(snake: Snake, region: Region, symmetry: str = "none") -> str:
     """A complete MiniZinc model (data included) whose solutions are the snake's placements
     in the region; ``symmetry`` picks the symmetry breaking (see the module's text)."""
-    if symmetry not in SYMMETRY:
-        raise InputError(
-            f"unknown symmetry breaking {symmetry!r}; expected one of {', '.join(SYMMETRY)}"
-        )
-    if snake.cubes != region.volume:
-        raise InputError(wrong_count(snake.cubes, region))
-    if symmetry == "auto":
-        symmetry = "directions" if is_cube(region) else "lex"
-    if symmetry == "directions" and not is_cube(region):
-        raise InputError(
-            "symmetry breaking 'directions' (seeds/000's) is valid only for an n x n x n cube; "
-            f"the target is a {region.describe()}: use 'lex'"
-        )
+    symmetry = _checked_symmetry(snake, region, symmetry)
     n = region.volume
     cells = region.cells
     table = []
@@ -114,6 +102,34 @@ def model(snake: Snake, region: Region, symmetry: str = "none") -> str:
         "array[DIR] of 0..2: AXIS = [0, 0, 1, 1, 2, 2];",
         "constraint forall(s in 1..S-1)(AXIS[dir[s]] != AXIS[dir[s + 1]]);",
     ]
+    lines += _symmetry_lines(symmetry, region)
+    lines += _SEARCH_AND_OUTPUT
+    return "\n".join(lines) + "\n"
+
+
+def _checked_symmetry(snake: Snake, region: Region, symmetry: str) -> str:
+    """The symmetry breaking asked for, with ``auto`` chosen for the target; InputError when
+    it does not apply (or the snake does not fit the target)."""
+    if symmetry not in SYMMETRY:
+        raise InputError(
+            f"unknown symmetry breaking {symmetry!r}; expected one of {', '.join(SYMMETRY)}"
+        )
+    if snake.cubes != region.volume:
+        raise InputError(wrong_count(snake.cubes, region))
+    if symmetry == "auto":
+        symmetry = "directions" if is_cube(region) else "lex"
+    if symmetry == "directions" and not is_cube(region):
+        raise InputError(
+            "symmetry breaking 'directions' (seeds/000's) is valid only for an n x n x n cube; "
+            f"the target is a {region.describe()}: use 'lex'"
+        )
+    return symmetry
+
+
+def _symmetry_lines(symmetry: str, region: Region) -> list[str]:
+    """The constraints that break the symmetry: seeds/000's on the directions, or the
+    sequence of cells lexicographically least under each symmetry of the target."""
+    lines: list[str] = []
     if symmetry == "directions":
         lines += [
             "",
@@ -131,20 +147,23 @@ def model(snake: Snake, region: Region, symmetry: str = "none") -> str:
             "% under each symmetry of the target (one placement per class)",
         ]
         for k, g in enumerate(region.symmetries[1:], 1):
-            perm = ", ".join(str(g[i] + 1) for i in range(n))
+            perm = ", ".join(str(g[i] + 1) for i in range(region.volume))
             lines.append(f"array[CELL] of CELL: g{k} = [{perm}];")
             lines.append(f"constraint lex_lesseq(pos, [g{k}[pos[c]] | c in CUBE]);")
-    lines += [
-        "",
-        "solve :: seq_search([",
-        "    int_search([pos[1]], input_order, indomain_min),",
-        "    int_search(dir, input_order, indomain_min)",
-        "]) satisfy;",
-        "",
-        "output [",
-        '  "cells = [" ++ join(", ", ["[\\(cx[fix(pos[c])]), \\(cy[fix(pos[c])]), '
-        '\\(cz[fix(pos[c])])]" | c in CUBE]) ++ "]\\n",',
-        '  "directions = [" ++ join(", ", [DIR_NAME[fix(dir[s])] | s in SEGMENT]) ++ "]\\n"',
-        "];",
-    ]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+# The search and the output, the same for every model.
+_SEARCH_AND_OUTPUT = [
+    "",
+    "solve :: seq_search([",
+    "    int_search([pos[1]], input_order, indomain_min),",
+    "    int_search(dir, input_order, indomain_min)",
+    "]) satisfy;",
+    "",
+    "output [",
+    '  "cells = [" ++ join(", ", ["[\\(cx[fix(pos[c])]), \\(cy[fix(pos[c])]), '
+    '\\(cz[fix(pos[c])])]" | c in CUBE]) ++ "]\\n",',
+    '  "directions = [" ++ join(", ", [DIR_NAME[fix(dir[s])] | s in SEGMENT]) ++ "]\\n"',
+    "];",
+]
