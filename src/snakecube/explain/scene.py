@@ -1328,25 +1328,12 @@ def pointers(
     taken: list[tuple[float, float, float, float]] = []  # the words' boxes placed
     lines: list[tuple[float, float]] = []  # points along the arrows placed
 
-    def box(tail: tuple[float, float], words: str, align: str) -> tuple[float, float, float, float]:
-        w = POINTER_CHAR * (len(words) + 2)  # a space either side, as drawn
-        left = tail[0] if align == "left" else tail[0] - w
-        return (
-            left,
-            tail[1] - POINTER_TEXT / 2 - 0.05,
-            left + w,
-            tail[1] + POINTER_TEXT / 2 + 0.05,
-        )
-
     def key(
         tail: tuple[float, float], tip: tuple[float, float], words: str, shift: float
     ) -> tuple[Any, ...]:
         align = "right" if tail[0] > centre[0] else "left"
-        b = box(tail, words, align)
-        line = [
-            (tail[0] + (tip[0] - tail[0]) * t / 8, tail[1] + (tip[1] - tail[1]) * t / 8)
-            for t in range(9)
-        ]
+        b = _words_box(tail, words, align)
+        line = _along(tail, tip)
         inside = all(x0 + 0.3 < x < x1 - 0.3 and y0 + 0.3 < y < y1 - 0.3 for x, y in line) and (
             x0 < b[0] and b[2] < x1 and y0 < b[1] and b[3] < y1
         )
@@ -1376,36 +1363,61 @@ def pointers(
             view.cells[cube], view.camera.eye, filled - {view.cells[cube]}
         ):
             words = f"{words} {HIDDEN}"
-        if cube in drawn:
-            for k, long in itertools.product(range(16), (1.0, 0.7, 0.45)):
-                a = k * math.pi / 8 + math.pi / 16
-                long *= POINTER_LONG
-                u = (math.cos(a), math.sin(a))
-                tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
-                tail = (tip[0] + long * u[0], tip[1] + long * u[1])
-                tried.append((key(tail, tip, words, 0.0), tail, tip))
-        else:
-            dx, dy = p[0] - centre[0], p[1] - centre[1]
-            size = math.hypot(dx, dy) or 1.0
-            u = (dx / size, dy / size)
-            half = ((x1 - x0) / 2 - POINTER_EDGE, (y1 - y0) / 2 - POINTER_EDGE)
-            t = min(
-                half[0] / abs(u[0]) if u[0] else math.inf, half[1] / abs(u[1]) if u[1] else math.inf
-            )
-            base = (centre[0] + t * u[0], centre[1] + t * u[1])
-            for shift in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 2.5, -2.5):
-                tip = (base[0] - u[1] * shift, base[1] + u[0] * shift)
-                tail = (tip[0] - POINTER_LONG * u[0], tip[1] - POINTER_LONG * u[1])
-                tried.append((key(tail, tip, words, abs(shift)), tail, tip))
+        for tail, tip, shift in _pointer_places(p, cube in drawn, view.window):
+            tried.append((key(tail, tip, words, shift), tail, tip))
         _key, tail, tip = max(tried, key=lambda c: c[0])
         align = "right" if tail[0] > centre[0] else "left"
-        taken.append(box(tail, words, align))
-        lines += [
-            (tail[0] + (tip[0] - tail[0]) * t / 8, tail[1] + (tip[1] - tail[1]) * t / 8)
-            for t in range(9)
-        ]
+        taken.append(_words_box(tail, words, align))
+        lines += _along(tail, tip)
         out.append((tail, tip, words, align))
     return tuple(out)
+
+
+def _pointer_places(
+    p: Point, drawn: bool, window: tuple[float, float, float, float]
+) -> list[tuple[Point, Point, float]]:
+    """The places :func:`pointers` tries for an arrow to a cube at ``p``: (tail, tip, shift).
+    A cube that is drawn: short arrows onto it from 16 directions, of three lengths. One that
+    is not: arrows at the picture's edge the way to it, shifted along the edge."""
+    if drawn:
+        places = []
+        for k, long in itertools.product(range(16), (1.0, 0.7, 0.45)):
+            a = k * math.pi / 8 + math.pi / 16
+            long *= POINTER_LONG
+            u = (math.cos(a), math.sin(a))
+            tip = (p[0] + POINTER_OFF * u[0], p[1] + POINTER_OFF * u[1])
+            places.append(((tip[0] + long * u[0], tip[1] + long * u[1]), tip, 0.0))
+        return places
+    x0, y0, x1, y1 = window
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    dx, dy = p[0] - centre[0], p[1] - centre[1]
+    size = math.hypot(dx, dy) or 1.0
+    u = (dx / size, dy / size)
+    half = ((x1 - x0) / 2 - POINTER_EDGE, (y1 - y0) / 2 - POINTER_EDGE)
+    t = min(half[0] / abs(u[0]) if u[0] else math.inf, half[1] / abs(u[1]) if u[1] else math.inf)
+    base = (centre[0] + t * u[0], centre[1] + t * u[1])
+    places = []
+    for shift in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 2.5, -2.5):
+        tip = (base[0] - u[1] * shift, base[1] + u[0] * shift)
+        places.append(
+            ((tip[0] - POINTER_LONG * u[0], tip[1] - POINTER_LONG * u[1]), tip, abs(shift))
+        )
+    return places
+
+
+def _words_box(tail: Point, words: str, align: str) -> tuple[float, float, float, float]:
+    """The box a pointer's words take at its tail (a space either side, as drawn)."""
+    w = POINTER_CHAR * (len(words) + 2)
+    left = tail[0] if align == "left" else tail[0] - w
+    return (left, tail[1] - POINTER_TEXT / 2 - 0.05, left + w, tail[1] + POINTER_TEXT / 2 + 0.05)
+
+
+def _along(tail: Point, tip: Point) -> list[Point]:
+    """Nine points along an arrow, tail to tip."""
+    return [
+        (tail[0] + (tip[0] - tail[0]) * t / 8, tail[1] + (tip[1] - tail[1]) * t / 8)
+        for t in range(9)
+    ]
 
 
 POINTER_TEXT = 0.3  # cube widths: a pointer's words are this high on every form
