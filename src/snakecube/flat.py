@@ -13,7 +13,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from snakecube import limits
@@ -147,19 +147,7 @@ def flat(
     """
     if not isinstance(snake, Snake):
         raise TypeError(f"flat() needs a Snake, not {type(snake).__name__}")
-    if seconds is not None:
-        seconds = limits.seconds(seconds)
-    deadline = None if seconds is None else time.monotonic() + seconds
-    ahead = forecast(snake, deadline=deadline)
-    if on_forecast is not None:
-        on_forecast(ahead)
-    if seconds is None and ahead.too_long():
-        raise InputError(
-            f"laying this snake flat every way would take {describe(ahead)} (about "
-            f"{ahead.nodes:.1e} segments to place, estimated); at most {duration(LONGEST)} is "
-            "run unasked: give a time limit (seconds=) to count part of it"
-        )
-    estimate = max(1, round(min(ahead.nodes, 2**62)))
+    deadline, estimate = _planned(snake, seconds, on_forecast)
     lengths = snake.lengths
     n_seg = len(lengths)
     steps = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -177,9 +165,7 @@ def flat(
             k = len(dirs)
             if k == n_seg:  # a whole layout
                 total += 1
-                xs = [p[0] for p in cells]
-                ys = [p[1] for p in cells]
-                w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+                w, h = _extent(cells)
                 score = (w * h, max(w, h))
                 if best is None or score < best:
                     best, best_layouts = score, []
@@ -219,15 +205,47 @@ def flat(
             dirs.pop()
     except KeyboardInterrupt:
         stop = StopReason.INTERRUPTED
+    return _result(snake, total, best_layouts, stop)
+
+
+def _planned(
+    snake: Snake, seconds: float | None, on_forecast: Callable[[Forecast], object] | None
+) -> tuple[float | None, int]:
+    """The count's deadline and its forecast of the segments to place, the forecast given to
+    ``on_forecast``; InputError for a count too long to run without a time limit."""
+    if seconds is not None:
+        seconds = limits.seconds(seconds)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    ahead = forecast(snake, deadline=deadline)
+    if on_forecast is not None:
+        on_forecast(ahead)
+    if seconds is None and ahead.too_long():
+        raise InputError(
+            f"laying this snake flat every way would take {describe(ahead)} (about "
+            f"{ahead.nodes:.1e} segments to place, estimated); at most {duration(LONGEST)} is "
+            "run unasked: give a time limit (seconds=) to count part of it"
+        )
+    return deadline, max(1, round(min(ahead.nodes, 2**62)))
+
+
+def _extent(cells: Sequence[Point]) -> tuple[int, int]:
+    """The width and height of the rectangle around ``cells``."""
+    xs = [p[0] for p in cells]
+    ys = [p[1] for p in cells]
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _result(
+    snake: Snake, total: int, best_layouts: list[tuple[Point, ...]], stop: StopReason | None
+) -> Flat:
+    """The count's answer: the most compact layouts, one per class under the square's
+    symmetries, in a fixed order."""
     classes: dict[tuple[Point, ...], tuple[Point, ...]] = {}
     for layout in best_layouts:
         key = min(tuple(f(x, y) for x, y in layout) for f in _SQUARE)
         classes.setdefault(key, layout)
-    box: tuple[int, int] = (0, 0)
-    if best_layouts:
-        xs = [p[0] for p in best_layouts[0]]
-        ys = [p[1] for p in best_layouts[0]]
-        box = tuple(sorted((max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)))  # type: ignore[assignment]
+    w, h = _extent(best_layouts[0]) if best_layouts else (0, 0)
+    box = (min(w, h), max(w, h))
     examples = tuple(classes[k] for k in sorted(classes))
     return Flat(snake, total, len(best_layouts), len(classes), box, examples, stop is None, stop)
 
