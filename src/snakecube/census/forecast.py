@@ -299,57 +299,14 @@ def forecast(
     every = len(units) if every is None else every
     if not units:
         return Forecast(0.0, 0.0, 0, workers)
-    n = region.volume
-    nb = region.neighbours
-    nbmask = [sum(1 << x for x in row if x >= 0) for row in nb]
-    ring = ring_masks(region)
-    full = (1 << n) - 1
-    maxrun = n if max_segment is None else max_segment - 1
+    tree = _Tree(region, max_segment)
     rng = random.Random(seed)
     walks, chosen = [], []
     for k in range(PROBES):
         if k >= MIN_PROBES and deadline is not None and time.monotonic() >= deadline:
             break
         chosen.append(rng.randrange(len(units)))
-        prefix = units[chosen[-1]]
-        occ = sum(1 << c for c in prefix)
-        head, level = prefix[-1], len(prefix)
-        last, run = -1, 0  # the last step's direction and how many in a row
-        for a, b in itertools.pairwise(prefix):
-            d = nb[a].index(b)
-            last, run = d, run + 1 if d == last else 1
-        weight, total = float(len(units)), 0.0
-        if run > maxrun:
-            walks.append(0.0)
-            continue
-        while level < n:
-            # Step 1: the loop's nodes here (free neighbours of the head, within the longest
-            # segment), and its children: those that strand at most one cell (a free cell
-            # with no free neighbour left is stranded twice over, one with a single one must
-            # be the path's last cell) and do not split the free cells.
-            placed, children = 0, []
-            for d, x in enumerate(nb[head]):
-                if x < 0 or occ >> x & 1:
-                    continue
-                r = run + 1 if d == last else 1
-                if r > maxrun:
-                    continue
-                placed += 1
-                taken = occ | 1 << x
-                if (stranded(nbmask, head, x, taken) > 1 and level + 1 < n) or (
-                    level + 2 < n and splits(nbmask, ring, x, taken, full)
-                ):
-                    continue
-                children.append((d, x, r))
-            # Step 2: count this level's nodes, then go down one child at random.
-            total += weight * placed
-            if not children:
-                break
-            weight *= len(children)
-            last, head, run = rng.choice(children)
-            occ |= 1 << head
-            level += 1
-        walks.append(total)
+        walks.append(tree.walk(units[chosen[-1]], float(len(units)), rng))
     mean = statistics.fmean(walks)
     error = statistics.stdev(walks) / math.sqrt(len(walks)) if len(walks) > 1 else 0.0
     # The path classes: the nodes times the classes per node the calibration's slices
@@ -373,6 +330,60 @@ def forecast(
         cores=os.cpu_count() or 1,
         load=_load(),
     )
+
+
+class _Tree:
+    """The census's path loop on one region, for Knuth's random walks down its tree."""
+
+    def __init__(self, region: Region, max_segment: int | None) -> None:
+        self.n = region.volume
+        self.nb = region.neighbours
+        self.nbmask = [sum(1 << x for x in row if x >= 0) for row in self.nb]
+        self.ring = ring_masks(region)
+        self.full = (1 << self.n) - 1
+        self.maxrun = self.n if max_segment is None else max_segment - 1
+
+    def walk(self, prefix: Prefix, weight: float, rng: random.Random) -> float:
+        """One walk from the unit ``prefix`` (of weight ``weight``: the units it stands for):
+        the estimate of the nodes below it."""
+        n, nb, nbmask, maxrun = self.n, self.nb, self.nbmask, self.maxrun
+        occ = sum(1 << c for c in prefix)
+        head, level = prefix[-1], len(prefix)
+        last, run = -1, 0  # the last step's direction and how many in a row
+        for a, b in itertools.pairwise(prefix):
+            d = nb[a].index(b)
+            last, run = d, run + 1 if d == last else 1
+        total = 0.0
+        if run > maxrun:
+            return 0.0
+        while level < n:
+            # Step 1: the loop's nodes here (free neighbours of the head, within the longest
+            # segment), and its children: those that strand at most one cell (a free cell
+            # with no free neighbour left is stranded twice over, one with a single one must
+            # be the path's last cell) and do not split the free cells.
+            placed, children = 0, []
+            for d, x in enumerate(nb[head]):
+                if x < 0 or occ >> x & 1:
+                    continue
+                r = run + 1 if d == last else 1
+                if r > maxrun:
+                    continue
+                placed += 1
+                taken = occ | 1 << x
+                if (stranded(nbmask, head, x, taken) > 1 and level + 1 < n) or (
+                    level + 2 < n and splits(nbmask, self.ring, x, taken, self.full)
+                ):
+                    continue
+                children.append((d, x, r))
+            # Step 2: count this level's nodes, then go down one child at random.
+            total += weight * placed
+            if not children:
+                break
+            weight *= len(children)
+            last, head, run = rng.choice(children)
+            occ |= 1 << head
+            level += 1
+        return total
 
 
 LOAD_SAMPLES = 5  # looks at the processes running now, LOAD_GAP seconds apart
