@@ -139,15 +139,16 @@ SERPENTINE = "lengths:" + ",".join(["10", "2"] * 99 + ["10"])
 def test_drawing_stops_at_the_time_limit(tmp_path):
     """show king --out k.gif --seconds 1 drew for 3.8 s quiet (19.8 s at load), fold king
     --out p.pdf for 14 s: now the drawing stops at the limit, writes nothing, says so in one
-    line, and the answer is exit 0."""
+    line, and the answer is exit 0. (2 s, not 1: the king's first solution and plan must be
+    found within the limit for the drawing to start, which took over 1 s at load 4.)"""
     for argv, out in (
-        (["show", "king", "--seconds", "1"], tmp_path / "k.gif"),
-        (["fold", "king", "--seconds", "1"], tmp_path / "p.pdf"),
+        (["show", "king", "--seconds", "2"], tmp_path / "k.gif"),
+        (["fold", "king", "--seconds", "2"], tmp_path / "p.pdf"),
     ):
         code, _, err, took = tool(*argv, "--out", str(out))
         assert code == 0, err
-        assert "stopped drawing at the time limit (--seconds 1)" in err, err
-        assert not out.exists() and took < 8, took
+        assert "stopped drawing at the time limit (--seconds 2)" in err, err
+        assert not out.exists() and took < 10, took
 
 
 def test_the_nearby_designs_look_up_keeps_the_time_limit():
