@@ -221,33 +221,30 @@ def rate(
                 cut = (name, r)
             continue
         if not r.complete:  # never a score from a partial search
-            return Rating(
-                snake,
-                region,
-                None,
-                r.distinct_up_to_reversal,
-                name,
-                r.nodes,
-                complete=False,
-                stop_reason=r.stop_reason,
-            )
+            return _unrated(snake, region, name, r, r.stop_reason)
         ends.append((r.nodes, name, r))
     if not ends:  # both ends stopped at max_nodes: the counts are lower bounds
         assert cut is not None
         name, r = cut
-        return Rating(
-            snake,
-            region,
-            None,
-            r.distinct_up_to_reversal,
-            name,
-            r.nodes,
-            complete=False,
-            stop_reason=StopReason.NODES,
-        )
+        return _unrated(snake, region, name, r, StopReason.NODES)
     tries, end, best = min(ends, key=lambda e: (e[0], e[1]))
     score = None if best.distinct == 0 else math.log2(1 + tries / best.distinct)
     return Rating(snake, region, score, best.distinct_up_to_reversal, end, tries)
+
+
+def _unrated(snake: Snake, region: Region, end: End, r: Result, stop: StopReason | None) -> Rating:
+    """No rating: the search from ``end`` stopped before its count ended (its count a lower
+    bound on the solutions)."""
+    return Rating(
+        snake,
+        region,
+        None,
+        r.distinct_up_to_reversal,
+        end,
+        r.nodes,
+        complete=False,
+        stop_reason=stop,
+    )
 
 
 # -- generating new designs ------------------------------------------------------------------

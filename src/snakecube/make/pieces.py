@@ -71,21 +71,6 @@ from snakecube import limits
 from snakecube.errors import InputError
 from snakecube.snake import Snake
 
-__all__ = [
-    "COLOURS",
-    "SCHEMES",
-    "Cord",
-    "Kind",
-    "Piece",
-    "Plate",
-    "Settings",
-    "bit",
-    "checker_phase",
-    "cord",
-    "counts",
-    "pieces",
-]
-
 
 class Kind(enum.StrEnum):
     """A piece: its letter in ``Snake.turns()``."""
