@@ -842,28 +842,13 @@ def _plan_pages(plan: FoldPlan, paper: str, typed: str | None) -> list[Page]:
         for x in laid
     ]
 
-    def step_page(chunk: list[tuple[Laid, float]]) -> Page:
-        def draw(sheet: Sheet, number: int, pages: int) -> None:
-            _header(sheet, title, number, pages)
-            for r, (x, scale) in enumerate(chunk):
-                draw_laid(
-                    sheet,
-                    MARGIN,
-                    top + r * cell_h,
-                    width,
-                    cell_h - GAP,
-                    x,
-                    plan.solution,
-                    scale,
-                    text_h,
-                )
-
-        return draw
-
     both = list(zip(laid, scales, strict=True))
     chunks = [both[k : k + PLAN_ROWS] for k in range(0, len(both), PLAN_ROWS)]
     _layout, start = _start_pages(plan, panels[0], paper, title)
-    return [*start, *(step_page(c) for c in chunks)]
+    return [
+        *start,
+        *(_rows_page(title, c, top, width, cell_h, plan.solution, text_h) for c in chunks),
+    ]
 
 
 def plan_figures(
@@ -907,24 +892,6 @@ def dialog_figures(
         for x in laid
     ]
 
-    def question_page(chunk: list[tuple[Laid, float]]) -> Page:
-        def draw(sheet: Sheet, number: int, pages: int) -> None:
-            _header(sheet, title, number, pages)
-            for r, (x, scale) in enumerate(chunk):
-                draw_laid(
-                    sheet,
-                    MARGIN,
-                    top + r * cell_h,
-                    width,
-                    cell_h - GAP,
-                    x,
-                    plan.solution,
-                    scale,
-                    text_h,
-                )
-
-        return draw
-
     lines = [
         x
         for v in verdicts
@@ -941,7 +908,10 @@ def dialog_figures(
         return draw
 
     both = list(zip(laid, scales, strict=True))
-    pages = [question_page(both[k : k + PLAN_ROWS]) for k in range(0, len(both), PLAN_ROWS)]
+    pages = [
+        _rows_page(title, both[k : k + PLAN_ROWS], top, width, cell_h, plan.solution, text_h)
+        for k in range(0, len(both), PLAN_ROWS)
+    ]
     pages += [verdict_page(lines[k : k + per]) for k in range(0, len(lines), per)]
     return render_pages(pages, paper, stacked)
 
@@ -1187,3 +1157,25 @@ def flat_sheet(result: Flat, path: str | Path) -> Path:
     fig.savefig(path)
     plt.close(fig)
     return path
+
+
+def _rows_page(
+    title: str,
+    chunk: list[tuple[Laid, float]],
+    top: float,
+    width: float,
+    cell_h: float,
+    solution: Solution,
+    text_h: float,
+) -> Page:
+    """A page of laid-out panels one under another (a plan's steps, or the questions of
+    "something does not match"), each at its scale."""
+
+    def draw(sheet: Sheet, number: int, pages: int) -> None:
+        _header(sheet, title, number, pages)
+        for r, (x, scale) in enumerate(chunk):
+            draw_laid(
+                sheet, MARGIN, top + r * cell_h, width, cell_h - GAP, x, solution, scale, text_h
+            )
+
+    return draw
