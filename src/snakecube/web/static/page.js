@@ -1374,12 +1374,7 @@
     try {
       const got = await backend.make({ ...asked, cells: picked, form, size: Number($("make-size").value),
         cord: Number($("make-cord").value), colours: $("make-colours").value });
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(got.blob);
-      a.download = got.name;
-      document.body.appendChild(a);
-      a.click();
-      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 10000);
+      saveBlob(got.blob, got.name);
     } catch (err) {
       showError(err.message);
     } finally {
@@ -1387,18 +1382,22 @@
     }
   }
 
+  // A file the page made, saved as a download named `name`.
+  function saveBlob(blob, name) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 10000);
+  }
+
   async function download(form) {
     if (!picked) return;
     const button = $(`dl-${form}`);
     button.disabled = true;
     try {
-      const blob = await backend.download({ ...asked, cells: picked, form });
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = `snakecube.${form}`;
-      document.body.appendChild(a);
-      a.click();
-      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 10000);
+      saveBlob(await backend.download({ ...asked, cells: picked, form }), `snakecube.${form}`);
     } catch (err) {
       showError(err.message);
     } finally {
