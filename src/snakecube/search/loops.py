@@ -11,8 +11,8 @@ this module where the Cython ones are not built and a WebAssembly runtime is the
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 from snakecube import wasm
 from snakecube.search.options import (
@@ -225,6 +225,21 @@ def _halves(seed: int) -> tuple[int, int]:
     return lo - (1 << 32) if lo >> 31 else lo, hi - (1 << 32) if hi >> 31 else hi
 
 
+T = TypeVar("T", int, bool)
+
+
+class _Ask(Generic[T]):
+    """A property that asks the module about a search: ``kind(call(search))``, the search
+    being the instance's ``_s`` on its runtime ``_rt`` (the mirror of a Cython property)."""
+
+    def __init__(self, call: str, kind: Callable[[Any], T]) -> None:
+        self.call: str = call
+        self.kind: Callable[[Any], T] = kind
+
+    def __get__(self, search: Any, owner: Any = None) -> T:
+        return self.kind(search._rt.call(self.call, search._s))
+
+
 class SegmentSearch:
     """``_kernel.SegmentSearch`` in the WebAssembly module: the same arguments and answers.
     The tables are copied into the module's memory with the search."""
@@ -344,9 +359,7 @@ class SegmentSearch:
         m = self.n_seg
         return [tuple(out[i * m : (i + 1) * m]) for i in range(n)]
 
-    @property
-    def finished(self) -> bool:
-        return bool(self._rt.call("sc_segment_finished", self._s))
+    finished = _Ask("sc_segment_finished", bool)
 
 
 class FirstSearch:
@@ -431,21 +444,10 @@ class FirstSearch:
     def first_cell(self) -> int:
         return int(self._rt.call("sc_first_first_cell", self._s))
 
-    @property
-    def found(self) -> bool:
-        return bool(self._rt.call("sc_first_found", self._s))
-
-    @property
-    def finished(self) -> bool:
-        return bool(self._rt.call("sc_first_finished", self._s))
-
-    @property
-    def nodes(self) -> int:
-        return int(self._rt.call("sc_first_nodes", self._s))
-
-    @property
-    def deepest(self) -> int:
-        return int(self._rt.call("sc_first_deepest", self._s))
+    found = _Ask("sc_first_found", bool)
+    finished = _Ask("sc_first_finished", bool)
+    nodes = _Ask("sc_first_nodes", int)
+    deepest = _Ask("sc_first_deepest", int)
 
 
 class ArmsSearch(FirstSearch):
@@ -573,26 +575,9 @@ class Beam:
             self.solution = (start, tuple(dirs))
         return done
 
-    @property
-    def done(self) -> bool:
-        return bool(self._rt.call("sc_beam_done", self._s))
-
-    @property
-    def found(self) -> bool:
-        return bool(self._rt.call("sc_beam_found", self._s))
-
-    @property
-    def complete(self) -> bool:
-        return bool(self._rt.call("sc_beam_complete", self._s))
-
-    @property
-    def nodes(self) -> int:
-        return int(self._rt.call("sc_beam_nodes", self._s))
-
-    @property
-    def level(self) -> int:
-        return int(self._rt.call("sc_beam_level", self._s))
-
-    @property
-    def ncur(self) -> int:
-        return int(self._rt.call("sc_beam_folds", self._s))
+    done = _Ask("sc_beam_done", bool)
+    found = _Ask("sc_beam_found", bool)
+    complete = _Ask("sc_beam_complete", bool)
+    nodes = _Ask("sc_beam_nodes", int)
+    level = _Ask("sc_beam_level", int)
+    ncur = _Ask("sc_beam_folds", int)
