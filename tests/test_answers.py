@@ -44,7 +44,7 @@ def _on_a_face(cell: list[int], point: list[float]) -> bool:
 
 def test_the_step_viewer_numbers_its_key_cubes_on_their_faces():
     r = answers.solve_answer("standard")
-    d = answers.details("standard", "", "", r["solutions"][0]["cells"])["viewer"]
+    d = answers.details("standard", "", r["solutions"][0]["cells"])["viewer"]
     cells = d["cells"]
     for s in d["steps"]:
         numbered = {n[0] for n in s["labels"]}
@@ -58,7 +58,7 @@ def test_the_step_viewer_numbers_its_key_cubes_on_their_faces():
 
 def test_the_plan_answer_is_the_sheets_pictures():
     r = answers.solve_answer("standard")
-    p = answers.plan_answer("standard", "", "", r["solutions"][0]["cells"])
+    p = answers.plan_answer("standard", "", r["solutions"][0]["cells"])
     assert p["start"]["camera"] == "seen from above"
     assert any("Hold in your left hand the end whose first runs" in w for w in p["start"]["rest"])
     assert len(p["start"]["runs"]) == 17 and p["done"].startswith("Done:")

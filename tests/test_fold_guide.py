@@ -202,10 +202,10 @@ def test_one_word_changes_everywhere(monkeypatch, capsys, tmp_path):
     from snakecube.web import answers
 
     cells = [list(c) for c in plan.solution.cells]
-    page = answers.plan_answer("standard", "", "", cells)
+    page = answers.plan_answer("standard", "", cells)
     assert page["turns"][0]["words"]["title"] == "Turn 1 of 7"
     assert page["turns"][0]["text"].startswith("Turn 1 of 7:")
-    details = answers.details("standard", "", "", cells)
+    details = answers.details("standard", "", cells)
     assert details["viewer"]["steps"][0]["title"].startswith("Turn 1 of 17:")
     from snakecube.explain import viewer
 

@@ -492,7 +492,8 @@ def test_the_served_page_makes_the_3mf_and_the_sheet(tmp_path):
         sheet = client.post("/api/make", json={**body, "form": "sheet.pdf"})
         assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
         assert "snakecube-workshop.pdf" in sheet.headers["content-disposition"]
-        rod = {"snake": "lengths:217", "box": "1x1x217", "cells": [[0, 0, k] for k in range(217)]}
+        rod = {"snake": "lengths:217", "target": "1x1x217"}
+        rod["cells"] = [[0, 0, k] for k in range(217)]
         r = client.post("/api/make", json={**body, **rod})
         assert r.status_code == 400, r.text
         assert "the page makes the pieces of at most 216 cubes" in r.json()["error"]

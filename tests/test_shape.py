@@ -115,7 +115,7 @@ def test_a_new_kind_of_target_is_one_entry_and_reaches_every_face(monkeypatch, c
 
     monkeypatch.setitem(shape.TARGET_KINDS, "row", lambda text, where: Box(int(text), 1, 1))
     assert sc.solve("lengths:5", "row:5").distinct == 1
-    assert answers.solve_answer("lengths:5", box="row:5")["distinct"] == 1
+    assert answers.solve_answer("lengths:5", "row:5")["distinct"] == 1
     assert main(["solve", "lengths:5", "--box", "row:5", "--json"]) == 0
     assert '"distinct": 1' in capsys.readouterr().out
 

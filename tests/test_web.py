@@ -56,7 +56,7 @@ def test_page_and_assets(client):
 def test_bad_input_is_one_line(client):
     line = _one_line(client.post("/api/solve", json={"snake": "3-3-x"}), 400)
     assert "'3-3-x'" in line
-    line = _one_line(client.post("/api/solve", json={"snake": "standard", "region": "#x"}), 400)
+    line = _one_line(client.post("/api/solve", json={"snake": "standard", "target": "#x"}), 400)
     assert line == "region: line 1, column 2: 'x' is not '#' (cell) or '.' (empty)"
     sent_as_json = {"content-type": "application/json"}
     assert _one_line(client.post("/api/solve", content=b"{not json", headers=sent_as_json), 400)
@@ -72,7 +72,7 @@ def test_bad_input_is_one_line(client):
 
 
 def test_a_cube_count_that_does_not_fit_is_bad_input_with_the_designs_that_do(client):
-    line = _one_line(client.post("/api/solve", json={"snake": "standard", "box": "2x2x2"}), 400)
+    line = _one_line(client.post("/api/solve", json={"snake": "standard", "target": "2x2x2"}), 400)
     assert line == (
         "the snake has 27 cubes but the 2x2x2 box has 8 cells; a snake needs one cube for each cell"
     )
@@ -82,11 +82,11 @@ def test_a_cube_count_that_does_not_fit_is_bad_input_with_the_designs_that_do(cl
 
 
 def test_too_big_refused(client):
-    line = _one_line(client.post("/api/solve", json={"snake": "2", "box": "100x100x100"}), 400)
+    line = _one_line(client.post("/api/solve", json={"snake": "2", "target": "100x100x100"}), 400)
     assert "1000000 cells" in line
     assert _one_line(client.post("/api/solve", json={"snake": "2-" * 20_000}), 400)
     big = "#" * 2_000_000
-    assert _one_line(client.post("/api/solve", json={"snake": "standard", "region": big}), 413)
+    assert _one_line(client.post("/api/solve", json={"snake": "standard", "target": big}), 413)
 
 
 def test_solve_stream_details_plan(client):
@@ -156,8 +156,8 @@ class Block:
 sys.meta_path.insert(0, Block())
 from snakecube.web import answers
 r = answers.solve_answer('standard', strategy='depth-first')
-d = answers.details('standard', '', '', r['solutions'][0]['cells'])
-p = answers.plan_answer('standard', '', '', r['solutions'][0]['cells'])
+d = answers.details('standard', '', r['solutions'][0]['cells'])
+p = answers.plan_answer('standard', '', r['solutions'][0]['cells'])
 n = answers.solve_answer('3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2')
 print(r['distinct'], r['engine'], len(d['viewer']['steps']), len(p['states']) > 1, len(n['nearby']))
 """

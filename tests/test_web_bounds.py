@@ -242,14 +242,14 @@ def test_the_serpentine_solve_ends_at_its_time_limit(tmp_path):
     s = Server(tmp_path, "--workers", "1", "--max-seconds", "3")
     try:
         began = time.monotonic()
-        r = s.post("/api/solve", {"snake": SERPENTINE, "box": "10x10x10"})
+        r = s.post("/api/solve", {"snake": SERPENTINE, "target": "10x10x10"})
         took = time.monotonic() - began
         result = json.loads(r.text.split("event: result")[1].split("data: ", 1)[1].split("\r\n")[0])
         assert result["complete"] is False and result["stop_reason"] == "seconds", result
         assert result["distinct"] > 0 and took < 3 + 3, (result.get("distinct"), took)
         # A job waiting for a worker has a deadline: --max-seconds. The fold plan of a
         # 1,000-cube snake holds the only worker for much longer.
-        plan = send(s.port, "/api/plan", {"snake": CORNERS, "box": "2x2x250",
+        plan = send(s.port, "/api/plan", {"snake": CORNERS, "target": "2x2x250",
                                           "cells": corners_cells()})  # fmt: skip
         until(lambda: s.status()["busy"] == 1, "the plan holds the worker")
         r = s.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
@@ -275,7 +275,7 @@ def test_a_worker_has_a_memory_cap_and_is_replaced_when_it_grew(tmp_path):
         assert "160 MB" in one_line(r, 400)
         until(lambda: s.status()["restarts"].get("memory") == 1, "the worker replaced")
         began = time.monotonic()
-        r = s.post("/api/download", {"snake": CORNERS, "box": "2x2x250",
+        r = s.post("/api/download", {"snake": CORNERS, "target": "2x2x250",
                                      "cells": corners_cells(), "form": "pdf"})  # fmt: skip
         assert "500,499 cubes" in one_line(r, 400) and time.monotonic() - began < 20
         ok = s.post("/api/details", {"snake": "standard", "cells": cells})
@@ -396,7 +396,7 @@ def test_kill_9_leaves_no_process_and_the_next_start_no_folder(tmp_path):
     worker ran on after the server was killed (a download's, for 180 s, growing to 2.9 GB)."""
     s = Server(tmp_path, "--workers", "2")
     try:
-        body = {"snake": CORNERS, "box": "2x2x250", "cells": corners_cells()}
+        body = {"snake": CORNERS, "target": "2x2x250", "cells": corners_cells()}
         jobs = [send(s.port, "/api/plan", body), send(s.port, "/api/solve", {"snake": LONG_5})]
         until(lambda: s.status()["busy"] == 2, "two jobs run")
         time.sleep(0.5)  # both at work in their workers

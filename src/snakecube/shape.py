@@ -388,20 +388,24 @@ TargetReader = Callable[[str, str], Region]
 # cells, say) is one entry here and its reader: the library (``target=``), every command's
 # ``--box`` and the page's target field read targets through :func:`parse_target` alone.
 # Rejected: a parser per caller (the CLI, the page and the library each read boxes their own
-# way, and a new kind meant changing each); regions stay files and the page's drawn region,
-# read by :meth:`Region.parse` (layers of text are not typed on one line).
+# way, and a new kind meant changing each). A drawn region (layers of '#' and '.', from a
+# file or the page's drawing box) is read here too, by :meth:`Region.parse`: the page sends
+# one target field, whichever of its two boxes a person filled.
 TARGET_KINDS: dict[str, TargetReader] = {"box": Box.parse, "cyl": Cylinder.parse}
 
 
 def parse_target(text: str, where: str = "target") -> Region:
-    """The target named by ``text``: ``AxBxC`` (or ``N``, the N x N x N cube) for a box, or
-    ``KIND:ARGS`` for a kind of :data:`TARGET_KINDS`; ``where`` names the input in messages.
+    """The target named by ``text``: ``AxBxC`` (or ``N``, the N x N x N cube) for a box,
+    ``KIND:ARGS`` for a kind of :data:`TARGET_KINDS`, or a drawn region (layers of ``#`` and
+    ``.``, as :meth:`Region.parse` reads them); ``where`` names the input in messages.
 
     >>> parse_target("2x3x4"), parse_target("box:3")
     (Box(2, 3, 4), Box(3, 3, 3))
     """
     if not isinstance(text, str):
         raise TypeError(f"a target is given as text like '2x3x4', not {type(text).__name__}")
+    if is_drawing(text):
+        return Region.parse(text, where)
     head, colon, rest = text.strip().partition(":")
     if not colon:
         return Box.parse(text, where)
@@ -412,6 +416,12 @@ def parse_target(text: str, where: str = "target") -> Region:
             f"{where}: {limits.shorten(head)} is not a kind of target (AxBxC, or {kinds})"
         )
     return read(rest, where)
+
+
+def is_drawing(text: str) -> bool:
+    """Whether target text is a drawn region (layers of '#' and '.'): no box or named kind
+    has a '#' or a line break."""
+    return "#" in text or "\n" in text.strip()
 
 
 def parse_box(text: str, where: str = "box") -> Box:

@@ -34,7 +34,7 @@ from snakecube.fold import words as fold_words
 from snakecube.nearby import catalog_typos, nearby
 from snakecube.search import solve
 from snakecube.search.inputs import as_target
-from snakecube.shape import Region, parse_target, wrong_count
+from snakecube.shape import Region, is_drawing, parse_target, wrong_count
 from snakecube.snake import Snake
 from snakecube.solution import Solution
 from snakecube.verify import InvalidSolution
@@ -86,19 +86,19 @@ def in_page_words(function: F) -> F:
     return wrapped  # type: ignore[return-value]
 
 
-def target(box: str = "", region: str = "") -> Region | None:
-    """The target the page asks for: a region's text, an ``AxBxC`` box, or None (the cube)."""
-    if not isinstance(box, str) or not isinstance(region, str):
+def target(text: str = "") -> Region | None:
+    """The target the page asks for, in its one field: an ``AxBxC`` box, a named kind
+    (``cyl:2x3``), a drawn region's text, or nothing (None: the cube), read by
+    ``shape.parse_target`` as every face reads a target."""
+    if not isinstance(text, str):
         raise InputError("the target must be given as text")
-    if region.strip():
-        return Region.parse(region, where="region")
-    if box.strip():
-        return parse_target(box.strip(), where="target")
-    return None
+    if not text.strip():
+        return None
+    return parse_target(text, where="region" if is_drawing(text) else "target")  # the page's words
 
 
 @in_page_words
-def read_input(snake: str, box: str = "", region: str = "") -> tuple[Snake, Region | None]:
+def read_input(snake: str, target_text: str = "") -> tuple[Snake, Region | None]:
     """The snake and target, parsed and size-checked before any work; InputError if bad.
 
     A cube count that does not fit the target is left for :func:`solve_answer`, which names
@@ -110,7 +110,7 @@ def read_input(snake: str, box: str = "", region: str = "") -> tuple[Snake, Regi
         raise InputError("type a snake: segment lengths like 3-3-3-3-2-..., or a catalog name")
     if len(snake) > limits.MAX_TEXT:
         raise InputError(f"the snake is {len(snake)} characters; at most {limits.MAX_TEXT}")
-    where = target(box, region)
+    where = target(target_text)
     try:
         parsed = Snake.parse(snake, None if where is None else where.volume)
     except CubeCountError:
@@ -120,15 +120,13 @@ def read_input(snake: str, box: str = "", region: str = "") -> tuple[Snake, Regi
 
 
 @in_page_words
-def mismatch(
-    snake: str, box: str = "", region: str = "", *, nearby: bool = True
-) -> dict[str, Any] | None:
+def mismatch(snake: str, target_text: str = "", *, nearby: bool = True) -> dict[str, Any] | None:
     """For a snake whose cube count does not fit the target: the one-line error and the
     nearby designs that fold (a look-up of at most ``NEARBY_NODES``; none with
     ``nearby=False``, which is only the quick check); None when it fits. Bad input raises
     InputError as :func:`read_input` does."""
 
-    parsed, where = read_input(snake, box, region)
+    parsed, where = read_input(snake, target_text)
     if where is not None and parsed.cubes == where.volume:
         return None
     try:
@@ -156,11 +154,11 @@ def not_a_cube(cubes: int) -> str:
 
 
 @in_page_words
-def cells(snake: str, box: str = "", region: str = "") -> int:
+def cells(snake: str, target_text: str = "") -> int:
     """How many cells the search fills: the target's, or the snake's cubes for the cube; 0
     when the snake's cube count does not fit (no search runs: :func:`solve_answer` says why,
     with the nearby designs)."""
-    parsed, where = read_input(snake, box, region)
+    parsed, where = read_input(snake, target_text)
     size = parsed.cubes if where is None else where.volume
     if size != parsed.cubes or (where is None and round(size ** (1 / 3)) ** 3 != size):
         return 0
@@ -170,8 +168,7 @@ def cells(snake: str, box: str = "", region: str = "") -> int:
 @in_page_words
 def solve_answer(
     snake: str,
-    box: str = "",
-    region: str = "",
+    target_text: str = "",
     *,
     seconds: float | None = None,
     limit: int | None = None,
@@ -182,7 +179,7 @@ def solve_answer(
     plus ``nearby`` designs when the snake does not fold, or ``error`` and ``nearby`` when
     its cube count does not fit the target."""
 
-    parsed, where = read_input(snake, box, region)
+    parsed, where = read_input(snake, target_text)
     try:
         result = solve(
             snake,
@@ -194,7 +191,7 @@ def solve_answer(
             strategy=strategy,
         )
     except CubeCountError as err:
-        wrong = mismatch(snake, box, region)
+        wrong = mismatch(snake, target_text)
         return wrong or {"error": str(err), "nearby": _nearby(parsed, where)}
     data = result.to_dict(solutions=MAX_SOLUTIONS)
     data["catalog_typo"] = _catalog_typo(result.snake, result.region)
@@ -202,8 +199,6 @@ def solve_answer(
     data["named"] = " ".join(x for x in said if x)
     data["solutions_shown"] = len(data["solutions"])
     data["fold"] = default_fold(result.solutions)
-    data["region_text"] = result.region.to_text() if where is not None else ""
-    data["box"] = "x".join(map(str, result.region.dims)) if where is None else box
     if result.complete and not result.solutions:
         data["nearby"] = _nearby(result.snake, result.region)
     return data
@@ -219,10 +214,10 @@ def default_fold(solutions: Any) -> dict[str, Any] | None:
     return {"default": k, "fewest_turns": bounds, "rule": fold.EASIEST_RULE}
 
 
-def picked_note(snake: str, box: str, region: str, picked: Solution) -> str:
+def picked_note(snake: str, target_text: str, picked: Solution) -> str:
     """'' when ``picked`` is the default solution (or that is not known quickly); else the
     words a sheet made from the page says it with."""
-    where = target(box, region)
+    where = target(target_text)
     index, default = choice.default_for(snake, where, picked)
     if default is None or index == default:
         return ""
@@ -308,10 +303,10 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
 
 
 @in_page_words
-def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
+def solution(snake: str, target_text: str, cells: list[list[int]]) -> Any:
     """The Solution the page picked, rebuilt from its cells and checked by the verifier."""
 
-    parsed, where = read_input(snake, box, region)
+    parsed, where = read_input(snake, target_text)
     full = as_target(where, parsed)
     parsed = Snake.parse(snake, full.volume)
     if not isinstance(cells, list) or len(cells) != full.volume or len(cells) > limits.MAX_CUBES:
@@ -330,11 +325,11 @@ def solution(snake: str, box: str, region: str, cells: list[list[int]]) -> Any:
 
 
 @in_page_words
-def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
+def details(snake: str, target_text: str, cells: list[list[int]]) -> dict[str, Any]:
     """What the page draws for one solution: the step viewer's scene (the same steps,
     orientation, colours and cut-aways as ``show --out x.html``) and the words."""
 
-    shown = scene.display(solution(snake, box, region, cells))
+    shown = scene.display(solution(snake, target_text, cells))
     said = {
         "start": prose.start_words(shown),
         "steps": [{"words": w, "check": c} for w, c in prose.table_steps(shown)],
@@ -343,15 +338,15 @@ def details(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[s
 
 
 @in_page_words
-def viewer_file(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
+def viewer_file(snake: str, target_text: str, cells: list[list[int]]) -> dict[str, Any]:
     """The offline viewer of one solution (``show --out x.html``), as the file's text: it
     needs no plotting library, so the static site can offer it too."""
 
-    return {"html": viewer.html(solution(snake, box, region, cells))}
+    return {"html": viewer.html(solution(snake, target_text, cells))}
 
 
 @in_page_words
-def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> dict[str, Any]:
+def plan_answer(snake: str, target_text: str, cells: list[list[int]]) -> dict[str, Any]:
     """The fold plan from a flat snake (asked for after :func:`details`, since a plan can take
     seconds), or ``error`` when none is found: the state before each step and after the last
     (``states``: a half turn is one step), and the pictures as the sheet draws them: the start
@@ -362,7 +357,7 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
     and how many quarter turns). The plan is ``fold.plan``'s for this solution: the one
     ``snakecube fold`` makes for it."""
 
-    picked = solution(snake, box, region, cells)
+    picked = solution(snake, target_text, cells)
     try:
         plan = fold.plan(picked)
     except InputError as err:
@@ -420,14 +415,12 @@ def plan_answer(snake: str, box: str, region: str, cells: list[list[int]]) -> di
 
 
 @in_page_words
-def wrong_answer(
-    snake: str, box: str, region: str, cells: list[list[int]], step: int
-) -> dict[str, Any]:
+def wrong_answer(snake: str, target_text: str, cells: list[list[int]], step: int) -> dict[str, Any]:
     """The fold plan's "Something doesn't match?" at ``step``: every question (its words and
     its picture: the snake when the answer is yes) and where each answer leads, then the
     verdicts' words (``fold.dialog``, as ``snakecube fold --went-wrong`` asks it)."""
 
-    picked = solution(snake, box, region, cells)
+    picked = solution(snake, target_text, cells)
     plan = fold.plan(picked)
     if not plan.found:
         return {"error": f"no fold plan: {plan.reason}"}

@@ -42,12 +42,12 @@ def drawn(solution: Any, form: str = "pdf") -> int:
     return sum(s.last + 1 for s in steps(solution))
 
 
-def render(snake: str, box: str, region: str, cells: list[list[int]], form: str) -> bytes:
+def render(snake: str, target: str, cells: list[list[int]], form: str) -> bytes:
     """The bytes of one download for the picked solution."""
 
     if form not in FORMS:
         raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
-    picked: Any = answers.solution(snake, box, region, cells)
+    picked: Any = answers.solution(snake, target, cells)
     work = drawn(picked, form)
     if work > MAX_DRAWN[form]:
         raise InputError(
@@ -57,7 +57,7 @@ def render(snake: str, box: str, region: str, cells: list[list[int]], form: str)
         )
     if form != "html":
         explain.need_pictures()
-    note = answers.picked_note(snake, box, region, picked) if form != "html" else ""
+    note = answers.picked_note(snake, target, picked) if form != "html" else ""
     typed = snake.strip() + (f"  ({note})" if note else "")
     with tempfile.TemporaryDirectory(prefix="snakecube-web-") as folder:
         path = Path(folder) / f"snakecube.{form}"
@@ -79,8 +79,7 @@ MAKE_MOST = 216  # cubes: the served page makes the pieces of at most a 6x6x6 (a
 
 def make(
     snake: str,
-    box: str,
-    region: str,
+    target: str,
     cells: list[list[int]],
     form: str,
     size: float,
@@ -98,7 +97,7 @@ def make(
     if form not in MAKE_FORMS:
         raise InputError(f"unknown download {form!r}; use one of {', '.join(MAKE_FORMS)}")
     settings = Settings(size, cord, colours)
-    picked: Any = answers.solution(snake, box, region, cells)
+    picked: Any = answers.solution(snake, target, cells)
     if len(picked.cells) > MAKE_MOST:
         raise InputError(
             f"the page makes the pieces of at most {MAKE_MOST} cubes, and this snake has "

@@ -139,8 +139,8 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
                 last[0] = now
                 send(("progress", {"done": done, "total": total, "found": found}))
 
-        snake, box, region, seconds = args
-        return answers.solve_answer(snake, box, region, seconds=seconds, progress=progress)
+        snake, target, seconds = args
+        return answers.solve_answer(snake, target, seconds=seconds, progress=progress)
     if kind == "mismatch":  # a cube count that does not fit: the nearby designs that do
         return answers.mismatch(*args)
     if kind == "details":
@@ -169,8 +169,8 @@ def warm() -> None:
 
     found = answers.solve_answer("standard")
     cells = found["solutions"][0]["cells"]
-    answers.details("standard", "", "", cells)
-    answers.plan_answer("standard", "", "", cells)
+    answers.details("standard", "", cells)
+    answers.plan_answer("standard", "", cells)
 
 
 def _cap_memory(limit: int) -> None:

@@ -5,11 +5,11 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 * ``GET /``: the page (its settings inline, allowed by the page's Content-Security-Policy);
   ``GET /page.js``, ``/page.css``, ``/scene.js`` (the drawing the offline viewer shares);
 * ``GET /api/catalog``: the named puzzles; ``GET /api/status``: the pool's places and workers;
-* ``POST /api/solve`` ``{snake, box, region}``: checked at once (limits before any work,
+* ``POST /api/solve`` ``{snake, target}``: checked at once (limits before any work,
   ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
   a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
   place of the pool, within ``answers.NEARBY_NODES``);
-* ``POST /api/details``, ``/api/plan`` ``{snake, box, region, cells}``: the step viewer's
+* ``POST /api/details``, ``/api/plan`` ``{snake, target, cells}``: the step viewer's
   scene and words, the fold plan; ``/api/wrong`` ``{..., step}``: the fold plan's
   "Something doesn't match?" questions at that step;
 * ``POST /api/download`` ``{..., form: pdf|gif|html}``: the sheet, the GIF, the viewer.
@@ -217,7 +217,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise deep
     if not isinstance(body, dict):
         raise InputError("the request must be a JSON object")
-    for key in ("snake", "box", "region", "form"):
+    for key in ("snake", "target", "form"):
         if key in body and not isinstance(body[key], str):
             raise InputError(f"{key} must be text")
     return body
@@ -245,8 +245,8 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def _fields(body: dict[str, Any]) -> tuple[str, str, str]:
-    return str(body.get("snake", "")), str(body.get("box", "")), str(body.get("region", ""))
+def _fields(body: dict[str, Any]) -> tuple[str, str]:
+    return str(body.get("snake", "")), str(body.get("target", ""))
 
 
 Handler = Callable[[Any, Request], Awaitable[Response]]
@@ -362,11 +362,11 @@ class Routes:
         """Step 1 of every job: the request read and checked (limits and syntax before any
         work): the job's arguments."""
         body = await _body(request)
-        snake, box, region = _fields(body)
-        answers.read_input(snake, box, region)
+        snake, target = _fields(body)
+        answers.read_input(snake, target)
         if kind == "solve":
-            return (snake, box, region, self.max_seconds)
-        args = (snake, box, region, _cells(body))
+            return (snake, target, self.max_seconds)
+        args = (snake, target, _cells(body))
         if kind == "wrong":
             return (*args, _step(body))
         if kind == "make":
@@ -400,10 +400,10 @@ class Routes:
     async def solve(self, request: Request) -> Response:
         """Server-sent events: ``progress`` while the search runs, then one ``result``."""
         args = await self._read(request, "solve")
-        if answers.mismatch(*args[:3], nearby=False) is not None:  # bad input: 400, with
+        if answers.mismatch(*args[:2], nearby=False) is not None:  # bad input: 400, with
             # the designs that do fit, looked for in the pool
             place = self.pool.reserve(_address(request))
-            wrong = await self._job(request, place, "mismatch", args[:3], NEARBY_JOB_SECONDS)
+            wrong = await self._job(request, place, "mismatch", args[:2], NEARBY_JOB_SECONDS)
             return JSONResponse(wrong, status_code=400)
         place = self.pool.reserve(_address(request))
         stop = anyio.Event()  # set by sse-starlette when the server stops

@@ -213,11 +213,13 @@
     $("search").textContent = "";
   }
 
+  // What is asked: the snake and one target, the drawn region if there is one, else the box
+  // (or a named kind, cyl:2x3); the server and the library read both kinds from one field.
   function request() {
     const region = $("region").value;
-    return { snake: $("snake").value.trim(), box: region.trim() ? "" : $("box").value.trim(),
-             region };
+    return { snake: $("snake").value.trim(), target: region.trim() ? region : $("box").value.trim() };
   }
+  const drawn = (req) => /[#\n]/.test(req.target);  // a drawn region, not a box's text
 
   // The link holds the snake and target, and once an answer is shown the solution picked
   // and the step shown (both counted from 1, as the page shows them), and the fold plan's
@@ -226,8 +228,8 @@
   function planMarker(k, after) { return k > 0 && k <= (plan ? plan.turns.length : k) ? `${k}-${after ? "after" : "before"}` : `${k}`; }
   function setHash(req) {
     const parts = [`snake=${encodeURIComponent(req.snake)}`];
-    if (req.box) parts.push(`box=${encodeURIComponent(req.box)}`);
-    if (req.region && req.region.length < 1500) parts.push(`region=${encodeURIComponent(req.region)}`);
+    if (req.target && !drawn(req)) parts.push(`box=${encodeURIComponent(req.target)}`);
+    if (drawn(req) && req.target.length < 1500) parts.push(`region=${encodeURIComponent(req.target)}`);
     if (scene && asked === req) parts.push(`solution=${pickedIndex + 1}`, `step=${step + 1}`);
     if (scene && asked === req && plan && planStep > 0) parts.push(`plan=${planMarker(planStep, planAfter)}`);
     else if (scene && asked === req && !plan && planLinked) parts.push(`plan=${planMarker(planLinked.step, planLinked.after)}`);
@@ -1357,7 +1359,7 @@
   // The command that makes the pieces on a person's own machine (the static page's panel).
   function makeCommand(req) {
     const quote = (t) => /^[A-Za-z0-9_.,:\/x-]+$/.test(t) ? t : `'${t.replace(/'/g, "'\\''")}'`;
-    const target = req.box ? ` --box ${quote(req.box)}` : req.region ? " --region region.txt" : "";
+    const target = !req.target ? "" : drawn(req) ? " --region region.txt" : ` --box ${quote(req.target)}`;
     const size = Number($("make-size").value) || 20, cord = Number($("make-cord").value) || 2.5;
     const colours = $("make-colours").value;
     // checker colours follow the fold: the one shown here
@@ -1458,8 +1460,8 @@
   window.addEventListener("hashchange", () => {
     if (!readHash() || FRAMED) return;
     const req = request();
-    const same = asked && answer && scene && req.snake === asked.snake && req.box === asked.box &&
-      req.region === asked.region && document.body.dataset.state === "done";
+    const same = asked && answer && scene && req.snake === asked.snake && req.target === asked.target &&
+      document.body.dataset.state === "done";
     if (!same) { solve(); return; }
     const want = linked.solution ? linked.solution - 1 : pickedIndex;
     const at = linked.step ? linked.step - 1 : step;

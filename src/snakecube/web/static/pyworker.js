@@ -29,7 +29,7 @@ from snakecube.web import answers
 
 def snakecube_call(ident, kind, args_json):
     args = json.loads(args_json)
-    fields = (args.get("snake", ""), args.get("box", ""), args.get("region", ""))
+    fields = (args.get("snake", ""), args.get("target", ""))
     try:
         if kind == "solve":
             # Say the target's size first: the page warns before a slow count starts.
