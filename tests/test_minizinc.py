@@ -87,8 +87,9 @@ def test_small_designs(tmp_path, symmetry):
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.box == (3, 3, 3)], ids=lambda e: e.name)
 def test_catalog_cubes(tmp_path, entry):
     snake = Snake.parse(entry.turns)
-    got, want = agree(snake, Box(3, 3, 3), tmp_path)
-    assert got == want
+    if entry.name in ("standard", "seed-red"):  # every placement: 48 times the work, so two
+        got, want = agree(snake, Box(3, 3, 3), tmp_path)
+        assert got == want
     got, want = agree(snake, Box(3, 3, 3), tmp_path, "directions")
     assert got == want
     if entry.name == "standard":

@@ -102,7 +102,7 @@ def test_counts_and_solutions_are_the_references(
 ) -> None:
     snake, box = design
     native = sc.solve(snake, box, workers=1, engine="kernel")
-    assume(native.nodes <= 30_000)  # the reference engine's time, not the module's
+    assume(native.nodes <= 10_000)  # the reference engine's time, not the module's
     want = sc.solve(snake, box, workers=1, engine="reference")  # no pruning: the definition
     pruned = sc.solve(snake, box, workers=1, engine=Reference(prune=DEFAULT_PRUNE))
     with pytest.MonkeyPatch.context() as m:
