@@ -120,84 +120,97 @@ def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]
     segment longer than ``longest``; the words quote the numbers as the snake was typed (a
     snake read as steps or as runs with each corner counted once says its items, not the
     segments' lengths)."""
-    seen = {snake.lengths}
-    ls = list(snake.lengths)
-    n = len(ls)
-    typed = snake.notation in ("steps", "runs")
-    noun, nouns = ("item", "items") if typed else ("segment", "segments")
+    e = _Edits(snake, cubes, longest)
+    yield from e.moved()
+    yield from e.recounted()
 
-    def t(i: int, v: int) -> int:
+
+class _Edits:
+    """The typos :func:`edits` undoes, by kind, each design given once."""
+
+    def __init__(self, snake: Snake, cubes: int, longest: int) -> None:
+        self.snake, self.cubes, self.longest = snake, cubes, longest
+        self.seen = {snake.lengths}
+        self.ls = list(snake.lengths)
+        typed = snake.notation in ("steps", "runs")
+        self.noun, self.nouns = ("item", "items") if typed else ("segment", "segments")
+
+    def t(self, i: int, v: int) -> int:
         """Segment i's length v as the person typed it."""
-        if snake.notation == "steps" or (snake.notation == "runs" and i > 0):
+        if self.snake.notation == "steps" or (self.snake.notation == "runs" and i > 0):
             return v - 1
         return v
 
-    def ok(new: list[int]) -> bool:
-        return (
-            bool(new)
+    def out(self, new: list[int], words: str) -> Iterator[tuple[Snake, str]]:
+        """``new`` with its words, if it is a design of the cube count not given before."""
+        if (
+            new
             and min(new) >= 2
-            and max(new) <= longest
-            and sum(new) - len(new) + 1 == cubes
-            and tuple(new) not in seen
-        )
-
-    def out(new: list[int], words: str) -> Iterator[tuple[Snake, str]]:
-        if ok(new):
-            seen.add(tuple(new))
+            and max(new) <= self.longest
+            and sum(new) - len(new) + 1 == self.cubes
+            and tuple(new) not in self.seen
+        ):
+            self.seen.add(tuple(new))
             yield Snake(tuple(new)), words
 
-    for i in range(n - 1):  # 1. neighbours swapped
-        new = [*ls[:i], ls[i + 1], ls[i], *ls[i + 2 :]]
-        yield from out(
-            new,
-            f"{nouns} {i + 1} and {i + 2} swapped ({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> "
-            f"{t(i, ls[i + 1])},{t(i + 1, ls[i])})",
-        )
-    for i in range(n - 1):  # 2. a corner moved by one cube
-        for d in (1, -1):
-            new = [*ls[:i], ls[i] + d, ls[i + 1] - d, *ls[i + 2 :]]
-            yield from out(
+    def moved(self) -> Iterator[tuple[Snake, str]]:
+        """The typos that keep the cube count: neighbours swapped, a corner moved by one."""
+        ls, t, n = self.ls, self.t, len(self.ls)
+        for i in range(n - 1):  # 1. neighbours swapped
+            new = [*ls[:i], ls[i + 1], ls[i], *ls[i + 2 :]]
+            yield from self.out(
                 new,
-                f"the corner after {noun} {i + 1} moved by one cube "
-                f"({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> {t(i, ls[i] + d)},"
-                f"{t(i + 1, ls[i + 1] - d)})",
+                f"{self.nouns} {i + 1} and {i + 2} swapped ({t(i, ls[i])},{t(i + 1, ls[i + 1])}"
+                f" -> {t(i, ls[i + 1])},{t(i + 1, ls[i])})",
             )
-    # Edits that change the cube count give it back only with one length each (the cube
-    # count is sum - segments + 1): that length alone is built, not every length up to the
-    # target's longest line (a 600-cube snake in 600x1x1 built 2 million lists unchecked).
-    short = cubes - (sum(ls) - n + 1)  # cubes missing (less than 0: too many)
-    for i in range(n):  # 3. one length mistyped
-        v = ls[i] + short
-        if v != ls[i] and 2 <= v <= longest:
-            new = [*ls[:i], v, *ls[i + 1 :]]
-            yield from out(new, f"{noun} {i + 1}: {t(i, ls[i])} -> {t(i, v)}")
-    for i in range(n - 1):  # 4a. a corner typed as a straight: two segments merged back
-        new = [*ls[:i], ls[i] + ls[i + 1] - 1, *ls[i + 2 :]]
-        yield from out(
-            new,
-            f"{nouns} {i + 1} and {i + 2} ({t(i, ls[i])},{t(i + 1, ls[i + 1])}) are one: "
-            f"{t(i, ls[i] + ls[i + 1] - 1)}",
-        )
-    for i in range(n):  # 4b. a straight typed as a corner: one segment split
-        for a in range(2, ls[i]):
-            new = [*ls[:i], a, ls[i] - a + 1, *ls[i + 1 :]]
-            yield from out(
+        for i in range(n - 1):  # 2. a corner moved by one cube
+            for d in (1, -1):
+                new = [*ls[:i], ls[i] + d, ls[i + 1] - d, *ls[i + 2 :]]
+                yield from self.out(
+                    new,
+                    f"the corner after {self.noun} {i + 1} moved by one cube "
+                    f"({t(i, ls[i])},{t(i + 1, ls[i + 1])} -> {t(i, ls[i] + d)},"
+                    f"{t(i + 1, ls[i + 1] - d)})",
+                )
+
+    def recounted(self) -> Iterator[tuple[Snake, str]]:
+        """The typos that change the cube count, given back only where the target's count
+        comes out: one length each (the count is sum - segments + 1), not every length up to
+        the target's longest line (a 600-cube snake in 600x1x1 built 2 million lists)."""
+        ls, t, n, noun = self.ls, self.t, len(self.ls), self.noun
+        short = self.cubes - (sum(ls) - n + 1)  # cubes missing (less than 0: too many)
+        for i in range(n):  # 3. one length mistyped
+            v = ls[i] + short
+            if v != ls[i] and 2 <= v <= self.longest:
+                new = [*ls[:i], v, *ls[i + 1 :]]
+                yield from self.out(new, f"{noun} {i + 1}: {t(i, ls[i])} -> {t(i, v)}")
+        for i in range(n - 1):  # 4a. a corner typed as a straight: two segments merged back
+            new = [*ls[:i], ls[i] + ls[i + 1] - 1, *ls[i + 2 :]]
+            yield from self.out(
                 new,
-                f"{noun} {i + 1} ({t(i, ls[i])}) is two: {t(i, a)},{t(i + 1, ls[i] - a + 1)}",
+                f"{self.nouns} {i + 1} and {i + 2} ({t(i, ls[i])},{t(i + 1, ls[i + 1])}) are "
+                f"one: {t(i, ls[i] + ls[i + 1] - 1)}",
             )
-    v = short + 1  # 5a. a length left out: it adds v - 1 cubes
-    for i in range(n + 1) if 2 <= v <= longest else ():
-        new = [*ls[:i], v, *ls[i:]]
-        yield from out(
-            new,
-            f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
-            if i < n
-            else f"a last {noun} of {t(i, v)} left out",
-        )
-    for i in range(n):  # 5b. a length typed twice (or one too many): it had ls[i] - 1 cubes
-        if ls[i] - 1 == -short:
-            new = [*ls[:i], *ls[i + 1 :]]
-            yield from out(new, f"{noun} {i + 1} ({t(i, ls[i])}) is one too many")
+        for i in range(n):  # 4b. a straight typed as a corner: one segment split
+            for a in range(2, ls[i]):
+                new = [*ls[:i], a, ls[i] - a + 1, *ls[i + 1 :]]
+                yield from self.out(
+                    new,
+                    f"{noun} {i + 1} ({t(i, ls[i])}) is two: {t(i, a)},{t(i + 1, ls[i] - a + 1)}",
+                )
+        v = short + 1  # 5a. a length left out: it adds v - 1 cubes
+        for i in range(n + 1) if 2 <= v <= self.longest else ():
+            new = [*ls[:i], v, *ls[i:]]
+            yield from self.out(
+                new,
+                f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
+                if i < n
+                else f"a last {noun} of {t(i, v)} left out",
+            )
+        for i in range(n):  # 5b. a length typed twice (or one too many): it had ls[i] - 1
+            if ls[i] - 1 == -short:
+                new = [*ls[:i], *ls[i + 1 :]]
+                yield from self.out(new, f"{noun} {i + 1} ({t(i, ls[i])}) is one too many")
 
 
 def nearby(

@@ -136,9 +136,7 @@ class Flats:
         if m < 3:  # no corner can turn: the state is flat
             return tuple(state)
         steps, grid, width, dead = self.steps, self.grid, self.width, self.dead
-        odd_after = [0] * (m + 1)  # odd corners from s on
-        for s in range(m - 2, 0, -1):
-            odd_after[s] = odd_after[s + 1] + (state[s] & 1)
+        odd_after = _odd_after(state, m)
         if odd_after[1] > turns:
             return None
         vals = [0] * (m - 1)  # the flat values chosen so far
@@ -810,3 +808,12 @@ class _Walk:
                 self.path.pop()
                 p._turn(s, -d)
                 rank += 1
+
+
+def _odd_after(state: Sequence[int], m: int) -> list[int]:
+    """The odd corners of ``state`` from each corner on (``m`` segments): the turns a flat
+    state still needs at least."""
+    odd_after = [0] * (m + 1)
+    for s in range(m - 2, 0, -1):
+        odd_after[s] = odd_after[s + 1] + (state[s] & 1)
+    return odd_after
