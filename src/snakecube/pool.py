@@ -181,101 +181,107 @@ def run(
     ends, and ``None`` every ``poll`` seconds while nothing arrives, so the caller can
     check time limits and progress.
     """
-    import multiprocessing  # imported here: only parallel jobs pay for it
-
-    ctx = multiprocessing.get_context("fork")
-    results: Any = ctx.Queue()
-    source = enumerate(items)
+    crew = _Crew(job, retries)
     ahead = lookahead if lookahead is not None else 2 * workers
-    procs: list[Any] = []
-    inboxes: list[Any] = []
-    running: dict[int, dict[int, Any]] = {}  # worker -> the jobs it holds (number -> item)
-    heard: set[int] = set()  # jobs that have sent at least one event
-    tries: dict[int, int] = {}
-    pending: list[tuple[int, Any]] = []  # jobs to redo after a worker died
-    parent = os.getpid()
-
-    def start(w: int) -> None:
-        inbox = ctx.Queue()
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
-        try:
-            p = ctx.Process(target=_loop, args=(job, inbox, results, parent), daemon=True)
-            p.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        if w < len(procs):
-            procs[w], inboxes[w] = p, inbox
-        else:
-            procs.append(p)
-            inboxes.append(inbox)
-        running[w] = {}
-
-    def feed(w: int) -> bool:
-        task = pending.pop(0) if pending else next(source, None)
-        if task is None:
-            return False
-        running[w][task[0]] = task[1]
-        inboxes[w].put(task)
-        return True
-
+    source = enumerate(items)
     for w in range(max(1, workers)):
-        start(w)
-    for w in itertools.islice(itertools.cycle(range(len(procs))), ahead):
-        if not feed(w):
+        crew.start(w)
+    for w in itertools.islice(itertools.cycle(range(len(crew.procs))), ahead):
+        if not crew.feed(w, source):
             break
     try:
-        while any(running.values()):
+        while any(crew.running.values()):
             stop.poll()  # a Ctrl-C dropped inside a finalizer (a worker's) still stops
             try:
-                i, value, done = results.get(timeout=poll)
+                i, value, done = crew.results.get(timeout=poll)
             except queue.Empty:
-                _check_alive(procs, running, heard, tries, retries, pending, start, feed)
+                crew.replace_the_dead(source)
                 yield None
                 continue
             if isinstance(value, _Failure):
                 value.reraise()
             if done:
-                holder = next((w for w, jobs in running.items() if i in jobs), None)
+                holder = next((w for w, jobs in crew.running.items() if i in jobs), None)
                 if holder is None:
                     continue  # a job redone after its worker died had already finished
-                del running[holder][i]
-                feed(holder)
+                del crew.running[holder][i]
+                crew.feed(holder, source)
             else:
-                heard.add(i)
+                crew.heard.add(i)
             yield Event(i, value, done)
     finally:
-        for p in procs:
+        crew.close()
+
+
+class _Crew:
+    """The forked workers of one :func:`run`: their processes and inboxes, the jobs each
+    holds, and the jobs to redo after a worker died."""
+
+    def __init__(self, job: Callable[[Any], Iterator[Any]], retries: int) -> None:
+        import multiprocessing  # imported here: only parallel jobs pay for it
+
+        self.ctx = multiprocessing.get_context("fork")
+        self.job, self.retries = job, retries
+        self.results: Any = self.ctx.Queue()
+        self.procs: list[Any] = []
+        self.inboxes: list[Any] = []
+        self.running: dict[int, dict[int, Any]] = {}  # worker -> its jobs (number -> item)
+        self.heard: set[int] = set()  # jobs that have sent at least one event
+        self.tries: dict[int, int] = {}
+        self.pending: list[tuple[int, Any]] = []  # jobs to redo after a worker died
+        self.parent = os.getpid()
+
+    def start(self, w: int) -> None:
+        """Worker ``w``, started (or started again), with signals blocked while it forks."""
+        inbox = self.ctx.Queue()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
+        try:
+            p = self.ctx.Process(
+                target=_loop, args=(self.job, inbox, self.results, self.parent), daemon=True
+            )
+            p.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if w < len(self.procs):
+            self.procs[w], self.inboxes[w] = p, inbox
+        else:
+            self.procs.append(p)
+            self.inboxes.append(inbox)
+        self.running[w] = {}
+
+    def feed(self, w: int, source: Iterator[tuple[int, Any]]) -> bool:
+        """Give worker ``w`` its next job (one to redo first); False when there is none."""
+        task = self.pending.pop(0) if self.pending else next(source, None)
+        if task is None:
+            return False
+        self.running[w][task[0]] = task[1]
+        self.inboxes[w].put(task)
+        return True
+
+    def replace_the_dead(self, source: Iterator[tuple[int, Any]]) -> None:
+        """Replace a worker that died; redo its jobs if they had sent nothing yet."""
+        for w, p in enumerate(self.procs):
+            if p.is_alive() or not self.running[w]:
+                continue
+            lost = self.running[w]
+            for i, item in sorted(lost.items()):
+                self.tries[i] = self.tries.get(i, 0) + 1
+                if i in self.heard or self.tries[i] > self.retries:
+                    raise WorkerDied(
+                        f"a worker process died (exit code {p.exitcode}) while running job {i}"
+                    )
+                self.pending.append((i, item))
+            self.start(w)
+            for _ in range(len(lost)):
+                self.feed(w, source)
+
+    def close(self) -> None:
+        """Stop the workers and close the queues."""
+        for p in self.procs:
             if p.is_alive():
                 p.terminate()
-        for p in procs:
+        for p in self.procs:
             p.join(timeout=5)
-        for q in (results, *inboxes):
+        for q in (self.results, *self.inboxes):
             q.cancel_join_thread()
             q.close()
-
-
-def _check_alive(
-    procs: list[Any],
-    running: dict[int, dict[int, Any]],
-    heard: set[int],
-    tries: dict[int, int],
-    retries: int,
-    pending: list[tuple[int, Any]],
-    start: Callable[[int], None],
-    feed: Callable[[int], bool],
-) -> None:
-    """Replace a worker that died; redo its jobs if they had sent nothing yet."""
-    for w, p in enumerate(procs):
-        if p.is_alive() or not running[w]:
-            continue
-        lost = running[w]
-        for i, item in sorted(lost.items()):
-            tries[i] = tries.get(i, 0) + 1
-            if i in heard or tries[i] > retries:
-                raise WorkerDied(
-                    f"a worker process died (exit code {p.exitcode}) while running job {i}"
-                )
-            pending.append((i, item))
-        start(w)
-        for _ in range(len(lost)):
-            feed(w)
