@@ -254,32 +254,9 @@ def draw(
     for c in near:
         if c.kind == "cut":
             continue
-        alpha = GHOST_ALPHA if c.kind == "ghost" else 1.0
         if c.kind == "solid":
             order[c.cube] = len(shapes)
-        for axis, sign in faces:
-            quad = tuple(project(p) for p in face_quad(c.cell, axis, sign))
-            fill = shade(c.colour, FACE_SHADE[axis])
-            shapes.append(Shape(quad, fill, EDGE, 1.0, cube=c.cube, alpha=alpha))
-        if c.pattern == "hatch" and c.kind == "solid":  # see-through: tinted, no lines
-            for axis, sign in faces:
-                shapes.extend(_hatch(c, face_quad(c.cell, axis, sign), project))
-        if c.mark:  # inside the faces' edges, so the next cubes' edges leave it whole
-            for axis, sign in faces:
-                ring = [project(p) for p in face_quad(c.cell, axis, sign)]
-                mx, my = sum(q[0] for q in ring) / 4, sum(q[1] for q in ring) / 4
-                for k in (0.88, 0.66) if c.pattern == "ring" else (0.88,):  # "ring": two
-                    inset = tuple((mx + (q[0] - mx) * k, my + (q[1] - my) * k) for q in ring)
-                    shapes.append(Shape(inset, "", c.mark, 3.0, cube=c.cube))
-        if c.seam is not None:
-            axis, at = c.seam
-            for a, sign in faces:
-                if a == axis:
-                    continue
-                edge = [p for p in face_quad(c.cell, a, sign) if abs(p[axis] - at) < 1e-9]
-                if len(edge) == 2:
-                    pts = (project(edge[0]), project(edge[1]))
-                    shapes.append(Shape(pts, "", SEAM, 5.0, "", False, c.cube))
+        shapes += _cube_shapes(c, faces, project)
     for points, colour, width, dash in lines:
         shapes.append(Shape(tuple(project(p) for p in points), "", colour, width, dash, False))
     for points, colour in arrows:
@@ -305,6 +282,37 @@ def draw(
     else:
         bounds = (window[0], window[1], window[2], window[3])
     return Drawing(tuple(shapes), tuple(out_labels), bounds, order, caption, tuple(notes))
+
+
+def _cube_shapes(c: Cube, faces: Sequence[tuple[int, int]], project: Projector) -> list[Shape]:
+    """One cube's shapes, far to near with the others: its faces that look towards the eye,
+    a see-through cube's hatching, its mark and its seam."""
+    out: list[Shape] = []
+    alpha = GHOST_ALPHA if c.kind == "ghost" else 1.0
+    for axis, sign in faces:
+        quad = tuple(project(p) for p in face_quad(c.cell, axis, sign))
+        fill = shade(c.colour, FACE_SHADE[axis])
+        out.append(Shape(quad, fill, EDGE, 1.0, cube=c.cube, alpha=alpha))
+    if c.pattern == "hatch" and c.kind == "solid":  # see-through: tinted, no lines
+        for axis, sign in faces:
+            out.extend(_hatch(c, face_quad(c.cell, axis, sign), project))
+    if c.mark:  # inside the faces' edges, so the next cubes' edges leave it whole
+        for axis, sign in faces:
+            ring = [project(p) for p in face_quad(c.cell, axis, sign)]
+            mx, my = sum(q[0] for q in ring) / 4, sum(q[1] for q in ring) / 4
+            for k in (0.88, 0.66) if c.pattern == "ring" else (0.88,):  # "ring": two
+                inset = tuple((mx + (q[0] - mx) * k, my + (q[1] - my) * k) for q in ring)
+                out.append(Shape(inset, "", c.mark, 3.0, cube=c.cube))
+    if c.seam is not None:
+        axis, at = c.seam
+        for a, sign in faces:
+            if a == axis:
+                continue
+            edge = [p for p in face_quad(c.cell, a, sign) if abs(p[axis] - at) < 1e-9]
+            if len(edge) == 2:
+                pts = (project(edge[0]), project(edge[1]))
+                out.append(Shape(pts, "", SEAM, 5.0, "", False, c.cube))
+    return out
 
 
 def _edges(c: Cube, project: Projector, colour: str, width: float, dash: str) -> list[Shape]:
