@@ -707,7 +707,7 @@ def states_of(
 
 
 class _Walk:
-    """One :meth:`Planner.walk`: its passes of limited discrepancy, the shortest hand distance
+    """One :meth:`Folder.walk`: its passes of limited discrepancy, the shortest hand distance
     found so far and its plan, and the turns already known to be free."""
 
     def __init__(self, planner: Folder, turns: int, bound: int, clear_only: bool) -> None:
