@@ -702,3 +702,16 @@ def test_the_grey_check_can_fail(monkeypatch):
     assert any(abs(p["turning"] - p["moving"]) < CLASS_CONTRAST for p in pages)
     assert scene.cube_colour(0 if plan.held == "first" else len(plan.end) - 1) == "#7a4a22"
     assert start["held end"] - start["held end's ring"] < ARROW_CONTRAST, start
+
+
+@pytest.mark.pictures
+def test_a_gif_stopped_before_its_first_frame_says_it_stopped(tmp_path):
+    """A time limit that runs out as the GIF starts: the stop, not matplotlib's IndexError
+    from its writer finishing with no frames (`show king --seconds 2.26 --out k.gif` said
+    "internal error: IndexError" now and then, when the limit fell before the first frame)."""
+    from snakecube import stop
+
+    anim = pictures.animation(next(sc.solutions("standard")))
+    with stop.within(0.0, began=0.0), pytest.raises(stop.OutOfTime):
+        pictures.write_pages(anim, tmp_path / "s.gif", ".gif")
+    assert not (tmp_path / "s.gif").exists()

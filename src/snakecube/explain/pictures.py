@@ -1050,6 +1050,13 @@ def write_pages(figs_or_anim: Any, path: Path, kind: str) -> Path:
     if kind == ".gif":
         try:
             figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
+        except IndexError as err:
+            # Stopped before its first frame (a time limit, Ctrl-C, the memory cap of a
+            # server's worker): matplotlib's writer then fails on its empty list of frames as
+            # it finishes, which hid why it stopped. The first failure is the answer.
+            if err.__context__ is not None:
+                raise err.__context__ from None
+            raise
         finally:
             plt.close(figs_or_anim._fig)
     elif kind == ".pdf":
