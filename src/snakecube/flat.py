@@ -147,7 +147,10 @@ def flat(
     """
     if not isinstance(snake, Snake):
         raise TypeError(f"flat() needs a Snake, not {type(snake).__name__}")
-    deadline, estimate = _planned(snake, seconds, on_forecast)
+    try:
+        deadline, estimate = _planned(snake, seconds, on_forecast)
+    except KeyboardInterrupt:  # stopped in the forecast: an answer too, with nothing counted
+        return _result(snake, 0, [], StopReason.INTERRUPTED)
     lengths = snake.lengths
     n_seg = len(lengths)
     steps = ((1, 0), (0, 1), (-1, 0), (0, -1))

@@ -40,9 +40,11 @@ built.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from typing import Any, TypeVar
 
@@ -210,12 +212,18 @@ def off_main_thread(call: Callable[[], T]) -> T:
             failed.append(err)
 
     helper = threading.Thread(target=run, name="snakecube-sat", daemon=True)
-    helper.start()
     try:
+        helper.start()
         while helper.is_alive():
             helper.join(0.05)
-    except KeyboardInterrupt:
-        helper.join()  # the solver is the helper's until the call returns
+    except BaseException:
+        # The solver is the helper's until the call returns, whatever stops this thread
+        # meanwhile (a Ctrl-C, then maybe another): freed while it still ran, CaDiCaL
+        # crashed the process (SIGSEGV in its destructor, once in about a hundred Ctrl-Cs
+        # of the bent 729-cube snake on a busy machine).
+        while helper.is_alive():
+            with contextlib.suppress(BaseException):
+                helper.join()
         raise
     if failed:
         raise failed[0]
@@ -263,9 +271,7 @@ class SatSearch:
         while work < conflicts:
             if stop is not None and stop():
                 return None
-            self.solver.conf_budget(min(STEP, conflicts - work))
-            answer = off_main_thread(self.solver.solve_limited)
-            total = int(self.solver.accum_stats().get("conflicts", 0))
+            answer, total, model = off_main_thread(partial(self._call, min(STEP, conflicts - work)))
             work += max(ROUND_CONFLICTS, total - self.conflicts)
             self.conflicts = total
             if answer is None:
@@ -273,7 +279,7 @@ class SatSearch:
             decided = True
             if not answer:
                 break
-            model = self.solver.get_model()
+            assert model is not None  # a model comes with every yes
             if self.edges is None:
                 assert self.encoding is not None
                 cells = self.encoding.placement(model)
@@ -283,9 +289,9 @@ class SatSearch:
                 cells = self.edges.placement(model)
                 break
             decided = False
-            for clause in self.edges.cycles(pieces, model):
-                self.solver.add_clause(clause)
-                self.cuts += 1
+            cuts = list(self.edges.cycles(pieces, model))
+            off_main_thread(partial(self._add, cuts))
+            self.cuts += len(cuts)
         out = Slice(self.slices, self.conflicts - began, decided, cells)
         self.slices += 1
         return out
@@ -299,8 +305,24 @@ class SatSearch:
             if s.decided:
                 return
 
+    # Every python-sat call is made by off_main_thread's helper: made from the main thread,
+    # python-sat puts its own Ctrl-C handler around it and jumps out of CaDiCaL, which left
+    # the solver broken (its destructor crashed the process, SIGSEGV, in about one of a
+    # hundred Ctrl-Cs of the bent 729-cube snake's proof on a busy machine).
+    def _call(self, step: int) -> tuple[bool | None, int, list[int] | None]:
+        """One solver call of at most ``step`` conflicts: its answer, the conflicts so far,
+        and the model when it found one."""
+        self.solver.conf_budget(step)
+        answer = self.solver.solve_limited()
+        total = int(self.solver.accum_stats().get("conflicts", 0))
+        return answer, total, self.solver.get_model() if answer else None
+
+    def _add(self, clauses: list[list[int]]) -> None:
+        for clause in clauses:
+            self.solver.add_clause(clause)
+
     def close(self) -> None:
-        self.solver.delete()
+        off_main_thread(self.solver.delete)
 
 
 # A count of a snake whose corners follow the colouring first asks the edge model for a proof
