@@ -214,6 +214,18 @@ def _let_the_forkserver_end() -> None:
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
 
 
+def _blas_buffers() -> None:
+    """Allocate OpenBLAS's buffers (numpy's, for the pictures) before the memory cap: it
+    allocates them at its first matrix product, and when that fails under the cap it ends
+    the process (exit 1, "Memory allocation still failed") instead of raising MemoryError, so
+    a picture past the cap was "the search process ended unexpectedly" now and then."""
+    try:
+        import numpy
+    except ImportError:  # no pictures here (the show extra): no BLAS either
+        return
+    numpy.ones((128, 128)) @ numpy.ones((128, 128))
+
+
 def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 20) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
     temporary files go into ``folder`` (the pool removes it with the worker). It ends with
@@ -226,6 +238,7 @@ def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 
         signal.signal(sig, signal.SIG_IGN)
     warnings.simplefilter("ignore")
     tempfile.tempdir = folder
+    _blas_buffers()
     _cap_memory(memory)
     with contextlib.suppress(Exception):  # a job that fails says why; warming is only speed
         warm()
