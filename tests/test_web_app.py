@@ -4,6 +4,7 @@ for use offline, a rebuilt site offered as an update), and the puzzle named on b
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -132,8 +133,16 @@ def test_the_static_site_is_an_app_that_works_offline(browser, tmp_path):
 def test_a_rebuilt_site_is_offered_as_an_update(browser, tmp_path):
     """New files replace old ones: a rebuilt site (here its style sheet changed) installs a
     new worker, the page says an update is ready, and Reload brings the new files under a
-    cache of the new build only."""
+    cache of the new build only.
+
+    The files are dated a year back, as on a host that has served them for a while: a host
+    that sends no Cache-Control (``http.server``) then lets the browser keep its own copy of a
+    file for weeks, so a worker that fetched through the browser's cache kept the old style
+    sheet under the new version (as it did, now and then, with files written seconds ago)."""
     out = _site(tmp_path / "site")
+    year_ago = time.time() - 365 * 86400
+    for f in out.rglob("*"):
+        os.utime(f, (year_ago, year_ago))
     port = free_port()
     argv = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(out)]
     base = f"http://127.0.0.1:{port}/"
