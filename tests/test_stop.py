@@ -62,6 +62,7 @@ def test_ctrl_c_in_rate_gives_no_score():
         assert data == {"complete": False, "stop_reason": "interrupted"}
 
 
+@pytest.mark.slow
 def test_ctrl_c_early_in_rate_is_the_least_document():
     """A stop before the search began (here at once) still gives one JSON document."""
     out, _ = _interrupt("rate", _harder_4x4x4(), "--json", after=0)
