@@ -33,7 +33,7 @@ from bench import Parser
 import snakecube as sc
 from snakecube.designs import design_of, random_path
 from snakecube.search import kernel, options, reference
-from snakecube.search.inputs import prepare
+from snakecube.search.inputs import compile_inputs
 from snakecube.search.plan import Unit, make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,7 +208,8 @@ def _count(problem, units, flags: int, min_free: int) -> tuple[int, int, float]:
 
 
 def pruning(snake: sc.Snake | str, name: str, full: bool = True) -> list[str]:
-    problem, plan = prepare(snake)
+    inputs = compile_inputs(snake)
+    problem, plan = inputs.problem, make_plan(inputs.problem, inputs.start, inputs.prefix)
     group = len(problem.region.symmetries)
     everything = [Unit(c, (), 0) for c in range(problem.ncells)]
     steps = [

@@ -305,3 +305,16 @@ def serving(port: int, *options: str) -> contextlib.AbstractContextManager[subpr
     """``snakecube serve --port PORT OPTIONS`` in the background (see :func:`listening`)."""
     return listening([sys.executable, "-m", "snakecube", "serve", "--port", str(port), *options],
                      port)  # fmt: skip
+
+
+def prepare(snake, target=None, **options):
+    """The problem and the plan of a search, as ``solve`` makes them (``options``:
+    ``compile_inputs``'s ``start``, ``path``, ``reverse``, and ``make_plan``'s ``min_units``),
+    for the tests that drive the loops directly."""
+    from snakecube.search.inputs import compile_inputs
+    from snakecube.search.plan import make_plan
+
+    min_units = options.pop("min_units", 1)
+    inputs = compile_inputs(snake, target, **options)
+    plan = make_plan(inputs.problem, inputs.start, inputs.prefix, min_units=min_units)
+    return inputs.problem, plan

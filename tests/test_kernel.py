@@ -8,11 +8,11 @@ import random
 import pytest
 
 import snakecube as sc
+from conftest import prepare
 from corpus import load_known
 from snakecube.designs import design_of, random_path
 from snakecube.search import first, kernel, options, reference
 from snakecube.search.engine import Stats
-from snakecube.search.inputs import prepare
 from snakecube.search.options import ALL_PRUNE, DEAD_END, DEFAULT_PRUNE, PARITY, TAIL
 from snakecube.search.plan import Unit, make_plan
 

@@ -8,8 +8,8 @@ import pytest
 
 import snakecube as sc
 from bruteforce import census_of
+from conftest import prepare
 from snakecube.search import reference
-from snakecube.search.inputs import prepare
 from snakecube.search.plan import Unit
 
 RED_START = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (2, 1, 0)]  # seeds/003's starting path

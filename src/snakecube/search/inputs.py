@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from snakecube import limits
 from snakecube.errors import InputError
-from snakecube.search.plan import Plan, make_plan, prefix_from_path
+from snakecube.search.plan import prefix_from_path
 from snakecube.search.problem import Problem
 from snakecube.shape import Box, Coord, Region, parse_target
 from snakecube.snake import Snake
@@ -121,18 +121,3 @@ def compile_inputs(
         return Inputs(problem, None, ())
     cell, dirs = prefix_from_path(problem, fixed)
     return Inputs(problem, cell, dirs)
-
-
-def prepare(
-    snake: Snake | str,
-    target: Target = None,
-    *,
-    start: Coord | None = None,
-    path: Sequence[Coord] | None = None,
-    reverse: bool = False,
-    min_units: int = 1,
-) -> tuple[Problem, Plan]:
-    """Parse and compile the inputs and plan the search."""
-    inputs = compile_inputs(snake, target, start=start, path=path, reverse=reverse)
-    plan = make_plan(inputs.problem, inputs.start, inputs.prefix, min_units=min_units)
-    return inputs.problem, plan
