@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -67,8 +67,27 @@ class Tally:
     partitions: tuple[int, int]
 
 
+class Kept:
+    """What a census's answer does with its store: ``with census(...) as c:`` (or
+    ``c.close()``) removes a temporary one at once; it is removed with the object anyway."""
+
+    __slots__ = ()
+    _cleanup: Any  # a TemporaryDirectory, or None for a store the caller named
+
+    def close(self) -> None:
+        """Remove a temporary store now (it is removed with the object anyway)."""
+        if self._cleanup is not None:
+            self._cleanup.cleanup()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Census(Tally):
+class Census(Tally, Kept):
     """Every snake design that folds into a region, with its number of solutions: the
     ``Tally`` of its run (see there for a stopped one), and where it is kept. ``store`` is
     where the work is kept (None for a temporary store, removed with this object).
@@ -184,14 +203,3 @@ class Census(Tally):
             "partitions": list(self.partitions),
             "store": None if self.store is None else str(self.store),
         }
-
-    def close(self) -> None:
-        """Remove a temporary store now (it is removed with the object anyway)."""
-        if self._cleanup is not None:
-            self._cleanup.cleanup()
-
-    def __enter__(self) -> Census:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -28,7 +28,14 @@ from snakecube.census.joint import (
     target_name,
 )
 from snakecube.census.reduce import TOP
-from snakecube.census.result import CHECK_EVERY, Census, Progress, snake_of_key, turns_order
+from snakecube.census.result import (
+    CHECK_EVERY,
+    Census,
+    Kept,
+    Progress,
+    snake_of_key,
+    turns_order,
+)
 from snakecube.census.runner import (
     check_forecast,
     checked,
@@ -80,7 +87,7 @@ class JointTally:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class JointCensus(JointTally):
+class JointCensus(JointTally, Kept):
     """Every design that folds into every one of several targets of equal size, with its
     distinct solutions in each counted target (up to its symmetries and reversal).
 
@@ -184,17 +191,6 @@ class JointCensus(JointTally):
             "partitions": list(self.partitions),
             "store": None if self.store is None else str(self.store),
         }
-
-    def close(self) -> None:
-        """Remove a temporary store now (it is removed with the object anyway)."""
-        if self._cleanup is not None:
-            self._cleanup.cleanup()
-
-    def __enter__(self) -> JointCensus:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _found(
