@@ -4,6 +4,15 @@ them, with its solutions in each (``joint_census``, ``JointCensus``).
 Each target is counted by its own census, in its own store inside the joint store; the
 designs they share are intersected partition by partition (``joint``); and one more target
 whose census is out of reach may be asked design by design by a search (``decide``).
+
+Decided: the census of one target (``runner.census``, ``Census``) stays the primitive, and
+this module is built on it (``run_census`` per target, ``alone`` holds each one's ``Census``;
+the answers share their store handling, ``result.Kept``). Rejected: one driver and one result
+class, a census of one target being the joint census of a list of one. For one target the
+intersection is a copy of every design into the joint store (millions of rows for 2x4x5, on
+top of the census itself), the store's layout moves under ``targets/NAME`` so a store made
+before cannot be resumed, and every one-target answer (``rows``, the CSV, the JSON, a
+design's solutions as a number, not a tuple of one) would change shape for its users.
 """
 
 from __future__ import annotations
