@@ -257,6 +257,15 @@ def add_seconds(
     p.add_argument("--seconds", type=seconds_type, metavar="S", help=help)
 
 
+def add_held(
+    p: Parser, help: str = "the end you hold while folding (default: the easier one)"
+) -> None:
+    """``--from best|first|last`` (``args.held``): the end a fold plan is held by."""
+    p.add_argument(
+        "--from", dest="held", choices=("best", "first", "last"), default="best", help=help
+    )
+
+
 def add_json(p: Parser, help: str = "print one JSON object") -> None:
     p.add_argument("--json", action="store_true", help=help)
 

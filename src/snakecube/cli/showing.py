@@ -14,6 +14,7 @@ from snakecube.cli.base import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Parser,
+    add_held,
     add_json,
     add_quiet,
     add_seconds,
@@ -198,13 +199,7 @@ def _fold_options(p: Parser) -> None:
         metavar="N",
         help="moves the planner tries per search before it gives up (default 200000)",
     )
-    p.add_argument(
-        "--from",
-        dest="held",
-        choices=("best", "first", "last"),
-        default="best",
-        help="the end you hold while folding (default: the easier one)",
-    )
+    add_held(p)
     add_seconds(p)
     p.add_argument(
         "--fewest",

@@ -16,6 +16,7 @@ from snakecube.cli.base import (
     EXIT_OK,
     SNAKE_HELP,
     Parser,
+    add_held,
     add_json,
     add_quiet,
     add_scheduler,
@@ -341,13 +342,7 @@ def _check_options(p: Parser) -> None:
         help="the fold plan to compare with is solution K's (default: the one snakecube fold "
         "plans)",
     )
-    p.add_argument(
-        "--from",
-        dest="held",
-        choices=("best", "first", "last"),
-        default="best",
-        help="the end held in the fold plan compared with (default: fold's)",
-    )
+    add_held(p, "the end held in the fold plan compared with (default: fold's)")
     add_seconds(p)
     add_json(p, "print JSON")
 
