@@ -272,9 +272,12 @@ def test_designs_of_4x4x4_are_refused_at_once_with_the_forecast(capsys, tmp_path
     data = json.loads(capsys.readouterr().out)
     assert data["refused_without_seconds"] and data["seconds"] > 365 * 86400
     assert "years on" in data["time"] and data["units"] == len(path_units(sc.Box(4, 4, 4), 64))
+    assert data["partitions"] == 256
     assert main(["designs", "--box", "2x3x4", "--estimate"]) == 0
     out = capsys.readouterr().out
     assert "time           about" in out and "refused" not in out
+    units = len(path_units(sc.Box(2, 3, 4), 64))  # the bar's steps: the units, then 16 partitions
+    assert f"{units}; then 16 partitions to reduce (the bar counts both: {units + 16} steps)" in out
 
 
 def test_a_census_with_a_time_limit_stops_and_keeps_its_store(tmp_path):
