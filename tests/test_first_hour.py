@@ -42,6 +42,27 @@ def test_nearby_quotes_the_numbers_as_typed(capsys):
     assert "one typo from the catalog's standard: items 16 and 17 swapped (2,1 -> 1,2)" in out
 
 
+def test_a_nearby_design_is_written_as_the_snake_was_typed(capsys):
+    """Typed as runs, the design one typo away is written as runs too, so that it reads as
+    the numbers typed (before: as lengths, "lengths:3,3,3,3,...", numbers never typed); typed
+    as lengths, as lengths. The page's links are written the same way."""
+    from snakecube.web import answers
+
+    runs = "3 2 2 2 1 1 2 1 2 1 1 2 1 2 1 1 2"  # the standard's runs, items 7 and 8 swapped
+    assert main(["solve", runs]) == 0
+    out = capsys.readouterr().out
+    assert "  standard, from the catalog: runs:3,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2\n" in out
+    assert "items 7 and 8 swapped (2,1 -> 1,2)" in out
+    assert sc.Snake.parse("runs:3,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2") == sc.Snake.parse("standard")
+    lengths = "3-3-3-3-2-2-3-2-3-2-2-3-2-3-2-2-3"  # the same typo, typed as lengths
+    assert main(["solve", lengths]) == 0
+    assert "  standard, from the catalog: lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3\n" in (
+        capsys.readouterr().out
+    )
+    said = answers.solve_answer(runs)
+    assert said["nearby"][0]["text"] == "runs:3,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2"
+
+
 def test_a_run_too_long_is_named_first(capsys):
     """A 64-cube snake with a run of 5 in the 4x4x4 box: the segment named at once, as the
     answer, with no search and no look-up of nearby designs."""

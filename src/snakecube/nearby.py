@@ -115,6 +115,16 @@ def catalog_typos(snake: Snake | str, target: Region | str | None = None) -> lis
     return [t for _, t in sorted(found, key=lambda f: f[0])]
 
 
+ITEM_NOTATIONS = ("steps", "runs")  # read so, the edits quote the items typed, not lengths
+
+
+def written_as_typed(design: Snake, typed: Snake) -> str | None:
+    """``design`` in the notation ``typed`` was read in, where the edits quote its items
+    (steps, runs with each corner counted once), so that the design reads as the numbers
+    the person typed; None otherwise (then its segment lengths are what the edits quote)."""
+    return design.format(typed.notation) if typed.notation in ITEM_NOTATIONS else None
+
+
 def edits(snake: Snake, cubes: int, longest: int) -> Iterator[tuple[Snake, str]]:
     """Candidate designs, most likely typo first, each once, with ``cubes`` cubes and no
     segment longer than ``longest``; the words quote the numbers as the snake was typed (a
@@ -132,7 +142,7 @@ class _Edits:
         self.snake, self.cubes, self.longest = snake, cubes, longest
         self.seen = {snake.lengths}
         self.ls = list(snake.lengths)
-        typed = snake.notation in ("steps", "runs")
+        typed = snake.notation in ITEM_NOTATIONS
         self.noun, self.nouns = ("item", "items") if typed else ("segment", "segments")
 
     def t(self, i: int, v: int) -> int:

@@ -398,8 +398,11 @@ def nearby_designs(args: Namespace, snake: Snake, region: Region) -> list[Nearby
     )
 
 
-def print_nearby(near: Sequence[Nearby]) -> None:
-    """The designs one typo away that fold, after an answer with no solutions."""
+def print_nearby(near: Sequence[Nearby], typed: Snake) -> None:
+    """The designs one typo away that fold, after an answer with no solutions, each written
+    as ``typed`` was where the edits quote its items (steps, runs), else as lengths."""
+    from snakecube.nearby import written_as_typed  # the search's module, loaded with it
+
     if not near:
         print("no design one typo away folds either")
         return
@@ -408,7 +411,8 @@ def print_nearby(near: Sequence[Nearby]) -> None:
         count = f"{n.distinct}{'' if n.complete else '+'}"
         plural = "s" if n.distinct != 1 else ""
         known = f"{n.name}, from the catalog: " if n.name else ""
-        print(f"  {known}lengths:{','.join(map(str, n.snake.lengths))}")
+        text = written_as_typed(n.snake, typed) or "lengths:" + ",".join(map(str, n.snake.lengths))
+        print(f"  {known}{text}")
         print(f"      {n.edit}; {count} distinct solution{plural}")
 
 

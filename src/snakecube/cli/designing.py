@@ -753,5 +753,5 @@ def rate_command(args: Namespace) -> int:
         if key != "stop_reason":
             print(f"{key:11} {value}")
     if result.complete and not result.distinct and not why:  # a run too long: said above
-        print_nearby(nearby_designs(args, result.snake, result.region))
+        print_nearby(nearby_designs(args, result.snake, result.region), result.snake)
     return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK

@@ -164,7 +164,7 @@ def solve_command(args: Namespace) -> int:
         print(f"({said})")
     print(report(result, style))
     if unsolvable:
-        print_nearby(near)
+        print_nearby(near, result.snake)
     if args.show:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")

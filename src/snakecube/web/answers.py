@@ -31,7 +31,7 @@ from snakecube.explain import prose, scene, viewer
 from snakecube.explain.drawing import FACE_SHADE
 from snakecube.fold import choice
 from snakecube.fold import words as fold_words
-from snakecube.nearby import catalog_typos, nearby
+from snakecube.nearby import catalog_typos, nearby, written_as_typed
 from snakecube.search import solve
 from snakecube.search.inputs import as_target
 from snakecube.shape import Region, is_drawing, parse_target, wrong_count
@@ -285,7 +285,7 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
             "edit": t.edit,
             "distinct": None,
             "complete": False,
-            "text": "-".join(map(str, t.snake.lengths)),
+            "text": written_as_typed(t.snake, snake) or "-".join(map(str, t.snake.lengths)),
             "name": t.name,
         }
         for t in catalog_typos(snake, where)[:NEARBY]
@@ -298,7 +298,8 @@ def _nearby(snake: Snake, where: Region | None) -> list[dict[str, Any]]:
     )
     for n in found:
         if n.snake.lengths not in named and len(out) < NEARBY:
-            out.append({**n.to_dict(), "text": "-".join(map(str, n.snake.lengths))})
+            text = written_as_typed(n.snake, snake) or "-".join(map(str, n.snake.lengths))
+            out.append({**n.to_dict(), "text": text})
     return out
 
 
