@@ -466,7 +466,12 @@ class _Runner:
 
 class _Work:
     """A census's progress in forecast CPU seconds: the units finished in this run at their
-    measured work, those left at their forecast, and the reduce's share of its forecast."""
+    measured work, those left at their forecast, and the reduce's share of its forecast.
+
+    Decided: a rerun from a store starts its bar at 0 %, the share of this run's work, and
+    says the steps finished before beside it ("15/1129 steps"). Its time left is tqdm's,
+    from the work done since the start; counting the units finished before as done would
+    make that rate, and the time left, wrong. Rejected: the share of the whole census."""
 
     def __init__(self, left: Forecast, finished: dict[int, UnitInfo], units: int) -> None:
         self.left = left
