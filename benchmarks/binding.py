@@ -1,7 +1,7 @@
 """One binding per C loop? What calling the loops through ``search.loops`` (the classes the
 WebAssembly module already runs) costs natively, against today's Cython wrappers.
 
-    .venv/bin/python benchmarks/binding.py              # the king's count and three first ends
+    .venv/bin/python benchmarks/binding.py              # three counts, two first solutions
     .venv/bin/python benchmarks/binding.py --repeat 5
 
 The same C (``csrc/segment.c``, ``first.c``, ``beam.c``) is compiled here into a shared library
@@ -14,12 +14,13 @@ site: one set of Python classes for both kernels, and no Cython.
 
 Each row runs the same search both ways in one process, alternately, once untimed (the tables
 are built then) and ``--repeat`` times timed; the best time of each and their ratio (ctypes /
-Cython). The king's count runs the segment loop
-(``kernel.search``) unit by unit, as ``solve`` does: most of its calls are made per unit (the
-tables copied into the block, the search made); the first-solution rows run the restarts'
-loop (``FirstSearch``), whose calls are made per restart. The nodes are the same both ways,
-which the script checks. The WebAssembly kernel is not measured here: it has one binding
-already, this one (``tests/test_wasm.py`` holds it to the reference).
+Cython). The three counts (the standard snake, the king, 24 cubes of all corners in 2x3x4) run
+the segment loop (``kernel.search``) unit by unit, as ``solve`` does: a search is made for each
+unit (through ``search.loops``, the tables copied into its block), then run in slices. The two
+first-solution rows run the restarts (``FirstSearch`` and ``ArmsSearch``), a search made for
+each restart. The nodes are the same both ways, which the script checks. The WebAssembly kernel
+is not measured here: it has one binding already, this one (``tests/test_wasm.py`` holds it to
+the reference).
 
 The results and the decision they led to are in benchmarks/results-binding.md.
 """
@@ -172,7 +173,7 @@ def _first(text: str, box: str | None) -> Callable[[], tuple[int, int]]:
 ROWS: list[tuple[str, Callable[[], tuple[int, int]]]] = [
     ("standard: count (segment loop)", _count("standard", None)),
     ("king: count (segment loop)", _count("king", None)),
-    ("24 corners in 2x3x4: count", _count("lengths:" + ",".join(["2"] * 23), "2x3x4")),
+    ("24 cubes, all corners, in 2x3x4: count", _count("lengths:" + ",".join(["2"] * 23), "2x3x4")),
     ("king: first solution (restarts)", _first("king", None)),
     ("seed-blue: first solution (restarts)", _first("seed-blue", None)),
 ]

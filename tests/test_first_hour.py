@@ -61,6 +61,16 @@ def test_a_nearby_design_is_written_as_the_snake_was_typed(capsys):
     )
     said = answers.solve_answer(runs)
     assert said["nearby"][0]["text"] == "runs:3,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2"
+    steps = "2,2,2,2,1,1,2,1,2,1,1,2,1,2,1,1,2"  # steps, no prefix: the same swap
+    assert main(["solve", steps]) == 0
+    out = capsys.readouterr().out
+    assert "  standard, from the catalog: steps:2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2\n" in out
+    assert sc.Snake.parse("steps:2,2,2,2,1,1,1,2,2,1,1,2,1,2,1,1,2") == sc.Snake.parse("standard")
+    # the error line of a snake that does not fit: its suggestions are written so too
+    assert main(["solve", "runs:3,2,2,2,1,1,1,2,2,1,1,2,1,2,1,2"]) == 2
+    err = capsys.readouterr().err
+    assert "runs:3,2,1,2,2,1,1,1,2,2,1,1,2,1,2,1,2 (an item of 1 left out before item 3)" in err
+    assert "lengths:" not in err
 
 
 def test_a_run_too_long_is_named_first(capsys):

@@ -63,14 +63,6 @@ def test_ctrl_c_in_rate_gives_no_score():
 
 
 @pytest.mark.slow
-def test_ctrl_c_early_in_rate_is_the_least_document():
-    """A stop before the search began (here at once) still gives one JSON document."""
-    out, _ = _interrupt("rate", _harder_4x4x4(), "--json", after=0)
-    data = json.loads(out)
-    assert data["complete"] is False and data.get("difficulty") is None
-
-
-@pytest.mark.slow
 def test_ctrl_c_in_flat_exits_130():
     out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", "--seconds", "600",
                         after=1.5)  # fmt: skip

@@ -209,11 +209,12 @@ class _Edits:
                     f"{noun} {i + 1} ({t(i, ls[i])}) is two: {t(i, a)},{t(i + 1, ls[i] - a + 1)}",
                 )
         v = short + 1  # 5a. a length left out: it adds v - 1 cubes
+        article = "an" if noun == "item" else "a"
         for i in range(n + 1) if 2 <= v <= self.longest else ():
             new = [*ls[:i], v, *ls[i:]]
             yield from self.out(
                 new,
-                f"a {noun} of {t(i, v)} left out before {noun} {i + 1}"
+                f"{article} {noun} of {t(i, v)} left out before {noun} {i + 1}"
                 if i < n
                 else f"a last {noun} of {t(i, v)} left out",
             )

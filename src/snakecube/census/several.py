@@ -8,11 +8,12 @@ whose census is out of reach may be asked design by design by a search (``decide
 Decided: the census of one target (``runner.census``, ``Census``) stays the primitive, and
 this module is built on it (``run_census`` per target, ``alone`` holds each one's ``Census``;
 the answers share their store handling, ``result.Kept``). Rejected: one driver and one result
-class, a census of one target being the joint census of a list of one. For one target the
-intersection is a copy of every design into the joint store (millions of rows for 2x4x5, on
-top of the census itself), the store's layout moves under ``targets/NAME`` so a store made
-before cannot be resumed, and every one-target answer (``rows``, the CSV, the JSON, a
-design's solutions as a number, not a tuple of one) would change shape for its users.
+class, a census of one target being the joint census of a list of one. Its store would
+move under ``targets/NAME`` beside a joint manifest, so a store made before could not be
+resumed, and every one-target answer (``rows``, the CSV, the JSON, a design's solutions as
+a number, not a tuple of one) would change shape for its users. What one driver would
+share is shared already: a joint run with one counted target takes that census's store as
+it is, with no intersection (``_Run.counted``).
 """
 
 from __future__ import annotations

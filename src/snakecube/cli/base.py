@@ -378,7 +378,7 @@ def typo_hint(args: Namespace, seconds: float = HINT_SECONDS) -> str:
                 warnings.simplefilter("ignore", SlowWarning)
                 near = nearby(snake, target, 2 + len(named), seconds=seconds, known=False)
             parts += [
-                f"lengths:{','.join(map(str, n.snake.lengths))} ({n.edit})"
+                f"{_written(n.snake, snake)} ({n.edit})"
                 for n in near
                 if n.snake.lengths not in named
             ]
@@ -398,11 +398,17 @@ def nearby_designs(args: Namespace, snake: Snake, region: Region) -> list[Nearby
     )
 
 
+def _written(design: Snake, typed: Snake) -> str:
+    """A nearby design as ``typed`` was written where the edits quote its items (steps,
+    runs), else as lengths."""
+    from snakecube.nearby import written_as_typed  # the search's module, loaded with it
+
+    return written_as_typed(design, typed) or "lengths:" + ",".join(map(str, design.lengths))
+
+
 def print_nearby(near: Sequence[Nearby], typed: Snake) -> None:
     """The designs one typo away that fold, after an answer with no solutions, each written
     as ``typed`` was where the edits quote its items (steps, runs), else as lengths."""
-    from snakecube.nearby import written_as_typed  # the search's module, loaded with it
-
     if not near:
         print("no design one typo away folds either")
         return
@@ -411,8 +417,7 @@ def print_nearby(near: Sequence[Nearby], typed: Snake) -> None:
         count = f"{n.distinct}{'' if n.complete else '+'}"
         plural = "s" if n.distinct != 1 else ""
         known = f"{n.name}, from the catalog: " if n.name else ""
-        text = written_as_typed(n.snake, typed) or "lengths:" + ",".join(map(str, n.snake.lengths))
-        print(f"  {known}{text}")
+        print(f"  {known}{_written(n.snake, typed)}")
         print(f"      {n.edit}; {count} distinct solution{plural}")
 
 

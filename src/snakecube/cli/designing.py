@@ -328,11 +328,11 @@ def _estimate(target: Region, args: Namespace) -> int:
         say("snakecube: interrupted while forecasting the census: no forecast")
         return EXIT_INTERRUPTED
     assert left is not None  # always=True
-    parts = args.partitions or runner.default_partitions(target.volume)
+    partitions = args.partitions or runner.default_partitions(target.volume)
     data = {
         "target": target.describe(),
         **left.to_dict(),
-        "partitions": parts,
+        "partitions": partitions,
         "refused_without_seconds": left.too_long(),
     }
     if args.json:
@@ -343,7 +343,8 @@ def _estimate(target: Region, args: Namespace) -> int:
     print(
         f"{'units':14} {len(units)}"
         + (f", {left.units} left" if left.units < len(units) else "")
-        + f"; then {parts} partitions to reduce (the bar counts both: {len(units) + parts} steps)"
+        + f"; then {partitions} partitions to reduce (the bar counts both: "
+        f"{len(units) + partitions} steps)"
     )
     print(f"{'search steps':14} {left.nodes:.2g}{error} (Knuth's estimate)")
     print(f"{'path classes':14} {left.paths:.2g} (Knuth's estimate)")
