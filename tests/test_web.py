@@ -201,3 +201,33 @@ def test_the_site_is_readable_as_the_umask_says(tmp_path, umask):
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o777 & ~umask
     assert (out / "index.html").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+@pytest.mark.parametrize(
+    ("said", "memory"),
+    [
+        (b"OpenBLAS : Memory allocation still failed after 10 retries, giving up.\n", True),
+        (b"terminate called after throwing an instance of 'std::bad_alloc'\n", True),
+        (b"Fatal Python error: Segmentation fault\n", False),
+        (b"", False),
+    ],
+)
+def test_a_worker_that_ends_at_the_memory_cap_is_told_from_a_crash(tmp_path, said, memory):
+    """A library that meets a worker's memory cap may end the process instead of raising
+    MemoryError (OpenBLAS: exit 1). The worker's stderr goes to its folder (its last words),
+    and the job's answer is the memory message when they speak of memory, else "ended
+    unexpectedly"; the server's log gets none of it."""
+    from snakecube.errors import InputError
+    from snakecube.web import jobs
+
+    code = (
+        "import os, sys; from snakecube.web import jobs; "
+        f"jobs._last_words(sys.argv[1]); os.write(2, {said!r}); os._exit(1)"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True)
+    assert done.returncode == 1 and done.stderr == b""  # said into the file, not the log
+    answer = jobs.died_of(str(tmp_path), 160 << 20)
+    if memory:
+        assert isinstance(answer, InputError) and "160 MB" in str(answer)
+    else:
+        assert not isinstance(answer, InputError) and "ended unexpectedly" in str(answer)

@@ -13,7 +13,13 @@ loop only waits on the slot's pipe, so a compiled search never blocks it.
   them by reason). Ending and starting processes happens in a thread of the pool, so the event
   loop never waits for it.
 * A worker's memory is capped (``memory`` MB, 1024 by default, as ``RLIMIT_DATA``): a job past
-  it fails with one line, and the worker is replaced.
+  it fails with one line, and the worker is replaced. Some libraries end the process at the
+  cap instead of raising MemoryError (OpenBLAS exits 1 when its buffers cannot be had: they
+  are allocated before the cap now, ``_blas_buffers``). So a worker's stderr goes to a file
+  in its folder, its last words, and a worker that ends in a job whose last words speak of
+  memory gets the job the same one line (``died_of``); any other end is "the search process
+  ended unexpectedly". Rejected: the exit code alone (exit 1 and SIGABRT are not only
+  memory), and the worker's peak memory (the server cannot read it once the worker is gone).
 * A worker that cannot start is tried again, after 0.1 s, then twice as long each time up to
   ``RETRY_SECONDS``; the first failure is logged (one line), and so is the recovery. While no
   worker is left, :meth:`Pool.reserve` refuses new jobs (:class:`NoWorkers`) and
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import logging
 import multiprocessing
 import multiprocessing.util
@@ -77,6 +84,10 @@ FOLDER_PREFIX = "snakecube-serve-"  # + the server's pid and start time: its own
 MP_FOLDER_FILE = "multiprocessing"  # in the pool's folder: the forkserver's folder, one line
 STOPPING = "the server is stopping; try again once it is back"
 WAITING_EACH = 2  # jobs one address may have waiting, besides those it runs
+LAST_WORDS = "last-words"  # in a worker's folder: what it wrote to stderr (see _last_words)
+# What a library says as it ends the process at the memory cap (OpenBLAS's "Memory
+# allocation still failed", C++'s std::bad_alloc, Python's fatal MemoryError, glibc's ENOMEM).
+MEMORY_WORDS = ("memory", "bad_alloc", "cannot allocate")
 
 log = logging.getLogger("uvicorn.error")
 
@@ -226,6 +237,39 @@ def _blas_buffers() -> None:
     numpy.ones((128, 128)) @ numpy.ones((128, 128))
 
 
+def _last_words(folder: str) -> None:
+    """Send this process's stderr to ``LAST_WORDS`` in its folder, with faulthandler's
+    tracebacks: a library that meets the memory cap may end the process there and then
+    instead of raising MemoryError (OpenBLAS did, with exit 1), and what it said is how the
+    server tells that from a crash (:func:`died_of`). The server's own log stays its own."""
+    with contextlib.suppress(OSError):
+        fd = os.open(
+            os.path.join(folder, LAST_WORDS), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
+        )
+        os.dup2(fd, 2)
+        os.close(fd)
+        faulthandler.enable()
+
+
+def too_big(memory: int) -> str:
+    """The answer to a job that needed more than ``memory`` bytes."""
+    return f"this needs more than the {memory >> 20} MB of memory the server gives one job"
+
+
+def died_of(folder: str, memory: int) -> Exception:
+    """What a job's caller gets when its worker ended in it: the memory message if the
+    worker's last words (:func:`_last_words`) speak of memory, else "ended unexpectedly"."""
+    try:
+        with open(os.path.join(folder, LAST_WORDS), "rb") as f:
+            f.seek(max(0, os.fstat(f.fileno()).st_size - 4096))
+            said = f.read().decode(errors="replace").lower()
+    except OSError:
+        said = ""
+    if any(word in said for word in MEMORY_WORDS):
+        return InputError(too_big(memory))
+    return JobError("the search process ended unexpectedly")
+
+
 def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 20) -> None:
     """A worker process: answer jobs from ``conn`` one at a time until the pipe closes;
     temporary files go into ``folder`` (the pool removes it with the worker). It ends with
@@ -238,13 +282,13 @@ def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 
         signal.signal(sig, signal.SIG_IGN)
     warnings.simplefilter("ignore")
     tempfile.tempdir = folder
+    _last_words(folder)
     _blas_buffers()
     _cap_memory(memory)
     with contextlib.suppress(Exception):  # a job that fails says why; warming is only speed
         warm()
     with contextlib.suppress(OSError, ValueError):
         conn.send(("ready", None))  # the server waits for this before it takes requests
-    too_big = f"this needs more than the {memory >> 20} MB of memory the server gives one job"
     while True:
         try:
             kind, args = conn.recv()
@@ -256,11 +300,11 @@ def work(conn: Connection, folder: str, server: int, memory: int = MEMORY_MB << 
         except InputError as err:
             out = ("input", str(err))
         except MemoryError:
-            out = ("memory", too_big)
+            out = ("memory", too_big(memory))
         except Exception as err:
             # Libraries that meet the cap may say so otherwise (Pillow: "quantization error")
             near = _peak() > memory // 2
-            out = ("memory", too_big) if near else ("bug", f"{type(err).__name__}: {err}")
+            out = ("memory", too_big(memory)) if near else ("bug", f"{type(err).__name__}: {err}")
         try:
             conn.send(out)
         except (OSError, ValueError):
@@ -692,7 +736,7 @@ class Pool:
             else:  # a big region: a worker still warming up reads it only then
                 await loop.run_in_executor(None, slot.conn.send_bytes, message)
         except (OSError, ValueError):
-            raise _Replace("crashed", JobError("the search process ended unexpectedly")) from None
+            raise self._died(slot) from None
         deadline = None if seconds is None else loop.time() + seconds
         while True:
             ready = loop.create_future()
@@ -713,8 +757,7 @@ class Pool:
                 try:
                     tag, body = slot.conn.recv()
                 except (EOFError, OSError):
-                    error = JobError("the search process ended unexpectedly")
-                    raise _Replace("crashed", error) from None
+                    raise self._died(slot) from None
                 if tag == "ready":  # a fresh worker, warm now
                     continue
                 if tag == "progress":
@@ -728,6 +771,12 @@ class Pool:
                 if tag == "memory":  # its heap may stay that big: a fresh process instead
                     raise _Replace("memory", InputError(body))
                 raise JobError(body)
+
+    def _died(self, slot: _Slot) -> _Replace:
+        """The worker of ``slot`` ended in its job: at the memory cap, by its last words, or
+        a crash."""
+        error = died_of(slot.folder, self.memory << 20)
+        return _Replace("memory" if isinstance(error, InputError) else "crashed", error)
 
     def stop(self) -> None:
         """The server is stopping: no new job starts, waiting jobs and running ones end now
