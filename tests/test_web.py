@@ -212,11 +212,13 @@ def test_the_site_is_readable_as_the_umask_says(tmp_path, umask):
         (b"", False),
     ],
 )
-def test_a_worker_that_ends_at_the_memory_cap_is_told_from_a_crash(tmp_path, said, memory):
+def test_a_worker_that_ends_at_the_memory_cap_is_told_from_a_crash(tmp_path, caplog, said, memory):
     """A library that meets a worker's memory cap may end the process instead of raising
     MemoryError (OpenBLAS: exit 1). The worker's stderr goes to its folder (its last words),
-    and the job's answer is the memory message when they speak of memory, else "ended
-    unexpectedly"; the server's log gets none of it."""
+    and the job's answer is the memory message when they speak of memory (a memory restart),
+    else "ended unexpectedly" (a crash, whose last line the server logs)."""
+    from types import SimpleNamespace
+
     from snakecube.errors import InputError
     from snakecube.web import jobs
 
@@ -231,3 +233,8 @@ def test_a_worker_that_ends_at_the_memory_cap_is_told_from_a_crash(tmp_path, sai
         assert isinstance(answer, InputError) and "160 MB" in str(answer)
     else:
         assert not isinstance(answer, InputError) and "ended unexpectedly" in str(answer)
+    replaced = jobs.Pool(1, 1, memory=160)._died(SimpleNamespace(folder=str(tmp_path)))  # type: ignore[arg-type]
+    assert replaced.reason == ("memory" if memory else "crashed")
+    logged = [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
+    last = said.decode().strip() or "no word"
+    assert logged == ([] if memory else [f"a search process ended in its job: {last}"])

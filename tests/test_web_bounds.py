@@ -272,6 +272,7 @@ def test_a_worker_has_a_memory_cap_and_is_replaced_when_it_grew(tmp_path):
         assert r.status_code == 200 and r.content.startswith(b"%PDF")
         until(lambda: s.status()["restarts"].get("grown") == 1, "the grown worker replaced")
         r = s.post("/api/download", {"snake": "king", "cells": cells_of("king"), "form": "gif"})
+        assert r.status_code == 400, (r.text, s.log())  # the log: what a crashed worker said
         assert "160 MB" in one_line(r, 400)
         until(lambda: s.status()["restarts"].get("memory") == 1, "the worker replaced")
         began = time.monotonic()

@@ -18,8 +18,9 @@ loop only waits on the slot's pipe, so a compiled search never blocks it.
   are allocated before the cap now, ``_blas_buffers``). So a worker's stderr goes to a file
   in its folder, its last words, and a worker that ends in a job whose last words speak of
   memory gets the job the same one line (``died_of``); any other end is "the search process
-  ended unexpectedly". Rejected: the exit code alone (exit 1 and SIGABRT are not only
-  memory), and the worker's peak memory (the server cannot read it once the worker is gone).
+  ended unexpectedly", and its last line goes to the server's log. Rejected: the exit code
+  alone (exit 1 and SIGABRT are not only memory), and the worker's peak memory (the server
+  cannot read it once the worker is gone).
 * A worker that cannot start is tried again, after 0.1 s, then twice as long each time up to
   ``RETRY_SECONDS``; the first failure is logged (one line), and so is the recovery. While no
   worker is left, :meth:`Pool.reserve` refuses new jobs (:class:`NoWorkers`) and
@@ -256,15 +257,20 @@ def too_big(memory: int) -> str:
     return f"this needs more than the {memory >> 20} MB of memory the server gives one job"
 
 
-def died_of(folder: str, memory: int) -> Exception:
-    """What a job's caller gets when its worker ended in it: the memory message if the
-    worker's last words (:func:`_last_words`) speak of memory, else "ended unexpectedly"."""
+def last_words(folder: str) -> str:
+    """The end of what the worker of ``folder`` wrote to stderr (:func:`_last_words`)."""
     try:
         with open(os.path.join(folder, LAST_WORDS), "rb") as f:
             f.seek(max(0, os.fstat(f.fileno()).st_size - 4096))
-            said = f.read().decode(errors="replace").lower()
+            return f.read().decode(errors="replace")
     except OSError:
-        said = ""
+        return ""
+
+
+def died_of(folder: str, memory: int) -> Exception:
+    """What a job's caller gets when its worker ended in it: the memory message if the
+    worker's last words (:func:`_last_words`) speak of memory, else "ended unexpectedly"."""
+    said = last_words(folder).lower()
     if any(word in said for word in MEMORY_WORDS):
         return InputError(too_big(memory))
     return JobError("the search process ended unexpectedly")
@@ -776,7 +782,12 @@ class Pool:
         """The worker of ``slot`` ended in its job: at the memory cap, by its last words, or
         a crash."""
         error = died_of(slot.folder, self.memory << 20)
-        return _Replace("memory" if isinstance(error, InputError) else "crashed", error)
+        if isinstance(error, InputError):
+            return _Replace("memory", error)
+        if not self._stopping:  # a crash, not the server ending it: say what it said, once
+            said = last_words(slot.folder).strip().splitlines()
+            log.warning("a search process ended in its job: %s", said[-1] if said else "no word")
+        return _Replace("crashed", error)
 
     def stop(self) -> None:
         """The server is stopping: no new job starts, waiting jobs and running ones end now
