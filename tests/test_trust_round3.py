@@ -217,3 +217,25 @@ def test_writing_a_census_csv_keeps_the_time_limit(tmp_path):
         assert not out.exists() and list(tmp_path.iterdir()) == []
         c.write_csv(out)  # without a limit: every row
     assert len(out.read_text().splitlines()) == c.design_count + 1
+
+
+def test_a_drawing_past_its_time_limit_does_not_begin_the_plotting_import(tmp_path):
+    """Importing matplotlib took 3 s at load 4, after `show king --seconds 1 --out k.gif`
+    had already used its second on the search and the plan (the command ended at 4.5 s), and
+    no clock stops an import: past the limit, it is not begun. In a fresh process, as the
+    command runs it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import snakecube as sc; from snakecube import explain, stop\n"
+        "sol = next(sc.solutions('standard'))\n"
+        "with stop.within(0.0, began=0.0):\n"
+        "    try:\n"
+        f"        explain.save(sol, {str(tmp_path / 's.gif')!r})\n"
+        "    except stop.OutOfTime:\n"
+        "        print('stopped', 'matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "stopped False", (done.stdout, done.stderr[-2000:])
+    assert not (tmp_path / "s.gif").exists()

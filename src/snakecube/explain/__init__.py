@@ -9,8 +9,9 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 
-from snakecube import fold
+from snakecube import fold, stop
 from snakecube.errors import InputError
 from snakecube.explain import viewer
 from snakecube.explain.prose import Words, show
@@ -41,6 +42,17 @@ def need_pictures() -> None:
     """An InputError naming what to install when matplotlib is missing."""
     if importlib.util.find_spec("matplotlib") is None:
         raise InputError("pictures need matplotlib: pip install 'snakecube[show]'")
+
+
+def _pictures() -> ModuleType:
+    """The drawing module (matplotlib: the show extra). Importing it takes a second or more
+    on a busy machine, and no clock can stop an import: past the time limit of the enclosing
+    ``stop.within`` (``--seconds``), it is not begun (``stop.OutOfTime``)."""
+    need_pictures()
+    stop.on_time()
+    from snakecube.explain import pictures
+
+    return pictures
 
 
 PAPERS = ("a4", "letter")
@@ -82,8 +94,7 @@ def save(
         return _write_text(path, show(solution, style, words) + "\n")
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
         return _write_text(path, viewer.html(solution, tails=tails))
-    need_pictures()
-    from snakecube.explain import pictures  # matplotlib: the show extra
+    pictures = _pictures()
 
     return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
 
@@ -116,8 +127,7 @@ def save_plan(
         return _write_text(path, "\n".join(steps_in_words(guide(plan))) + "\n")
     if form in VIEWER_FORMS:
         return _write_text(path, viewer.plan_html(plan))
-    need_pictures()
-    from snakecube.explain import pictures  # matplotlib: the show extra
+    pictures = _pictures()
 
     return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))
 
@@ -136,7 +146,6 @@ def save_dialog(
     form = _form(path, paper)
     if form not in (".pdf", ".png", ".svg"):
         raise InputError(f"{str(path)!r}: the questions' pictures are a .pdf, .png or .svg")
-    need_pictures()
-    from snakecube.explain import pictures  # matplotlib: the show extra
+    pictures = _pictures()
 
     return write_file(path, lambda p: pictures.save_dialog(plan, step, tree, p, paper, typed))
