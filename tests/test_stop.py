@@ -102,7 +102,19 @@ def test_ctrl_c_in_a_long_census_unit_stops_it(tmp_path):
 @pytest.mark.slow
 @pytest.mark.heavy
 def test_ctrl_c_in_parallel_census_workers_prints_no_traceback(tmp_path):
-    out, err = _interrupt("designs", "--box", "3x3x4", "--workers", "2", "--json", after=2)
+    """Stopped while its two workers count. The stop waits for the store's manifest, written
+    once the census is planned and before its first unit starts: 2 s after the working phase
+    began was, on a busy CI machine, still before the census (the least document came back)."""
+    store = tmp_path / "s"
+    proc = spawn("designs", "--box", "3x3x4", "--workers", "2", "--json", "--store", str(store))
+    end = time.monotonic() + HANG
+    while not (store / "manifest.json").exists() and time.monotonic() < end:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 130 and "Traceback" not in err, err
     data = json.loads(out)
     assert data["complete"] is False and data["designs"] is None
     assert err.strip() == "" or err.count("\n") <= 1
