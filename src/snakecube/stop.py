@@ -32,8 +32,11 @@ found from the last end from the first) asks only the clock, and keeps them. A f
 worker starts with the flag down.
 
 For tests, ``SNAKECUBE_READY_FILE=PATH`` makes the tool append a line to PATH as each phase's
-handlers are in place (``starting``, ``working``), so a test can signal a process it knows is
-running instead of after a fixed delay.
+handlers are in place (``starting``, ``working``), and ``busy`` at the first :func:`poll` (a
+search, count or census has begun its long work), so a test can signal a process it knows is
+running, or searching, instead of after a fixed delay. (The working phase begins before the
+command's own imports: on a busy machine a fixed delay after it can still land before the
+search.)
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ SIGNALS = tuple(
 _deferring = False
 _pending: int | None = None
 signalled = False  # a stop signal came in the working phase (whatever it broke is a stop)
+_busy = False  # poll() has been called: the long work has begun (marked once, for tests)
 
 
 def _quit(signum: int, frame: FrameType | None) -> None:
@@ -134,6 +138,10 @@ def poll() -> None:
     """Raise KeyboardInterrupt if a stop signal came in the working phase (its own may have
     been dropped inside a finalizer); a long loop calls this now and then. Outside the tool
     (a program that imports snakecube) it does nothing."""
+    global _busy
+    if not _busy:
+        _busy = True
+        mark("busy")
     if signalled:
         raise KeyboardInterrupt
 
