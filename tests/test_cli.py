@@ -156,11 +156,11 @@ def test_bad_input_from_a_real_process():
 
 
 def _interrupted(*args, after: float) -> dict:
-    """Run the tool, press Ctrl-C ``after`` seconds into its work; it must exit 130 with its
+    """Run the tool, press Ctrl-C ``after`` seconds into its search; it must exit 130 with its
     JSON."""
     ready = Path(tempfile.mkdtemp()) / "ready"
     proc = _cli(*args, session=True, ready=ready)
-    wait_ready(ready, proc)
+    wait_ready(ready, proc, "busy")  # its search has begun (not only the working phase)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
     try:
