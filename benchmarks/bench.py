@@ -34,7 +34,9 @@ class Parser(argparse.ArgumentParser):
             import snakecube
 
             where = Path(snakecube.__file__).parent
-            print(f"{self.prog}: options read; snakecube {snakecube.__version__} from {where}; "
-                  "nothing measured (--dry-run)")  # fmt: skip
+            print(
+                f"{self.prog}: options read; snakecube {snakecube.__version__} from {where}; "
+                "nothing measured (--dry-run)"
+            )
             raise SystemExit(0)
         return parsed

@@ -56,8 +56,12 @@ def snake_of(kind: str, n: int) -> sc.Snake | None:
 
 def boxes(most: int) -> list[tuple[int, int, int]]:
     """Every box a <= b <= c <= most of at least 3 cells."""
-    out = [(a, b, c) for a in range(1, most + 1) for b in range(a, most + 1)
-           for c in range(b, most + 1)]  # fmt: skip
+    out = [
+        (a, b, c)
+        for a in range(1, most + 1)
+        for b in range(a, most + 1)
+        for c in range(b, most + 1)
+    ]
     return [d for d in out if d[0] * d[1] * d[2] >= 3]
 
 
@@ -67,8 +71,12 @@ def decide(snake: sc.Snake, box: sc.Box) -> dict:
     if result.solutions:
         sol = result.solutions[0]
         sol.verify()
-        return {"folds": True, "seconds": result.seconds, "engine": result.engine,
-                "path": [list(c) for c in sol.cells]}  # fmt: skip
+        return {
+            "folds": True,
+            "seconds": result.seconds,
+            "engine": result.engine,
+            "path": [list(c) for c in sol.cells],
+        }
     if not result.complete:
         raise SystemExit(f"{box.describe()}, {snake.format('lengths')[:40]}...: no answer")
     return {"folds": False, "seconds": result.seconds, "engine": result.engine}
@@ -100,8 +108,10 @@ def main() -> None:
             snake = snake_of(kind, n)
             row[kind] = None if snake is None else decide(snake, box)
         rows.append(row)
-        line = (f"| {'x'.join(map(str, dims))} | {n} | {cell(row['bent'])} | {cell(row['odd'])} "
-                f"| {cell(row['even'])} |")  # fmt: skip
+        line = (
+            f"| {'x'.join(map(str, dims))} | {n} | {cell(row['bent'])} | {cell(row['odd'])} "
+            f"| {cell(row['even'])} |"
+        )
         lines.append(line)
         print(line, flush=True)
     spent = time.monotonic() - began
@@ -121,8 +131,11 @@ def main() -> None:
     kept = PAGE.read_text().split(MARK, 1) if PAGE.exists() else ["", ""]
     head = kept[0].split("<!-- the table starts here -->", 1)[0]
     command = ".venv/bin/python benchmarks/bent.py"
-    page = (f"{head}<!-- the table starts here -->\n\n`{command}`: {summary}\n\n"
-            + "\n".join(lines) + f"\n\n{MARK}{kept[1] if len(kept) > 1 else ''}")  # fmt: skip
+    page = (
+        f"{head}<!-- the table starts here -->\n\n`{command}`: {summary}\n\n"
+        + "\n".join(lines)
+        + f"\n\n{MARK}{kept[1] if len(kept) > 1 else ''}"
+    )
     tmp = PAGE.with_name(f".{PAGE.name}.tmp")
     tmp.write_text(page)
     os.replace(tmp, PAGE)

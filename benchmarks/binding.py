@@ -211,8 +211,11 @@ def main() -> None:
             assert seen["cython"] == seen["ctypes"], (label, seen)
             nodes = seen["cython"][1]
             a, b = best["cython"], best["ctypes"]
-            print(f"| {label} | {nodes:,} | {a:.3f} | {b:.3f} | {1e9 * a / nodes:.1f} | "
-                  f"{1e9 * b / nodes:.1f} | {b / a:.2f} |", flush=True)  # fmt: skip
+            print(
+                f"| {label} | {nodes:,} | {a:.3f} | {b:.3f} | {1e9 * a / nodes:.1f} | "
+                f"{1e9 * b / nodes:.1f} | {b / a:.2f} |",
+                flush=True,
+            )
         _use(cython, cython_first)
         wasm.install(None)
 

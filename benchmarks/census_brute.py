@@ -40,9 +40,20 @@ from snakecube.census.several import joint_census
 
 BOXES = [  # every box of 19 to 27 cells but 3x3x3 (too slow here: use --tally)
     *(f"1x1x{n}" for n in range(19, 28)),
-    "1x2x10", "1x2x11", "1x2x12", "1x2x13", "1x3x7", "1x3x8", "1x3x9",
-    "1x4x5", "1x4x6", "1x5x5", "2x2x5", "2x2x6", "2x3x4",
-]  # fmt: skip
+    "1x2x10",
+    "1x2x11",
+    "1x2x12",
+    "1x2x13",
+    "1x3x7",
+    "1x3x8",
+    "1x3x9",
+    "1x4x5",
+    "1x4x6",
+    "1x5x5",
+    "2x2x5",
+    "2x2x6",
+    "2x3x4",
+]
 
 
 def tally(dims: tuple[int, ...]) -> tuple[dict[tuple[int, ...], int], int]:
@@ -142,9 +153,12 @@ def main() -> None:
             and got.palindromes == sum(1 for k in want if k == k[::-1])
         )
         bad += not ok
-        print(f"{text:7s} {dims[0] * dims[1] * dims[2]:3d} cells  paths {paths:>10,}  designs "
-              f"{len(want):>8,}  solutions {sum(want.values()):>9,}  brute force {brute:6.1f} s"
-              f"  {'AGREE' if ok else 'DISAGREE'}", flush=True)  # fmt: skip
+        print(
+            f"{text:7s} {dims[0] * dims[1] * dims[2]:3d} cells  paths {paths:>10,}  designs "
+            f"{len(want):>8,}  solutions {sum(want.values()):>9,}  brute force {brute:6.1f} s"
+            f"  {'AGREE' if ok else 'DISAGREE'}",
+            flush=True,
+        )
         got.close()
     raise SystemExit(1 if bad else 0)
 
@@ -168,9 +182,12 @@ def joint(texts: list[str], by_tally: bool) -> int:
             == [sum(v[i] for v in want.values()) for i in range(len(boxes))]
             and got.unique_in_all == sum(1 for v in want.values() if set(v) == {1})
         )
-    print(f"{' + '.join(texts)}: {len(want):,} designs in all (alone: "
-          f"{', '.join(f'{len(d):,}' for d in each)}), brute force {brute:.1f} s  "
-          f"{'AGREE' if ok else 'DISAGREE'}", flush=True)  # fmt: skip
+    print(
+        f"{' + '.join(texts)}: {len(want):,} designs in all (alone: "
+        f"{', '.join(f'{len(d):,}' for d in each)}), brute force {brute:.1f} s  "
+        f"{'AGREE' if ok else 'DISAGREE'}",
+        flush=True,
+    )
     return 0 if ok else 1
 
 

@@ -50,9 +50,22 @@ class Cluster:
             if time.monotonic() > deadline:
                 raise SystemExit(f"no scheduler started by {dask}: see {folder / 's.log'}")
             time.sleep(0.1)
-        self.procs.append(self._start([str(dask), "worker", "--scheduler-file", str(info),
-                                       "--nworkers", "2", "--nthreads", "1", *common],
-                                      folder / "w.log"))  # fmt: skip
+        self.procs.append(
+            self._start(
+                [
+                    str(dask),
+                    "worker",
+                    "--scheduler-file",
+                    str(info),
+                    "--nworkers",
+                    "2",
+                    "--nthreads",
+                    "1",
+                    *common,
+                ],
+                folder / "w.log",
+            )
+        )
         self.address = json.loads(info.read_text())["address"]
         check = (
             "import sys; from distributed import Client; "
@@ -63,8 +76,9 @@ class Cluster:
     @staticmethod
     def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
         with log.open("w") as f:
-            return subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT,
-                                    start_new_session=True)  # fmt: skip
+            return subprocess.Popen(
+                argv, stdout=f, stderr=subprocess.STDOUT, start_new_session=True
+            )
 
     def close(self) -> None:
         for p in self.procs:
@@ -81,10 +95,25 @@ def census(python: str, box: str, where: list[str], store: Path) -> tuple[float,
     """(wall seconds, (paths, designs, solutions)) of one census as a whole process."""
     began = time.perf_counter()
     out = subprocess.run(
-        [python, "-m", "snakecube", "designs", "--box", box, "--json", "--quiet", "--top", "0",
-         "--store", str(store), *where],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            python,
+            "-m",
+            "snakecube",
+            "designs",
+            "--box",
+            box,
+            "--json",
+            "--quiet",
+            "--top",
+            "0",
+            "--store",
+            str(store),
+            *where,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - began
     shutil.rmtree(store, ignore_errors=True)
     if out.returncode != 0:
@@ -117,14 +146,19 @@ def main() -> None:
         for r in range(args.rounds):
             for box in boxes:
                 for name, python in builds:
-                    for variant, where in (("pool", ["--workers", "2"]),
-                                           ("dask", ["--scheduler", clusters[name]])):  # fmt: skip
+                    for variant, where in (
+                        ("pool", ["--workers", "2"]),
+                        ("dask", ["--scheduler", clusters[name]]),
+                    ):
                         loads.append(os.getloadavg()[0])
                         wall, answer = census(python, box, where, Path(tmp) / "store")
                         times.setdefault((box, name, variant), []).append(wall)
                         answers[box].add(answer)
-                        print(f"round {r + 1} {box} {name} {variant}: {wall:.1f} s "
-                              f"(load {loads[-1]:.2f})", flush=True)  # fmt: skip
+                        print(
+                            f"round {r + 1} {box} {name} {variant}: {wall:.1f} s "
+                            f"(load {loads[-1]:.2f})",
+                            flush=True,
+                        )
     for box, found in answers.items():
         if len(found) != 1:
             raise SystemExit(f"{box}: the runs disagree: {found}")

@@ -120,8 +120,10 @@ def main() -> None:
         if b != OPEN and b != a:
             raise SystemExit(f"design {key}: before says {b}, after says {a}")
         if (i + 1) % 64 == 0:
-            print(f"{i + 1}/{len(keys)} before {cpu['before']:.1f} s after {cpu['after']:.1f} s",
-                  flush=True)  # fmt: skip
+            print(
+                f"{i + 1}/{len(keys)} before {cpu['before']:.1f} s after {cpu['after']:.1f} s",
+                flush=True,
+            )
     wall = time.perf_counter() - began
     m = len(keys)
     rows = []

@@ -98,8 +98,9 @@ def pair(store: Path, a: tuple[int, int, int], b: tuple[int, int, int], nice: in
         link = root / "targets" / target_name(r)
         if not link.exists():
             link.symlink_to(store / "single" / target_name(r))
-    data, wall, cpu = run(["designs", "--box", name(a), "--box", name(b), "--store", str(root)],
-                          nice)  # fmt: skip
+    data, wall, cpu = run(
+        ["designs", "--box", name(a), "--box", name(b), "--store", str(root)], nice
+    )
     data["wall"], data["cpu"] = wall, cpu
     done.write_text(json.dumps(data))
     return data

@@ -79,7 +79,7 @@ def main() -> None:
     )
     ap.add_argument("--designs-per-class", type=float, default=DESIGNS_PER_CLASS)
     ap.add_argument("--workers", default="100,1000", help="cluster sizes K to project onto")
-    args = ap.parse_args()  # fmt: skip
+    args = ap.parse_args()
     dims = tuple(int(t) for t in args.box.lower().split("x"))
     box = sc.Box(*dims)
     g = len(box.symmetries)
@@ -93,16 +93,20 @@ def main() -> None:
         paths = statistics.fmean(scores)
         err = statistics.stdev(scores) / math.sqrt(len(scores))
         hits = sum(1 for s in scores if s)
-        print(f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
-              f"({hits} whole paths)")  # fmt: skip
+        print(
+            f"box {args.box}: {box.volume} cells, {g} symmetries, {args.probes} probes "
+            f"({hits} whole paths)"
+        )
         print(f"directed paths   ~ {paths:.3e} +- {err:.1e} (one standard error)")
     classes = paths / g
     core_hours = classes / args.rate / 3600
     designs = classes * args.designs_per_class
     print(f"path classes     ~ {classes:.3e}")
     print(f"core-hours       ~ {core_hours:.3g} (at {args.rate:.3g} classes a core-second)")
-    print(f"unit files       ~ {classes * args.unit_bytes / 1e9:.3g} GB written, as much read "
-          f"by the reduce (network to the shared store)")  # fmt: skip
+    print(
+        f"unit files       ~ {classes * args.unit_bytes / 1e9:.3g} GB written, as much read "
+        f"by the reduce (network to the shared store)"
+    )
     print(f"designs          ~ {designs:.3g}; reduced store {designs * 16 / 1e9:.3g} GB")
     for k in (int(t) for t in args.workers.split(",")):
         print(f"on {k:5d} workers ~ {core_hours / k:.3g} hours")

@@ -43,10 +43,27 @@ def census(python: str, box: str, nice: int) -> tuple[float, dict]:
     """(CPU seconds, the JSON answer) of one census as a whole process."""
     before = os.times()
     out = subprocess.run(
-        ["nice", "-n", str(nice), python, "-m", "snakecube", "designs", "--box", box,
-         "--workers", "1", "--json", "--quiet", "--top", "0"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            "nice",
+            "-n",
+            str(nice),
+            python,
+            "-m",
+            "snakecube",
+            "designs",
+            "--box",
+            box,
+            "--workers",
+            "1",
+            "--json",
+            "--quiet",
+            "--top",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     after = os.times()
     cpu = (after.children_user - before.children_user) + (
         after.children_system - before.children_system
@@ -71,20 +88,34 @@ def box_args(box: str) -> list[str]:
 def estimate(box: str) -> dict:
     """``designs --estimate --json`` of ``box`` on 2 workers."""
     est = subprocess.run(
-        [sys.executable, "-m", "snakecube", "designs", *box_args(box), "--workers", "2",
-         "--estimate", "--json"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "snakecube",
+            "designs",
+            *box_args(box),
+            "--workers",
+            "2",
+            "--estimate",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(est.stdout)
 
 
 def machine() -> dict:
     """The machine a measurement was made on: its processor and cores."""
     model = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")),
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
         "unknown",
-    )  # fmt: skip
+    )
     return {"processor": model, "cores": os.cpu_count()}
 
 
@@ -96,10 +127,25 @@ def forecast_row(box: str) -> tuple[str, dict]:
     with tempfile.TemporaryDirectory(prefix="census-speed-") as tmp:
         before, began = os.times(), time.perf_counter()
         out = subprocess.run(
-            [sys.executable, "-m", "snakecube", "designs", *box_args(box), "--workers", "2",
-             "--json", "--quiet", "--top", "0", "--store", str(Path(tmp) / "store")],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "snakecube",
+                "designs",
+                *box_args(box),
+                "--workers",
+                "2",
+                "--json",
+                "--quiet",
+                "--top",
+                "0",
+                "--store",
+                str(Path(tmp) / "store"),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         wall, after = time.perf_counter() - began, os.times()
     cpu = (after.children_user - before.children_user) + (
         after.children_system - before.children_system
@@ -127,11 +173,17 @@ def forecast_row(box: str) -> tuple[str, dict]:
 def record_times(box: str, record: dict) -> None:
     """Add ``box``'s record to ``TIMES`` (dated, with the machine), keeping the others."""
     old = json.loads(TIMES.read_text()) if TIMES.exists() else {}
-    old.setdefault("about", "benchmarks/census_speed.py --forecast: whole processes on 2 "
-                   "workers; seconds are wall clock, cpu_seconds user + system of the census's "
-                   "processes, load the 1-minute load average before the census")  # fmt: skip
+    old.setdefault(
+        "about",
+        "benchmarks/census_speed.py --forecast: whole processes on 2 "
+        "workers; seconds are wall clock, cpu_seconds user + system of the census's "
+        "processes, load the 1-minute load average before the census",
+    )
     old.setdefault("boxes", {})[box] = {
-        "date": time.strftime("%Y-%m-%d"), "machine": machine(), **record}  # fmt: skip
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": machine(),
+        **record,
+    }
     TIMES.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
 
 
@@ -207,8 +259,10 @@ def write_section(head: str, text: str) -> None:
     sections = [s for s in re.split(r"(?m)^(?=# )", old) if s.strip()]
     kept = [s.rstrip() + "\n" for s in sections if not s.startswith(head)]
     order = [LOOP_HEAD, FORECAST_HEAD]
-    every = sorted([*kept, text], key=lambda s: next(
-        (i for i, h in enumerate(order) if s.startswith(h)), len(order)))  # fmt: skip
+    every = sorted(
+        [*kept, text],
+        key=lambda s: next((i for i, h in enumerate(order) if s.startswith(h)), len(order)),
+    )
     RESULTS.write_text("\n".join(every))
 
 

@@ -69,8 +69,12 @@ def run_fold(python: str, words: list[str]) -> dict:
     try:
         out = subprocess.run(
             [python, "-m", "snakecube", "fold", *words, "--json"],
-            capture_output=True, text=True, check=False, env=ENV, timeout=TIMEOUT,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            check=False,
+            env=ENV,
+            timeout=TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         return {"seconds": time.perf_counter() - t, "exit": None, "data": {}}
     seconds = time.perf_counter() - t
@@ -138,10 +142,15 @@ def both(words: list[str], text: str, box: sc.Box, before: str | None, k: int) -
     for which in order:
         if which == "before" and before is None:
             continue
-        runs[which] = judged(run_fold(before if which == "before" else sys.executable, words),
-                             text, box)  # fmt: skip
-        print(f"  {text[:20]:20} {which:6} {runs[which]['seconds']:6.1f} s  "
-              f"{plan_words(runs[which])}", file=sys.stderr, flush=True)  # fmt: skip
+        runs[which] = judged(
+            run_fold(before if which == "before" else sys.executable, words), text, box
+        )
+        print(
+            f"  {text[:20]:20} {which:6} {runs[which]['seconds']:6.1f} s  "
+            f"{plan_words(runs[which])}",
+            file=sys.stderr,
+            flush=True,
+        )
     return runs["after"], runs.get("before")
 
 
@@ -170,8 +179,14 @@ def plan_seed(seed: int) -> None:
 
 def run_plan(python: str, seed: int) -> dict:
     """One ``--plan-seed`` process: the planner's own seconds and its plan."""
-    out = subprocess.run([python, __file__, "--plan-seed", str(seed)], capture_output=True,
-                         text=True, check=True, env=ENV, timeout=TIMEOUT)  # fmt: skip
+    out = subprocess.run(
+        [python, __file__, "--plan-seed", str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=ENV,
+        timeout=TIMEOUT,
+    )
     got = json.loads(out.stdout.splitlines()[-1])
     return {"seconds": got["seconds"], "exit": 0, "data": got["data"]}
 
@@ -183,10 +198,15 @@ def both_plans(seed: int, before: str | None, k: int) -> tuple:
     for which in ["after", "before"] if k % 2 else ["before", "after"]:
         if which == "before" and before is None:
             continue
-        runs[which] = judged(run_plan(before if which == "before" else sys.executable, seed),
-                             str(seed), box)  # fmt: skip
-        print(f"  plan {seed:<15} {which:6} {runs[which]['seconds']:6.1f} s  "
-              f"{plan_words(runs[which])}", file=sys.stderr, flush=True)  # fmt: skip
+        runs[which] = judged(
+            run_plan(before if which == "before" else sys.executable, seed), str(seed), box
+        )
+        print(
+            f"  plan {seed:<15} {which:6} {runs[which]['seconds']:6.1f} s  "
+            f"{plan_words(runs[which])}",
+            file=sys.stderr,
+            flush=True,
+        )
     return runs["after"], runs.get("before")
 
 
@@ -244,8 +264,8 @@ def main() -> None:
         f"`.venv/bin/python benchmarks/fold.py{' --before PYTHON' if before else ''}` on "
         f"{os.cpu_count()} cores (shared), {time.strftime('%Y-%m-%d')}. Every job a whole "
         "`python -m snakecube fold ... --json` process, wall clock, byte code cached"
-        + (", the older build's run of each job right before or after this one's" if before
-           else "") + "; every plan replayed by `tests/foldsim.py`. A plan reads: quarter "
+        + (", the older build's run of each job right before or after this one's" if before else "")
+        + "; every plan replayed by `tests/foldsim.py`. A plan reads: quarter "
         "turns (the lower bound: one per corner out of the plane; the fewest bound: the "
         "quarter turns to the nearest flat state that does not cross itself, so no plan has "
         "fewer), the hand distance (the sum over the moves of the cubes from each joint "
@@ -256,9 +276,10 @@ def main() -> None:
         "",
         head.format("puzzle"),
         "|---|---:|---|" + bar,
-    ]  # fmt: skip
-    results: dict[str, list] = {k: [] for k in ("catalog", "random", "fresh",
-                                                "random plan", "fresh plan")}  # fmt: skip
+    ]
+    results: dict[str, list] = {
+        k: [] for k in ("catalog", "random", "fresh", "random plan", "fresh plan")
+    }
     for k, e in enumerate(catalog.ENTRIES):
         box = sc.Box(*e.box)
         after, prior = both([e.name], e.name, box, before, k)
@@ -270,31 +291,48 @@ def main() -> None:
     ):
         if not seeds:
             continue
-        lines += ["", f"{title}: the whole `fold TURNS --box 4x4x4` (it solves the design, "
-                  "takes the easiest of its first 8 solutions and plans it), and `fold.plan` "
-                  "of the path's own solution alone:", "",
-                  "| seed | seconds | `fold.plan` (s) | plan: quarter turns (lower bound; "
-                  "fewest bound) | `fold.plan`'s plan |"
-                  + (" before (s) | before's `fold.plan` (s) | before's plan | before's "
-                     "`fold.plan` plan |" if before else ""),
-                  "|---:|---:|---:|---|---|" + ("---:|---:|---|---|" * bool(before))]  # fmt: skip
+        lines += [
+            "",
+            f"{title}: the whole `fold TURNS --box 4x4x4` (it solves the design, "
+            "takes the easiest of its first 8 solutions and plans it), and `fold.plan` "
+            "of the path's own solution alone:",
+            "",
+            "| seed | seconds | `fold.plan` (s) | plan: quarter turns (lower bound; "
+            "fewest bound) | `fold.plan`'s plan |"
+            + (
+                " before (s) | before's `fold.plan` (s) | before's plan | before's "
+                "`fold.plan` plan |"
+                if before
+                else ""
+            ),
+            "|---:|---:|---:|---|---|" + ("---:|---:|---|---|" * bool(before)),
+        ]
         for k, seed in enumerate(seeds):
             text = random_solution(seed).snake.turns()
             after, prior = both([text, "--box", "4x4x4"], text, sc.Box(4, 4, 4), before, k)
             alone, alone_prior = both_plans(seed, before, k)
             results[key].append((seed, after, prior))
             results[key + " plan"].append((seed, alone, alone_prior))
-            then = ("" if prior is None or alone_prior is None else
-                    f" {prior['seconds']:.1f} | {alone_prior['seconds']:.1f} | "
-                    f"{plan_words(prior)} | {plan_words(alone_prior)} |")  # fmt: skip
-            lines.append(f"| {seed} | {after['seconds']:.1f} | {alone['seconds']:.1f} | "
-                         f"{plan_words(after)} | {plan_words(alone)} |{then}")  # fmt: skip
+            then = (
+                ""
+                if prior is None or alone_prior is None
+                else f" {prior['seconds']:.1f} | {alone_prior['seconds']:.1f} | "
+                f"{plan_words(prior)} | {plan_words(alone_prior)} |"
+            )
+            lines.append(
+                f"| {seed} | {after['seconds']:.1f} | {alone['seconds']:.1f} | "
+                f"{plan_words(after)} | {plan_words(alone)} |{then}"
+            )
     if not args.no_pyodide:
         then_head = " before (s) | before's turns |" if before else ""
-        lines += ["", "King B's plan in the static page's Pyodide (node), for each solution "
-                  "the page lists (`answers.plan_answer`, as the page's worker asks):", "",
-                  "| solution | seconds | quarter turns |" + then_head,
-                  "|---:|---:|---:|" + ("---:|---:|" if before else "")]  # fmt: skip
+        lines += [
+            "",
+            "King B's plan in the static page's Pyodide (node), for each solution "
+            "the page lists (`answers.plan_answer`, as the page's worker asks):",
+            "",
+            "| solution | seconds | quarter turns |" + then_head,
+            "|---:|---:|---:|" + ("---:|---:|" if before else ""),
+        ]
         # the two builds in turn, twice, each solution's faster run of the two: one run of
         # each after the other put whichever ran in a busy minute 2x behind
         prior_runs: list[dict] = []
@@ -336,8 +374,10 @@ def summary(results: dict, before: bool) -> list[str]:
             continue
         worst = max(a["seconds"] for _, a, _ in rows)
         within = sum(1 for _, a, _ in rows if a["seconds"] <= 30 and a["found"])
-        line = (f"Random 4x4x4 designs, {title}: {within} of {len(rows)} planned within 30 s, "
-                f"slowest {worst:.1f} s")  # fmt: skip
+        line = (
+            f"Random 4x4x4 designs, {title}: {within} of {len(rows)} planned within 30 s, "
+            f"slowest {worst:.1f} s"
+        )
         if before:
             then = max(p["seconds"] for _, _, p in rows)
             line += f" (before: slowest {then:.1f} s)"
@@ -358,26 +398,35 @@ def walking(results: dict, before: bool) -> list[str]:
         if row is None or not row[0]["found"]:
             continue
         a, p = row
-        then = (f" (before: {p['turns']} quarter turns, hand {p['ratio']:.2f} x its span)"
-                if p is not None and p["found"] else "")  # fmt: skip
+        then = (
+            f" (before: {p['turns']} quarter turns, hand {p['ratio']:.2f} x its span)"
+            if p is not None and p["found"]
+            else ""
+        )
         ok = a["ratio"] <= 1.5 and (p is None or a["turns"] <= p["turns"] + 2)
-        out.append(f"{name}: {a['turns']} quarter turns in {a['steps']} steps, hand "
-                   f"{a['walked']}/{a['span']} = {a['ratio']:.2f} x its span{then}: "
-                   f"{'within' if ok else 'NOT within'} 1.5 x and 2 more turns.")  # fmt: skip
+        out.append(
+            f"{name}: {a['turns']} quarter turns in {a['steps']} steps, hand "
+            f"{a['walked']}/{a['span']} = {a['ratio']:.2f} x its span{then}: "
+            f"{'within' if ok else 'NOT within'} 1.5 x and 2 more turns."
+        )
     for key, title in (("random", "the table's seeds"), ("fresh", "fresh seeds")):
         rows = [(a, p) for _, a, p in results[key] if a["found"]]
         if not rows:
             continue
         ratios = sorted(a["ratio"] for a, _ in rows)
         median = statistics.median(ratios)
-        line = (f"Random 4x4x4 designs, {title}, whole `fold`: hand distance a median "
-                f"{median:.2f} x the span, the worst {ratios[-1]:.2f}, "
-                f"{sum(r > 2 for r in ratios)} above 2")  # fmt: skip
+        line = (
+            f"Random 4x4x4 designs, {title}, whole `fold`: hand distance a median "
+            f"{median:.2f} x the span, the worst {ratios[-1]:.2f}, "
+            f"{sum(r > 2 for r in ratios)} above 2"
+        )
         if before and all(p is not None and p["found"] for _, p in rows):
             old = sorted(p["ratio"] for _, p in rows)
             more = max(a["turns"] - p["turns"] for a, p in rows)
-            line += (f" (before: a median {statistics.median(old):.2f}, the worst "
-                     f"{old[-1]:.2f}); at most {more} quarter turns more than before")  # fmt: skip
+            line += (
+                f" (before: a median {statistics.median(old):.2f}, the worst "
+                f"{old[-1]:.2f}); at most {more} quarter turns more than before"
+            )
         out.append(line + ".")
     return out
 

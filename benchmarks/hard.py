@@ -72,9 +72,11 @@ def write_results(path: Path, argv: list[str], lines: list[str], section: str = 
     with ``section``, only that ``## section`` of the file (the rest is kept), else only the
     part before the first section."""
     command = " ".join([".venv/bin/python", "benchmarks/hard.py", *argv])
-    said = (f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
-            f"{os.getloadavg()[0]:.1f} at the end (whole processes; written by the script, "
-            "rewritten in place at each run).")  # fmt: skip
+    said = (
+        f"`{command}` on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f} at the end (whole processes; written by the script, "
+        "rewritten in place at each run)."
+    )
     old = path.read_text() if path.exists() else ""
     top, *rest = old.split("\n## ")
     sections = {s.split("\n", 1)[0]: "## " + s.rstrip("\n") for s in rest}
@@ -94,8 +96,19 @@ def run_one(exe: str, d: dict, args: argparse.Namespace) -> float | None:
     solution, else None."""
     lengths = ",".join(map(str, d["segment_lengths"]))
     box = "x".join(map(str, d["box"]))
-    argv = [exe, "solve", f"lengths:{lengths}", "--box", box, "--first",
-            "--strategy", args.strategy, "--seconds", str(args.cap), "--json"]  # fmt: skip
+    argv = [
+        exe,
+        "solve",
+        f"lengths:{lengths}",
+        "--box",
+        box,
+        "--first",
+        "--strategy",
+        args.strategy,
+        "--seconds",
+        str(args.cap),
+        "--json",
+    ]
     began = time.perf_counter()
     out = subprocess.run(argv, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - began
@@ -112,11 +125,13 @@ def summary(times: list[float | None]) -> str:
     inf = float("inf")
     every = sorted(t if t is not None else inf for t in times)
     median = statistics.median(every)
-    return (f"solved {len(solved)} of {len(times)}; median "
-            f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
-            f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
-            f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
-            f"60 s: {sum(t <= 60 for t in solved)}")  # fmt: skip
+    return (
+        f"solved {len(solved)} of {len(times)}; median "
+        f"{'over the cap' if median == inf else f'{median:.2f} s'}; worst "
+        f"{'over the cap' if every[-1] == inf else f'{every[-1]:.2f} s'}; within 1 s: "
+        f"{sum(t <= 1 for t in solved)}, 10 s: {sum(t <= 10 for t in solved)}, "
+        f"60 s: {sum(t <= 60 for t in solved)}"
+    )
 
 
 def main() -> None:
@@ -151,8 +166,9 @@ def main() -> None:
     exe = str(Path(sys.executable).with_name("snakecube"))
     builds = {"before": args.before, "after": exe} if args.before else {"": exe}
     times: dict[str, list[float | None]] = {b: [] for b in builds}
-    heads = " | ".join(f"{b + ' ' if b else ''}seconds ({args.strategy}, cap {args.cap:g})"
-                       for b in builds)  # fmt: skip
+    heads = " | ".join(
+        f"{b + ' ' if b else ''}seconds ({args.strategy}, cap {args.cap:g})" for b in builds
+    )
     emit(f"| design | segments | straights | {heads} |")
     emit("|---|---:|---:|" + "---:|" * len(builds))
     for i, d in enumerate(designs):

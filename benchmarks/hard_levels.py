@@ -45,8 +45,10 @@ def main() -> None:
     args = ap.parse_args()
     designs = json.loads(Path(args.set).read_text())["designs"]
     wanted = set(args.only.split(",")) if args.only else None
-    print("| design | segments | tree, first end | tree, last end | peak level (of the smaller) "
-          "| past the middle | in the last 20 | meeting in the middle, at best |")  # fmt: skip
+    print(
+        "| design | segments | tree, first end | tree, last end | peak level (of the smaller) "
+        "| past the middle | in the last 20 | meeting in the middle, at best |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for d in designs:
         if wanted is not None and d["name"] not in wanted:
@@ -60,9 +62,12 @@ def main() -> None:
         small = first if cf[n] <= cl[n] else last
         total = sum(small)
         peak = max(range(n), key=small.__getitem__)
-        print(f"| {d['name']} | {n} | {cf[n]:.2g} | {cl[n]:.2g} | {peak + 1} "
-              f"| {sum(small[n // 2:]) / total:.1%} | {sum(small[n - 20:]) / total:.1%} "
-              f"| {meet:.2g} |", flush=True)  # fmt: skip
+        print(
+            f"| {d['name']} | {n} | {cf[n]:.2g} | {cl[n]:.2g} | {peak + 1} "
+            f"| {sum(small[n // 2 :]) / total:.1%} | {sum(small[n - 20 :]) / total:.1%} "
+            f"| {meet:.2g} |",
+            flush=True,
+        )
         print(f"<!-- {d['name']}: {time.process_time() - t0:.1f} CPU s -->", flush=True)
 
 

@@ -53,8 +53,15 @@ def main() -> None:
         at += n - 1
 
     def run(lens: list[int], start: int, seed: int, checks: int, given: int) -> tuple[bool, int]:
-        s = _first.FirstSearch(portfolio.nb, portfolio.colours, array("i", lens), start,
-                               end_colour(box, start), seed, checks)  # fmt: skip
+        s = _first.FirstSearch(
+            portfolio.nb,
+            portfolio.colours,
+            array("i", lens),
+            start,
+            end_colour(box, start),
+            seed,
+            checks,
+        )
         for k in range(given):
             s.push(dirs[k])
         s.run(args.budget)
@@ -65,16 +72,20 @@ def main() -> None:
         k = int(f * len(lengths))
         t0 = time.perf_counter()
         found = sum(run(lengths, cells[0], 1 + r, ALL_CHECKS, k)[0] for r in range(args.runs))
-        print(f"given {k:3d} of {len(lengths)} segments: found {found:3d} of {args.runs}"
-              f"  ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+        print(
+            f"given {k:3d} of {len(lengths)} segments: found {found:3d} of {args.runs}"
+            f"  ({time.perf_counter() - t0:.1f} s)"
+        )
     for checks in [int(t) for t in args.checks.split(",") if t]:
         t0 = time.perf_counter()
         found = 0
         for r in range(args.runs):
             end, start, seed, _, _ = portfolio.plan(r)
             found += run(lengths[::-1] if end else lengths, start, seed, checks, 0)[0]
-        print(f"checks {checks:2d}: found {found:3d} of {args.runs}"
-              f"  ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+        print(
+            f"checks {checks:2d}: found {found:3d} of {args.runs}"
+            f"  ({time.perf_counter() - t0:.1f} s)"
+        )
 
 
 if __name__ == "__main__":

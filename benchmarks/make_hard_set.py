@@ -55,14 +55,16 @@ def main() -> None:
             path = random_path(box, random.Random(seed), moves)
             cells = [box.cells[c] for c in path]
             snake = design_of(cells)
-            rows.append({
-                "name": f"{'x'.join(map(str, dims))}-s{seed}",
-                "box": list(dims),
-                "seed": seed,
-                "segment_lengths": list(snake.lengths),
-                "straights": snake.cubes - 1 - snake.segments,
-                "path": [list(c) for c in cells],
-            })  # fmt: skip
+            rows.append(
+                {
+                    "name": f"{'x'.join(map(str, dims))}-s{seed}",
+                    "box": list(dims),
+                    "seed": seed,
+                    "segment_lengths": list(snake.lengths),
+                    "straights": snake.cubes - 1 - snake.segments,
+                    "path": [list(c) for c in cells],
+                }
+            )
     about = __doc__.strip().splitlines()[0]
     if (args.seeds, args.mix) != ("1-6", 20):
         about = f"{args.boxes}, seeds {args.seeds}, {args.mix} n^2 backbite moves"

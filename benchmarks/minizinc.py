@@ -42,8 +42,11 @@ def gecode(text: str) -> tuple[int, float]:
         began = time.perf_counter()
         done = subprocess.run(
             ["minizinc", "--solver", "gecode", "--all-solutions", str(path)],
-            capture_output=True, text=True, check=True, timeout=3600,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=3600,
+        )
         seconds = time.perf_counter() - began
     return done.stdout.count("cells = "), seconds
 

@@ -51,8 +51,13 @@ def _stopped(args: list[str], ready_when: Callable[[Path], bool], wait: float) -
     with tempfile.TemporaryDirectory() as folder:
         where = Path(folder)
         env = {**ENV, "SNAKECUBE_READY_FILE": str(where / "ready")}
-        proc = subprocess.Popen([*_command(), *args], cwd=where, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        proc = subprocess.Popen(
+            [*_command(), *args],
+            cwd=where,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         while not ready_when(where) and proc.poll() is None:
             time.sleep(0.01)
         time.sleep(wait)
@@ -69,8 +74,7 @@ def _first_bar(args: list[str], word: str) -> float:
 
     master, slave = pty.openpty()
     began = time.perf_counter()
-    proc = subprocess.Popen([*_command(), *args], env=ENV, stdout=subprocess.DEVNULL,
-                            stderr=slave)  # fmt: skip
+    proc = subprocess.Popen([*_command(), *args], env=ENV, stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
     seen, shown = None, b""
     while True:
@@ -110,44 +114,96 @@ def _working(folder: Path) -> bool:
 
 # (what, goal in seconds, how to measure one run)
 JOBS: list[tuple[str, float, Callable[[], float]]] = [
-    ("`solve standard --box 10x10x10` refused (cube count)", 1.0,
-     lambda: _run("solve", "standard", "--box", "10x10x10")),
-    ("`solve standard --box 4x4x4` refused, with nearby designs", 1.0,
-     lambda: _run("solve", "standard", "--box", "4x4x4")),
-    ("`solve 3,3,...,2,3,2` (two lengths swapped): nearby designs listed", 2.0,
-     lambda: _run("solve", "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2")),
-    ("`generate --box 3x3x3 --min-straights 14` refused", 1.0,
-     lambda: _run("generate", "--box", "3x3x3", "--min-straights", "14")),
-    ("`generate --box 3x3x3 --min-straights 12` gives up", 10.0,
-     lambda: _run("generate", "--box", "3x3x3", "--min-straights", "12")),
-    ("`solve <10x10x10> --seconds 3`, whole run", 5.0,
-     lambda: _run("solve", TEN, "--seconds", "3", "--quiet")),
-    ("`show <999 corners> --seconds 3`, whole run", 5.0,
-     lambda: _run("show", CORNERS, "--seconds", "3")),
-    ("`fold <999 corners> --seconds 3`, whole run", 5.0,
-     lambda: _run("fold", CORNERS, "--seconds", "3")),
-    ("`rate <999 corners> --seconds 3`, whole run", 5.0,
-     lambda: _run("rate", CORNERS, "--seconds", "3")),
-    ("`solve <729-cube elbows>` says no solutions", 2.0,
-     lambda: _run("solve", ELBOWS_729, "--quiet")),
+    (
+        "`solve standard --box 10x10x10` refused (cube count)",
+        1.0,
+        lambda: _run("solve", "standard", "--box", "10x10x10"),
+    ),
+    (
+        "`solve standard --box 4x4x4` refused, with nearby designs",
+        1.0,
+        lambda: _run("solve", "standard", "--box", "4x4x4"),
+    ),
+    (
+        "`solve 3,3,...,2,3,2` (two lengths swapped): nearby designs listed",
+        2.0,
+        lambda: _run("solve", "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,3,2"),
+    ),
+    (
+        "`generate --box 3x3x3 --min-straights 14` refused",
+        1.0,
+        lambda: _run("generate", "--box", "3x3x3", "--min-straights", "14"),
+    ),
+    (
+        "`generate --box 3x3x3 --min-straights 12` gives up",
+        10.0,
+        lambda: _run("generate", "--box", "3x3x3", "--min-straights", "12"),
+    ),
+    (
+        "`solve <10x10x10> --seconds 3`, whole run",
+        5.0,
+        lambda: _run("solve", TEN, "--seconds", "3", "--quiet"),
+    ),
+    (
+        "`show <999 corners> --seconds 3`, whole run",
+        5.0,
+        lambda: _run("show", CORNERS, "--seconds", "3"),
+    ),
+    (
+        "`fold <999 corners> --seconds 3`, whole run",
+        5.0,
+        lambda: _run("fold", CORNERS, "--seconds", "3"),
+    ),
+    (
+        "`rate <999 corners> --seconds 3`, whole run",
+        5.0,
+        lambda: _run("rate", CORNERS, "--seconds", "3"),
+    ),
+    (
+        "`solve <729-cube elbows>` says no solutions",
+        2.0,
+        lambda: _run("solve", ELBOWS_729, "--quiet"),
+    ),
     ("`show <729-cube elbows>` says no solutions", 2.0, lambda: _run("show", ELBOWS_729)),
     ("`fold <729-cube elbows>` says no solutions", 2.0, lambda: _run("fold", ELBOWS_729)),
     ("`rate <729-cube elbows>` says unsolvable", 2.0, lambda: _run("rate", ELBOWS_729)),
-    ("`designs --box 4x4x4` refused with its forecast", 2.0,
-     lambda: _run("designs", "--box", "4x4x4")),
-    ("`designs --box 4x4x4 --estimate`", 2.0,
-     lambda: _run("designs", "--box", "4x4x4", "--estimate")),
-    ("`designs --box 4x4x4 --seconds 3` on a terminal: the first bar drawn", 1.0,
-     lambda: _first_bar(["designs", "--box", "4x4x4", "--seconds", "3"], "census")),
-    ("`show <5x5x5 design> --solution 1000` on a terminal: the first bar drawn", 1.0,
-     lambda: _first_bar(["show", HARD, "--box", "5x5x5", "--solution", "1000", "--seconds",
-                         "3"], "searching")),
-    ("Ctrl-C in `solve king --engine reference`, to exit", 1.0,
-     lambda: _stopped(["solve", "king", "--engine", "reference"], _working, 1.0)),
-    ("Ctrl-C inside a census unit of 3x3x4, to exit", 1.5,
-     lambda: _stopped(["designs", "--box", "3x3x4", "--workers", "1", "--store", "s"],
-                      lambda f: (f / "s" / "manifest.json").exists(), 1.0)),
-]  # fmt: skip
+    (
+        "`designs --box 4x4x4` refused with its forecast",
+        2.0,
+        lambda: _run("designs", "--box", "4x4x4"),
+    ),
+    (
+        "`designs --box 4x4x4 --estimate`",
+        2.0,
+        lambda: _run("designs", "--box", "4x4x4", "--estimate"),
+    ),
+    (
+        "`designs --box 4x4x4 --seconds 3` on a terminal: the first bar drawn",
+        1.0,
+        lambda: _first_bar(["designs", "--box", "4x4x4", "--seconds", "3"], "census"),
+    ),
+    (
+        "`show <5x5x5 design> --solution 1000` on a terminal: the first bar drawn",
+        1.0,
+        lambda: _first_bar(
+            ["show", HARD, "--box", "5x5x5", "--solution", "1000", "--seconds", "3"], "searching"
+        ),
+    ),
+    (
+        "Ctrl-C in `solve king --engine reference`, to exit",
+        1.0,
+        lambda: _stopped(["solve", "king", "--engine", "reference"], _working, 1.0),
+    ),
+    (
+        "Ctrl-C inside a census unit of 3x3x4, to exit",
+        1.5,
+        lambda: _stopped(
+            ["designs", "--box", "3x3x4", "--workers", "1", "--store", "s"],
+            lambda f: (f / "s" / "manifest.json").exists(),
+            1.0,
+        ),
+    ),
+]
 
 
 def main() -> None:

@@ -176,8 +176,10 @@ def whole_processes(args: argparse.Namespace, naive: Path | None) -> list[str]:
         if naive is not None and naive_turns is not None:
             nwall, _, _ = run_process([str(naive), naive_turns])
             naive_s, ratio = f"{nwall:.3f}", f"{wall / nwall:.3f}"
-        rows.append(f"| {title} | {wall:.3f} | {mb:.0f} | {answer} | {naive_s} | {ratio} |"
-                    + (f" {then:.3f} | {wall / then:.2f} |" if old else ""))  # fmt: skip
+        rows.append(
+            f"| {title} | {wall:.3f} | {mb:.0f} | {answer} | {naive_s} | {ratio} |"
+            + (f" {then:.3f} | {wall / then:.2f} |" if old else "")
+        )
         print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
@@ -245,8 +247,9 @@ def main() -> None:
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip naive.c on the harder snake")
     parser.add_argument("--repeat", type=int, default=3, help="runs per whole-process job")
-    parser.add_argument("--before", metavar="PYTHON",
-                        help="also time the snakecube beside this interpreter")  # fmt: skip
+    parser.add_argument(
+        "--before", metavar="PYTHON", help="also time the snakecube beside this interpreter"
+    )
     args = parser.parse_args()
     if not kernel.AVAILABLE:
         sys.exit("the compiled kernel is not built; pip install -e . first")

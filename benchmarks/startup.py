@@ -28,10 +28,25 @@ from bench import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results-startup.md"
-JOBS = [["solve", "standard"], ["solve", "standard", "--json"], ["convert", "standard"],
-        ["catalog"], ["solve", "king"]]  # fmt: skip
-HEAVY = ("numpy", "matplotlib", "plotly", "distributed", "dask", "multiprocessing", "starlette",
-         "uvicorn", "tqdm", "pysat")  # fmt: skip
+JOBS = [
+    ["solve", "standard"],
+    ["solve", "standard", "--json"],
+    ["convert", "standard"],
+    ["catalog"],
+    ["solve", "king"],
+]
+HEAVY = (
+    "numpy",
+    "matplotlib",
+    "plotly",
+    "distributed",
+    "dask",
+    "multiprocessing",
+    "starlette",
+    "uvicorn",
+    "tqdm",
+    "pysat",
+)
 
 
 def _command(python: str = sys.executable) -> list[str]:
@@ -46,15 +61,19 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 def _seconds(argv: list[str]) -> float:
     began = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                   env=ENV)  # fmt: skip
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
     return time.perf_counter() - began
 
 
 def _heavy(job: list[str]) -> list[str]:
     """The heavy modules the command imports (from ``python -X importtime``)."""
-    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "snakecube", *job],
-                       capture_output=True, text=True, check=False, env=ENV)  # fmt: skip
+    p = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "snakecube", *job],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=ENV,
+    )
     names = {line.rsplit("|", 1)[-1].strip() for line in p.stderr.splitlines() if "|" in line}
     return sorted(h for h in HEAVY if h in names)
 
@@ -74,8 +93,9 @@ def main() -> None:
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs of each job (default 11)")
     parser.add_argument("--out", default=str(RESULTS), help="results file, or - to print only")
-    parser.add_argument("--before", metavar="PYTHON",
-                        help="also time the snakecube beside this interpreter")  # fmt: skip
+    parser.add_argument(
+        "--before", metavar="PYTHON", help="also time the snakecube beside this interpreter"
+    )
     args = parser.parse_args()
     bare = [sys.executable, "-c", "pass"]
     tools = {"this build": _command()}
@@ -93,8 +113,10 @@ def main() -> None:
                 times[name].append(_seconds([*tool, *job]))
         b = statistics.median(base)
         heavy = ", ".join(_heavy(job)) or "none"
-        cells = " | ".join(f"{statistics.median(t) * 1000:.0f} ms ({statistics.median(t) / b:.1f}x)"
-                           for t in times.values())  # fmt: skip
+        cells = " | ".join(
+            f"{statistics.median(t) * 1000:.0f} ms ({statistics.median(t) / b:.1f}x)"
+            for t in times.values()
+        )
         rows.append(f"| `snakecube {' '.join(job)}` | {cells} | {b * 1000:.0f} ms | {heavy} |")
     load = os.getloadavg()[0]
     lines = [

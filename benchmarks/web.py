@@ -160,8 +160,12 @@ def load_test(base: str, n: int = 50) -> dict[str, float]:
     t = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(n) as ex:
         codes = list(ex.map(one, range(n)))
-    return {"answered": codes.count(200), "busy": codes.count(503), "other": n - codes.count(200)
-            - codes.count(503), "seconds": time.monotonic() - t}  # fmt: skip
+    return {
+        "answered": codes.count(200),
+        "busy": codes.count(503),
+        "other": n - codes.count(200) - codes.count(503),
+        "seconds": time.monotonic() - t,
+    }
 
 
 def rss_kb(pid: int) -> int:
@@ -255,8 +259,12 @@ def main() -> None:
                 for _ in range(runs):  # interleaved: both see the same load
                     got.append({**measure(browser, base, True), **cold_link(browser, base)})
                     if old_base is not None:
-                        old.append({**measure(browser, old_base, True, extras=False),
-                                    **cold_link(browser, old_base)})  # fmt: skip
+                        old.append(
+                            {
+                                **measure(browser, old_base, True, extras=False),
+                                **cold_link(browser, old_base),
+                            }
+                        )
                 for k, w, goal in ROWS["static"]:
                     was = spread([g[k] for g in old]) if old and k in old[0] else ""
                     rows.append((w, spread([g[k] for g in got]), was, goal))
@@ -265,10 +273,16 @@ def main() -> None:
         lt = load_test(served)
         after = rss_kb(proc.pid)
         up = httpx.get(served + "api/status").status_code == 200
-        rows.append((f"load: 50 concurrent king solves: {lt['answered']:.0f} answered, "
-                     f"{lt['busy']:.0f} busy, {lt['other']:.0f} other; server up: {up}; "
-                     f"RSS {before // 1024} -> {after // 1024} MB", f"{lt['seconds']:.2f}", "",
-                     "all answered or busy"))  # fmt: skip
+        rows.append(
+            (
+                f"load: 50 concurrent king solves: {lt['answered']:.0f} answered, "
+                f"{lt['busy']:.0f} busy, {lt['other']:.0f} other; server up: {up}; "
+                f"RSS {before // 1024} -> {after // 1024} MB",
+                f"{lt['seconds']:.2f}",
+                "",
+                "all answered or busy",
+            )
+        )
     finally:
         proc.terminate()
         proc.wait(10)

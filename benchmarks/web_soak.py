@@ -110,11 +110,23 @@ class Soak:
         self.url = f"http://127.0.0.1:{self.port}"
         with self.log_path.open("w") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "snakecube", "serve", "--port", str(self.port),
-                 "--workers", str(workers), "--queue", str(queue)],
-                stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "snakecube",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    str(workers),
+                    "--queue",
+                    str(queue),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
                 env={**os.environ, "TMPDIR": str(self.tmp)},
-            )  # fmt: skip
+            )
         self.client = httpx.Client(base_url=self.url, timeout=120)
         while True:
             try:
@@ -169,13 +181,18 @@ class Soak:
             f"application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
             + data
         )
-        return s  # fmt: skip
+        return s
 
     # -- 3. mixed traffic --------------------------------------------------------------------
     def mixed(self, seconds: float) -> None:
         end = time.monotonic() + seconds
-        kinds = [self.good_solves, self.bad_requests, self.leavers, self.slow_client,
-                 self.status_sampler]  # fmt: skip
+        kinds = [
+            self.good_solves,
+            self.bad_requests,
+            self.leavers,
+            self.slow_client,
+            self.status_sampler,
+        ]
         threads = [threading.Thread(target=k, args=(end,)) for k in kinds]
         threads.append(threading.Thread(target=self.good_solves, args=(end,)))
         for t in threads:
@@ -205,14 +222,23 @@ class Soak:
             while time.monotonic() < end:
                 self.answer(c.post("/api/details", json={"snake": "standard", "cells": BAD}))
                 self.answer(c.post("/api/solve", json={"snake": "3-3-x"}))
-                self.answer(c.post("/api/solve", content="[" * 100_000,
-                                   headers={"Content-Type": "application/json"}))  # fmt: skip
+                self.answer(
+                    c.post(
+                        "/api/solve",
+                        content="[" * 100_000,
+                        headers={"Content-Type": "application/json"},
+                    )
+                )
                 self.answer(c.post("/api/solve", json={"snake": TYPO}))
                 self.answer(c.post("/api/solve", json={"snake": NO_CUBE}))
                 self.answer(c.get("/api/status", headers={"Host": "evil.example"}))
-                self.answer(c.post("/api/solve", content='{"snake": "standard"}',
-                                   headers={"Content-Type": "text/plain",
-                                            "Origin": "http://evil.example"}))  # fmt: skip
+                self.answer(
+                    c.post(
+                        "/api/solve",
+                        content='{"snake": "standard"}',
+                        headers={"Content-Type": "text/plain", "Origin": "http://evil.example"},
+                    )
+                )
 
     def leavers(self, end: float) -> None:
         while time.monotonic() < end:
@@ -257,8 +283,9 @@ class Soak:
             "print(json.dumps(out))\n"
         )
         left = str(max(0.0, end - time.monotonic()))
-        done = subprocess.run([sys.executable, "-c", code, self.url, left],
-                              capture_output=True, text=True, check=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", code, self.url, left], capture_output=True, text=True, check=True
+        )
         self.status_ms.extend(json.loads(done.stdout))
 
     # -- 4. floods ---------------------------------------------------------------------------
@@ -285,13 +312,20 @@ class Soak:
                 time.sleep(0.1)
         for t in attackers:
             t.join()
-        return {"before": before, "peak": max(peak), "after": rss_kb(self.proc.pid),
-                "asked": asked, "answered": answered}  # fmt: skip
+        return {
+            "before": before,
+            "peak": max(peak),
+            "after": rss_kb(self.proc.pid),
+            "asked": asked,
+            "answered": answered,
+        }
 
     def big_bodies(self, end: float) -> None:
         size = 1_400_041
-        head = (f"POST /api/details HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: "
-                f"application/json\r\nContent-Length: {size}\r\n\r\n").encode()  # fmt: skip
+        head = (
+            f"POST /api/details HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: "
+            f"application/json\r\nContent-Length: {size}\r\n\r\n"
+        ).encode()
         body = b"x" * size
         while time.monotonic() < end:
             try:
@@ -391,29 +425,46 @@ def main() -> None:
         ("workers replaced during the 60 bad requests", str(sum(r1.values()) - sum(r0.values()))),
         ("10 downloads left after 1 s: seconds until every place is free", f"{free_after:.2f}"),
         ("mixed traffic: seconds, requests answered", f"{args.seconds:g}, {served}"),
-        ("slowest `/api/status` during the traffic, ms (median), from a process of its own",
-         f"{max(soak.status_ms):.0f} ({statistics.median(soak.status_ms):.0f}); "
-         f"{slow_status} of {len(soak.status_ms)} over 100 ms"),
-        ("worker restarts by reason (all of them: clients that left)",
-         ", ".join(f"{k} {v}" for k, v in sorted(restarts.items())) or "none"),
-        ("server memory (resident), start -> end", f"{start_mem[0] / 1024:.0f} -> "
-         f"{end_mem[0] / 1024:.0f} MB ({growth:+.0%})"),
-        ("workers' memory (resident, together), start -> end",
-         f"{start_mem[1] / 1024:.0f} -> {end_mem[1] / 1024:.0f} MB"),
-        *(
-            (f"{what}, {args.flood:g} s: server memory before -> peak -> after; the client's "
-             "details answered", f"{f['before'] / 1024:.0f} -> {f['peak'] / 1024:.0f} -> "
-             f"{f['after'] / 1024:.0f} MB ({(f['after'] - start_mem[0]) / start_mem[0]:+.0%} of "
-             f"the start); {f['answered']} of {f['asked']}")
-            for what, f in (("flood of 1.4 MB bodies refused unread (6 threads)", bodies),
-                            ("300 half-open connections from 127.0.0.2", half))
+        (
+            "slowest `/api/status` during the traffic, ms (median), from a process of its own",
+            f"{max(soak.status_ms):.0f} ({statistics.median(soak.status_ms):.0f}); "
+            f"{slow_status} of {len(soak.status_ms)} over 100 ms",
         ),
-        ("server memory (resident), start -> after the floods",
-         f"{start_mem[0] / 1024:.0f} -> {flood_end[0] / 1024:.0f} MB "
-         f"({(flood_end[0] - start_mem[0]) / start_mem[0]:+.0%})"),
-        ("stopped with SIGTERM while 3 jobs ran: exit code; each client's answer",
-         f"{code}; {', '.join(answers)}"),
-    ]  # fmt: skip
+        (
+            "worker restarts by reason (all of them: clients that left)",
+            ", ".join(f"{k} {v}" for k, v in sorted(restarts.items())) or "none",
+        ),
+        (
+            "server memory (resident), start -> end",
+            f"{start_mem[0] / 1024:.0f} -> {end_mem[0] / 1024:.0f} MB ({growth:+.0%})",
+        ),
+        (
+            "workers' memory (resident, together), start -> end",
+            f"{start_mem[1] / 1024:.0f} -> {end_mem[1] / 1024:.0f} MB",
+        ),
+        *(
+            (
+                f"{what}, {args.flood:g} s: server memory before -> peak -> after; the client's "
+                "details answered",
+                f"{f['before'] / 1024:.0f} -> {f['peak'] / 1024:.0f} -> "
+                f"{f['after'] / 1024:.0f} MB ({(f['after'] - start_mem[0]) / start_mem[0]:+.0%} of "
+                f"the start); {f['answered']} of {f['asked']}",
+            )
+            for what, f in (
+                ("flood of 1.4 MB bodies refused unread (6 threads)", bodies),
+                ("300 half-open connections from 127.0.0.2", half),
+            )
+        ),
+        (
+            "server memory (resident), start -> after the floods",
+            f"{start_mem[0] / 1024:.0f} -> {flood_end[0] / 1024:.0f} MB "
+            f"({(flood_end[0] - start_mem[0]) / start_mem[0]:+.0%})",
+        ),
+        (
+            "stopped with SIGTERM while 3 jobs ran: exit code; each client's answer",
+            f"{code}; {', '.join(answers)}",
+        ),
+    ]
     rows += [
         ("lines the server logged (tracebacks)", f"{len(log.splitlines())} ({tracebacks})"),
         ("processes left", str(len(left))),

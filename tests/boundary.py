@@ -45,8 +45,17 @@ def first_cases(mod: Any) -> list[Case]:
     ec = end_colour(BOX, 0)
 
     def make(**kw: Any) -> Any:
-        args = {"nb": nb, "colour": colours, "lengths": lengths, "start": 0, "end_colour": ec,
-                "seed": 1, "checks": 0, "end": -1, **kw}  # fmt: skip
+        args = {
+            "nb": nb,
+            "colour": colours,
+            "lengths": lengths,
+            "start": 0,
+            "end_colour": ec,
+            "seed": 1,
+            "checks": 0,
+            "end": -1,
+            **kw,
+        }
         return mod.FirstSearch(*args.values())
 
     def pushed(d: int, times: int = 1) -> Any:
@@ -82,15 +91,25 @@ def first_cases(mod: Any) -> list[Case]:
         ("layer past the cells", lambda: make().set_layers([BIG] * 27, 1)),
         ("a huge node budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.FirstSearch.__new__(mod.FirstSearch).run(5)),
-        ("arms: pivot past the segments", lambda: mod.ArmsSearch(
-            nb, colours, lengths, BIG, 0, 0, 1, FIRST_FEWEST_WAYS)),
-        ("arms: start past the cells", lambda: mod.ArmsSearch(
-            nb, colours, lengths, 1, BIG, 0, 1, FIRST_FEWEST_WAYS)),
-        ("arms: one-element nb", lambda: mod.ArmsSearch(
-            array("i", [0]), colours, lengths, 1, 0, 0, 1, FIRST_FEWEST_WAYS)),
-        ("arms: first colour 4", lambda: mod.ArmsSearch(
-            nb, colours, lengths, 1, 0, 4, 1, FIRST_FEWEST_WAYS)),
-    ]  # fmt: skip
+        (
+            "arms: pivot past the segments",
+            lambda: mod.ArmsSearch(nb, colours, lengths, BIG, 0, 0, 1, FIRST_FEWEST_WAYS),
+        ),
+        (
+            "arms: start past the cells",
+            lambda: mod.ArmsSearch(nb, colours, lengths, 1, BIG, 0, 1, FIRST_FEWEST_WAYS),
+        ),
+        (
+            "arms: one-element nb",
+            lambda: mod.ArmsSearch(
+                array("i", [0]), colours, lengths, 1, 0, 0, 1, FIRST_FEWEST_WAYS
+            ),
+        ),
+        (
+            "arms: first colour 4",
+            lambda: mod.ArmsSearch(nb, colours, lengths, 1, 0, 4, 1, FIRST_FEWEST_WAYS),
+        ),
+    ]
 
 
 def segment_cases(mod: Any) -> list[Case]:
@@ -98,12 +117,24 @@ def segment_cases(mod: Any) -> list[Case]:
     t = kernel.Tables(problem)
     n_seg = len(problem.lengths)
     sound = {
-        "lidx": t.lidx, "rmask": t.rmask, "rend": t.rend, "rhalo": t.rhalo, "nbmask": t.nbmask,
-        "placed_after": t.placed_after, "colours": t.colours, "words": t.words,
-        "dirs": array("q", [0] * n_seg), "head": 0, "occ": array("Q", [1]), "base": 0,
-        "flags": DEFAULT_PRUNE, "min_free": 40, "end_colour": end_colour(BOX, 0),
-        "max_out": 64, "multiword": False,
-    }  # fmt: skip
+        "lidx": t.lidx,
+        "rmask": t.rmask,
+        "rend": t.rend,
+        "rhalo": t.rhalo,
+        "nbmask": t.nbmask,
+        "placed_after": t.placed_after,
+        "colours": t.colours,
+        "words": t.words,
+        "dirs": array("q", [0] * n_seg),
+        "head": 0,
+        "occ": array("Q", [1]),
+        "base": 0,
+        "flags": DEFAULT_PRUNE,
+        "min_free": 40,
+        "end_colour": end_colour(BOX, 0),
+        "max_out": 64,
+        "multiword": False,
+    }
 
     def make(**kw: Any) -> Any:
         return mod.SegmentSearch(*{**sound, **kw}.values())
@@ -117,8 +148,10 @@ def segment_cases(mod: Any) -> list[Case]:
         ("words 0", lambda: make(words=0)),
         ("words 5", lambda: make(words=5)),
         ("short nbmask", lambda: make(nbmask=array("Q", [0]))),
-        ("nbmask with a cell past the region",
-         lambda: make(nbmask=_swap(t.nbmask, 0, 1 << 40, "Q"))),
+        (
+            "nbmask with a cell past the region",
+            lambda: make(nbmask=_swap(t.nbmask, 0, 1 << 40, "Q")),
+        ),
         ("lidx past the lengths", lambda: make(lidx=_swap(t.lidx, 0, 99, "q"))),
         ("rend past the cells", lambda: make(rend=_swap(t.rend, 5, BIG, "q"))),
         ("short rmask", lambda: make(rmask=array("Q", [0]))),
@@ -130,12 +163,14 @@ def segment_cases(mod: Any) -> list[Case]:
         ("end colour 3", lambda: make(end_colour=3)),
         ("a shift past the cells", lambda: make().set_shifts([BIG] * 6, array("Q", [0] * 6))),
         ("short has", lambda: make().set_shifts([1] * 6, array("Q", [0]))),
-        ("has with a cell past the region", lambda: make().set_shifts(
-            [1] * 6, array("Q", [1 << 60] * 6))),
+        (
+            "has with a cell past the region",
+            lambda: make().set_shifts([1] * 6, array("Q", [1 << 60] * 6)),
+        ),
         ("more placements than kept", lambda: make().placements(BIG)),
         ("a huge node budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.SegmentSearch.__new__(mod.SegmentSearch).run(5)),
-    ]  # fmt: skip
+    ]
 
 
 def beam_cases(mod: Any) -> list[Case]:
@@ -145,10 +180,17 @@ def beam_cases(mod: Any) -> list[Case]:
     assert shifts is not None
     offsets, has = shifts
     sound = {
-        "n": 27, "nb": nb, "colour": colours, "lengths": array("i", SNAKE.lengths),
-        "starts": array("i", [0]), "offsets": offsets, "has": has, "width": 8,
-        "score_kind": 0, "seed": 1,
-    }  # fmt: skip
+        "n": 27,
+        "nb": nb,
+        "colour": colours,
+        "lengths": array("i", SNAKE.lengths),
+        "starts": array("i", [0]),
+        "offsets": offsets,
+        "has": has,
+        "width": 8,
+        "score_kind": 0,
+        "seed": 1,
+    }
 
     def make(**kw: Any) -> Any:
         return mod.Beam(*{**sound, **kw}.values())
@@ -171,7 +213,7 @@ def beam_cases(mod: Any) -> list[Case]:
         ("negative seed", lambda: make(seed=-1)),
         ("a huge budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.Beam.__new__(mod.Beam).run(5)),
-    ]  # fmt: skip
+    ]
 
 
 def paths_cases(mod: Any) -> list[Case]:
@@ -187,10 +229,18 @@ def paths_cases(mod: Any) -> list[Case]:
     )
     zeros = np.zeros(n + 1, np.int64)
     sound = {
-        "nb": nb, "nbmask": nbmask, "ring": ring, "syms": syms, "path": zeros.copy(),
-        "dirs": zeros.copy(), "run": zeros.copy(), "maxrun": n, "base": 1,
-        "keys": np.zeros(8, np.uint64), "fixed": np.zeros(8, np.uint8),
-    }  # fmt: skip
+        "nb": nb,
+        "nbmask": nbmask,
+        "ring": ring,
+        "syms": syms,
+        "path": zeros.copy(),
+        "dirs": zeros.copy(),
+        "run": zeros.copy(),
+        "maxrun": n,
+        "base": 1,
+        "keys": np.zeros(8, np.uint64),
+        "fixed": np.zeros(8, np.uint8),
+    }
 
     def make(**kw: Any) -> Any:
         return mod.PathKeys(*{**sound, **kw}.values())
@@ -225,16 +275,22 @@ def turns_cases(mod: Any) -> list[Case]:
     return [
         ("a segment of 1 cube", lambda: mod.TurnSearch([1, *lengths[1:]], cells, goal)),
         ("too few cells", lambda: mod.TurnSearch(lengths, cells[:5], goal)),
-        ("cells not neighbours",
-         lambda: mod.TurnSearch(lengths, cells[::-1][:1] + cells[1:], goal)),
+        (
+            "cells not neighbours",
+            lambda: mod.TurnSearch(lengths, cells[::-1][:1] + cells[1:], goal),
+        ),
         ("a short goal", lambda: mod.TurnSearch(lengths, cells, goal[:2])),
         ("a goal state 7", lambda: mod.TurnSearch(lengths, cells, [7] * len(goal))),
         ("34 segments", lambda: mod.TurnSearch([2] * 34, [(i, 0, 0) for i in range(35)], [0] * 33)),
-        ("far from the origin, then a bad goal", lambda: (
-            mod.TurnSearch(lengths, far, goal).min_turns(False, 0, 1000),
-            mod.TurnSearch(lengths, far, [9] * len(goal)))),
+        (
+            "far from the origin, then a bad goal",
+            lambda: (
+                mod.TurnSearch(lengths, far, goal).min_turns(False, 0, 1000),
+                mod.TurnSearch(lengths, far, [9] * len(goal)),
+            ),
+        ),
         ("not made", lambda: mod.TurnSearch.__new__(mod.TurnSearch).min_turns(False, 0, 10)),
-    ]  # fmt: skip
+    ]
 
 
 CASES = {

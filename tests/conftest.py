@@ -232,8 +232,11 @@ def small_disk(tmp_path):
         where = tmp_path / name
         where.mkdir()
         opts = ",".join(("size=64k", *options))
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)],
-                              capture_output=True, text=True)  # fmt: skip
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)],
+            capture_output=True,
+            text=True,
+        )
         if done.returncode != 0:
             pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
         mounted.append(where)
@@ -303,8 +306,9 @@ def listening(argv: list[str], port: int, seconds: float = 20) -> Iterator[subpr
 
 def serving(port: int, *options: str) -> contextlib.AbstractContextManager[subprocess.Popen]:
     """``snakecube serve --port PORT OPTIONS`` in the background (see :func:`listening`)."""
-    return listening([sys.executable, "-m", "snakecube", "serve", "--port", str(port), *options],
-                     port)  # fmt: skip
+    return listening(
+        [sys.executable, "-m", "snakecube", "serve", "--port", str(port), *options], port
+    )
 
 
 def prepare(snake, target=None, **options):

@@ -176,11 +176,15 @@ ORDINAL = r"(\d+)(?:st|nd|rd|th)"
 FOUND = [  # what a step's words say, and the record it makes
     (re.compile(rf"the {ORDINAL} corner from the end you hold"), lambda m: ("held", int(m[1]))),
     (re.compile(rf"the {ORDINAL} corner from the loose end"), lambda m: ("loose", int(m[1]))),
-    (re.compile(rf"the (?:{ORDINAL}|next) corner (on towards the loose end|back towards the end "
-                r"you hold), from the corner you turned last"),
-     lambda m: ("on", (int(m[1]) if m[1] else 1) * (1 if m[2].startswith("on") else -1))),
+    (
+        re.compile(
+            rf"the (?:{ORDINAL}|next) corner (on towards the loose end|back towards the end "
+            r"you hold), from the corner you turned last"
+        ),
+        lambda m: ("on", (int(m[1]) if m[1] else 1) * (1 if m[2].startswith("on") else -1)),
+    ),
     (re.compile(r"the same corner as in the step before"), lambda m: ("same", 0)),
-]  # fmt: skip
+]
 TURN = re.compile(
     r"(a quarter turn|a half turn)(?: \(two quarter turns\))? (clockwise|anticlockwise)"
 )
@@ -254,8 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     each = [r for r in records for _ in range(r.quarters)]
     for k, (said, (cube, joint, q)) in enumerate(zip(each, moves, strict=True), 1):
-        print(f"quarter turn {k}: {said} -> the joint of cubes {joint} | {joint + 1} "
-              f"(corner cube {cube}), {'clockwise' if q > 0 else 'anticlockwise'}")  # fmt: skip
+        print(
+            f"quarter turn {k}: {said} -> the joint of cubes {joint} | {joint + 1} "
+            f"(corner cube {cube}), {'clockwise' if q > 0 else 'anticlockwise'}"
+        )
     ok = is_box(states[-1], dims)  # type: ignore[arg-type]
     print(f"the result is the box: {'yes' if ok else 'no'}")
     return 0 if ok else 1

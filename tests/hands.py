@@ -134,8 +134,11 @@ def _draw(cells: list, held: str, blue: set[int], out: str) -> None:
             for i in range(n)
         ]
         d = drawing.draw(camera, cubes, {}, caption="")
-        sheet.text(0.2 + 5 * k, 0.1, [("from the front-right" if k == 0 else "from the front-left")
-                                      + ", above the table"])  # fmt: skip
+        sheet.text(
+            0.2 + 5 * k,
+            0.1,
+            [("from the front-right" if k == 0 else "from the front-left") + ", above the table"],
+        )
         place(sheet, 0.1 + 5 * k, 0.4, 4.8, 4.5, d, d.bounds, fit(d.bounds, 4.8, 4.5))
     fig.savefig(out)
     plt.close(fig)

@@ -140,8 +140,9 @@ def solid_grid(mesh: trimesh.Trimesh, step: float) -> tuple[np.ndarray, np.ndarr
     return solid, grid
 
 
-def passage(mesh: trimesh.Trimesh, a: tuple[int, int], b: tuple[int, int], radius: float,
-            step: float = 0.4) -> bool:  # fmt: skip
+def passage(
+    mesh: trimesh.Trimesh, a: tuple[int, int], b: tuple[int, int], radius: float, step: float = 0.4
+) -> bool:
     """Whether a cord of ``radius`` passes inside the body from face ``a`` to face ``b``
     (each (axis, sign)): a walk through the points of a grid of ``step`` mm with no
     material within ``radius`` (on the grid), from the layer of points at face ``a`` to

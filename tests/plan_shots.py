@@ -83,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     phone = args.size == "phone"
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=args.chromium, headless=True,
-                                        args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+            browser = p.chromium.launch(
+                executable_path=args.chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+            )
             # bypass_csp: Playwright's waits evaluate their text, which the page's policy forbids
             size = {"width": width, "height": height}
             context = browser.new_context(

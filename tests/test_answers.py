@@ -29,16 +29,20 @@ def test_one_message_in_page_words_and_the_same_designs_on_either_engine():
     code = "import json; from snakecube.web import answers; "
     code += f"print(json.dumps(answers.mismatch({KING_TYPO!r})))"
     env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                         text=True, env=env, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert json.loads(out.stdout) == wrong
 
 
 def _on_a_face(cell: list[int], point: list[float]) -> bool:
     """The point lies on the surface of the unit cube at ``cell``."""
     inside = all(cell[a] - 1e-6 <= point[a] <= cell[a] + 1 + 1e-6 for a in range(3))
-    on = any(abs(point[a] - cell[a]) < 1e-6 or abs(point[a] - cell[a] - 1) < 1e-6
-             for a in range(3))  # fmt: skip
+    on = any(abs(point[a] - cell[a]) < 1e-6 or abs(point[a] - cell[a] - 1) < 1e-6 for a in range(3))
     return inside and on
 
 

@@ -39,10 +39,17 @@ def _beam(problem: Problem, width: int, score: int, seed: int, starts=None):
 
     member = first.beam.BeamMember(problem, seed)
     return _beam.Beam(
-        problem.ncells, member.nb, member.colours, array("i", problem.lengths),
+        problem.ncells,
+        member.nb,
+        member.colours,
+        array("i", problem.lengths),
         array("i", starts if starts is not None else range(problem.ncells)),
-        member.offsets, member.has, width, score, seed,
-    )  # fmt: skip
+        member.offsets,
+        member.has,
+        width,
+        score,
+        seed,
+    )
 
 
 def _run(problem: Problem, width: int, score: int, seed: int, starts=None):

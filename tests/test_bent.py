@@ -135,8 +135,9 @@ def _peak_run(*args: str) -> tuple[int, str, float, int]:
 @pytest.mark.parametrize("mode", [["--first"], [], ["--first", "--strategy", "restarts"]])
 def test_seconds_5_ends_the_729_cube_bent_snake_within_6_seconds(mode):
     _needs(mode)
-    code, out, seconds, peak = _peak_run("solve", BENT_729, "--box", "9x9x9", "--seconds", "5",
-                                         "--json", "--quiet", *mode)  # fmt: skip
+    code, out, seconds, peak = _peak_run(
+        "solve", BENT_729, "--box", "9x9x9", "--seconds", "5", "--json", "--quiet", *mode
+    )
     assert code == 0, out
     assert seconds < 6, seconds
     assert peak < 500 << 20, peak
@@ -156,8 +157,17 @@ def test_ctrl_c_ends_the_729_cube_bent_snake_within_a_second(mode, tmp_path):
     _needs(mode)
     for after in (0.0, 1.0):
         ready = tmp_path / f"ready-{after}"
-        proc = spawn("solve", BENT_729, "--box", "9x9x9", "--json", "--quiet", *mode,
-                     ready=ready, env={"PYTHONUNBUFFERED": "1"})  # fmt: skip
+        proc = spawn(
+            "solve",
+            BENT_729,
+            "--box",
+            "9x9x9",
+            "--json",
+            "--quiet",
+            *mode,
+            ready=ready,
+            env={"PYTHONUNBUFFERED": "1"},
+        )
         wait_ready(ready, proc)
         time.sleep(after)
         signalled = time.monotonic()

@@ -25,23 +25,34 @@ IN_WASM = ["FirstSearch", "SegmentSearch", "Beam"]
 def _bad_calls(name: str, *module: Path) -> dict[str, str]:
     proc = subprocess.run(
         [sys.executable, str(HERE / "boundary.py"), name, *map(str, module)],
-        capture_output=True, text=True, timeout=120, cwd=HERE,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=HERE,
+    )
     assert proc.returncode == 0, f"{name}: exit {proc.returncode}\n{proc.stderr[-3000:]}"
     return json.loads(proc.stdout)
 
 
 def _all_refused(results: dict[str, str], skip: tuple[str, ...] = ()) -> None:
-    wrong = {case: got for case, got in results.items()
-             if not got.startswith("ValueError: ") and case not in skip}  # fmt: skip
+    wrong = {
+        case: got
+        for case, got in results.items()
+        if not got.startswith("ValueError: ") and case not in skip
+    }
     assert not wrong, wrong
     assert len(results) >= 8
 
 
 @pytest.mark.parametrize("name", NATIVE)
 def test_every_bad_call_of_a_native_class_is_a_value_error(name: str) -> None:
-    extension = {"FirstSearch": "first", "SegmentSearch": "kernel", "Beam": "beam",
-                 "PathKeys": "paths", "TurnSearch": "turns"}[name]  # fmt: skip
+    extension = {
+        "FirstSearch": "first",
+        "SegmentSearch": "kernel",
+        "Beam": "beam",
+        "PathKeys": "paths",
+        "TurnSearch": "turns",
+    }[name]
     if compiled.extension(extension) is None:
         pytest.skip(f"the {extension} extension is not built")
     _all_refused(_bad_calls(name))

@@ -129,8 +129,11 @@ def _numbers_on_faces_that_show(page) -> int:
     for n in drawn["numbers"]:
         own = [f["points"] for f in faces[: n["after"]] if f["cube"] == n["cube"]]
         assert any(_inside(f, n["at"]) for f in own), n
-        later = [f["cube"] for f in faces[n["after"] :] if f["cube"] != n["cube"]
-                 and _inside(f["points"], n["at"])]  # fmt: skip
+        later = [
+            f["cube"]
+            for f in faces[n["after"] :]
+            if f["cube"] != n["cube"] and _inside(f["points"], n["at"])
+        ]
         assert later == [], (n, later)
     return len(drawn["numbers"])
 

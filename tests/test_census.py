@@ -75,8 +75,16 @@ def test_designs_command(tmp_path, capsys):
     out_csv = tmp_path / "d.csv"
     assert main(["designs", "--box", "2x3x3", "--json", "--csv", str(out_csv), "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)
-    for field in ("paths", "designs", "solutions", "unique", "max_solutions", "palindromes",
-                  "histogram", "top"):  # fmt: skip
+    for field in (
+        "paths",
+        "designs",
+        "solutions",
+        "unique",
+        "max_solutions",
+        "palindromes",
+        "histogram",
+        "top",
+    ):
         assert field in data
     assert data["paths"] == 33760 and data["complete"] is True
     assert sum(data["histogram"].values()) == data["designs"]
@@ -168,9 +176,14 @@ def test_store_refuses_units_out_of_range(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "junk",
-    [b"", b"\x00" * 100, b"SNKUNIT2\xff\xff\xff\xff", b"SNKUNIT2\x05\x00\x00\x00{}",
-     bytes(range(256)) * 4],
-)  # fmt: skip
+    [
+        b"",
+        b"\x00" * 100,
+        b"SNKUNIT2\xff\xff\xff\xff",
+        b"SNKUNIT2\x05\x00\x00\x00{}",
+        bytes(range(256)) * 4,
+    ],
+)
 def test_store_refuses_junk_unit_files(tmp_path, capsys, junk):
     root = _store(tmp_path)
     (root / "units" / "u000000.bin").write_bytes(junk)
@@ -179,10 +192,16 @@ def test_store_refuses_junk_unit_files(tmp_path, capsys, junk):
 
 @pytest.mark.parametrize(
     "manifest",
-    [b"", b"\x89PNG junk", b'{"format": "snakecube-census"}', b"[1, 2]", b'{"a": 1,\n "b": }',
-     b'{"format": "snakecube-census", "version": 2, "target": "x", "cells": [], "units": 1, '
-     b'"partitions": 3, "id": "x"}'],
-)  # fmt: skip
+    [
+        b"",
+        b"\x89PNG junk",
+        b'{"format": "snakecube-census"}',
+        b"[1, 2]",
+        b'{"a": 1,\n "b": }',
+        b'{"format": "snakecube-census", "version": 2, "target": "x", "cells": [], "units": 1, '
+        b'"partitions": 3, "id": "x"}',
+    ],
+)
 def test_store_refuses_a_malformed_manifest(tmp_path, capsys, manifest):
     root = _store(tmp_path)
     (root / "manifest.json").write_bytes(manifest)
@@ -235,8 +254,9 @@ def test_a_sample_is_drawn_from_the_designs_with_their_counts():
             got.sample(-1)
 
 
-@pytest.mark.parametrize("dims,longest", [((3, 4, 1), 3), ((4, 4, 1), 3), ((2, 2, 4), 3),
-                                          ((3, 6, 1), 4), ((2, 3, 3), 2)])  # fmt: skip
+@pytest.mark.parametrize(
+    "dims,longest", [((3, 4, 1), 3), ((4, 4, 1), 3), ((2, 2, 4), 3), ((3, 6, 1), 4), ((2, 3, 3), 2)]
+)
 def test_a_census_of_short_segments_is_the_brute_force_ones(dims, longest):
     """--max-segment: only the designs with no segment longer, each with all its solutions."""
     want, _ = _brute(dims)

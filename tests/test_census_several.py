@@ -95,8 +95,9 @@ def test_several_targets_of_18_cells_equal_brute_force(names):
 
 
 def test_a_triple_with_no_design_in_common_says_0(cli):
-    code, out, _ = cli("designs", "--box", "2x2x3", "--box", "3x4x1", "--box", "2x6x1",
-                       "--quiet", "--json")  # fmt: skip
+    code, out, _ = cli(
+        "designs", "--box", "2x2x3", "--box", "3x4x1", "--box", "2x6x1", "--quiet", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and data["designs"] == 0 and data["complete"] and data["top"] == []
     assert [a["designs"] for a in data["alone"]] == [17, 18, 10]
@@ -115,14 +116,17 @@ def test_2x3x4_and_4x6x1_share_the_designs_of_their_two_censuses(cli, tmp_path):
                 {_smaller(r["segment_lengths"]): int(r["solutions"]) for r in csv.DictReader(f)}
             )
     both = tmp_path / "both.csv"
-    code, out, _ = cli("designs", "--box", "2x3x4", "--box", "4x6x1", "--csv", str(both),
-                       "--quiet", "--json")  # fmt: skip
+    code, out, _ = cli(
+        "designs", "--box", "2x3x4", "--box", "4x6x1", "--csv", str(both), "--quiet", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     with both.open() as f:
         rows = list(csv.DictReader(f))
-    mine = {_smaller(r["segment_lengths"]): (int(r["solutions_2x3x4"]), int(r["solutions_4x6x1"]))
-            for r in rows}  # fmt: skip
+    mine = {
+        _smaller(r["segment_lengths"]): (int(r["solutions_2x3x4"]), int(r["solutions_4x6x1"]))
+        for r in rows
+    }
     want = {k: (v, each[1][k]) for k, v in each[0].items() if k in each[1]}
     assert mine == want and data["designs"] == len(want) == len(rows)
     # Independent of both censuses: a sample folded by the brute force's own placement search.
@@ -161,8 +165,19 @@ def test_targets_of_another_size_or_twice_are_refused(refused):
 
 def test_the_store_resumes_and_holds_each_targets_census(tmp_path, cli):
     store = tmp_path / "both"
-    args = ("designs", "--box", "2x2x4", "--box", "4x4x1", "--store", str(store), "--quiet",
-            "--json", "--partitions", "4")  # fmt: skip
+    args = (
+        "designs",
+        "--box",
+        "2x2x4",
+        "--box",
+        "4x4x1",
+        "--store",
+        str(store),
+        "--quiet",
+        "--json",
+        "--partitions",
+        "4",
+    )
     first = json.loads(cli(*args)[1])
     assert sorted(p.name for p in (store / "targets").iterdir()) == ["2x2x4", "4x4x1"]
     parts = sorted((store / "parts").iterdir())
@@ -171,8 +186,19 @@ def test_the_store_resumes_and_holds_each_targets_census(tmp_path, cli):
     again = json.loads(cli(*args)[1])
     assert again == first and again["designs"] == 11
     # A target's folder is a one-target census store: the census reads it as its own.
-    alone = json.loads(cli("designs", "--box", "4x4x1", "--store", str(store / "targets" / "4x4x1"),
-                           "--partitions", "4", "--quiet", "--json")[1])  # fmt: skip
+    alone = json.loads(
+        cli(
+            "designs",
+            "--box",
+            "4x4x1",
+            "--store",
+            str(store / "targets" / "4x4x1"),
+            "--partitions",
+            "4",
+            "--quiet",
+            "--json",
+        )[1]
+    )
     assert alone["designs"] == first["alone"][1]["designs"] == 38
 
 
@@ -181,12 +207,28 @@ def test_the_store_refuses_other_targets_and_a_one_target_store(tmp_path, cli, r
     assert (
         cli("designs", "--box", "2x2x3", "--box", "2x6x1", "--store", str(store), "--quiet")[0] == 0
     )
-    refused("designs", "--box", "2x6x1", "--box", "2x2x3", "--store", str(store),
-            words="belongs to another census of several targets")  # fmt: skip
+    refused(
+        "designs",
+        "--box",
+        "2x6x1",
+        "--box",
+        "2x2x3",
+        "--store",
+        str(store),
+        words="belongs to another census of several targets",
+    )
     one = tmp_path / "one"
     assert cli("designs", "--box", "2x2x3", "--store", str(one), "--quiet")[0] == 0
-    refused("designs", "--box", "2x2x3", "--box", "2x6x1", "--store", str(one),
-            words="census store of one target")  # fmt: skip
+    refused(
+        "designs",
+        "--box",
+        "2x2x3",
+        "--box",
+        "2x6x1",
+        "--store",
+        str(one),
+        words="census store of one target",
+    )
 
 
 def test_the_store_refuses_an_edited_partition(tmp_path, cli, refused):
@@ -217,8 +259,9 @@ def test_longest_line_and_fitting_designs():
     assert [bool(f) for f in fit] == [max(d.snake.lengths) <= 3 for d in designs]
 
 
-@pytest.mark.parametrize("counted,searched", [("4x4x1", "2x2x4"), ("2x2x3", "2x6x1"),
-                                              ("4x5-4", "2x2x4")])  # fmt: skip
+@pytest.mark.parametrize(
+    "counted,searched", [("4x4x1", "2x2x4"), ("2x2x3", "2x6x1"), ("4x5-4", "2x2x4")]
+)
 def test_a_search_in_one_more_target_equals_its_census(counted, searched):
     want = common_designs([counted, searched])
     with joint_census([_target(counted)], fold_into=_target(searched)) as got:
@@ -238,14 +281,16 @@ def test_a_search_stopped_early_is_a_lower_bound_with_an_estimate(tmp_path):
     assert exact.exact
     shutil.copytree(store, tmp_path / "t")
     shutil.rmtree(tmp_path / "t" / "searched")
-    with joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t",
-                      seconds=1e-9) as early:  # fmt: skip
+    with joint_census(
+        [sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t", seconds=1e-9
+    ) as early:
         s = early.searched
         assert not early.complete and early.stop_reason == "seconds" and not early.exact
         assert s is not None and (s.tasks[0] < s.tasks[1] or s.candidates is None)
         assert early.design_count <= exact.design_count
-    with joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "u",
-                      seconds=1e-9) as counting:  # fmt: skip
+    with joint_census(
+        [sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "u", seconds=1e-9
+    ) as counting:
         assert counting.stop_reason == "seconds" and counting.searched is None
     again = joint_census([sc.Box(2, 3, 3)], fold_into=sc.Box(3, 6, 1), store=tmp_path / "t")
     assert again.exact and again.design_count == exact.design_count
@@ -279,8 +324,17 @@ def test_decide_agrees_with_a_plain_placement_search(counted, searched, monkeypa
 
 def test_fold_into_on_the_command_line(cli, tmp_path):
     out_csv = tmp_path / "found.csv"
-    code, out, _ = cli("designs", "--box", "4x4x1", "--fold-into", "2x2x4", "--quiet", "--json",
-                       "--csv", str(out_csv))  # fmt: skip
+    code, out, _ = cli(
+        "designs",
+        "--box",
+        "4x4x1",
+        "--fold-into",
+        "2x2x4",
+        "--quiet",
+        "--json",
+        "--csv",
+        str(out_csv),
+    )
     data = json.loads(out)
     assert code == 0 and data["designs"] == 11 and data["exact"]
     assert data["targets"] == ["4x4x1 box", "2x2x4 box"]

@@ -58,8 +58,14 @@ def test_directions_and_moves_forms():
     assert v.valid and "the default" in v.reading
     # other words for the axes: inferred, and said so
     # (back and north are both +y by default, so the default does not apply)
-    other = {"RIGHT": "BACK", "LEFT": "FRONT", "BACK": "NORTH", "FRONT": "SOUTH", "UP": "UP",
-             "DOWN": "DOWN"}  # fmt: skip
+    other = {
+        "RIGHT": "BACK",
+        "LEFT": "FRONT",
+        "BACK": "NORTH",
+        "FRONT": "SOUTH",
+        "UP": "UP",
+        "DOWN": "DOWN",
+    }
     swapped = ", ".join(f"{other[w]} {n}" for w, n in (m.split() for m in moves.split(", ")))
     v = check("seed-orange", f"start {start} moves: {swapped}")
     assert v.valid and "inferred" in v.reading
@@ -138,8 +144,14 @@ def test_a_box_typed_in_another_orientation_is_turned_not_mirrored():
     assert not bad.valid and "only turned" not in bad.reading
 
 
-WORDS_SIGNS = {(1, 0, 0): "+x", (-1, 0, 0): "-x", (0, 1, 0): "+y", (0, -1, 0): "-y",
-               (0, 0, 1): "+z", (0, 0, -1): "-z"}  # fmt: skip
+WORDS_SIGNS = {
+    (1, 0, 0): "+x",
+    (-1, 0, 0): "-x",
+    (0, 1, 0): "+y",
+    (0, -1, 0): "-y",
+    (0, 0, 1): "+z",
+    (0, 0, -1): "-z",
+}
 
 
 def test_without_a_start_the_wrong_segment_is_blamed():

@@ -385,8 +385,9 @@ def test_every_command_proves_no_solutions_as_solve_does(command):
 
 @pytest.mark.slow
 def test_show_rate_flat_and_designs_show_progress_on_a_terminal():
-    shown = _on_a_terminal("show", _hard_design(), "--box", "5x5x5", "--solution", "1000",
-                           "--seconds", "2.5")  # fmt: skip
+    shown = _on_a_terminal(
+        "show", _hard_design(), "--box", "5x5x5", "--solution", "1000", "--seconds", "2.5"
+    )
     assert "searching" in shown and "unit" in shown
     shown = _on_a_terminal("rate", _hard_design(), "--box", "5x5x5", "--seconds", "2.5")
     assert "searching" in shown and "unit" in shown
@@ -404,8 +405,18 @@ def test_generate_shows_progress_on_a_terminal_and_stops_with_what_it_found():
     import pty
 
     master, slave = pty.openpty()
-    proc = _cli("generate", "--box", "5x5x5", "--unique", "--count", "3", "--workers", "1",
-                stderr_override=slave, session=True)  # fmt: skip
+    proc = _cli(
+        "generate",
+        "--box",
+        "5x5x5",
+        "--unique",
+        "--count",
+        "3",
+        "--workers",
+        "1",
+        stderr_override=slave,
+        session=True,
+    )
     os.close(slave)
     seen = b""
     deadline = time.monotonic() + HANG
@@ -569,8 +580,10 @@ def test_out_that_cannot_be_written_is_refused_before_the_search_and_drawing(
     missing = tmp_path / "no such folder" / "k.pdf"
     code, out, err = run(capsys, command, "king", "--out", str(missing))
     assert code == 2 and out == ""
-    assert err == (f"snakecube: error: cannot write {str(missing)!r}: there is no folder "
-                   f"{str(missing.parent)!r}\n")  # fmt: skip
+    assert err == (
+        f"snakecube: error: cannot write {str(missing)!r}: there is no folder "
+        f"{str(missing.parent)!r}\n"
+    )
     code, out, err = run(capsys, command, "king", "--out", str(tmp_path / "a\nb.pdf"))
     assert code == 2 and "a file name with a control character" in err and err.count("\n") == 1
     code, out, err = run(capsys, command, "king", "--out", "/proc/k.pdf")  # not writable
@@ -588,8 +601,9 @@ def test_show_and_fold_out_print_the_same_kind_of_thing(capsys, tmp_path):
     error what is drawn and where it went (docs/design-cli.md, the command line)."""
     for command in ("show", "fold"):
         path = tmp_path / f"{command}.txt"
-        code, out, err = run(capsys, command, "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "--out",
-                             str(path))  # fmt: skip
+        code, out, err = run(
+            capsys, command, "3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "--out", str(path)
+        )
         assert code == 0 and path.read_text().strip()
         assert out == "(this is the catalog's standard, also called cubra-blue)\n"
         assert err.endswith(f"snakecube: wrote {str(path)!r}\n")
@@ -598,10 +612,12 @@ def test_show_and_fold_out_print_the_same_kind_of_thing(capsys, tmp_path):
 def test_every_error_starts_snakecube_error(capsys):
     """argparse's usage errors and snakecube's own say the same prefix; the help named is
     the command's."""
-    for args, help_ in ((["solve"], "(see snakecube solve --help)"),
-                        (["solve", "king", "--secnds", "3"], "(see snakecube solve --help)"),
-                        (["solv", "king"], "(see snakecube --help)"),
-                        (["solve", "king", "--box", "3x3"], "")):  # fmt: skip
+    for args, help_ in (
+        (["solve"], "(see snakecube solve --help)"),
+        (["solve", "king", "--secnds", "3"], "(see snakecube solve --help)"),
+        (["solv", "king"], "(see snakecube --help)"),
+        (["solve", "king", "--box", "3x3"], ""),
+    ):
         code, _, err = run(capsys, *args)
         assert code == 2 and err.startswith("snakecube: error: ") and err.count("\n") == 1, err
         assert help_ in err
@@ -616,13 +632,17 @@ def test_a_target_decided_before_any_search_step_says_so(capsys):
 
 
 def test_json_names_the_reading_of_every_notation(capsys):
-    for typed, reading in (("standard", "read as a catalog name"),
-                           ("ESCSCSCSCCCCSCSCCCSCCSCCCSE", "read as a turn string (S, C, E)"),
-                           ("lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3",
-                            "read as segment lengths")):  # fmt: skip
+    for typed, reading in (
+        ("standard", "read as a catalog name"),
+        ("ESCSCSCSCCCCSCSCCCSCCSCCCSE", "read as a turn string (S, C, E)"),
+        ("lengths:3,3,3,3,2,2,2,3,3,2,2,3,2,3,2,2,3", "read as segment lengths"),
+    ):
         for command in ("solve", "check"):
-            extra = [" ".join(",".join(map(str, c)) for c in _standard_cells())] \
-                if command == "check" else []  # fmt: skip
+            extra = (
+                [" ".join(",".join(map(str, c)) for c in _standard_cells())]
+                if command == "check"
+                else []
+            )
             code, out, _ = run(capsys, command, typed, *extra, "--json")
             assert code == 0 and json.loads(out)["snake"]["reading"] == reading, out
 
@@ -643,12 +663,14 @@ def test_designs_interrupted_while_planning_says_so(capsys, monkeypatch):
     monkeypatch.setattr(census_package, "census", stopped)
     code, out, err = run(capsys, "designs", "--box", "3x3x3")
     assert code == 130 and out == ""
-    assert err == "snakecube: interrupted while planning the census, before any design was " \
-        "counted\n"  # fmt: skip
+    assert (
+        err == "snakecube: interrupted while planning the census, before any design was counted\n"
+    )
     monkeypatch.setattr(runner, "plan", stopped)
     code, out, err = run(capsys, "designs", "--box", "3x3x3", "--estimate")
-    assert code == 130 and err == "snakecube: interrupted while forecasting the census: no " \
-        "forecast\n"  # fmt: skip
+    assert (
+        code == 130 and err == "snakecube: interrupted while forecasting the census: no forecast\n"
+    )
 
 
 def test_library_errors_name_parameters_and_the_cli_its_options(capsys):
@@ -673,6 +695,7 @@ def test_library_errors_name_parameters_and_the_cli_its_options(capsys):
     code, _, err = run(capsys, "designs", "--box", "2x2x2", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and "reach (--store)" in err
     lengths = ",".join(map(str, snake.lengths))
-    code, _, err = run(capsys, "solve", f"lengths:{lengths}", "--box", "6x6x4", "--strategy",
-                       "beam", "--first")  # fmt: skip
+    code, _, err = run(
+        capsys, "solve", f"lengths:{lengths}", "--box", "6x6x4", "--strategy", "beam", "--first"
+    )
     assert code == 2 and "--strategy beam needs the compiled beam loop" in err, err

@@ -39,8 +39,9 @@ def test_solve_answers_for_each_target_as_for_one(cli):
 
 
 def test_solve_says_which_targets_it_does_not_fold_into(cli):
-    code, out, _ = cli("solve", ZIGZAG, "--box", "4x6x1", "--box", "2x3x4", "--box", "3x8x1",
-                       "--first", "--quiet")  # fmt: skip
+    code, out, _ = cli(
+        "solve", ZIGZAG, "--box", "4x6x1", "--box", "2x3x4", "--box", "3x8x1", "--first", "--quiet"
+    )
     assert code == 0
     assert out.rstrip().splitlines()[-1] == (
         "folds into the 2x3x4 box (1 of 3 targets; not into the 4x6x1 box and the 3x8x1 box)"
@@ -82,8 +83,20 @@ def test_solve_keeps_the_order_of_boxes_and_regions(cli, tmp_path):
 
 def test_solve_stopped_says_so_and_the_last_line_leaves_the_rest_open(cli):
     floppy = "E" + "C" * 62 + "E"  # its counts in these boxes take hours
-    code, out, _ = cli("solve", floppy, "--box", "4x4x4", "--box", "2x4x8", "--seconds", "0.5",
-                       "--quiet", "--workers", "1", "--json")  # fmt: skip
+    code, out, _ = cli(
+        "solve",
+        floppy,
+        "--box",
+        "4x4x4",
+        "--box",
+        "2x4x8",
+        "--seconds",
+        "0.5",
+        "--quiet",
+        "--workers",
+        "1",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["complete"] is False and data["stop_reason"] == "seconds"
     assert [r["complete"] for r in data["results"]] == [False, False]
@@ -115,8 +128,9 @@ def test_solve_refuses_targets_of_another_size(refused):
 
 def test_check_show_and_fold_take_the_target_asked_for(cli, refused):
     flat = "0,0,0 0,1,0 1,1,0 1,0,0 2,0,0 2,1,0 3,1,0 3,0,0"
-    code, out, _ = cli("check", "ECCCCCCE", flat, "--box", "2x2x2", "--box", "4x2x1",
-                       "--target", "2")  # fmt: skip
+    code, out, _ = cli(
+        "check", "ECCCCCCE", flat, "--box", "2x2x2", "--box", "4x2x1", "--target", "2"
+    )
     assert code == 0 and "verdict    a solution of ECCCCCCE in the 4x2x1 box" in out
     code, out, _ = cli("check", "ECCCCCCE", flat, "--box", "2x2x2", "--box", "4x2x1")
     assert code == 0 and "outside the 2x2x2 box" in out  # the first target by default
@@ -152,8 +166,19 @@ def test_generate_marks_only_the_targets_asked_for_unique():
 
 
 def test_generate_on_the_command_line(cli, refused):
-    code, out, _ = cli("generate", "--box", "2x3x4", "--box", "4x6x1", "--unique", "--count",
-                       "2", "--json", "--seed", "5")  # fmt: skip
+    code, out, _ = cli(
+        "generate",
+        "--box",
+        "2x3x4",
+        "--box",
+        "4x6x1",
+        "--unique",
+        "--count",
+        "2",
+        "--json",
+        "--seed",
+        "5",
+    )
     data = json.loads(out)
     assert code == 0 and data["complete"] and len(data["designs"]) == 2
     for d in data["designs"]:
@@ -162,12 +187,21 @@ def test_generate_on_the_command_line(cli, refused):
         for t in d["targets"]:  # each carries a solution, checked independently
             box = sc.Box.parse(t["target"].split()[0])
             sc.verify(d["segment_lengths"], box.cells, t["cells"])
-    code, out, _ = cli("generate", "--box", "2x3x4", "--box", "4x6x1", "--unique", "4x6x1",
-                       "--seed", "5")  # fmt: skip
+    code, out, _ = cli(
+        "generate", "--box", "2x3x4", "--box", "4x6x1", "--unique", "4x6x1", "--seed", "5"
+    )
     assert code == 0 and "4x6x1: 1 solution" in out
     refused("generate", "--box", "2x3x4", "--box", "3x3x3", words="equal size")
-    refused("generate", "--box", "2x3x4", "--box", "4x6x1", "--unique", "3x8x1",
-            words="none of the boxes")  # fmt: skip
+    refused(
+        "generate",
+        "--box",
+        "2x3x4",
+        "--box",
+        "4x6x1",
+        "--unique",
+        "3x8x1",
+        words="none of the boxes",
+    )
 
 
 @pytest.mark.slow

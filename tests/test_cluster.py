@@ -202,9 +202,20 @@ def test_an_exhaustive_count_on_the_cluster_equals_the_local_one(cluster):
 
 def test_the_restarts_do_not_run_on_a_cluster(cluster):
     out = subprocess.run(
-        [*SNAKECUBE, "solve", "king", "--first", "--strategy", "restarts",
-         "--scheduler", cluster["address"]],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [
+            *SNAKECUBE,
+            "solve",
+            "king",
+            "--first",
+            "--strategy",
+            "restarts",
+            "--scheduler",
+            cluster["address"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 2 and "--scheduler runs depth-first" in out.stderr
     assert "Traceback" not in out.stderr

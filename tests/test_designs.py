@@ -46,8 +46,20 @@ def test_generate_unique_designs_confirmed_independently(capsys):
         assert r.complete and r.distinct_up_to_reversal == 1
     again = [g.rating.snake for g in generate(box, count=4, seed=11, unique=True)]
     assert again == made  # reproducible from the seed
-    args = ["generate", "--box", "3x3x3", "--count", "3", "--seed", "4", "--min-straights",
-            "8", "--max-segment", "3", "--json"]  # fmt: skip
+    args = [
+        "generate",
+        "--box",
+        "3x3x3",
+        "--count",
+        "3",
+        "--seed",
+        "4",
+        "--min-straights",
+        "8",
+        "--max-segment",
+        "3",
+        "--json",
+    ]
     assert main(args) == 0
     rows = json.loads(capsys.readouterr().out)["designs"]
     assert len(rows) == 3
@@ -71,8 +83,7 @@ def test_rate_is_the_same_on_the_pure_python_engine():
         for s in (sc.Snake.parse(name), sc.Snake.parse(name).reversed()):
             pure = sc.solve(s, box, engine=Reference(DEAD_END | PARITY), workers=1)
             if kernel.AVAILABLE:
-                fast = sc.solve(s, box, engine=kernel.Kernel(DEAD_END | PARITY),
-                                workers=1)  # fmt: skip
+                fast = sc.solve(s, box, engine=kernel.Kernel(DEAD_END | PARITY), workers=1)
                 assert pure.nodes == fast.nodes
         assert rate(name).complete
 
@@ -190,8 +201,7 @@ def test_generate_seconds_ends_it_with_the_first_designs_of_a_longer_run():
 
     box = sc.Box(4, 4, 4)
     began = time.monotonic()
-    found = [g.rating.snake for g in generate(box, count=500, unique=True, seconds=1.5,
-                                              workers=1)]  # fmt: skip
+    found = [g.rating.snake for g in generate(box, count=500, unique=True, seconds=1.5, workers=1)]
     assert time.monotonic() - began < 1.5 + 5  # the margin is for a busy machine
     assert len(found) < 500
     # What a machine finds in 1.5 s depends on its speed (none, in pure Python on a busy one):

@@ -149,8 +149,9 @@ def matches(expected: list[str] | tuple[str, ...], actual: list[str]) -> bool:
 
 def test_the_comparison_rules():
     out = ["snake  ESCE", "search  43 nodes in 0.004 s (kernel engine, 1 process)", "a", "b"]
-    assert matches(["snake  ESCE", "search  43 nodes in 0.026 s (kernel engine, 2 processes)",
-                    "a", "b"], out)  # fmt: skip
+    assert matches(
+        ["snake  ESCE", "search  43 nodes in 0.026 s (kernel engine, 2 processes)", "a", "b"], out
+    )
     assert matches(["snake ...", "...", "b"], out)
     assert matches(["...", "search ...", "...", "a", "b", "..."], out)
     assert matches(["snake  ESCE", "...", "", ""], [*out, ""])  # trailing blank lines
@@ -219,8 +220,14 @@ def test_example(example: Example, tmp_path: Path):
         return
     stdout = (tmp_path / into).open("w") if into else subprocess.PIPE
     try:
-        done = subprocess.run([*command(), *args], cwd=tmp_path, stdout=stdout,
-                              stderr=subprocess.PIPE, text=True, timeout=HANG)  # fmt: skip
+        done = subprocess.run(
+            [*command(), *args],
+            cwd=tmp_path,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=HANG,
+        )
     finally:
         if into:
             stdout.close()  # type: ignore[union-attr]
@@ -240,8 +247,9 @@ def test_example(example: Example, tmp_path: Path):
     assert into is None, f"{shown}: output lines after a '> FILE' example"
     actual = done.stdout.splitlines()
     if not matches(example.expected, actual):
-        diff = difflib.unified_diff(_trimmed(example.expected), _trimmed(actual),
-                                    "the docs", "the program", lineterm="")  # fmt: skip
+        diff = difflib.unified_diff(
+            _trimmed(example.expected), _trimmed(actual), "the docs", "the program", lineterm=""
+        )
         pytest.fail(f"{shown}\n" + "\n".join(diff), pytrace=False)
 
 
@@ -258,8 +266,14 @@ def _interrupted(example: Example, args: list[str], tmp_path: Path) -> None:
     before, after = example.expected[:at], example.expected[at + 1 :]
     shown = f"{example.where}: $ {example.text}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # lines as a terminal shows them
-    proc = subprocess.Popen([*command(), *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    proc = subprocess.Popen(
+        [*command(), *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert proc.stdout is not None
     lines: list[str] = []
     deadline = time.monotonic() + HANG
@@ -324,8 +338,9 @@ def test_a_benchmark_command_runs_as_the_docs_write_it(script: str, args: tuple[
     elsewhere: then this test's own)."""
     venv = ROOT / ".venv" / "bin" / "python"
     python = str(venv) if venv.exists() else sys.executable
-    done = subprocess.run([python, script, *args, "--dry-run"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=HANG)  # fmt: skip
+    done = subprocess.run(
+        [python, script, *args, "--dry-run"], cwd=ROOT, capture_output=True, text=True, timeout=HANG
+    )
     assert done.returncode == 0, f"{script} {' '.join(args)}\n{done.stderr[-2000:]}"
     assert "nothing measured (--dry-run)" in done.stdout
 
@@ -366,16 +381,22 @@ def test_the_local_dask_cluster_runs_as_the_docs_write_it(tmp_path: Path):
         for words, log in ((scheduler, "scheduler.log"), (worker, "worker.log")):
             with (tmp_path / log).open("w") as out:
                 started.append(
-                    subprocess.Popen(local(words), cwd=tmp_path, stdout=out,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-                )  # fmt: skip
+                    subprocess.Popen(
+                        local(words),
+                        cwd=tmp_path,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                )
             if words is scheduler:  # the census needs the scheduler listening
                 deadline = time.monotonic() + HANG
                 while not _listening(port):
                     assert time.monotonic() < deadline, (tmp_path / log).read_text()[-2000:]
                     time.sleep(0.2)
-        done = subprocess.run(local(census), cwd=tmp_path, capture_output=True, text=True,
-                              timeout=10 * HANG)  # fmt: skip
+        done = subprocess.run(
+            local(census), cwd=tmp_path, capture_output=True, text=True, timeout=10 * HANG
+        )
     finally:
         stop_groups(started)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -430,8 +451,9 @@ def test_the_dry_run_s_pages_and_sizes_are_what_the_commands_make(tmp_path: Path
             continue
         words, _, note = line.partition("#")
         args = shlex.split(words)[1:]
-        done = subprocess.run([*command(), *args], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=HANG * 3)  # fmt: skip
+        done = subprocess.run(
+            [*command(), *args], cwd=tmp_path, capture_output=True, text=True, timeout=HANG * 3
+        )
         assert done.returncode == 0, (line, done.stderr[-2000:])
         written = tmp_path / args[args.index("--out") + 1]
         if pages := re.match(r"\s*(\d+) pages", note):

@@ -35,8 +35,13 @@ def alternate(n: int, parity: int) -> sc.Snake | None:
 
 def boxes(most: int) -> list[tuple[int, int, int]]:
     """Every box a <= b <= c of 3 to ``most`` cells."""
-    return [(a, b, c) for a in range(1, 7) for b in range(a, 13) for c in range(b, 37)
-            if 3 <= a * b * c <= most]  # fmt: skip
+    return [
+        (a, b, c)
+        for a in range(1, 7)
+        for b in range(a, 13)
+        for c in range(b, 37)
+        if 3 <= a * b * c <= most
+    ]
 
 
 def snakes(n: int) -> list[sc.Snake]:

@@ -265,8 +265,10 @@ def test_one_camera_and_second_views_only_where_needed(name):
         assert panel.single.camera == scene.CAMERA
 
 
-@pytest.mark.parametrize(("name", "held"), [("standard", "first"), ("seed-green", "first"),
-                                          ("seed-blue", "last"), ("king", "first")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "held"),
+    [("standard", "first"), ("seed-green", "first"), ("seed-blue", "last"), ("king", "first")],
+)
 def test_both_joint_cubes_are_numbered_before_and_after_every_turn(name, held):
 
     plan = _plan(name, held)
@@ -289,8 +291,11 @@ def test_both_joint_cubes_are_numbered_before_and_after_every_turn(name, held):
         ends = turn.at(1.0)
         for i, c in enumerate(plan.frames[k]):
             assert max(abs(ends[i][a] - c[a] - 0.5) for a in range(3)) < 1e-9
-        assert all(plan.frames[k - 1][i] == plan.frames[k][i] for i in range(len(ends))
-                   if i not in set(turn.moving))  # fmt: skip
+        assert all(
+            plan.frames[k - 1][i] == plan.frames[k][i]
+            for i in range(len(ends))
+            if i not in set(turn.moving)
+        )
     assert scene.PLAN_VIEWS[0] in cameras  # the main camera first; others only where it hides
     assert cameras <= set(scene.PLAN_VIEWS)  # never from below or behind
 

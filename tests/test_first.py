@@ -256,8 +256,9 @@ def test_depth_first_member_folds_from_the_smaller_end(seed):
     *_, last = _depth_slices(problem)
     assert last.decided and last.cells is not None
     sc.Solution(snake, box, last.cells).verify()
-    alone = sc.solve(snake, box, limit=1, strategy="depth-first", workers=1,
-                     reverse=bool(member.end))  # fmt: skip
+    alone = sc.solve(
+        snake, box, limit=1, strategy="depth-first", workers=1, reverse=bool(member.end)
+    )
     cells = alone.solutions[0].path
     assert last.cells == (cells[::-1] if member.end else cells)
 
@@ -439,12 +440,16 @@ def test_middle_out_lists_exactly_the_brute_force_paths_through_its_pivot(dims):
                 for first_colour in (0, 1):
                     if colours[start] != first_colour ^ (cube & 1):
                         continue
-                    expected = {p for p in by_lengths[lengths]
-                                if p[cube] == start and colours[p[0]] == first_colour}  # fmt: skip
+                    expected = {
+                        p
+                        for p in by_lengths[lengths]
+                        if p[cube] == start and colours[p[0]] == first_colour
+                    }
                     seed = rng.randrange(1, 2**63)
                     checks = rng.choice(ARM_CHECKS)
-                    got = _every_arm_path(box, lengths, pivot, start, first_colour, seed,
-                                          checks=checks)  # fmt: skip
+                    got = _every_arm_path(
+                        box, lengths, pivot, start, first_colour, seed, checks=checks
+                    )
                     assert got == expected, (dims, lengths, pivot, start, checks)
                     found += len(got)
                     sweep = (rng.randrange(6), rng.randrange(2))

@@ -126,15 +126,34 @@ def test_the_scale_is_the_catalogs_ratings():
 @pytest.mark.slow
 @pytest.mark.heavy
 def test_hard_designs_on_request(capsys):
-    assert main(["generate", "--box", "4x4x4", "--unique", "--count", "2", "--min-difficulty",
-                 "18", "--seed", "2", "--json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "generate",
+                "--box",
+                "4x4x4",
+                "--unique",
+                "--count",
+                "2",
+                "--min-difficulty",
+                "18",
+                "--seed",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     designs = json.loads(capsys.readouterr().out)["designs"]
     assert len(designs) == 2 and all(d["difficulty"] >= 18 for d in designs)
     assert all("the king" in d["scale"] for d in designs)
     assert main(["generate", "--box", "3x3x3", "--count", "6", "--hardest", "2"]) == 0
     out = capsys.readouterr().out
-    scores = [float(line.split("difficulty ")[1].split(" ")[0]) for line in out.splitlines()
-              if "difficulty" in line]  # fmt: skip
+    scores = [
+        float(line.split("difficulty ")[1].split(" ")[0])
+        for line in out.splitlines()
+        if "difficulty" in line
+    ]
     assert len(scores) == 2 and scores[0] >= scores[1]
 
 

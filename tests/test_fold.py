@@ -319,8 +319,12 @@ def test_the_guided_search_finds_the_fewest_turns():
             assert len(got.moves) == len(want.moves) >= guided.fewest_bound() >= lower
             extra = max(extra, len(got.moves) - lower)
             moves = [{"joint": guided.corners[s], "quarter_turns": q} for s, q in got.moves]
-            data = {"start": guided.cells(got.start), "moves": moves, "end": cells,
-                    "quarter_turns": len(moves)}  # fmt: skip
+            data = {
+                "start": guided.cells(got.start),
+                "moves": moves,
+                "end": cells,
+                "quarter_turns": len(moves),
+            }
             foldsim.replay(data, list(lengths), set(cells))
     assert extra > 0  # some needed corners turned out of the way and back
 
@@ -521,8 +525,12 @@ def test_the_walking_search_finds_the_shortest_walk(monkeypatch):
                 {"joint": j, "quarter_turns": q}
                 for j, (_s, q) in zip(joints, got.moves, strict=True)
             ]
-            data = {"start": walker.cells(got.start), "moves": moves, "end": cells,
-                    "quarter_turns": len(moves)}  # fmt: skip
+            data = {
+                "start": walker.cells(got.start),
+                "moves": moves,
+                "end": cells,
+                "quarter_turns": len(moves),
+            }
             foldsim.replay(data, lengths, set(cells))
             shorter += want < fold.planner.hand_distance(
                 [folder.corners[s] for s, _ in fewest.moves]

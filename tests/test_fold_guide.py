@@ -82,8 +82,10 @@ def _turns(node: dict) -> list[str]:
     out = []
     for u in node["undo"]:
         q = u["quarter_turns"]
-        out.append(f"{u['from']}:{u['corners']} {'cw' if q > 0 else 'acw'}" + (
-            " half" if abs(q) == 2 else ""))  # fmt: skip
+        out.append(
+            f"{u['from']}:{u['corners']} {'cw' if q > 0 else 'acw'}"
+            + (" half" if abs(q) == 2 else "")
+        )
     return out
 
 
@@ -105,8 +107,9 @@ def _walk_back(plan: dict, g: fold.Guide, made: list[str], cells, k: int) -> dic
     start = [tuple(c) for c in plan["table_start"]]
     records = [follow.Record.parse(t) for t in turns]
     states, _ = follow.replay(lengths, plan["held"], start, records)
-    dims = tuple(max(c[a] for c in plan["end"]) - min(c[a] for c in plan["end"]) + 1
-                 for a in range(3))  # fmt: skip
+    dims = tuple(
+        max(c[a] for c in plan["end"]) - min(c[a] for c in plan["end"]) + 1 for a in range(3)
+    )
     assert follow.is_box(states[-1], dims), (k, turns)
     return verdict
 
@@ -123,8 +126,9 @@ def test_the_way_back_from_every_slip(capsys, name):
     named = later = 0
     steps = plan["steps"]
     for k, step in enumerate(steps):
-        for _name, rank, q in plancheck.slips(r.ranks[k], step["quarter_turns"],
-                                              len(r.snake.corners)):  # fmt: skip
+        for _name, rank, q in plancheck.slips(
+            r.ranks[k], step["quarter_turns"], len(r.snake.corners)
+        ):
             slipped = r.snake.turn(r.states[k], rank, q)
             if slipped is None:
                 continue  # it cannot be made: the person sees so at once
@@ -225,10 +229,14 @@ def test_check_speaks_in_turns(capsys):
     assert main(["check", "seed-blue", ", ".join(made[:4]), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["plan"]
     assert data["departs_at_step"] == 4
-    assert data["your_turn"] == {"from": "held", "corners": s.rank + 2,
-                                 "quarter_turns": s.quarter_turns}  # fmt: skip
-    assert data["undo"] == [{"from": "held", "corners": s.rank + 2,
-                             "quarter_turns": -s.quarter_turns}]  # fmt: skip
+    assert data["your_turn"] == {
+        "from": "held",
+        "corners": s.rank + 2,
+        "quarter_turns": s.quarter_turns,
+    }
+    assert data["undo"] == [
+        {"from": "held", "corners": s.rank + 2, "quarter_turns": -s.quarter_turns}
+    ]
     assert main(["check", "seed-blue", ", ".join(made[:4])]) == 0
     out = capsys.readouterr().out
     assert "depart from the plan at step 4" in out and "one too far" in out
@@ -245,8 +253,14 @@ def test_check_a_finished_wrong_shape_names_the_step(capsys):
         q = -s.quarter_turns if k == 1 else s.quarter_turns
         cells = g.chain.outcome(cells, s.rank, q) or cells
     steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(cells)]
-    names = {(1, 0, 0): "+x", (-1, 0, 0): "-x", (0, 1, 0): "+y", (0, -1, 0): "-y",
-             (0, 0, 1): "+z", (0, 0, -1): "-z"}  # fmt: skip
+    names = {
+        (1, 0, 0): "+x",
+        (-1, 0, 0): "-x",
+        (0, 1, 0): "+y",
+        (0, -1, 0): "-y",
+        (0, 0, 1): "+z",
+        (0, 0, -1): "-z",
+    }
     text = " ".join(names[v] for v in steps)
     assert main(["check", "standard", text]) == 0
     out = capsys.readouterr().out

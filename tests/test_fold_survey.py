@@ -54,8 +54,12 @@ def test_compiled_fewest_turns_equal_the_planners(box, designs, seed, extras):
 
 def _replay(folder, plan, lengths, cells, clear) -> None:
     moves = [{"joint": folder.corners[s], "quarter_turns": q} for s, q in plan.moves]
-    data = {"start": folder.cells(plan.start), "moves": moves, "end": cells,
-            "quarter_turns": len(moves)}  # fmt: skip
+    data = {
+        "start": folder.cells(plan.start),
+        "moves": moves,
+        "end": cells,
+        "quarter_turns": len(moves),
+    }
     states = foldsim.replay(data, list(lengths), set(cells))
     if clear:
         for k, m in enumerate(moves):

@@ -179,9 +179,20 @@ def _damage_few_rows(journal: Path) -> None:  # checksummed, but a solution is m
 
 def _damage_alien_design(journal: Path) -> None:  # checksummed, a design of another box
     design = "ECCCCCCCCCCSCSSSSE"  # of the 1x3x6 box, one solution
-    rows = [{"design": design, "solution": 1, "end": end, "lower_bound": 0, "in_order": 1,
-             "turns": 0, "extra": 0, "clear_turns": 0, "clear_extra": 0}
-            for end in ("first", "last")]  # fmt: skip
+    rows = [
+        {
+            "design": design,
+            "solution": 1,
+            "end": end,
+            "lower_bound": 0,
+            "in_order": 1,
+            "turns": 0,
+            "extra": 0,
+            "clear_turns": 0,
+            "clear_extra": 0,
+        }
+        for end in ("first", "last")
+    ]
     with journal.open("ab") as f:
         f.write(_signed({"design": design, "rows": rows}))
 
@@ -216,8 +227,10 @@ def test_a_damaged_journal_is_refused(tmp_path, damage):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("damage", ["garbage bytes", "JSON of the wrong shape", "a bad checksum",
-                                    "a line torn in the middle"])  # fmt: skip
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage bytes", "JSON of the wrong shape", "a bad checksum", "a line torn in the middle"],
+)
 def test_a_damaged_journal_is_one_line_and_exit_2(tmp_path, damage):
     csv = tmp_path / "m.csv"
     spoil, message = DAMAGE[damage]
@@ -310,8 +323,17 @@ def _press_ctrl_c(csv: Path, workers: str) -> tuple[int, str]:
     """Run the 2x3x3 fold census; press Ctrl-C (on its process group, as a terminal does)
     once it has journalled a design. Returns its exit code and stderr."""
     journal = Path(f"{csv}.journal")
-    proc = _cli("fold-census", "--box", "2x3x3", "--csv", str(csv), "--quiet", "--workers",
-                workers, cwd=csv.parent)  # fmt: skip
+    proc = _cli(
+        "fold-census",
+        "--box",
+        "2x3x3",
+        "--csv",
+        str(csv),
+        "--quiet",
+        "--workers",
+        workers,
+        cwd=csv.parent,
+    )
     try:
         while proc.poll() is None:
             if journal.exists() and journal.read_bytes().count(b"\n") >= 2:

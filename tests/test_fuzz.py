@@ -318,34 +318,79 @@ P_PICTURES = [
     "{TMP}/no/such/x.pdf",
 ]
 P_OPTIONS: dict[str, dict[str, list[str] | None]] = {
-    "solve": {"--box": P_TARGETS, "--first": None, "--limit": P_NUMBERS, "--seconds": P_NUMBERS,
-              "--json": None, "--end": ["auto", "first", "last", "x"], "--workers": P_NUMBERS,
-              "--start": ["0,0,0", "9,9,9", "a"], "--strategy": ["auto", "beam", "sat"],
-              "--region": P_FILES},
-    "show": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS,
-             "--words": ["table", "pilot"], "--reverse": None, "--out": P_PICTURES,
-             "--region": P_FILES},
-    "fold": {"--box": P_TARGETS, "--solution": P_NUMBERS, "--seconds": P_NUMBERS, "--json": None,
-             "--from": ["best", "first", "last"], "--out": P_PICTURES},
+    "solve": {
+        "--box": P_TARGETS,
+        "--first": None,
+        "--limit": P_NUMBERS,
+        "--seconds": P_NUMBERS,
+        "--json": None,
+        "--end": ["auto", "first", "last", "x"],
+        "--workers": P_NUMBERS,
+        "--start": ["0,0,0", "9,9,9", "a"],
+        "--strategy": ["auto", "beam", "sat"],
+        "--region": P_FILES,
+    },
+    "show": {
+        "--box": P_TARGETS,
+        "--solution": P_NUMBERS,
+        "--seconds": P_NUMBERS,
+        "--words": ["table", "pilot"],
+        "--reverse": None,
+        "--out": P_PICTURES,
+        "--region": P_FILES,
+    },
+    "fold": {
+        "--box": P_TARGETS,
+        "--solution": P_NUMBERS,
+        "--seconds": P_NUMBERS,
+        "--json": None,
+        "--from": ["best", "first", "last"],
+        "--out": P_PICTURES,
+    },
     "rate": {"--box": P_TARGETS, "--seconds": P_NUMBERS, "--json": None},
     "flat": {"--seconds": P_NUMBERS, "--json": None, "--out": P_PICTURES},
     "convert": {"--to": ["lengths", "turns", "bits", "x"], "--json": None},
-    "designs": {"--box": P_TARGETS, "--partitions": P_NUMBERS, "--workers": P_NUMBERS,
-                "--top": P_NUMBERS, "--json": None, "--seconds": P_NUMBERS, "--store": P_FILES,
-                "--csv": P_FILES},
-    "make": {"--out": ["{TMP}/x.3mf", "{TMP}/x.pdf", "{TMP}/stl/", "{TMP}/fifo", "{TMP}/x.stl"],
-             "--size": P_NUMBERS, "--cord": P_NUMBERS, "--colours": ["checker", "one", "x"],
-             "--seconds": P_NUMBERS, "--box": P_TARGETS},
-    "generate": {"--box": P_TARGETS, "--count": P_NUMBERS, "--seed": P_NUMBERS, "--json": None,
-                 "--max-segment": P_NUMBERS},
-    "check": {"--box": P_TARGETS, "--start": ["0,0,0", "9,9,9", "a"], "--json": None,
-              "--axes": ["RIGHT=+x,BACK=+y,UP=+z", "UP=+q", "x"], "--seconds": P_NUMBERS,
-              "--file": P_FILES},
-    "export": {"--box": P_TARGETS, "--format": ["minizinc", "x"],
-               "--symmetry-breaking": ["auto", "directions", "lex", "x"]},
+    "designs": {
+        "--box": P_TARGETS,
+        "--partitions": P_NUMBERS,
+        "--workers": P_NUMBERS,
+        "--top": P_NUMBERS,
+        "--json": None,
+        "--seconds": P_NUMBERS,
+        "--store": P_FILES,
+        "--csv": P_FILES,
+    },
+    "make": {
+        "--out": ["{TMP}/x.3mf", "{TMP}/x.pdf", "{TMP}/stl/", "{TMP}/fifo", "{TMP}/x.stl"],
+        "--size": P_NUMBERS,
+        "--cord": P_NUMBERS,
+        "--colours": ["checker", "one", "x"],
+        "--seconds": P_NUMBERS,
+        "--box": P_TARGETS,
+    },
+    "generate": {
+        "--box": P_TARGETS,
+        "--count": P_NUMBERS,
+        "--seed": P_NUMBERS,
+        "--json": None,
+        "--max-segment": P_NUMBERS,
+    },
+    "check": {
+        "--box": P_TARGETS,
+        "--start": ["0,0,0", "9,9,9", "a"],
+        "--json": None,
+        "--axes": ["RIGHT=+x,BACK=+y,UP=+z", "UP=+q", "x"],
+        "--seconds": P_NUMBERS,
+        "--file": P_FILES,
+    },
+    "export": {
+        "--box": P_TARGETS,
+        "--format": ["minizinc", "x"],
+        "--symmetry-breaking": ["auto", "directions", "lex", "x"],
+    },
     "serve": {"--port": ["0", "99999", "-1", "x"], "--host": ["256.1.1.1", "::1"]},
     "catalog": {"--json": None},
-}  # fmt: skip
+}
 P_WITH_SNAKE = {"solve", "show", "fold", "rate", "flat", "convert", "check", "export", "make"}
 SOLUTIONS = [  # what people paste as a solution: right, wrong, and not a solution at all
     "START 0,0,0 MOVES: RIGHT 2, BACK 2, LEFT 2, UP 2",
@@ -388,9 +433,13 @@ def test_every_subcommand_keeps_the_contract(argv, stop_after):
         (Path(folder) / "region.txt").write_text("###\n###\n###\n")
         argv = [a.replace("{TMP}", folder) for a in argv]
         p = subprocess.Popen(
-            [*command(), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            preexec_fn=capped, env={**os.environ, "SNAKECUBE_READY_FILE": str(ready)},
-        )  # fmt: skip
+            [*command(), *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=capped,
+            env={**os.environ, "SNAKECUBE_READY_FILE": str(ready)},
+        )
         if stop_after is not None:
             with contextlib.suppress(AssertionError):  # it may end before: nothing to stop
                 wait_ready(ready, p, "starting")

@@ -63,8 +63,9 @@ def test_reference_with_pruning_visits_the_kernels_nodes(flags):
         want = _nodes_and_placements(reference.search, problem, plan, prune=flags, min_free=0)
         assert want[1], text
         for loop in LOOPS:
-            got = _nodes_and_placements(kernel.search, problem, plan, flags=flags, min_free=0,
-                                        **loop)  # fmt: skip
+            got = _nodes_and_placements(
+                kernel.search, problem, plan, flags=flags, min_free=0, **loop
+            )
             assert got == want, (text, flags, loop)
 
 

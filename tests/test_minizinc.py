@@ -28,8 +28,11 @@ def run_model(text: str, tmp_path) -> list[list[tuple[int, int, int]]]:
     path.write_text(text)
     done = subprocess.run(
         [MINIZINC, "--solver", "gecode", "--all-solutions", str(path)],
-        capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     end = done.stdout.rstrip().splitlines()[-1]
     assert end in ("==========", "=====UNSATISFIABLE====="), "the search was not complete"

@@ -74,8 +74,16 @@ def instruction_drawings(name: str):
     single view of the GIF and the viewer."""
     shown = scene.display(solution_of(name))
     cover = scene.cover(shown)
-    panel = scene.Panel(scene.steps(shown)[-1], "", (cover.view,), cover.view, (), None,
-                        ((0, 0, 0), shown.region.dims), colours=cover.colours)  # fmt: skip
+    panel = scene.Panel(
+        scene.steps(shown)[-1],
+        "",
+        (cover.view,),
+        cover.view,
+        (),
+        None,
+        ((0, 0, 0), shown.region.dims),
+        colours=cover.colours,
+    )
     yield "cover", scene.drawing_of(panel, cover.view, shown.cells)
     for p in scene.panels(shown):
         for view in (*p.views, *([p.single] if p.single not in p.views else [])):
@@ -195,8 +203,10 @@ def test_nothing_is_cut_off_in_the_kings_sheets_and_gifs():
             assert cut_off(fig) == [], (name, k)
             assert any(ax.collections for ax in fig.axes)  # pictures are drawn
             pictures.plt.close(fig)
-    for name, anim in (("show.gif", pictures.animation(sol, tails)),
-                       ("fold.gif", pictures.plan_animation(plan))):  # fmt: skip
+    for name, anim in (
+        ("show.gif", pictures.animation(sol, tails)),
+        ("fold.gif", pictures.plan_animation(plan)),
+    ):
         for k in range(anim.frames_count):
             anim._func(k)
             assert cut_off(anim._fig, draw=k == 0) == [], (name, k)
@@ -401,8 +411,10 @@ def unreadable(panel: scene.Panel, view: scene.View) -> list[str]:
             out.append(f"joint cube {i + 1} shows {area:.2f} of a face")
         for face in faces_of(d, i):
             pts = face.points
-            edge = min(((pts[k][0] - pts[k - 1][0]) ** 2 + (pts[k][1] - pts[k - 1][1]) ** 2) ** 0.5
-                       for k in range(4))  # fmt: skip
+            edge = min(
+                ((pts[k][0] - pts[k - 1][0]) ** 2 + (pts[k][1] - pts[k - 1][1]) ** 2) ** 0.5
+                for k in range(4)
+            )
             if edge * px < MIN_EDGE - 0.5:
                 out.append(f"joint cube {i + 1} has an edge of {edge * px:.0f} px")
                 break

@@ -165,8 +165,16 @@ def test_a_workers_input_error_and_other_exceptions(capfd):
 
 
 def _start_census(tmp: Path) -> tuple[subprocess.Popen, list[int]]:
-    proc = _cli("designs", "--box", LONG_BOX, "--workers", "2", "--quiet", "--json",
-                env={"TMPDIR": str(tmp)})  # fmt: skip
+    proc = _cli(
+        "designs",
+        "--box",
+        LONG_BOX,
+        "--workers",
+        "2",
+        "--quiet",
+        "--json",
+        env={"TMPDIR": str(tmp)},
+    )
     started = _wait_for(
         lambda: (len(_children(proc.pid)) >= 2 and any(tmp.iterdir())) or proc.poll() is not None,
         30,
@@ -332,8 +340,9 @@ def test_many_partitions_of_a_small_box_are_quick(tmp_path):
 def _bad_scheduler(command: str, address: str, tmp: Path) -> subprocess.Popen:
     if command == "solve":
         return _cli("solve", "standard", "--scheduler", address, "--quiet")
-    return _cli("designs", "--box", "2x2x3", "--store", str(tmp / "s"), "--scheduler", address,
-                "--quiet")  # fmt: skip
+    return _cli(
+        "designs", "--box", "2x2x3", "--store", str(tmp / "s"), "--scheduler", address, "--quiet"
+    )
 
 
 @pytest.mark.slow
@@ -347,8 +356,7 @@ def test_bad_scheduler_addresses_are_one_line_at_once(tmp_path, command):
         silent = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
         addresses = ["garbage", "ucx://x", "/etc/passwd", "foo://x", "tcp://127.0.0.1:1", silent]
         # At once, each in its own folder: the two that wait for the connect timeout overlap.
-        procs = {a: _bad_scheduler(command, a, tmp_path / str(k)) for k, a in
-                 enumerate(addresses)}  # fmt: skip
+        procs = {a: _bad_scheduler(command, a, tmp_path / str(k)) for k, a in enumerate(addresses)}
         for address, proc in procs.items():
             code, _out, err = _finish(proc)
             assert code == 2 and len(err.splitlines()) == 1, (address, err)

@@ -237,21 +237,39 @@ def _in_a_fresh_process(code: str, **env: str) -> str:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, env={**os.environ, **env})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+    )
     return done.stdout.strip()
 
 
-HEAVY = ("numpy", "matplotlib", "plotly", "dask", "distributed", "multiprocessing",
-         "starlette", "uvicorn")  # fmt: skip
+HEAVY = (
+    "numpy",
+    "matplotlib",
+    "plotly",
+    "dask",
+    "distributed",
+    "multiprocessing",
+    "starlette",
+    "uvicorn",
+)
 
 
 @pytest.mark.parametrize(
     "words",
-    [["solve", "standard"], ["solve", "seed-blue", "--first"], ["convert", "standard"],
-     ["catalog"], ["check", "standard", "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y"]],
+    [
+        ["solve", "standard"],
+        ["solve", "seed-blue", "--first"],
+        ["convert", "standard"],
+        ["catalog"],
+        ["check", "standard", "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y"],
+    ],
     ids=["solve", "solve-first", "convert", "catalog", "check"],
-)  # fmt: skip
+)
 def test_everyday_commands_import_nothing_heavy(words):
     """The commands a person runs most start without the heavy libraries (issue 41)."""
     code = (

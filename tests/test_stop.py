@@ -59,8 +59,9 @@ def test_ctrl_c_in_rate_gives_no_score():
 
 @pytest.mark.slow
 def test_ctrl_c_in_flat_exits_130():
-    out, _ = _interrupt("flat", "lengths:" + ",".join(["2"] * 60), "--json", "--seconds", "600",
-                        after=1.5)  # fmt: skip
+    out, _ = _interrupt(
+        "flat", "lengths:" + ",".join(["2"] * 60), "--json", "--seconds", "600", after=1.5
+    )
     data = json.loads(out)
     assert data["complete"] is False and data["stop_reason"] == "interrupted"
 
@@ -138,8 +139,9 @@ def _stop_at(
     """Run the installed command; send ``sig`` ``after`` seconds into ``phase``."""
     ready = Path(tempfile.mkdtemp()) / "ready"
     env = {**os.environ, "SNAKECUBE_READY_FILE": str(ready)}
-    p = subprocess.Popen([*command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env)  # fmt: skip
+    p = subprocess.Popen(
+        [*command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     wait_ready(ready, p, phase)
     time.sleep(after)
     p.send_signal(sig)
@@ -216,8 +218,14 @@ def _5x5x5() -> sc.Snake:
 
 
 COMPILED = pytest.mark.heavy  # these strategies run only in the compiled loops
-LOOPS = ["flat", "count", "depth-first", "census", "generate",
-         *(pytest.param(s, marks=COMPILED) for s in ("portfolio", "restarts", "beam"))]  # fmt: skip
+LOOPS = [
+    "flat",
+    "count",
+    "depth-first",
+    "census",
+    "generate",
+    *(pytest.param(s, marks=COMPILED) for s in ("portfolio", "restarts", "beam")),
+]
 
 
 @pytest.mark.parametrize("loop", LOOPS)

@@ -78,8 +78,22 @@ def _design(dims: tuple[int, int, int], seed: int, moves: int | None) -> tuple[s
 
 
 # Boxes up to 4x4x4, and flat ones.
-BOXES = [(2, 2, 2), (2, 2, 3), (2, 3, 3), (3, 3, 3), (2, 3, 4), (3, 3, 4), (2, 4, 4), (3, 4, 4),
-         (4, 4, 4), (1, 4, 4), (1, 4, 6), (1, 5, 6), (1, 6, 8), (1, 7, 9)]  # fmt: skip
+BOXES = [
+    (2, 2, 2),
+    (2, 2, 3),
+    (2, 3, 3),
+    (3, 3, 3),
+    (2, 3, 4),
+    (3, 3, 4),
+    (2, 4, 4),
+    (3, 4, 4),
+    (4, 4, 4),
+    (1, 4, 4),
+    (1, 4, 6),
+    (1, 5, 6),
+    (1, 6, 8),
+    (1, 7, 9),
+]
 designs = st.builds(
     _design,
     st.sampled_from(BOXES),
@@ -192,12 +206,31 @@ def test_first_solution_searches_list_every_placement(
     pivot = restarts.pivots_of(problem.lengths)[0]
     cubes = sum(n - 1 for n in problem.lengths[:pivot])
     for mod in (loops, NATIVE["first"]):
-        from_end = _every_start(problem, lambda c, m=mod: m.FirstSearch(
-            nb, colours, lengths, c, end_colour(box, c), order, restarts.ALL_CHECKS
-            | FIRST_TAIL | FIRST_RUNS))  # fmt: skip
-        middle_out = _every_start(problem, lambda c, m=mod: m.ArmsSearch(
-            nb, colours, lengths, pivot, c, colours[c] ^ (cubes & 1), order,
-            restarts.ARMS_CHECKS | FIRST_TAIL))  # fmt: skip
+        from_end = _every_start(
+            problem,
+            lambda c, m=mod: m.FirstSearch(
+                nb,
+                colours,
+                lengths,
+                c,
+                end_colour(box, c),
+                order,
+                restarts.ALL_CHECKS | FIRST_TAIL | FIRST_RUNS,
+            ),
+        )
+        middle_out = _every_start(
+            problem,
+            lambda c, m=mod: m.ArmsSearch(
+                nb,
+                colours,
+                lengths,
+                pivot,
+                c,
+                colours[c] ^ (cubes & 1),
+                order,
+                restarts.ARMS_CHECKS | FIRST_TAIL,
+            ),
+        )
         assert from_end == want and middle_out == want, mod.__name__
 
 
@@ -228,9 +261,17 @@ def _small_beam(member: first.beam.BeamMember, k: int) -> tuple[object, ...]:
     problem = member.problem
     lengths = problem.lengths[::-1] if end else problem.lengths
     b = beam_member._beam.Beam(
-        problem.ncells, member.nb, member.colours, array("i", lengths), member.starts,
-        member.offsets, member.has, 300 + 100 * k, score, seed,
-    )  # fmt: skip
+        problem.ncells,
+        member.nb,
+        member.colours,
+        array("i", lengths),
+        member.starts,
+        member.offsets,
+        member.has,
+        300 + 100 * k,
+        score,
+        seed,
+    )
     steps = []
     while not b.run(5_000):
         steps.append((b.nodes, b.level, b.ncur))

@@ -66,8 +66,9 @@ def test_bad_input_is_one_line(client):
     assert "not a solution" in _one_line(
         client.post("/api/details", json={"snake": "standard", "cells": cells}), 400
     )
-    assert _one_line(client.post("/api/download", json={"snake": "standard", "cells": cells,
-                                                         "form": "exe"}), 400)  # fmt: skip
+    assert _one_line(
+        client.post("/api/download", json={"snake": "standard", "cells": cells, "form": "exe"}), 400
+    )
     assert client.post("/api/solve", json={"snake": "standard"}).status_code == 200  # still up
 
 
@@ -162,8 +163,13 @@ n = answers.solve_answer('3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2')
 print(r['distinct'], r['engine'], len(d['viewer']['steps']), len(p['states']) > 1, len(n['nearby']))
 """
     env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                         text=True, env=env, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert out.stdout.split() == ["1", "reference", "17", "True", "1"]
 
 
@@ -180,8 +186,14 @@ def test_site_build(tmp_path):
             site.build(tmp_path / "out", None)
         return
     out = site.build(tmp_path / "out")
-    for name in ("index.html", "pyworker.js", "pyodide/pyodide.mjs",
-                 "pyodide/python_stdlib.zip", "snakecube.zip", "config.js"):  # fmt: skip
+    for name in (
+        "index.html",
+        "pyworker.js",
+        "pyodide/pyodide.mjs",
+        "pyodide/python_stdlib.zip",
+        "snakecube.zip",
+        "config.js",
+    ):
         assert (Path(out) / name).is_file(), name
     text = "".join((Path(out) / n).read_text() for n in ("index.html", "page.js", "pyworker.js"))
     urls = set(re.findall(r"https?://[^\s\"'`]*", text))

@@ -122,8 +122,12 @@ def test_every_error_is_one_json_line(server):
     assert "not allowed" in one_line(get("/api/solve"), 405)
     for number in ("Infinity", "NaN", "1e999", "-1e400"):
         body = '{"snake": "standard", "cells": [[' + number + ", 0, 0]]}"
-        r = httpx.post(server.url + "/api/details", content=body, timeout=HANG,
-                       headers={"Content-Type": "application/json"})  # fmt: skip
+        r = httpx.post(
+            server.url + "/api/details",
+            content=body,
+            timeout=HANG,
+            headers={"Content-Type": "application/json"},
+        )
         assert "number" in one_line(r, 400), number
     raw = read_all(head(server.port, b"GET / HTTP/1.1\r\nHost: \x00\x01\r\n\r\n"))
     status, body = answer_of(raw)
@@ -161,8 +165,10 @@ def test_clients_cannot_fill_the_log(server):
     began = time.monotonic()
     for _ in range(150):
         read_all(head(server.port, b"NOT HTTP AT ALL\r\n\r\n"))
-        upgrade = (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: Upgrade\r\n"
-                   "Upgrade: websocket\r\n\r\n").encode()  # fmt: skip
+        upgrade = (
+            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: Upgrade\r\n"
+            "Upgrade: websocket\r\n\r\n"
+        ).encode()
         s = head(server.port, upgrade)
         s.recv(100)
         s.close()
@@ -172,8 +178,10 @@ def test_clients_cannot_fill_the_log(server):
 
 
 def test_a_half_closed_request_is_answered(server):
-    for path, body in (("/api/details", {"snake": "standard", "cells": cells_of("standard")}),
-                       ("/api/solve", {"snake": "standard"})):  # fmt: skip
+    for path, body in (
+        ("/api/details", {"snake": "standard", "cells": cells_of("standard")}),
+        ("/api/solve", {"snake": "standard"}),
+    ):
         s = send(server.port, path, body)
         s.shutdown(socket.SHUT_WR)  # all sent: the client only reads now
         status, answer = answer_of(read_all(s))
@@ -190,8 +198,10 @@ def test_closed_connections_free_their_buffers(server):
     connection closes, not kept by a timer (before: the server grew by the bodies of every
     connection of the last 10 s, and kept much of it)."""
     big = 1_100_001  # past MAX_BODY: refused on its Content-Length
-    request = (f"POST /api/details HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: "
-               f"application/json\r\nContent-Length: {big}\r\n\r\n").encode()  # fmt: skip
+    request = (
+        f"POST /api/details HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: "
+        f"application/json\r\nContent-Length: {big}\r\n\r\n"
+    ).encode()
     request += b"x" * big
     start = server.rss()
     stop = time.monotonic() + 3
@@ -221,8 +231,7 @@ def test_one_address_cannot_take_every_place(server):
     address and from the client's own: the client's requests are still answered."""
     for flooder in ("127.0.0.2", "127.0.0.1"):
         half = [head(server.port, b"GET /api/status HTTP/1.1\r\n", flooder) for _ in range(300)]
-        answered = [server.post("/api/solve", {"snake": "standard"}).status_code
-                    for _ in range(10)]  # fmt: skip
+        answered = [server.post("/api/solve", {"snake": "standard"}).status_code for _ in range(10)]
         assert answered == [200] * 10, (flooder, answered)
         for s in half:
             s.close()
@@ -249,8 +258,9 @@ def test_the_serpentine_solve_ends_at_its_time_limit(tmp_path):
         assert result["distinct"] > 0 and took < 3 + 3, (result.get("distinct"), took)
         # A job waiting for a worker has a deadline: --max-seconds. The fold plan of a
         # 1,000-cube snake holds the only worker for much longer.
-        plan = send(s.port, "/api/plan", {"snake": CORNERS, "target": "2x2x250",
-                                          "cells": corners_cells()})  # fmt: skip
+        plan = send(
+            s.port, "/api/plan", {"snake": CORNERS, "target": "2x2x250", "cells": corners_cells()}
+        )
         until(lambda: s.status()["busy"] == 1, "the plan holds the worker")
         r = s.post("/api/details", {"snake": "standard", "cells": cells_of("standard")})
         assert "no search process was free within 3 s" in one_line(r, 503)
@@ -276,8 +286,10 @@ def test_a_worker_has_a_memory_cap_and_is_replaced_when_it_grew(tmp_path):
         assert "160 MB" in one_line(r, 400)
         until(lambda: s.status()["restarts"].get("memory") == 1, "the worker replaced")
         began = time.monotonic()
-        r = s.post("/api/download", {"snake": CORNERS, "target": "2x2x250",
-                                     "cells": corners_cells(), "form": "pdf"})  # fmt: skip
+        r = s.post(
+            "/api/download",
+            {"snake": CORNERS, "target": "2x2x250", "cells": corners_cells(), "form": "pdf"},
+        )
         assert "500,499 cubes" in one_line(r, 400) and time.monotonic() - began < 20
         ok = s.post("/api/details", {"snake": "standard", "cells": cells})
         assert ok.status_code == 200
@@ -290,8 +302,14 @@ def test_a_worker_has_a_memory_cap_and_is_replaced_when_it_grew(tmp_path):
 def post_from(port: int, address: str, path: str, body: object) -> socket.socket:
     """A POST of ``body`` as JSON from ``address``, its answer left unread."""
     data = json.dumps(body).encode()
-    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
-             f"Content-Length: {len(data)}", "", ""]  # fmt: skip
+    lines = [
+        f"POST {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Content-Type: application/json",
+        f"Content-Length: {len(data)}",
+        "",
+        "",
+    ]
     return head(port, "\r\n".join(lines).encode() + data, address)
 
 
@@ -493,7 +511,8 @@ stop.signalled = False
 sys.exit(main(["solve", "standard", "--quiet"]))
 """
     (tmp_path / "leak").write_text("")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=HANG)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG
+    )
     assert done.stdout.splitlines()[0] == "stopped 0", done.stdout
     assert done.returncode == 0 and done.stderr == "", done.stderr

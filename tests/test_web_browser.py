@@ -456,8 +456,11 @@ def _numbers_on_faces_that_show(page: object, selector: str) -> int:
         for x, y, text in g["numbers"]:
             assert text == str(g["cube"] + 1), text  # its own cube's number
             assert any(_inside(f, (x, y)) for f in g["faces"]), (selector, text)
-            covering = [h["cube"] + 1 for h in groups[k + 1 :]
-                        if any(_inside(f, (x, y)) for f in h["faces"])]  # fmt: skip
+            covering = [
+                h["cube"] + 1
+                for h in groups[k + 1 :]
+                if any(_inside(f, (x, y)) for f in h["faces"])
+            ]
             assert covering == [], (selector, text, covering)
             count += 1
     return count
@@ -698,9 +701,11 @@ def test_a_vertical_swipe_over_the_plan_scrolls_the_page(served: str, browser: o
     """On a phone, one finger swiping up over the plan's picture scrolls the page and leaves
     the view as it was; two fingers turn the view, and it comes back when let go."""
     context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
         bypass_csp=POLICY_OFF,
-    )  # fmt: skip
+    )
     page = context.new_page()
     _ready(page, served, 20_000, f"#snake={DESIGN}&box=2x4x4")
     page.wait_for_selector("#plan svg", timeout=30_000)  # type: ignore[attr-defined]
@@ -716,9 +721,13 @@ def test_a_vertical_swipe_over_the_plan_scrolls_the_page(served: str, browser: o
     cdp = context.new_cdp_session(page)  # type: ignore[attr-defined]
 
     def touch(kind: str, points: list[tuple[float, float]]) -> None:
-        cdp.send("Input.dispatchTouchEvent",
-                 {"type": kind, "touchPoints": [{"x": a, "y": b, "id": k}
-                                                for k, (a, b) in enumerate(points)]})  # fmt: skip
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": kind,
+                "touchPoints": [{"x": a, "y": b, "id": k} for k, (a, b) in enumerate(points)],
+            },
+        )
 
     touch("touchStart", [(x, y)])
     for k in range(1, 11):
@@ -749,8 +758,11 @@ def test_a_vertical_swipe_over_the_plan_scrolls_the_page(served: str, browser: o
 def _unframeable(route: object) -> None:
     """A host that sends the page without the headers that forbid framing it."""
     response = route.fetch()  # type: ignore[attr-defined]
-    kept = {k: v for k, v in response.headers.items()
-            if k not in ("x-frame-options", "content-security-policy")}  # fmt: skip
+    kept = {
+        k: v
+        for k, v in response.headers.items()
+        if k not in ("x-frame-options", "content-security-policy")
+    }
     route.fulfill(response=response, headers=kept)  # type: ignore[attr-defined]
 
 
@@ -765,8 +777,9 @@ def test_hidden_frames_of_the_page_start_no_search(
     folder = tmp_path / "elsewhere"
     folder.mkdir()
     link = f"{served}#snake={LONG_5}"
-    frames = "".join(f'<iframe src="{link}" width="1" height="1" style="opacity:0"></iframe>'
-                     for _ in range(12))  # fmt: skip
+    frames = "".join(
+        f'<iframe src="{link}" width="1" height="1" style="opacity:0"></iframe>' for _ in range(12)
+    )
     (folder / "index.html").write_text(f"<!doctype html><title>elsewhere</title>{frames}\n")
     port = free_port()
     argv = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]

@@ -150,14 +150,20 @@ def test_only_this_machines_pages_drive_the_server(server):
 
 
 def test_deep_json_and_a_client_gone_mid_body_are_one_line(server):
-    deep = httpx.post(server.url + "/api/solve", content="[" * 100_000, timeout=HANG,
-                      headers={"Content-Type": "application/json"})  # fmt: skip
+    deep = httpx.post(
+        server.url + "/api/solve",
+        content="[" * 100_000,
+        timeout=HANG,
+        headers={"Content-Type": "application/json"},
+    )
     assert "nests" in one_line(deep, 400)
     assert "nests" in one_line(server.post("/api/details", {"cells": [[[[[[[[[1]]]]]]]]]}), 400)
     for _ in range(20):
         s = socket.create_connection(("127.0.0.1", server.port))
-        s.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                  b"application/json\r\nContent-Length: 100\r\n\r\n{\"snake\": ")  # fmt: skip
+        s.sendall(
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            b'application/json\r\nContent-Length: 100\r\n\r\n{"snake": '
+        )
         s.close()
     assert server.post("/api/solve", {"snake": "standard"}).status_code == 200
     assert "Traceback" not in server.log() and "Error" not in server.log()
@@ -176,8 +182,10 @@ def test_slow_and_idle_connections_are_closed(server):
         slow_head.append(s)
     for _ in range(6):  # whole headers, a tenth of the body
         s = socket.create_connection(("127.0.0.1", server.port))
-        s.sendall(b"POST /api/solve HTTP/1.1\r\n" + host + b"Content-Type: application/json"
-                  b"\r\nContent-Length: 200\r\n\r\n{\"snake\": ")  # fmt: skip
+        s.sendall(
+            b"POST /api/solve HTTP/1.1\r\n" + host + b"Content-Type: application/json"
+            b'\r\nContent-Length: 200\r\n\r\n{"snake": '
+        )
         slow_body.append(s)
     for _ in range(6):  # one answer, then silence
         s = socket.create_connection(("127.0.0.1", server.port))
@@ -210,8 +218,10 @@ def test_stopping_while_jobs_run_answers_every_client(tmp_path):
         downloads = [send(s.port, "/api/download", body) for _ in range(3)]
         stream = send(s.port, "/api/solve", {"snake": LONG_5})
         until(lambda: s.status()["busy"] == 4, "four jobs hold their places")
-        until(lambda: any(p.name.startswith("snakecube-serve") for p in s.tmp.iterdir()),
-              "the pool's folder is there")  # fmt: skip
+        until(
+            lambda: any(p.name.startswith("snakecube-serve") for p in s.tmp.iterdir()),
+            "the pool's folder is there",
+        )
         assert s.stop() == 0
         for d in downloads:
             answer = read_all(d)

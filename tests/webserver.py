@@ -144,8 +144,12 @@ def until(ready: Callable[[], object], what: str, seconds: float = HANG) -> None
 def send(port: int, path: str, body: object, **headers: str) -> socket.socket:
     """A POST of ``body`` as JSON on a raw connection, left open (its answer unread)."""
     data = json.dumps(body).encode()
-    head = {"Host": f"127.0.0.1:{port}", "Content-Type": "application/json",
-            "Content-Length": str(len(data)), **headers}  # fmt: skip
+    head = {
+        "Host": f"127.0.0.1:{port}",
+        "Content-Type": "application/json",
+        "Content-Length": str(len(data)),
+        **headers,
+    }
     s = socket.create_connection(("127.0.0.1", port))
     lines = [f"POST {path} HTTP/1.1", *(f"{k}: {v}" for k, v in head.items()), "", ""]
     s.sendall("\r\n".join(lines).encode() + data)
