@@ -178,6 +178,53 @@ def test_a_plan_not_found_is_an_answer(capsys):
     assert "no plan found within" in capsys.readouterr().out
 
 
+def test_the_time_limit_stops_the_planner_with_what_it_found(monkeypatch, capsys, tmp_path):
+    """The planner looks at the clock (``stop.late``) before each member and every 1,024
+    nodes; cut there, the answer is the best plan found by then, whole and valid, marked
+    incomplete, or none. The clock is replaced by a count of its looks, so the test does not
+    depend on the machine's speed."""
+    from snakecube import stop
+    from snakecube.fold import plans
+
+    sol = next(sc.solutions("king"))
+    lengths, cells = list(sol.snake.lengths), set(sol.region.cells)
+    whole = fold.plan(sol)
+    assert whole.complete and whole.stop_reason is None
+    kinds = set()
+    for looks in (0, 3, 10, 30, 100):
+        seen = [0]
+
+        def late(seen=seen, looks=looks) -> bool:
+            seen[0] += 1
+            return seen[0] > looks
+
+        plans._free.cache_clear()  # a plan kept from an earlier call would not search
+        monkeypatch.setattr(stop, "late", late)
+        p = fold.plan(sol)
+        monkeypatch.undo()
+        assert not p.complete and p.stop_reason == "seconds", looks
+        data = p.to_dict()
+        assert data["stop_reason"] == "seconds" and data["complete"] is False
+        if p.found:
+            kinds.add("found")
+            assert p.reason.startswith("the time limit came before")
+            foldsim.replay(data, lengths, cells)  # whole and valid (an independent simulator)
+            assert p.quarter_turns >= whole.lower_bound
+        else:
+            kinds.add("none")
+            assert p.reason == "no plan found before the time limit" and p.moves == ()
+    assert kinds == {"found", "none"}  # the cut came both before and after a first plan
+    plans._free.cache_clear()
+    monkeypatch.setattr(stop, "late", lambda: True)
+    assert main(["fold", "standard", "--json", "--seconds", "100"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["found"] is False and data["stop_reason"] == "seconds"
+    never = tmp_path / "never.pdf"
+    assert main(["fold", "standard", "--seconds", "100", "--out", str(never)]) == 0
+    out = capsys.readouterr().out
+    assert "before the time limit; give more time (--seconds S); " in out and not never.exists()
+
+
 def test_the_easiest_solution_to_fold():
     # the rule: the fewest quarter turns a plan needs (the nearest flat state that does not
     # cross itself), then the first; the plan is that solution's own

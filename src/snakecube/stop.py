@@ -236,6 +236,13 @@ def on_time() -> None:
     """Raise :class:`OutOfTime` if the limit of the enclosing :func:`within` has passed (and
     ``KeyboardInterrupt`` after a dropped Ctrl-C, as :func:`poll` does)."""
     poll()
-    at = _DEADLINE.get()
-    if at is not None and time.monotonic() >= at:
+    if late():
         raise OutOfTime
+
+
+def late() -> bool:
+    """Has the limit of the enclosing :func:`within` passed? For work that keeps what it
+    found when its time is up (the fold planner's searches), where :func:`on_time` would
+    throw it away."""
+    at = _DEADLINE.get()
+    return at is not None and time.monotonic() >= at

@@ -153,19 +153,20 @@ def _chosen(
         print(f"({said})")
     bar = progress_bar(began=args.started)  # solve's bar: the same search, the same progress
     try:
-        choice = choose(
-            snake_text(args),
-            target,
-            solution=args.solution,
-            end=end,
-            nodes=getattr(args, "nodes", 200_000),
-            reverse=bool(getattr(args, "reverse", False)),
-            seconds=seconds_left(args),
-            verb=verb,
-            progress=bar,
-            order=order,
-            planned=verb == "fold",
-        )
+        with stop.within(getattr(args, "seconds", None), args.started):  # the planner's too
+            choice = choose(
+                snake_text(args),
+                target,
+                solution=args.solution,
+                end=end,
+                nodes=getattr(args, "nodes", 200_000),
+                reverse=bool(getattr(args, "reverse", False)),
+                seconds=seconds_left(args),
+                verb=verb,
+                progress=bar,
+                order=order,
+                planned=verb == "fold",
+            )
     finally:
         if bar is not None:
             bar.close()
@@ -241,7 +242,15 @@ def fold_command(args: Namespace) -> int:
             print_json(args, {"complete": False, "stop_reason": StopReason.SECONDS, "plan": None})
         return EXIT_OK
     if p is None:
-        p = fold.plan(found, args.held, args.nodes, order=order)
+        with stop.within(args.seconds, args.started):
+            p = fold.plan(found, args.held, args.nodes, order=order)
+    late = p.stop_reason == StopReason.SECONDS
+    if p.found and late:
+        say(
+            f"snakecube: the planner stopped at the time limit (--seconds {args.seconds:g}): "
+            "this is the best plan it found by then; more time may find one that walks less "
+            "along the chain or turns fewer times"
+        )
     if args.went_wrong is not None:
         return _went_wrong(args, p)
     if args.out is not None and p.found:
@@ -254,7 +263,9 @@ def fold_command(args: Namespace) -> int:
         return EXIT_OK
     if not p.found:  # the planner gave up: an answer, not an error
         print(f"{'snake':16} {p.solution.snake.turns()}")
-        print(f"no fold plan: {p.reason}")
+        more = "; give more time (--seconds S)" if late else ""
+        unwritten = f"; {args.out!r} not written" if args.out is not None else ""
+        print(f"no fold plan: {p.reason}{more}{unwritten}")
         return EXIT_OK
     if args.out is not None:  # the plan went to the file, as show's answer does
         return EXIT_OK

@@ -39,6 +39,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from snakecube import stop
 from snakecube.fold.model import (
     Vec,
     apply_move,
@@ -59,9 +60,17 @@ WALK_SHARE = 10  # each walking search gets 1/10 of the nodes of the others
 WALK_GOOD = 1.1
 
 
+CLOCK = 1023  # a search looks at the clock (``stop.late``) once in this many nodes + 1 (a mask)
+
+
 class PlanBudgetExceeded(Exception):
-    """The fold planner's search used its node budget (``Folder.limit``): not the search's
-    limits (:class:`snakecube.search.options.Budget`), an exception the planner catches."""
+    """The fold planner's search used its node budget (``Folder.limit``), or the time limit
+    of the enclosing ``stop.within`` passed (looked at every ``CLOCK`` + 1 nodes, and before
+    each member of :func:`best_plan`): not the search's limits
+    (:class:`snakecube.search.options.Budget`), an exception the planner catches. Rejected: a
+    deadline argument through every search of the planner and of ``fold.plans`` (a dozen
+    signatures, and the cached free search's key, for one number that only the command line
+    and the page set)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +159,7 @@ class Flats:
             and if not: the oldest segment landed on (the dead end depends on the corners
             after it) and whether a branch was cut by the turns left."""
             self.nodes += 1
-            if self.nodes > self.limit:
+            if self.nodes > self.limit or (not self.nodes & CLOCK and stop.late()):
                 raise PlanBudgetExceeded
             if s == m - 1:
                 return True, 0, False
@@ -298,7 +307,7 @@ class Folder:
                 continue
             for d in (1, -1):
                 self.nodes += 1
-                if self.nodes > budget:
+                if self.nodes > budget or (not self.nodes & CLOCK and stop.late()):
                     raise PlanBudgetExceeded
                 moved = self._turned(s, d)
                 if moved is None:
@@ -329,7 +338,7 @@ class Folder:
                 here = []
                 for d in (1, -1):
                     self.nodes += 1
-                    if self.nodes > self.budget:
+                    if self.nodes > self.budget or (not self.nodes & CLOCK and stop.late()):
                         raise PlanBudgetExceeded
                     moved = self._turned(s, d)
                     if moved is not None and keep(s, d):
@@ -367,7 +376,7 @@ class Folder:
             options = []
             for d in (1, -1):
                 self.nodes += 1
-                if self.nodes > budget:
+                if self.nodes > budget or (not self.nodes & CLOCK and stop.late()):
                     raise PlanBudgetExceeded
                 if self._turn(s, d):
                     clear = swing_is_clear(self.live, self.corners[s], -d)
@@ -644,6 +653,9 @@ def best_plan(
 
     def attempt(run: Callable[[], RawPlan | None]) -> None:
         nonlocal cut
+        if stop.late():  # the time limit (stop.within): keep what was found
+            cut = True
+            return
         folder.nodes = 0
         try:
             plan = run()
@@ -796,7 +808,7 @@ class _Walk:
                     self.whole = False
                     return
                 p.nodes += 1
-                if p.nodes > p.budget:
+                if p.nodes > p.budget or (not p.nodes & CLOCK and stop.late()):
                     raise PlanBudgetExceeded
                 if not self.free(key[0], s, d):
                     continue

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from snakecube import stop
 from snakecube.errors import InputError
 from snakecube.fold.model import (
     Vec,
@@ -36,6 +37,7 @@ from snakecube.fold.planner import (
 from snakecube.frame import display, oriented
 from snakecube.snake import End
 from snakecube.solution import Solution
+from snakecube.stop import StopReason
 
 ENDS = ("best", *(e.value for e in End))  # "best": the end with the easier plan
 # A plan not found within the budget is searched once more with this many times the nodes,
@@ -57,8 +59,9 @@ class FoldPlan:
     clear: tuple[bool, ...]  # per move: does its swing pass clear?
     frames: tuple[tuple[Vec, ...], ...] = ()  # the states with the held end kept still
     found: bool = True
-    complete: bool = True  # False when the search gave up (its node budget) without a plan
-    reason: str = ""  # why there is no plan, when ``found`` is False
+    complete: bool = True  # False when a search gave up (``stop_reason``)
+    stop_reason: StopReason | None = None  # NODES (its node budget) or SECONDS (time limit)
+    reason: str = ""  # why there is no plan, or why it may not be the best (``complete`` False)
     # the fewest quarter turns found for a plan that keeps every cube on or above the table
     # (None: none was found, or the start cannot lie on the table under the held end)
     table_turns: int | None = None
@@ -116,6 +119,7 @@ class FoldPlan:
             "target": self.solution.region.describe(),
             "found": self.found,
             "complete": self.complete,
+            "stop_reason": self.stop_reason,
             "reason": self.reason or None,
             "held": self.held,
             "in_order": self.in_order,
@@ -329,10 +333,13 @@ def plan(
     cut short, every end is searched once more with ``RETRY`` times as many. When still
     nothing is found, the answer is a plan with ``found`` False, no moves, and its
     ``reason`` ("no plan found within N nodes per search", with ``complete`` False; or
-    "there is no plan", when every search finished). ``orient=False`` keeps the solution
-    as it is (its cells are then the plan's end); ``table=False`` skips the search for a
-    plan that stays on the table. Raises InputError only for an unknown ``end`` or
-    ``order``."""
+    "there is no plan", when every search finished). Within a time limit
+    (``snakecube.stop.within``: the command line's ``--seconds``) the searches stop when it
+    passes: the best plan found by then, with ``complete`` False and ``reason``
+    :data:`LATE`, or none ("no plan found before the time limit"). ``orient=False`` keeps
+    the solution as it is (its cells are then the plan's end); ``table=False`` skips the
+    search for a plan that stays on the table. Raises InputError only for an unknown
+    ``end`` or ``order``."""
     if not isinstance(solution, Solution):
         raise TypeError(f"plan() needs a Solution, not {type(solution).__name__}")
     if end not in ENDS:
@@ -356,15 +363,19 @@ def plan(
             finished &= done
             if raw is not None:
                 found.append(_typed(turned, raw, held, on_table, order))
-        if found or finished:
+        if found or finished or stop.late():
             break
+    late = stop.late()
+    if late:  # a search cut by the time limit is not the search: keep none of it for later
+        _free.cache_clear()
     if not found:
         turned = ends[0][1]
-        why = (
-            "there is no plan for this solution (every search finished)"
-            if finished
-            else f"no plan found within {budget:,} nodes per search"
-        )
+        if late:
+            why = "no plan found before the time limit"
+        elif finished:
+            why = "there is no plan for this solution (every search finished)"
+        else:
+            why = f"no plan found within {budget:,} nodes per search"
         return FoldPlan(
             solution=turned,
             start=(),
@@ -374,12 +385,22 @@ def plan(
             lower_bound=0,
             clear=(),
             found=False,
-            complete=finished,
+            complete=finished and not late,
+            stop_reason=StopReason.SECONDS if late else None if finished else StopReason.NODES,
             reason=why,
             order=order,
         )
     fewest = min(p.fewest or p.quarter_turns for p in found)
-    return replace(min(found, key=rank), fewest=fewest)
+    best = replace(min(found, key=rank), fewest=fewest)
+    if late:
+        return replace(best, complete=False, stop_reason=StopReason.SECONDS, reason=LATE)
+    return best
+
+
+LATE = (
+    "the time limit came before the planner's searches ended: this is the best plan found "
+    "by then (with more time one may walk less along the chain, or turn fewer times)"
+)
 
 
 def rank(p: FoldPlan) -> tuple[object, ...]:
