@@ -22,7 +22,7 @@ from snakecube.search import solve
 from snakecube.search.inputs import Target, as_snake, as_target, too_long
 from snakecube.search.options import Progress
 from snakecube.snake import Snake
-from snakecube.solution import Solution
+from snakecube.solution import Result, Solution
 from snakecube.stop import StopReason
 
 EASIEST_OF = 8  # the solutions compared when no solution number is given
@@ -94,14 +94,8 @@ def choose(
         raise NoSolutionError(
             f"the snake has no solutions in this target ({why}), so there is nothing to {verb}"
         )
-    result = solve(
-        snake,
-        target,
-        reverse=True if reverse else None,
-        seconds=seconds,
-        strategy="depth-first",
-        limit=EASIEST_OF if solution is None else solution,
-        progress=progress,
+    result = _first(
+        snake, target, EASIEST_OF if solution is None else solution, reverse, seconds, progress
     )
     if result.stop_reason == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
@@ -127,6 +121,28 @@ def choose(
     return Choice(sols[k], k, found, p, result.complete, result.stop_reason, k, bounds[k])
 
 
+def _first(
+    snake: Snake | str,
+    target: Target,
+    limit: int,
+    reverse: bool,
+    seconds: float | None,
+    progress: Progress | None = None,
+) -> Result:
+    """The first ``limit`` distinct solutions in ``solve``'s order (depth-first: the same
+    first ones whatever the limit), from the last cube with ``reverse``, else from the end
+    ``solve`` picks."""
+    return solve(
+        snake,
+        target,
+        reverse=True if reverse else None,
+        seconds=seconds,
+        strategy="depth-first",
+        limit=limit,
+        progress=progress,
+    )
+
+
 LOOK_SECONDS = 5.0  # at most this long to find the default, when another solution was asked for
 
 
@@ -143,14 +159,7 @@ def default_for(
     the first ``EASIEST_OF`` (None past them), and the default's (None when those are not
     found within ``LOOK_SECONDS``, or ``seconds`` if less)."""
     look = LOOK_SECONDS if seconds is None else min(seconds, LOOK_SECONDS)
-    result = solve(
-        snake,
-        target,
-        reverse=True if reverse else None,
-        seconds=look,
-        strategy="depth-first",
-        limit=EASIEST_OF,
-    )
+    result = _first(snake, target, EASIEST_OF, reverse, look)
     sols = result.solutions
     if not sols or (not result.complete and len(sols) < EASIEST_OF):
         return None, None

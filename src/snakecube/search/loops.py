@@ -525,39 +525,14 @@ class Beam:
             _bytes(offsets, "i"),
             _bytes(has, "Q"),
         )
+        # the arrays as sc_beam_check and sc_beam_init take them, after n
+        arrays = (at[0], at[1], at[2], self.n_seg, at[3], len(starts), at[4], at[5])
         try:
-            refuse(
-                rt.call(
-                    "sc_beam_check",
-                    n,
-                    at[0],
-                    at[1],
-                    at[2],
-                    self.n_seg,
-                    at[3],
-                    len(starts),
-                    at[4],
-                    at[5],
-                ),
-                BEAM_ARRAYS,
-            )
+            refuse(rt.call("sc_beam_check", n, *arrays), BEAM_ARRAYS)
             size = rt.call("sc_beam_bytes", n, self.n_seg, len(starts), width)
             self._block = wasm.Block(rt, block_size(size & 0xFFFFFFFF))
             self._s = rt.call(
-                "sc_beam_init",
-                self._block.address,
-                n,
-                at[0],
-                at[1],
-                at[2],
-                self.n_seg,
-                at[3],
-                len(starts),
-                at[4],
-                at[5],
-                width,
-                score_kind,
-                *_halves(seed),
+                "sc_beam_init", self._block.address, n, *arrays, width, score_kind, *_halves(seed)
             )
         finally:
             given.free()
