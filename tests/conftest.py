@@ -142,6 +142,7 @@ def wait_ready(ready: Path, proc: subprocess.Popen, what: str = "working") -> No
         if proc.poll() is not None:
             raise AssertionError(f"the tool ended ({proc.returncode}) before {what!r}")
         if time.monotonic() > end:
+            proc.kill()  # leave nothing running to slow the later tests
             raise AssertionError(f"the tool did not reach {what!r} within {HANG} s")
         time.sleep(0.005)
 

@@ -19,6 +19,7 @@ from corpus import load_known
 from snakecube import fold
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
+from snakecube.solution import Solution
 
 CORPUS = [p["name"] for p in load_known()["puzzles"]]
 
@@ -178,7 +179,7 @@ def test_a_plan_not_found_is_an_answer(capsys):
     assert "no plan found within" in capsys.readouterr().out
 
 
-def test_the_time_limit_stops_the_planner_with_what_it_found(monkeypatch, capsys, tmp_path):
+def test_the_time_limit_stops_the_planner_with_what_it_found(monkeypatch):
     """The planner looks at the clock (``stop.late``) before each member and every 1,024
     nodes; cut there, the answer is the best plan found by then, whole and valid, marked
     incomplete, or none. The clock is replaced by a count of its looks, so the test does not
@@ -215,7 +216,25 @@ def test_the_time_limit_stops_the_planner_with_what_it_found(monkeypatch, capsys
             assert p.reason == "no plan found before the time limit" and p.moves == ()
     assert kinds == {"found", "none"}  # the cut came both before and after a first plan
     plans._free.cache_clear()
-    monkeypatch.setattr(stop, "late", lambda: True)
+    monkeypatch.setattr(stop, "late", lambda: False)  # every search ends: not marked late
+    assert fold.plan(sol).stop_reason is None
+
+
+def _late_within_a_limit(monkeypatch) -> None:
+    """As if every time limit (``stop.within``) had passed the moment it was set: work
+    outside one, or under ``within(None)``, is never late."""
+    from snakecube import stop
+    from snakecube.fold import plans
+
+    plans._free.cache_clear()
+    monkeypatch.setattr(stop, "late", lambda: stop._DEADLINE.get() is not None)
+
+
+def test_fold_show_check_and_make_plan_within_their_time_limit(monkeypatch, capsys, tmp_path):
+    """The commands that plan a fold do it inside their --seconds (``stop.within``): with
+    every limit passed at once, fold has no plan, and says to give more time; without
+    --seconds it has one."""
+    _late_within_a_limit(monkeypatch)
     assert main(["fold", "standard", "--json", "--seconds", "100"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["found"] is False and data["stop_reason"] == "seconds"
@@ -223,6 +242,31 @@ def test_the_time_limit_stops_the_planner_with_what_it_found(monkeypatch, capsys
     assert main(["fold", "standard", "--seconds", "100", "--out", str(never)]) == 0
     out = capsys.readouterr().out
     assert "before the time limit; give more time (--seconds S); " in out and not never.exists()
+    assert main(["check", "standard", "held:3 cw", "--seconds", "100"]) == 0
+    assert "no fold plan to compare with" in capsys.readouterr().out
+    assert main(["fold", "standard", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["found"] is True and data["complete"] is True and data["stop_reason"] is None
+
+
+def test_the_default_solution_is_the_same_whatever_the_time_limit(monkeypatch):
+    """The default (the easiest of the first 8 to fold) compares bounds that are searched
+    outside the time limit: a bound cut short would be a weaker one, and could pick another
+    solution."""
+    from snakecube import stop
+    from snakecube.fold.choice import default_of
+
+    box = sc.Box(5, 5, 5)
+    sols = []
+    for seed in range(16, 24):  # eight random folds of the box, each its own design's; with
+        # their bounds cut short at once, the second would be picked, not the fourth
+        path = random_path(box, random.Random(seed))
+        snake = design_of([box.cells[c] for c in path])
+        sols.append(Solution(snake, box, tuple(path)))
+    free = default_of(sols)
+    _late_within_a_limit(monkeypatch)
+    with stop.within(100):
+        assert default_of(sols) == free
 
 
 def test_the_easiest_solution_to_fold():

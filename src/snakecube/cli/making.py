@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from snakecube import limits, make
+from snakecube import limits, make, stop
 from snakecube.cli.base import (
     EXIT_OK,
     Parser,
@@ -239,7 +239,8 @@ def _fold(
     if form == ".pdf":
         from snakecube import fold as plans
 
-        plan = choice.plan or plans.plan(found)
+        with stop.within(args.seconds, args.started):  # the planner's searches, too
+            plan = choice.plan or plans.plan(found)
         plan = plan if plan.found else None
     dark = make.checker_phase(found.cells) if checker else False
     cells = tuple(tuple(c) for c in found.cells)

@@ -9,7 +9,7 @@ from argparse import Namespace
 from dataclasses import replace
 from typing import Any
 
-from snakecube import catalog, fold, limits
+from snakecube import catalog, fold, limits, stop
 from snakecube.check import check
 from snakecube.cli.base import (
     EXIT_INTERRUPTED,
@@ -402,20 +402,22 @@ def check_command(args: Namespace) -> int:
 
 def _plan_of(args: Namespace, target: Region | None) -> fold.Guide | None:
     """The fold plan a shape is compared with: ``fold``'s (or solution K's, held at
-    --from); None when the time limit or the planner's budget comes first."""
-    choice = choose(
-        snake_text(args),
-        target,
-        solution=args.plan_solution,
-        end=args.held,
-        seconds=seconds_left(args),
-        verb="check",
-        planned=True,
-    )
-    if choice.solution is None:
-        return None
-    p = choice.plan or fold.plan(choice.solution, args.held)
-    return fold.guide(p) if p.found else None
+    --from); None when the time limit or the planner's budget comes first. A plan the time
+    limit cut short is not ``fold``'s (with more time it may differ), so it is None too."""
+    with stop.within(args.seconds, args.started):  # the planner's searches, too
+        choice = choose(
+            snake_text(args),
+            target,
+            solution=args.plan_solution,
+            end=args.held,
+            seconds=seconds_left(args),
+            verb="check",
+            planned=True,
+        )
+        if choice.solution is None:
+            return None
+        p = choice.plan or fold.plan(choice.solution, args.held)
+    return fold.guide(p) if p.found and p.stop_reason is None else None
 
 
 def _print_plan_lines(lines: list[str]) -> None:

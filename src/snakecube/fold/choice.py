@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from snakecube import stop
 from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
 from snakecube.search import solve
@@ -172,7 +173,10 @@ def default_of(
 ) -> tuple[int, list[int]]:
     """The solution planned when none is asked for: of the first ``EASIEST_OF`` of
     ``solutions`` (in ``solve``'s order), the easiest to fold (``fold.EASIEST_RULE``),
-    0-based; and the fewest quarter turns each of those needs."""
-    if len(solutions) == 1:
-        return 0, [fewest_bound(solutions[0], end, nodes)]
-    return easiest_index(solutions[:EASIEST_OF], end, nodes)
+    0-based; and the fewest quarter turns each of those needs. The same whatever the time
+    limit: the bounds are searched outside the enclosing ``stop.within`` (a bound cut short
+    would be a weaker one, and another default)."""
+    with stop.within(None):
+        if len(solutions) == 1:
+            return 0, [fewest_bound(solutions[0], end, nodes)]
+        return easiest_index(solutions[:EASIEST_OF], end, nodes)

@@ -64,13 +64,16 @@ CLOCK = 1023  # a search looks at the clock (``stop.late``) once in this many no
 
 
 class PlanBudgetExceeded(Exception):
-    """The fold planner's search used its node budget (``Folder.limit``), or the time limit
-    of the enclosing ``stop.within`` passed (looked at every ``CLOCK`` + 1 nodes, and before
-    each member of :func:`best_plan`): not the search's limits
-    (:class:`snakecube.search.options.Budget`), an exception the planner catches. Rejected: a
-    deadline argument through every search of the planner and of ``fold.plans`` (a dozen
-    signatures, and the cached free search's key, for one number that only the command line
-    and the page set)."""
+    """The fold planner's search used its node budget (``Folder.limit``): not the search's
+    limits (:class:`snakecube.search.options.Budget`), an exception the planner catches."""
+
+
+class PlanOutOfTime(PlanBudgetExceeded):
+    """The time limit of the enclosing ``stop.within`` passed (looked at every ``CLOCK`` + 1
+    nodes, and before each member of :func:`best_plan`), which marks what it returns
+    (``RawPlan.late``). Rejected: a deadline argument through every search of the planner
+    and of ``fold.plans`` (a dozen signatures, and the cached free search's key, for one
+    number that only the command line sets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,7 @@ class RawPlan:
     moves: tuple[tuple[int, int], ...]
     in_order: bool
     fewest: int = 0  # the fewest quarter turns of the plans the search found (0: not said)
+    late: bool = False  # the time limit cut a search short (the best found by then)
 
 
 GAP = (0, 1, 2, 1)  # quarter turns between two dihedrals, by their difference mod 4
@@ -159,8 +163,10 @@ class Flats:
             and if not: the oldest segment landed on (the dead end depends on the corners
             after it) and whether a branch was cut by the turns left."""
             self.nodes += 1
-            if self.nodes > self.limit or (not self.nodes & CLOCK and stop.late()):
+            if self.nodes > self.limit:
                 raise PlanBudgetExceeded
+            if not self.nodes & CLOCK and stop.late():
+                raise PlanOutOfTime
             if s == m - 1:
                 return True, 0, False
             for w in range(min(WINDOW, s - 1) + 1):
@@ -307,8 +313,10 @@ class Folder:
                 continue
             for d in (1, -1):
                 self.nodes += 1
-                if self.nodes > budget or (not self.nodes & CLOCK and stop.late()):
+                if self.nodes > budget:
                     raise PlanBudgetExceeded
+                if not self.nodes & CLOCK and stop.late():
+                    raise PlanOutOfTime
                 moved = self._turned(s, d)
                 if moved is None:
                     continue
@@ -338,8 +346,10 @@ class Folder:
                 here = []
                 for d in (1, -1):
                     self.nodes += 1
-                    if self.nodes > self.budget or (not self.nodes & CLOCK and stop.late()):
+                    if self.nodes > self.budget:
                         raise PlanBudgetExceeded
+                    if not self.nodes & CLOCK and stop.late():
+                        raise PlanOutOfTime
                     moved = self._turned(s, d)
                     if moved is not None and keep(s, d):
                         here.append((sum(1 for p in moved if p in target), d, moved))
@@ -376,8 +386,10 @@ class Folder:
             options = []
             for d in (1, -1):
                 self.nodes += 1
-                if self.nodes > budget or (not self.nodes & CLOCK and stop.late()):
+                if self.nodes > budget:
                     raise PlanBudgetExceeded
+                if not self.nodes & CLOCK and stop.late():
+                    raise PlanOutOfTime
                 if self._turn(s, d):
                     clear = swing_is_clear(self.live, self.corners[s], -d)
                     tail = sum(1 for p in self.live[self.corners[s] + 1 :] if p in self.target)
@@ -644,26 +656,28 @@ def best_plan(
     turns whose hand distance is shorter, and, when the best is still above ``WALK_LIMIT``
     times its span, for one of ``WALK_EXTRA`` turns more; the best is then by ``walk_key``,
     then fewest out of order, then most clear swings. Raises PlanBudgetExceeded when nothing
-    was found and some search was cut short. With ``floor``, no state may put a cube below
-    that z (the table top)."""
+    was found and some search was cut short (PlanOutOfTime when the time limit cut one);
+    a plan found while the time limit cut a search is marked ``late``. With ``floor``, no
+    state may put a cube below that z (the table top)."""
     folder = Folder(lengths, end, target)
     folder.floor = floor
-    cut = False
+    cut = late = False
     found: list[RawPlan] = []
 
     def attempt(run: Callable[[], RawPlan | None]) -> None:
-        nonlocal cut
+        nonlocal cut, late
         if stop.late():  # the time limit (stop.within): keep what was found
-            cut = True
+            cut = late = True
             return
         folder.nodes = 0
         try:
             plan = run()
-        except PlanBudgetExceeded:
-            cut = True
+        except PlanBudgetExceeded as stopped:
+            cut, late = True, late or isinstance(stopped, PlanOutOfTime)
             return
         if plan is not None:
             found.append(plan)
+            late = late or plan.late
 
     attempt(lambda: folder.in_order(nodes, clear_only))
     if not found:
@@ -676,6 +690,8 @@ def best_plan(
                 break
             attempt(lambda: folder.guided_dive(rng, turns, clear_only, nodes))
     if not found:
+        if late:
+            raise PlanOutOfTime
         if cut:
             raise PlanBudgetExceeded
         return None
@@ -699,7 +715,8 @@ def best_plan(
                 break
             bound = hand_distance(joints(best))
             attempt(functools.partial(folder.walk, turns, share, bound, clear_only))
-    return replace(min(found, key=quality), fewest=min(len(p.moves) for p in found))
+    best = min(found, key=quality)
+    return replace(best, fewest=min(len(p.moves) for p in found), late=late)
 
 
 def distance(a: int, b: int) -> int:
@@ -740,9 +757,11 @@ class _Walk:
         try:
             while not self.descend(k):
                 k += 1
-        except PlanBudgetExceeded:
+        except PlanBudgetExceeded as stopped:
             if self.best_plan is None:
                 raise
+            if isinstance(stopped, PlanOutOfTime):  # the best found by then
+                return replace(self.best_plan, late=True)
         return self.best_plan
 
     def free(self, state: tuple[int, ...], s: int, d: int) -> bool:
@@ -808,8 +827,10 @@ class _Walk:
                     self.whole = False
                     return
                 p.nodes += 1
-                if p.nodes > p.budget or (not p.nodes & CLOCK and stop.late()):
+                if p.nodes > p.budget:
                     raise PlanBudgetExceeded
+                if not p.nodes & CLOCK and stop.late():
+                    raise PlanOutOfTime
                 if not self.free(key[0], s, d):
                     continue
                 if not p._reachable(p._after(s, d), self.turns - g - 1, hint):

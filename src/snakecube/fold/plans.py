@@ -13,7 +13,6 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from snakecube import stop
 from snakecube.errors import InputError
 from snakecube.fold.model import (
     Vec,
@@ -27,6 +26,7 @@ from snakecube.fold.planner import (
     ORDERS,
     Folder,
     PlanBudgetExceeded,
+    PlanOutOfTime,
     RawPlan,
     best_plan,
     hand_distance,
@@ -197,13 +197,15 @@ def _free(
     target: frozenset[Vec],
     nodes: int,
     order: str = "walk",
-) -> tuple[RawPlan | None, bool]:
-    """The free search's plan (no floor) and whether it finished; kept for the process, so
-    that :func:`easiest` does not search again for the solution it picks."""
+) -> tuple[RawPlan | None, bool, bool]:
+    """The free search's plan (no floor), whether it finished, and whether the time limit
+    cut it; kept for the process, so that :func:`easiest` does not search again for the
+    solution it picks (:func:`plan` forgets it when the time limit cut it)."""
     try:
-        return best_plan(lengths, end, set(target), nodes, order=order), True
-    except PlanBudgetExceeded:
-        return None, False
+        raw = best_plan(lengths, end, set(target), nodes, order=order)
+    except PlanBudgetExceeded as stopped:
+        return None, False, isinstance(stopped, PlanOutOfTime)
+    return raw, True, raw is not None and raw.late
 
 
 def _raw(
@@ -213,30 +215,32 @@ def _raw(
     nodes: int,
     table: bool = True,
     order: str = "walk",
-) -> tuple[RawPlan | None, bool, RawPlan | None]:
-    """The best plan for one end, whether the searches finished within their budgets, and
-    the best plan found that stays on the table (None if none).
+) -> tuple[RawPlan | None, bool, RawPlan | None, bool]:
+    """The best plan for one end, whether the searches finished within their budgets, the
+    best plan found that stays on the table (None if none), and whether the time limit cut
+    a search.
 
     Step: the free search first; if its plan stays on the table, that is the plan. Else a
     search that keeps every cube on or above the table (a share of the nodes), and its plan
     wins a tie in quarter turns (with ``order`` "walk": in how it walks along the chain,
     counted only above its aim, and in quarter turns)."""
     floor = table_floor(lengths, end) if table else None
-    free, done = _free(tuple(lengths), tuple(end), frozenset(target), nodes, order)
+    free, done, late = _free(tuple(lengths), tuple(end), frozenset(target), nodes, order)
     if floor is None:
-        return free, done, None
+        return free, done, None, late
     if free is not None and _stays(lengths, end, free, floor):
-        return free, True, free
+        return free, True, free, late
     try:
         share = max(1, nodes // FLOOR_SHARE)
         low = best_plan(lengths, end, target, share, floor=floor, order=order)
-    except PlanBudgetExceeded:
-        low = None
+    except PlanBudgetExceeded as stopped:
+        low, late = None, late or isinstance(stopped, PlanOutOfTime)
+    late = late or (low is not None and low.late)
     if low is not None and (
         free is None or _rank(lengths, low, order) <= _rank(lengths, free, order)
     ):
-        return low, True, low
-    return free, done, low
+        return low, True, low, late
+    return free, done, low, late
 
 
 def _rank(lengths: Sequence[int], raw: RawPlan, order: str) -> tuple[float, ...]:
@@ -336,7 +340,7 @@ def plan(
     "there is no plan", when every search finished). Within a time limit
     (``snakecube.stop.within``: the command line's ``--seconds``) the searches stop when it
     passes: the best plan found by then, with ``complete`` False and ``reason``
-    :data:`LATE`, or none ("no plan found before the time limit"). ``orient=False`` keeps
+    ``plans.LATE``, or none ("no plan found before the time limit"). ``orient=False`` keeps
     the solution as it is (its cells are then the plan's end); ``table=False`` skips the
     search for a plan that stays on the table. Raises InputError only for an unknown
     ``end`` or ``order``."""
@@ -348,6 +352,7 @@ def plan(
         raise InputError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
     found: list[FoldPlan] = []
     finished = True
+    late = False  # the time limit (stop.within) cut a search
     ends = [
         (held, orientation(solution, held) if orient else solution)
         for held in (tuple(End) if end == "best" else (End(end),))
@@ -359,13 +364,13 @@ def plan(
             cells = list(turned.cells)
             ls = lengths if held == End.FIRST else lengths[::-1]
             ce = cells if held == End.FIRST else cells[::-1]
-            raw, done, on_table = _raw(ls, ce, set(cells), budget, table, order)
+            raw, done, on_table, cut = _raw(ls, ce, set(cells), budget, table, order)
             finished &= done
+            late |= cut
             if raw is not None:
                 found.append(_typed(turned, raw, held, on_table, order))
-        if found or finished or stop.late():
+        if found or finished or late:
             break
-    late = stop.late()
     if late:  # a search cut by the time limit is not the search: keep none of it for later
         _free.cache_clear()
     if not found:
