@@ -76,6 +76,18 @@ class PlanOutOfTime(PlanBudgetExceeded):
     number that only the command line sets)."""
 
 
+def counted(nodes: int, budget: int) -> int:
+    """One node more of a planner's search (``nodes`` so far): PlanBudgetExceeded past
+    ``budget``, PlanOutOfTime once the time limit has passed (looked at every ``CLOCK`` + 1
+    nodes)."""
+    nodes += 1
+    if nodes > budget:
+        raise PlanBudgetExceeded
+    if not nodes & CLOCK and stop.late():
+        raise PlanOutOfTime
+    return nodes
+
+
 @dataclass(frozen=True, slots=True)
 class RawPlan:
     """A plan in the frame it was searched in: the start's dihedrals and the moves, each a
@@ -162,11 +174,7 @@ class Flats:
             """Lay segments s+1.. (segment s ends at ``cell``). Returns whether it worked,
             and if not: the oldest segment landed on (the dead end depends on the corners
             after it) and whether a branch was cut by the turns left."""
-            self.nodes += 1
-            if self.nodes > self.limit:
-                raise PlanBudgetExceeded
-            if not self.nodes & CLOCK and stop.late():
-                raise PlanOutOfTime
+            self.nodes = counted(self.nodes, self.limit)
             if s == m - 1:
                 return True, 0, False
             for w in range(min(WINDOW, s - 1) + 1):
@@ -312,11 +320,7 @@ class Folder:
             if monotone and state[s] % 2 == 0:
                 continue
             for d in (1, -1):
-                self.nodes += 1
-                if self.nodes > budget:
-                    raise PlanBudgetExceeded
-                if not self.nodes & CLOCK and stop.late():
-                    raise PlanOutOfTime
+                self.nodes = counted(self.nodes, budget)
                 moved = self._turned(s, d)
                 if moved is None:
                     continue
@@ -345,11 +349,7 @@ class Folder:
                     continue
                 here = []
                 for d in (1, -1):
-                    self.nodes += 1
-                    if self.nodes > self.budget:
-                        raise PlanBudgetExceeded
-                    if not self.nodes & CLOCK and stop.late():
-                        raise PlanOutOfTime
+                    self.nodes = counted(self.nodes, self.budget)
                     moved = self._turned(s, d)
                     if moved is not None and keep(s, d):
                         here.append((sum(1 for p in moved if p in target), d, moved))
@@ -385,11 +385,7 @@ class Folder:
             s = odd[k]
             options = []
             for d in (1, -1):
-                self.nodes += 1
-                if self.nodes > budget:
-                    raise PlanBudgetExceeded
-                if not self.nodes & CLOCK and stop.late():
-                    raise PlanOutOfTime
+                self.nodes = counted(self.nodes, budget)
                 if self._turn(s, d):
                     clear = swing_is_clear(self.live, self.corners[s], -d)
                     tail = sum(1 for p in self.live[self.corners[s] + 1 :] if p in self.target)
@@ -826,11 +822,7 @@ class _Walk:
                 if rank > spare:
                     self.whole = False
                     return
-                p.nodes += 1
-                if p.nodes > p.budget:
-                    raise PlanBudgetExceeded
-                if not p.nodes & CLOCK and stop.late():
-                    raise PlanOutOfTime
+                p.nodes = counted(p.nodes, p.budget)
                 if not self.free(key[0], s, d):
                     continue
                 if not p._reachable(p._after(s, d), self.turns - g - 1, hint):
