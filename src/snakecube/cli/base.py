@@ -16,7 +16,7 @@ import warnings
 from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from snakecube import catalog, limits, stop
 from snakecube.errors import InputError, SlowWarning
@@ -105,45 +105,35 @@ def say(message: str) -> None:
     print(one_line(message), file=sys.stderr)
 
 
-def whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
-    def parse(text: str) -> int:
+T = TypeVar("T")
+
+
+def option_type(name: str, read: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse ``type`` from a reader of ``limits`` (``read(text)``, raising InputError
+    about "value"): its message becomes argparse's, and ``name`` is what argparse calls the
+    value ("invalid seconds value")."""
+
+    def parse(text: str) -> T:
         try:
-            return limits.parse_whole(text, "value", lo, hi)
+            return read(text)
         except InputError as err:
             raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
 
-    parse.__name__ = "whole number"
+    parse.__name__ = name
     return parse
 
 
-def seconds_type(text: str) -> float:
-    try:
-        return limits.parse_seconds(text, "value")
-    except InputError as err:
-        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
+def whole(lo: int, hi: int = limits.MAX_NUMBER) -> Callable[[str], int]:
+    return option_type("whole number", lambda text: limits.parse_whole(text, "value", lo, hi))
 
 
-seconds_type.__name__ = "seconds"
-
-
-def straightness_type(text: str) -> float:
-    try:
-        return limits.parse_fraction(text, "value", 10.0)
-    except InputError as err:
-        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
-
-
-straightness_type.__name__ = "straightness"
-
-
-def difficulty_type(text: str) -> float:
-    try:
-        return limits.parse_fraction(text, "value", 100.0)
-    except InputError as err:
-        raise ArgumentTypeError(str(err).removeprefix("value: ")) from None
-
-
-difficulty_type.__name__ = "difficulty"
+seconds_type = option_type("seconds", lambda text: limits.parse_seconds(text, "value"))
+straightness_type = option_type(
+    "straightness", lambda text: limits.parse_fraction(text, "value", 10.0)
+)
+difficulty_type = option_type(
+    "difficulty", lambda text: limits.parse_fraction(text, "value", 100.0)
+)
 
 
 def workers_type(text: str) -> int:
