@@ -300,6 +300,18 @@ def test_designs_of_4x4x4_are_refused_at_once_with_the_forecast(capsys, tmp_path
     assert f"{units}; then 16 partitions to reduce (the bar counts both: {units + 16} steps)" in out
 
 
+def test_an_estimate_checks_the_census_options_first(capsys):
+    """--estimate of a box over the census's 64 cells, or with partitions that are not a
+    power of two, is refused in one line as the census itself is (it was an internal error,
+    an OverflowError in the units' tables, seconds later)."""
+    for box in ("4x4x5", "10x10x1"):
+        assert main(["designs", "--box", box, "--estimate"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "at most 64 for a census" in err, err
+    assert main(["designs", "--box", "2x3x4", "--estimate", "--partitions", "3"]) == 2
+    assert "power of two" in capsys.readouterr().err
+
+
 def test_a_census_with_a_time_limit_stops_and_keeps_its_store(tmp_path):
     box = sc.Box(4, 4, 4)
     with pytest.raises(sc.InputError, match="years"):

@@ -312,13 +312,13 @@ def _estimate(target: Region, args: Namespace) -> int:
     from snakecube.census import runner  # numpy, through the census
     from snakecube.census.forecast import LONGEST, duration
 
-    workers = runner.workers_for(target, args.workers)
+    workers, partitions = runner.checked(target, None, args.workers, None, args.partitions, None)
     try:
         units, left = runner.plan(
             target,
             workers,
             _store(args),
-            args.partitions,
+            partitions,
             always=True,
             max_segment=args.max_segment,
         )
@@ -328,7 +328,6 @@ def _estimate(target: Region, args: Namespace) -> int:
         say("snakecube: interrupted while forecasting the census: no forecast")
         return EXIT_INTERRUPTED
     assert left is not None  # always=True
-    partitions = args.partitions or runner.default_partitions(target.volume)
     data = {
         "target": target.describe(),
         **left.to_dict(),
