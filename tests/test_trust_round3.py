@@ -219,6 +219,19 @@ def test_writing_a_census_csv_keeps_the_time_limit(tmp_path):
     assert len(out.read_text().splitlines()) == c.design_count + 1
 
 
+def test_a_census_stopped_before_its_end_says_its_csv_was_not_written(tmp_path, capsys):
+    """`designs --csv` of a census stopped by its limit wrote nothing and said nothing
+    (with --quiet, nothing at all): one line says the file was not written, and why."""
+    from snakecube.cli import main
+
+    out = tmp_path / "d.csv"
+    args = ["designs", "--box", "2x3x4", "--csv", str(out), "--quiet", "--seconds", "0.01"]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert f"{str(out)!r} not written: the census stopped before its end" in err, err
+    assert not out.exists()
+
+
 def test_a_drawing_past_its_time_limit_does_not_begin_the_plotting_import(tmp_path):
     """Importing matplotlib took 3 s at load 4, after `show king --seconds 1 --out k.gif`
     had already used its second on the search and the plan (the command ended at 4.5 s), and

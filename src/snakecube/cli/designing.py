@@ -292,6 +292,12 @@ def _counted(
                 )
             else:
                 say(f"snakecube: wrote {args.csv!r}")
+        elif args.csv:  # a census stopped before its end: its designs are not all known
+            say(
+                f"snakecube: {args.csv!r} not written: the census stopped before its end, so "
+                "its designs are not all known"
+                + ("; the same --store resumes it" if _store(args) else "")
+            )
         show(result, args)
     return EXIT_INTERRUPTED if result.stop_reason == StopReason.INTERRUPTED else EXIT_OK
 
