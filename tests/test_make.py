@@ -498,3 +498,40 @@ def test_the_served_page_makes_the_3mf_and_the_sheet(tmp_path):
         assert r.status_code == 400, r.text
         assert "the page makes the pieces of at most 216 cubes" in r.json()["error"]
         assert client.post("/api/solve", json={"snake": "standard"}).status_code == 200
+
+
+# -- the time limit ---------------------------------------------------------------------------
+@pytest.mark.parametrize("form", [".3mf", ".png"])
+def test_make_stopped_by_its_time_limit_writes_no_plate(form, tmp_path, monkeypatch, capsys):
+    """`make --seconds` bounds the files too: they are made in a private folder and put in
+    place only when all are made. Stopped after the first plate of three was made (the
+    clock replaced by a count of its looks), none is written, an earlier run's second plate
+    is left as it was, and one line says so; the JSON says it is incomplete."""
+    from snakecube import stop
+    from snakecube.cli import main
+
+    out = tmp_path / f"p{form}"
+    earlier = tmp_path / f"p-2{form}"
+    earlier.write_text("an earlier run's plate")
+    args = ["make", "standard", "--plate", "100x100", "--out", str(out), "--json"]
+    looks = [0]
+
+    def on_time() -> None:  # passes for the first plate's 9 pieces (100 mm square), no more
+        looks[0] += 1
+        if stop._DEADLINE.get() is not None and looks[0] > 12:
+            raise stop.OutOfTime
+
+    monkeypatch.setattr(stop, "on_time", on_time)
+    assert main([*args, "--seconds", "100"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["plates"] == 3 and data["written"] == [], data
+    assert data["complete"] is False and data["stop_reason"] == "seconds"
+    assert "stopped making the files at the time limit" in captured.err
+    assert not out.exists() and earlier.read_text() == "an earlier run's plate"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [earlier.name]
+    looks[0] = -(10**6)  # without a limit: every plate, each whole
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] is True and len(data["written"]) == 3
+    assert out.stat().st_size > 1000 and earlier.stat().st_size > 1000

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib.util
 import os
 import re
+import shutil
 import tempfile
 from argparse import ArgumentTypeError, Namespace
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from snakecube.make import Kind, Plate, Settings
 from snakecube.output import check_writable
 from snakecube.shape import Region, wrong_count
 from snakecube.snake import Snake
+from snakecube.stop import StopReason
 
 FORMS = (".3mf", ".pdf", ".png", ".svg")  # and a folder (ending in /): STL files
 NEEDS = {  # the libraries each form needs
@@ -106,8 +110,8 @@ def _options(p: Parser) -> None:
     )
     add_seconds(
         p,
-        help="time for the search for a fold (the sheet's pictures, --colours checker); "
-        "default: no limit",
+        help="time for the whole command: the search for a fold (the sheet's pictures, "
+        "--colours checker) and the files; stopped, nothing is written (default: no limit)",
     )
     add_json(p, "print what was written as one JSON object")
 
@@ -202,8 +206,19 @@ def make_command(args: Namespace) -> int:
     if fold.dark_first:
         plates = make.pieces(snake, settings, dark_first=True)
     _stale(paths, form)
-    written = _write(args, form, snake, plates, settings, fold)
+    stopped = False
+    try:
+        with stop.within(args.seconds, args.started):  # every phase, the files' too
+            written = _write(args, form, snake, plates, settings, fold)
+    except stop.OutOfTime:
+        say(
+            f"snakecube: stopped making the files at the time limit (--seconds "
+            f"{args.seconds:g}): nothing written; give more time (--seconds S) to make them"
+        )
+        written, stopped = [], True
     summary = _summary(snake, plates, settings, written, fold)
+    summary["complete"] = not stopped
+    summary["stop_reason"] = StopReason.SECONDS if stopped else None
     if args.json:
         print_json(args, summary)
         return EXIT_OK
@@ -278,12 +293,16 @@ def _write(
     fold: Fold,
 ) -> list[tuple[str, str]]:
     """Write what --out asks for; each file written, with what it holds."""
+    from snakecube.make.files import plate_paths
+
     typed = snake_text(args)
     title = f"snakecube make {typed}"
     if form == ".3mf":
         from snakecube.make.files import write_3mf
 
-        paths = write_3mf(args.out, plates, settings, title)
+        with _staged(args.out, len(plates)) as (folder, place):
+            place(write_3mf(folder / "plate.3mf", plates, settings, title))
+        paths = plate_paths(args.out, len(plates))
         return [
             (str(p), f"plate {k}: {_n(len(pl.pieces), 'piece')}")
             for k, (p, pl) in enumerate(zip(paths, plates, strict=True), 1)
@@ -304,16 +323,36 @@ def _write(
         save_sheet(workshop, args.out, args.paper)
         return [(args.out, "the workshop sheet")]
     # a picture of each plate, drawn from its 3MF file as read back
-    from snakecube.make.files import plate_paths, read_3mf, write_3mf
+    from snakecube.make.files import read_3mf, write_3mf
     from snakecube.make.plate import save_plate
 
-    out = []
+    with _staged(args.out, len(plates)) as (folder, place):
+        models = write_3mf(folder / "plate.3mf", plates, settings, title)
+        pictures = [folder / f"plate-{k}{Path(args.out).suffix}" for k in range(len(plates))]
+        for model, picture in zip(models, pictures, strict=True):
+            stop.on_time()  # between plates: one plate's drawing is one call of matplotlib
+            save_plate(read_3mf(model), settings.plate, picture)
+        place(pictures)
+    return [(str(p), "a picture of the plate") for p in plate_paths(args.out, len(plates))]
+
+
+@contextlib.contextmanager
+def _staged(out: str, plates: int) -> Iterator[tuple[Path, Callable[[Sequence[Path]], None]]]:
+    """A private folder in which every plate's file is made first, and ``place(made)``,
+    which puts them at their paths (F.3mf, F-2.3mf...), each whole, once all are made: a
+    time limit or Ctrl-C while they are made leaves none of them written, not the first few
+    of a set. Rejected: writing each in turn (a stop after plate 3 of 14 left three files of
+    this run beside eleven of an earlier one)."""
+    from snakecube.make.files import plate_paths
+    from snakecube.output import write_file
+
+    def place(made: Sequence[Path]) -> None:
+        stop.on_time()  # the last look at the clock: placing them is copying files
+        for path, file in zip(plate_paths(out, plates), made, strict=True):
+            write_file(path, functools.partial(shutil.copyfile, file))
+
     with tempfile.TemporaryDirectory() as folder:
-        models = write_3mf(Path(folder) / "plate.3mf", plates, settings, title)
-        for path, model in zip(plate_paths(args.out, len(plates)), models, strict=True):
-            save_plate(read_3mf(model), settings.plate, path)
-            out.append((str(path), "a picture of the plate"))
-    return out
+        yield Path(folder), place
 
 
 def _n(count: int, word: str) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from snakecube import output
+from snakecube import output, stop
 from snakecube.make.pieces import COLOURS, Kind, Plate, Settings
 from snakecube.make.solids import body
 
@@ -54,6 +54,7 @@ def _model(plate: Plate, settings: Settings, title: str) -> Any:
     for name, colour in COLOURS.items():
         ids[name] = group.AddColor(wrapper.RGBAToColor(*bytes.fromhex(colour[1:]), 255))
     for piece in plate.pieces:
+        stop.on_time()  # a time limit (stop.within) ends the making between pieces
         shape = body(piece.kind, settings)
         at = np.array([piece.at[0], piece.at[1], 0.0])
         vertices = np.ascontiguousarray(shape.vertices + at, dtype=np.float32)
