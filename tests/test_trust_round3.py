@@ -4,6 +4,7 @@ in test_cluster_trust.py.)"""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -252,3 +253,30 @@ def test_a_drawing_past_its_time_limit_does_not_begin_the_plotting_import(tmp_pa
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "stopped False", (done.stdout, done.stderr[-2000:])
     assert not (tmp_path / "s.gif").exists()
+
+
+def test_a_file_named_dash_is_standard_input():
+    """`check --file -` and `--region -` read standard input, as most tools do (they read a
+    file named '-'); a pipe nobody writes to is still refused at the time limit."""
+    import subprocess
+
+    from conftest import command
+
+    directions = "+x +y -x +z +x -z +x -y -x +z +y -z +x +z -y +x +y"
+    p = subprocess.run(
+        [*command(), "check", "standard", "--file", "-"],
+        input=directions,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0 and "a solution of" in p.stdout, p.stderr
+    layers = "\n\n".join(["###\n###\n###"] * 3)
+    p = subprocess.run(
+        [*command(), "solve", "standard", "--region", "-", "--json"],
+        input=layers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0 and json.loads(p.stdout)["distinct"] == 1, p.stderr

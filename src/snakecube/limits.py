@@ -31,6 +31,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
+from typing import BinaryIO
 
 from snakecube.errors import InputError
 
@@ -209,20 +210,28 @@ def _short_seq(value: Sequence[object]) -> str:
     return text if len(text) < 80 else text[:77] + "..."
 
 
+def _opened(path: str | os.PathLike[str]) -> BinaryIO:
+    """The file at ``path`` for reading bytes; ``-``: standard input (left open after)."""
+    if os.fspath(path) == "-":
+        return open(0, "rb", closefd=False)
+    return open(path, "rb")
+
+
 def read_bounded(path: str | os.PathLike[str], most: int, seconds: float | None = None) -> bytes:
     """The first ``most`` + 1 bytes of the file at ``path`` (so a caller sees it is too long),
     read within ``seconds`` if given: a FIFO nobody writes to, or a hung network mount, would
     block a read for ever (a ``--region`` FIFO hung a command past its ``--seconds``). The
     read runs in a thread of its own; past ``seconds`` a TimeoutError, and the thread is left
-    blocked (a daemon: it does not keep the process). OSError as ``open`` raises it."""
+    blocked (a daemon: it does not keep the process). OSError as ``open`` raises it. The
+    path ``-`` is standard input, as for most tools (``check --file -``, ``--region -``)."""
     if seconds is None:
-        with open(path, "rb") as f:
+        with _opened(path) as f:
             return f.read(most + 1)
     got: list[bytes | BaseException] = []
 
     def read() -> None:
         try:
-            with open(path, "rb") as f:
+            with _opened(path) as f:
                 got.append(f.read(most + 1))
         except BaseException as err:  # handed to the caller's thread
             got.append(err)

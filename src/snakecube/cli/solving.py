@@ -327,7 +327,9 @@ def _check_options(p: Parser) -> None:
         "as one word, since -x alone reads as an option), or "
         "'START x,y,z MOVES: BACK 2, UP 3, ...'",
     )
-    p.add_argument("--file", metavar="FILE", help="read the solution from this file")
+    p.add_argument(
+        "--file", metavar="FILE", help="read the solution from this file (-: standard input)"
+    )
     add_targets(p, pick=True)
     p.add_argument(
         "--axes", metavar="WORD=DIR,...", help="direction words, like RIGHT=+x,BACK=+y,UP=+z"
