@@ -627,3 +627,33 @@ def test_the_walking_search_finds_the_shortest_walk(monkeypatch):
                 [folder.corners[s] for s, _ in fewest.moves]
             )
     assert shorter > 0  # the fewest turns' own order is not always the shortest walk
+
+
+@pytest.mark.heavy
+def test_a_snake_depth_first_cannot_start_is_shown_from_the_first_solution_search(
+    monkeypatch, capsys
+):
+    """show and fold pick from the depth-first search's first solutions; where that search
+    finds none in ``PROBE_NODES`` (a random 5x5x5 design found none in 20 s), the
+    first-solution search's (solve --first) is shown and planned, and one line says so. The
+    probe is made small here (the search looks at its nodes after each piece of work: this
+    design's first piece, 2,240 nodes, has no solution)."""
+    from snakecube.fold import choice as choosing
+
+    box = sc.Box(4, 4, 4)
+    path = random_path(box, random.Random(5))
+    snake = design_of([box.cells[c] for c in path]).format("lengths")
+    monkeypatch.setattr(choosing, "PROBE_NODES", 1000)
+    c = choosing.choose(snake, box)
+    assert c.searched and c.solution is not None and c.found == 1 and not c.complete
+    assert sorted(c.solution.cells) == sorted(box.cells)
+    assert c.plan is not None and c.plan.found
+    data = c.plan.to_dict()
+    foldsim.replay(data, list(c.solution.snake.lengths), set(box.cells))
+    assert "found none in 1,000 nodes" in c.why()
+    assert main(["fold", snake, "--box", "4x4x4"]) == 0
+    captured = capsys.readouterr()
+    assert "the first solution the first-solution search found" in captured.err
+    assert "--solution K" not in captured.err and "Step 1:" in captured.out
+    monkeypatch.setattr(choosing, "PROBE_NODES", 10**9)  # its default, as always
+    assert not choosing.choose(snake, box).searched

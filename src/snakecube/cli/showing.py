@@ -178,7 +178,8 @@ def _chosen(
             f"the {wanted} solution{plural} needed found; nothing to {verb}"
         )
     elif choice.why():
-        say(f"snakecube: {choice.why()}; --solution K picks another")
+        pick = "" if choice.searched else "; --solution K picks another"
+        say(f"snakecube: {choice.why()}{pick}")
     elif choice.picked():
         say(f"snakecube: {choice.picked('asked for with --solution')}")
     return choice
