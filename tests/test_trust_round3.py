@@ -280,3 +280,16 @@ def test_a_file_named_dash_is_standard_input():
         timeout=120,
     )
     assert p.returncode == 0 and json.loads(p.stdout)["distinct"] == 1, p.stderr
+
+
+def test_a_census_that_kept_no_unit_says_a_rerun_would_keep_none(capsys):
+    """Four 3 s runs of a 3x3x4 census with one store kept 0 of 873 units: a unit's work is
+    kept only when it ends. A run whose limit passed before any unit ended says so, with the
+    forecast's longest unit, instead of only "rerun with --store DIR to resume"."""
+    from snakecube.cli import main
+
+    assert main(["designs", "--box", "3x3x4", "--seconds", "0.001", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "after 0 of 873 units" in out
+    assert "no unit ended in time, and a unit's work is kept only when it ends" in out
+    assert "a rerun with the same limit would keep nothing either" in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import textwrap
 import time
 import warnings
@@ -90,6 +91,17 @@ def _print_census(result: Census, args: Namespace) -> None:
             f"complete       no: {why} after {u[0]} of {u[1]} units and {p[0]} of "
             f"{p[1]} partitions; the counts are lower bounds. Rerun with {where} to resume"
         )
+        forecast = getattr(args, "forecast", None)
+        if u[0] == 0 and result.stop_reason == StopReason.SECONDS and forecast is not None:
+            # a rerun with the same short limit would keep nothing either (a fresh user's four
+            # 3 s runs of 3x3x4 kept 0 of 873 units)
+            longest = max(forecast.unit_seconds, default=0.0)
+            print(
+                f"{'':15}no unit ended in time, and a unit's work is kept only when it ends "
+                f"(this census's take up to {longest:.2g} s of CPU each, by the forecast, "
+                "after the set-up): a rerun with the same limit would keep nothing either; "
+                "give it more time"
+            )
 
 
 HISTOGRAM_WIDTH, HISTOGRAM_LINES = 100, 4  # a histogram's lines: their width, how many
@@ -244,8 +256,16 @@ def _census_options(args: Namespace, bar: Any) -> dict[str, Any]:
         "partitions": args.partitions,
         "scheduler": args.scheduler,
         "seconds": seconds_left(args),
-        "on_forecast": None if args.quiet or args.scheduler else _say_forecast,
+        "on_forecast": functools.partial(_forecast_seen, args),
     }
+
+
+def _forecast_seen(args: Namespace, forecast: Forecast) -> None:
+    """Keep the census's forecast for its answer (``args.forecast``), and say it when it is
+    long (not with --quiet, nor on a cluster, whose speed it does not know)."""
+    args.forecast = forecast
+    if not (args.quiet or args.scheduler):
+        _say_forecast(forecast)
 
 
 def _counted(
