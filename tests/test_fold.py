@@ -655,5 +655,5 @@ def test_a_snake_depth_first_cannot_start_is_shown_from_the_first_solution_searc
     captured = capsys.readouterr()
     assert "the first solution the first-solution search found" in captured.err
     assert "--solution K" not in captured.err and "Step 1:" in captured.out
-    monkeypatch.setattr(choosing, "PROBE_NODES", 10**9)  # its default, as always
+    monkeypatch.setattr(choosing, "PROBE_NODES", 10**9)  # more than the design needs
     assert not choosing.choose(snake, box).searched

@@ -14,6 +14,7 @@ import math
 import re
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
@@ -501,8 +502,12 @@ def test_the_served_page_makes_the_3mf_and_the_sheet(tmp_path):
 
 
 # -- the time limit ---------------------------------------------------------------------------
-@pytest.mark.parametrize("form", [".3mf", ".png"])
-def test_make_stopped_by_its_time_limit_writes_no_plate(form, tmp_path, monkeypatch, capsys):
+# The clock's looks before the stop: .3mf, in the second plate's model (9 pieces a plate);
+# .png, in the second plate's picture (27 pieces' models, then a look and 9 bodies a plate).
+@pytest.mark.parametrize(("form", "looks_before"), [(".3mf", 12), (".png", 27 + 10 + 4)])
+def test_make_stopped_by_its_time_limit_writes_no_plate(
+    form, looks_before, tmp_path, monkeypatch, capsys
+):
     """`make --seconds` bounds the files too: they are made in a private folder and put in
     place only when all are made. Stopped after the first plate of three was made (the
     clock replaced by a count of its looks), none is written, an earlier run's second plate
@@ -516,9 +521,15 @@ def test_make_stopped_by_its_time_limit_writes_no_plate(form, tmp_path, monkeypa
     args = ["make", "standard", "--plate", "100x100", "--out", str(out), "--json"]
     looks = [0]
 
-    def on_time() -> None:  # passes for the first plate's 9 pieces (100 mm square), no more
+    made: list[str] = []
+    private = tmp_path / "private"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))  # where the plates are made
+
+    def on_time() -> None:  # passes until the second plate is being made, no more
         looks[0] += 1
-        if stop._DEADLINE.get() is not None and looks[0] > 12:
+        if stop._DEADLINE.get() is not None and looks[0] > looks_before:
+            made.extend(p.name for p in private.glob("*/plate*"))
             raise stop.OutOfTime
 
     monkeypatch.setattr(stop, "on_time", on_time)
@@ -528,8 +539,9 @@ def test_make_stopped_by_its_time_limit_writes_no_plate(form, tmp_path, monkeypa
     assert data["plates"] == 3 and data["written"] == [], data
     assert data["complete"] is False and data["stop_reason"] == "seconds"
     assert "stopped making the files at the time limit" in captured.err
+    assert any(n.endswith(form) for n in made), made  # the first plate's, made in private
     assert not out.exists() and earlier.read_text() == "an earlier run's plate"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [earlier.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [earlier.name, "private"]
     looks[0] = -(10**6)  # without a limit: every plate, each whole
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)

@@ -255,9 +255,10 @@ def test_a_drawing_past_its_time_limit_does_not_begin_the_plotting_import(tmp_pa
     assert not (tmp_path / "s.gif").exists()
 
 
-def test_a_file_named_dash_is_standard_input():
+def test_a_file_named_dash_is_standard_input(tmp_path):
     """`check --file -` and `--region -` read standard input, as most tools do (they read a
-    file named '-'); a pipe nobody writes to is still refused at the time limit."""
+    file named '-'); make, which asks for its target twice (the pieces, then the fold), reads
+    it once; --file - with --region - is refused (one standard input for two files)."""
     import subprocess
 
     from conftest import command
@@ -280,6 +281,33 @@ def test_a_file_named_dash_is_standard_input():
         timeout=120,
     )
     assert p.returncode == 0 and json.loads(p.stdout)["distinct"] == 1, p.stderr
+    p = subprocess.run(
+        [
+            *command(),
+            "make",
+            "standard",
+            "--region",
+            "-",
+            "--colours",
+            "checker",
+            "--json",
+            "--out",
+            str(tmp_path / "s.3mf"),
+        ],
+        input=layers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0 and json.loads(p.stdout)["fold_cells"], p.stderr
+    p = subprocess.run(
+        [*command(), "check", "standard", "--file", "-", "--region", "-"],
+        input=layers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 2 and "both read standard input" in p.stderr, p.stderr
 
 
 def test_a_census_that_kept_no_unit_says_a_rerun_would_keep_none(capsys):

@@ -204,9 +204,20 @@ def targets_of(args: Namespace) -> list[Region]:
     """Every target given with --box and --region (see :func:`add_targets`), in order."""
     listed = getattr(args, "targets", None) or []
     return [
-        parse_target(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
+        parse_target(text, "--box") if kind == "box" else _region(args, text)
         for kind, text in listed
     ]
+
+
+def _region(args: Namespace, path: str) -> Region:
+    """The region in the file ``path``; ``-``, standard input, is read once and kept (a
+    command may ask for its target more than once: make asks again for its fold)."""
+    if path != "-":
+        return Region.from_file(path, _left(args))
+    kept = getattr(args, "stdin_region", None)
+    if kept is None:
+        kept = args.stdin_region = Region.from_file(path, _left(args))
+    return kept
 
 
 def _left(args: Namespace) -> float | None:
@@ -417,13 +428,13 @@ def target_of(args: Namespace) -> Region | None:
     listed = getattr(args, "targets", None)
     if listed:
         kind, text = _picked(args, listed)
-        return parse_target(text, "--box") if kind == "box" else Region.from_file(text, _left(args))
+        return parse_target(text, "--box") if kind == "box" else _region(args, text)
     if getattr(args, "target", None) is not None:
         raise InputError("--target picks one of several targets: give them with --box or --region")
     if getattr(args, "box", None) is not None:
         return parse_target(args.box, "--box")
     if getattr(args, "region", None) is not None:
-        return Region.from_file(args.region, _left(args))
+        return _region(args, args.region)
     return None
 
 

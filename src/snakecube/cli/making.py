@@ -31,7 +31,7 @@ from snakecube.cli.showing import _add_which, _chosen, _typed
 from snakecube.errors import CubeCountError, InputError
 from snakecube.fold import FoldPlan
 from snakecube.make import Kind, Plate, Settings
-from snakecube.output import check_writable
+from snakecube.output import check_writable, write_file
 from snakecube.shape import Region, wrong_count
 from snakecube.snake import Snake
 from snakecube.stop import StopReason
@@ -205,7 +205,6 @@ def make_command(args: Namespace) -> int:
     fold = _fold(args, form, settings, snake, target)
     if fold.dark_first:
         plates = make.pieces(snake, settings, dark_first=True)
-    _stale(paths, form)
     stopped = False
     try:
         with stop.within(args.seconds, args.started):  # every phase, the files' too
@@ -216,6 +215,8 @@ def make_command(args: Namespace) -> int:
             f"{args.seconds:g}): nothing written; give more time (--seconds S) to make them"
         )
         written, stopped = [], True
+    else:
+        _stale(paths, form)
     summary = _summary(snake, plates, settings, written, fold)
     summary["complete"] = not stopped
     summary["stop_reason"] = StopReason.SECONDS if stopped else None
@@ -308,11 +309,18 @@ def _write(
             for k, (p, pl) in enumerate(zip(paths, plates, strict=True), 1)
         ]
     if form == "folder":
-        from snakecube.make.files import write_stls
+        from snakecube.make.files import STL_NAMES, write_stls
 
         have = make.counts(plates)
-        stls = write_stls(args.out, [k for k in Kind if have[k]], settings)
-        return [(str(p), f"print {have[k]}") for k, p in stls.items()]
+        kinds = [k for k in Kind if have[k]]
+        with tempfile.TemporaryDirectory() as folder:  # all three made, then put in place
+            made = write_stls(folder, kinds, settings)
+            stop.on_time()
+            with stop.deferred():  # copying them: a Ctrl-C waits until all are in place
+                Path(args.out).mkdir(exist_ok=True)
+                for kind in kinds:
+                    write_file(Path(args.out) / STL_NAMES[kind], _copy(made[kind]))
+        return [(str(Path(args.out) / STL_NAMES[k]), f"print {have[k]}") for k in kinds]
     if form == ".pdf":
         from snakecube.make.sheet import Workshop, save_sheet
 
@@ -336,6 +344,11 @@ def _write(
     return [(str(p), "a picture of the plate") for p in plate_paths(args.out, len(plates))]
 
 
+def _copy(made: Path) -> Callable[[Path], object]:
+    """A writer for ``output.write_file`` that copies the file ``made``."""
+    return functools.partial(shutil.copyfile, made)
+
+
 @contextlib.contextmanager
 def _staged(out: str, plates: int) -> Iterator[tuple[Path, Callable[[Sequence[Path]], None]]]:
     """A private folder in which every plate's file is made first, and ``place(made)``,
@@ -344,12 +357,12 @@ def _staged(out: str, plates: int) -> Iterator[tuple[Path, Callable[[Sequence[Pa
     of a set. Rejected: writing each in turn (a stop after plate 3 of 14 left three files of
     this run beside eleven of an earlier one)."""
     from snakecube.make.files import plate_paths
-    from snakecube.output import write_file
 
     def place(made: Sequence[Path]) -> None:
         stop.on_time()  # the last look at the clock: placing them is copying files
-        for path, file in zip(plate_paths(out, plates), made, strict=True):
-            write_file(path, functools.partial(shutil.copyfile, file))
+        with stop.deferred():  # a Ctrl-C while they are copied waits until all are in place
+            for path, file in zip(plate_paths(out, plates), made, strict=True):
+                write_file(path, _copy(file))
 
     with tempfile.TemporaryDirectory() as folder:
         yield Path(folder), place

@@ -360,6 +360,8 @@ def check_command(args: Namespace) -> int:
     if args.file is not None:
         if args.solution:
             raise InputError("give the solution as words or with --file, not both")
+        if args.file == "-" and ("region", "-") in (args.targets or ()):
+            raise InputError("--file - and --region - both read standard input: name a file")
 
         try:
             data = limits.read_bounded(args.file, limits.MAX_TEXT * 4, seconds_left(args))

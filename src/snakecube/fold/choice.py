@@ -21,8 +21,9 @@ from snakecube import stop
 from snakecube.errors import InputError, NoSolutionError
 from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
 from snakecube.search import solve
-from snakecube.search.inputs import Target, as_snake, as_target, too_long
+from snakecube.search.inputs import Target, as_snake, as_target, compile_inputs, too_long
 from snakecube.search.options import Progress
+from snakecube.search.strategy import last_end_pays
 from snakecube.snake import Snake
 from snakecube.solution import Result, Solution
 from snakecube.stop import StopReason
@@ -57,7 +58,7 @@ class Choice:
             return (
                 f"the first solution the first-solution search found (solve --first): the "
                 f"depth-first search, whose first {EASIEST_OF} the default is picked from, "
-                f"found none in {PROBE_NODES:,} nodes"
+                f"found none in {PROBE_NODES:,} nodes (or in half the time limit)"
             )
         if self.solution is None or self.fewest is None or self.found < 2:
             return ""
@@ -105,13 +106,23 @@ def choose(
         )
     began = time.monotonic()
     if solution is None:
-        probe = _first(snake, target, 1, reverse, seconds, progress, PROBE_NODES)
+        # from the end the search below takes (solve takes the other end for a search with a
+        # solution limit, not for one with a node limit too)
+        last = reverse or last_end_pays(compile_inputs(snake, target))
+        share = None if seconds is None else seconds / 2  # under a limit: half, at most
+        probe = _first(snake, target, 1, last, share, progress, PROBE_NODES)
         if probe.stop_reason == StopReason.INTERRUPTED:
             raise KeyboardInterrupt
-        if not probe.solutions and probe.stop_reason == StopReason.NODES:
-            left = None if seconds is None else max(0.001, seconds - (time.monotonic() - began))
-            return _searched(snake, target, end, nodes, reverse, left, progress, order, planned)
-        seconds = None if seconds is None else max(0.001, seconds - (time.monotonic() - began))
+        if probe.complete and not probe.solutions:  # the whole tree: there is none
+            raise NoSolutionError(
+                f"the snake has no solutions in this target, so there is nothing to {verb}"
+            )
+        left = None if seconds is None else max(0.001, seconds - (time.monotonic() - began))
+        if not probe.solutions:  # none in its nodes, or in half the time
+            return _searched(
+                snake, target, end, nodes, reverse, left, progress, order, planned, verb
+            )
+        seconds = left
     result = _first(
         snake, target, EASIEST_OF if solution is None else solution, reverse, seconds, progress
     )
@@ -144,8 +155,10 @@ def choose(
 # in at most 11.7 million, 0.27 s), not in bigger ones: a random 5x5x5 design found none in
 # 20 s, where the first-solution search (solve --first) took 0.15 s. Past this many nodes
 # with none found, that search is asked instead, and its first solution is the one shown.
-# Rejected: a time share for the depth-first search (the default would then depend on the
-# machine's speed); the first-solution search always (it gives no order to pick from).
+# Under a time limit the depth-first search gets half of it at most, and the other search the
+# rest (the answer then depends on the machine's speed, as any answer under a limit does).
+# Rejected: a time share without a limit (the default would depend on the machine's speed);
+# the first-solution search always (it gives no order to pick from).
 PROBE_NODES = 50_000_000
 
 
@@ -183,6 +196,7 @@ def _searched(
     progress: Progress | None,
     order: str,
     planned: bool,
+    verb: str,
 ) -> Choice:
     """The first solution of the first-solution search (``PROBE_NODES``), with its plan."""
     result = solve(
@@ -197,7 +211,9 @@ def _searched(
         raise KeyboardInterrupt
     if not result.solutions:
         if result.complete:  # the search proved there is none
-            raise NoSolutionError("the snake has no solutions in this target")
+            raise NoSolutionError(
+                f"the snake has no solutions in this target, so there is nothing to {verb}"
+            )
         return Choice(None, 0, 0, None, False, result.stop_reason)
     sol = result.solutions[0]
     _k, bounds = default_of([sol], end, nodes)

@@ -114,6 +114,7 @@ def write_stls(folder: str | Path, kinds: Sequence[Kind], settings: Settings) ->
     where.mkdir(exist_ok=True)
     out = {}
     for kind in kinds:
+        stop.on_time()  # a time limit (stop.within) ends the making between pieces
         shape = body(kind, settings)
         mesh = trimesh.Trimesh(shape.vertices, shape.faces, process=False)
         path = where / STL_NAMES[kind]
