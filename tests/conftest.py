@@ -199,6 +199,20 @@ def capped() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (CPU, CPU))
 
 
+def pure_python(code: str) -> str:
+    """What ``code`` prints, run by a fresh Python on the pure-Python engine (as the static
+    site runs it), warnings silenced; a failure raises."""
+    env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=HANG,
+    ).stdout
+
+
 def tool(*args: str, timeout: float = HANG) -> tuple[int, str, str, float]:
     """Run the command under the caps: exit code, stdout, stderr and seconds taken."""
     began = time.monotonic()

@@ -28,6 +28,14 @@ WAYS = {
     (0, 0, 1): "up",
     (0, 0, -1): "down",
 }
+SIGNS = {  # the unit steps as solve prints directions (+x ...), written here on their own
+    (1, 0, 0): "+x",
+    (-1, 0, 0): "-x",
+    (0, 1, 0): "+y",
+    (0, -1, 0): "-y",
+    (0, 0, 1): "+z",
+    (0, 0, -1): "-z",
+}
 KINDS = ("meets", "run", "end")  # the keys that say a check's kind (a "run" has points or level)
 
 

@@ -5,12 +5,10 @@ nearby designs on either engine, numbers on faces that show, the plan's pictures
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
+from conftest import pure_python
 from snakecube.web import answers
 
 KING_TYPO = (  # the king with segment 6 typed 3 for 4: 63 cubes
@@ -28,15 +26,7 @@ def test_one_message_in_page_words_and_the_same_designs_on_either_engine():
     assert answers.solve_answer(KING_TYPO) == wrong  # the static site's path: the same answer
     code = "import json; from snakecube.web import answers; "
     code += f"print(json.dumps(answers.mismatch({KING_TYPO!r})))"
-    env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    assert json.loads(out.stdout) == wrong
+    assert json.loads(pure_python(code)) == wrong
 
 
 def _on_a_face(cell: list[int], point: list[float]) -> bool:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import plancheck
 from snakecube import InputError
 from snakecube.check import check
 from snakecube.search import solve
@@ -144,14 +145,7 @@ def test_a_box_typed_in_another_orientation_is_turned_not_mirrored():
     assert not bad.valid and "only turned" not in bad.reading
 
 
-WORDS_SIGNS = {
-    (1, 0, 0): "+x",
-    (-1, 0, 0): "-x",
-    (0, 1, 0): "+y",
-    (0, -1, 0): "-y",
-    (0, 0, 1): "+z",
-    (0, 0, -1): "-z",
-}
+WORDS_SIGNS = plancheck.SIGNS
 
 
 def test_without_a_start_the_wrong_segment_is_blamed():

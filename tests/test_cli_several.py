@@ -5,6 +5,7 @@ unique in several boxes."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -167,17 +168,7 @@ def test_generate_marks_only_the_targets_asked_for_unique():
 
 def test_generate_on_the_command_line(cli, refused):
     code, out, _ = cli(
-        "generate",
-        "--box",
-        "2x3x4",
-        "--box",
-        "4x6x1",
-        "--unique",
-        "--count",
-        "2",
-        "--json",
-        "--seed",
-        "5",
+        *shlex.split("generate --box 2x3x4 --box 4x6x1 --unique --count 2 --json --seed 5")
     )
     data = json.loads(out)
     assert code == 0 and data["complete"] and len(data["designs"]) == 2
@@ -193,14 +184,7 @@ def test_generate_on_the_command_line(cli, refused):
     assert code == 0 and "4x6x1: 1 solution" in out
     refused("generate", "--box", "2x3x4", "--box", "3x3x3", words="equal size")
     refused(
-        "generate",
-        "--box",
-        "2x3x4",
-        "--box",
-        "4x6x1",
-        "--unique",
-        "3x8x1",
-        words="none of the boxes",
+        *shlex.split("generate --box 2x3x4 --box 4x6x1 --unique 3x8x1"), words="none of the boxes"
     )
 
 

@@ -253,14 +253,7 @@ def test_check_a_finished_wrong_shape_names_the_step(capsys):
         q = -s.quarter_turns if k == 1 else s.quarter_turns
         cells = g.chain.outcome(cells, s.rank, q) or cells
     steps = [tuple(b[i] - a[i] for i in range(3)) for a, b in itertools.pairwise(cells)]
-    names = {
-        (1, 0, 0): "+x",
-        (-1, 0, 0): "-x",
-        (0, 1, 0): "+y",
-        (0, -1, 0): "-y",
-        (0, 0, 1): "+z",
-        (0, 0, -1): "-z",
-    }
+    names = plancheck.SIGNS
     text = " ".join(names[v] for v in steps)
     assert main(["check", "standard", text]) == 0
     out = capsys.readouterr().out

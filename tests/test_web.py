@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HANG, free_port, serving
+from conftest import HANG, free_port, pure_python, serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
@@ -162,15 +162,7 @@ p = answers.plan_answer('standard', '', r['solutions'][0]['cells'])
 n = answers.solve_answer('3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2')
 print(r['distinct'], r['engine'], len(d['viewer']['steps']), len(p['states']) > 1, len(n['nearby']))
 """
-    env = {**os.environ, "SNAKECUBE_PUREPYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    assert out.stdout.split() == ["1", "reference", "17", "True", "1"]
+    assert pure_python(code).split() == ["1", "reference", "17", "True", "1"]
 
 
 def test_site_build(tmp_path):
