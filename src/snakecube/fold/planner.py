@@ -252,6 +252,10 @@ class Folder:
         self._far: dict[tuple[int, ...], int] = {}  # a state: most turns known too few
         self.bounded = False  # did the last guided search rule out a move by its bound?
 
+    def joints(self, p: RawPlan) -> list[int]:
+        """The joints ``p`` turns, in order: each the cube number of its corner."""
+        return [self.corners[s] for s, _ in p.moves]
+
     def cells(self, dihedrals: Sequence[int]) -> list[Vec]:
         """The configuration with these dihedrals."""
         return build(self.lengths, self.end[0], self.first, self.second, dihedrals)
@@ -691,28 +695,28 @@ def best_plan(
         if cut:
             raise PlanBudgetExceeded
         return None
-
-    def joints(p: RawPlan) -> list[int]:
-        return [folder.corners[s] for s, _ in p.moves]
-
-    def quality(p: RawPlan) -> tuple[object, ...]:
-        moves = [(folder.corners[s], q) for s, q in p.moves]
-        states = states_of(lengths, folder.cells(p.start), moves)
-        clear = sum(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
-        first = walk_key(joints(p)) if order == "walk" else (len(p.moves),)
-        return (*first, disorder(p), -clear)
-
     if order == "walk" and not found[0].in_order:  # in order walks already: one way along
         share = max(1, nodes // WALK_SHARE)
         fewest = min(len(p.moves) for p in found)
         for turns in range(fewest, fewest + WALK_EXTRA + 1, 2):  # the parity is fixed
-            best = min(found, key=lambda p: walk_key(joints(p)))
-            if turns > fewest and walk_key(joints(best))[0] <= WALK_LIMIT:
+            best = min(found, key=lambda p: walk_key(folder.joints(p)))
+            if turns > fewest and walk_key(folder.joints(best))[0] <= WALK_LIMIT:
                 break
-            bound = hand_distance(joints(best))
+            bound = hand_distance(folder.joints(best))
             attempt(functools.partial(folder.walk, turns, share, bound, clear_only))
-    best = min(found, key=quality)
+    best = min(found, key=functools.partial(_quality, folder, order))
     return replace(best, fewest=min(len(p.moves) for p in found), late=late)
+
+
+def _quality(folder: Folder, order: str, p: RawPlan) -> tuple[object, ...]:
+    """:func:`best_plan`'s order of plans, the best first: with ``order`` "walk" by
+    ``walk_key``, else by quarter turns; then the fewest moves out of order, then the most
+    clear swings."""
+    moves = [(folder.corners[s], q) for s, q in p.moves]
+    states = states_of(folder.lengths, folder.cells(p.start), moves)
+    clear = sum(swing_is_clear(states[k], j, q) for k, (j, q) in enumerate(moves))
+    first = walk_key(folder.joints(p)) if order == "walk" else (len(p.moves),)
+    return (*first, disorder(p), -clear)
 
 
 def distance(a: int, b: int) -> int:

@@ -374,27 +374,7 @@ def plan(
     if late:  # a search cut by the time limit is not the search: keep none of it for later
         _free.cache_clear()
     if not found:
-        turned = ends[0][1]
-        if late:
-            why = "no plan found before the time limit"
-        elif finished:
-            why = "there is no plan for this solution (every search finished)"
-        else:
-            why = f"no plan found within {budget:,} nodes per search"
-        return FoldPlan(
-            solution=turned,
-            start=(),
-            moves=(),
-            held=ends[0][0],
-            in_order=False,
-            lower_bound=0,
-            clear=(),
-            found=False,
-            complete=finished and not late,
-            stop_reason=StopReason.SECONDS if late else None if finished else StopReason.NODES,
-            reason=why,
-            order=order,
-        )
+        return _no_plan(ends[0][1], ends[0][0], order, finished, late, budget)
     fewest = min(p.fewest or p.quarter_turns for p in found)
     best = replace(min(found, key=rank), fewest=fewest)
     if late:
@@ -406,6 +386,33 @@ LATE = (
     "the time limit came before the planner's searches ended: this is the best plan found "
     "by then (with more time one may walk less along the chain, or turn fewer times)"
 )
+
+
+def _no_plan(
+    turned: Solution, held: End, order: str, finished: bool, late: bool, budget: int
+) -> FoldPlan:
+    """The answer when no plan was found, and why: the time limit came first (``late``),
+    every search finished (there is none), or each used its ``budget`` of nodes."""
+    if late:
+        why = "no plan found before the time limit"
+    elif finished:
+        why = "there is no plan for this solution (every search finished)"
+    else:
+        why = f"no plan found within {budget:,} nodes per search"
+    return FoldPlan(
+        solution=turned,
+        start=(),
+        moves=(),
+        held=held,
+        in_order=False,
+        lower_bound=0,
+        clear=(),
+        found=False,
+        complete=finished and not late,
+        stop_reason=StopReason.SECONDS if late else None if finished else StopReason.NODES,
+        reason=why,
+        order=order,
+    )
 
 
 def rank(p: FoldPlan) -> tuple[object, ...]:
