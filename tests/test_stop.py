@@ -116,9 +116,22 @@ def test_ctrl_c_in_parallel_census_workers_prints_no_traceback(tmp_path):
     assert err.strip() == "" or err.count("\n") <= 1
 
 
+def _hard_5x5x5() -> str:
+    """A random 5x5x5 design whose depth-first search finds no first solution in minutes."""
+    import random
+
+    from snakecube.designs import design_of, random_path
+
+    box = sc.Box(5, 5, 5)
+    path = random_path(box, random.Random(0))
+    return design_of([box.cells[c] for c in path]).format("lengths")
+
+
 @pytest.mark.slow
 def test_ctrl_c_in_show_exits_130():
-    _interrupt("show", "lengths:" + ",".join(["2"] * 62), "--box", "3x3x7", after=1.5)
+    # --solution 1: the depth-first search's first, which it does not find in minutes (all
+    # 2s in 3x3x7, used before, is now proved to have none at once)
+    _interrupt("show", _hard_5x5x5(), "--box", "5x5x5", "--solution", "1", after=1.5)
 
 
 # -- Ctrl-C, SIGTERM and SIGHUP at any moment -------------------------------------------------

@@ -215,10 +215,9 @@ def _searched(
                 f"the snake has no solutions in this target, so there is nothing to {verb}"
             )
         return Choice(None, 0, 0, None, False, result.stop_reason)
-    sol = result.solutions[0]
-    _k, bounds = default_of([sol], end, nodes)
+    sol = result.solutions[0]  # the only one: no bound to compare (on big snakes, seconds)
     p = plan(sol, end, nodes, order=order) if planned else None
-    return Choice(sol, 0, 1, p, False, result.stop_reason, 0, bounds[0], searched=True)
+    return Choice(sol, 0, 1, p, False, result.stop_reason, 0, None, searched=True)
 
 
 LOOK_SECONDS = 5.0  # at most this long to find the default, when another solution was asked for

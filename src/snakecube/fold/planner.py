@@ -36,10 +36,12 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import ParamSpec, TypeVar
 
-from snakecube import stop
+from snakecube import limits, stop
 from snakecube.fold.model import (
     Vec,
     apply_move,
@@ -58,6 +60,32 @@ WALK_SHARE = 10  # each walking search gets 1/10 of the nodes of the others
 # a walking search stops at a hand distance this close to the least any plan can have (the
 # stretch from the first odd corner to the last)
 WALK_GOOD = 1.1
+
+
+# The planner's searches recurse a level a segment at most (Flats.reach, the guided and in
+# order searches), and a snake may have 1,000 cubes, all corners: more than Python's default
+# 1,000 levels (RecursionError on the 1,000-cube bent snake). Python 3.11 keeps a call
+# from Python to Python off the C stack, so room for more costs nothing; it is made for the
+# search's duration (``_deep``). Rejected: each search as a loop with its own stack (four
+# searches rewritten for one limit).
+DEPTH = limits.MAX_CUBES + 200
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _deep(search: Callable[P, T]) -> Callable[P, T]:
+    """``search`` with room for ``DEPTH`` levels of recursion while it runs."""
+
+    @functools.wraps(search)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        was = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(was, DEPTH))
+        try:
+            return search(*args, **kwargs)
+        finally:
+            sys.setrecursionlimit(was)
+
+    return run
 
 
 CLOCK = 1023  # a search looks at the clock (``stop.late``) once in this many nodes + 1 (a mask)
@@ -436,6 +464,7 @@ class Folder:
         self._near[key] = flat
         return True
 
+    @_deep
     def fewest_bound(self, budget: int = NODES) -> int:
         """The quarter turns from the solution to the nearest flat state that does not cross
         itself: no plan has fewer (``Flats``). PlanBudgetExceeded when out of nodes."""
@@ -635,6 +664,7 @@ def walk_key(joints: Sequence[int]) -> tuple[float, int, int]:
     return (max(ratio, WALK_LIMIT), len(joints), hand_distance(joints))
 
 
+@_deep
 def best_plan(
     lengths: Sequence[int],
     end: Sequence[Vec],
