@@ -547,3 +547,18 @@ def test_make_stopped_by_its_time_limit_writes_no_plate(
     data = json.loads(capsys.readouterr().out)
     assert data["complete"] is True and len(data["written"]) == 3
     assert out.stat().st_size > 1000 and earlier.stat().st_size > 1000
+
+
+def test_making_a_3mf_leaves_the_locale_as_it_was(tmp_path):
+    """lib3mf sets the C locale and leaves it: Python then opened every later text file as
+    ASCII (five tests failed after one that made a 3MF in the same process; the served
+    page's worker after a download)."""
+    import locale
+
+    from snakecube.make.files import read_3mf, write_3mf
+
+    before = locale.setlocale(locale.LC_ALL)
+    plates = make.pieces(sc.Snake.parse("standard"), Settings())
+    (path,) = write_3mf(tmp_path / "s.3mf", plates, Settings(), "a test")
+    assert len(read_3mf(path)) == 27
+    assert locale.setlocale(locale.LC_ALL) == before

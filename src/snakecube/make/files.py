@@ -12,17 +12,38 @@ on the shared mesh, not on the piece).
 
 from __future__ import annotations
 
+import functools
+import locale
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from snakecube import output, stop
 from snakecube.make.pieces import COLOURS, Kind, Plate, Settings
 from snakecube.make.solids import body
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 __all__ = ["Read", "plate_paths", "read_3mf", "three_mf_bytes", "write_3mf", "write_stls"]
+
+
+def _keeps_locale(work: Callable[P, T]) -> Callable[P, T]:
+    """``work`` with the process's locale put back after it: lib3mf sets the C locale (for
+    its numbers) and leaves it, and Python then opens every text file as ASCII (the served
+    page's worker, after a 3MF download; the test suite's process, after a make)."""
+
+    @functools.wraps(work)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        kept = locale.setlocale(locale.LC_ALL)
+        try:
+            return work(*args, **kwargs)
+        finally:
+            locale.setlocale(locale.LC_ALL, kept)
+
+    return run
 
 
 def _lib3mf() -> Any:
@@ -70,6 +91,7 @@ def _model(plate: Plate, settings: Settings, title: str) -> Any:
     return model
 
 
+@_keeps_locale
 def write_3mf(
     path: str | Path, plates: Sequence[Plate], settings: Settings, title: str
 ) -> list[Path]:
@@ -93,6 +115,7 @@ def _writer(writer: Any) -> Callable[[Path], None]:
     return write
 
 
+@_keeps_locale
 def three_mf_bytes(plate: Plate, settings: Settings, title: str) -> bytes:
     """One plate's 3MF file as bytes (for the page's download)."""
     writer = _model(plate, settings, title).QueryWriter("3mf")
@@ -140,6 +163,7 @@ class Read:
     colour: str
 
 
+@_keeps_locale
 def read_3mf(path: str | Path) -> list[Read]:
     """The bodies of a 3MF file: their meshes as trimesh reads them (placed by the build's
     transforms), their names and colours as lib3mf reads them."""
