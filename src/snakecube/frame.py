@@ -26,16 +26,16 @@ from dataclasses import dataclass
 
 from snakecube.shape import Box, Coord, Region
 from snakecube.solution import Solution
-from snakecube.vector import dot
+from snakecube.vector import WAYS, dot
 
-TABLE: dict[Coord, str] = {
-    (1, 0, 0): "to the right",
-    (-1, 0, 0): "to the left",
-    (0, 1, 0): "away from you",
-    (0, -1, 0): "towards you",
-    (0, 0, 1): "up",
-    (0, 0, -1): "down",
+# The six ways in a sentence's words ("up" and "down" as they are).
+_SAID = {
+    "right": "to the right",
+    "left": "to the left",
+    "away": "away from you",
+    "towards": "towards you",
 }
+TABLE: dict[Coord, str] = {v: _SAID.get(way, way) for v, way in WAYS.items()}
 
 # The 12 edges of a unit cube over its 8 corners (corner i = bits x, y, z of i).
 CUBE_EDGES = (

@@ -24,7 +24,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from snakecube import stop
@@ -208,14 +208,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory. An error
     is an OSError naming ``path`` (a full disk, a read-only directory, no permission)."""
     tmp = _write_temp(path, data)
-    try:
+    with _removed_on_error(tmp, path):
         os.replace(tmp, path)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, OSError):
-            raise _naming(err, path) from None
-        raise
 
 
 def write_new(path: Path, data: bytes) -> bool:
@@ -249,18 +243,25 @@ def write_new(path: Path, data: bytes) -> bool:
 
 def _write_temp(path: Path, data: bytes) -> str:
     """A new temporary file beside ``path`` holding ``data``, on disk; its name."""
-    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        return tmp
+    except OSError as err:
+        raise _naming(err, path) from None
+    with _removed_on_error(tmp, path), os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    return tmp
+
+
+@contextlib.contextmanager
+def _removed_on_error(tmp: str, path: Path) -> Iterator[None]:
+    """On any error inside, remove ``tmp``; an OSError is raised again naming ``path``."""
+    try:
+        yield
     except BaseException as err:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         if isinstance(err, OSError):
             raise _naming(err, path) from None
         raise

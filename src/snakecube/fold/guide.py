@@ -46,16 +46,8 @@ from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
 from snakecube.fold.plans import FoldPlan, below_table
 from snakecube.limits import shorten
 from snakecube.snake import End, end_runs
+from snakecube.vector import WAYS
 
-# The six ways a run can point, in the table frame, as ``fold --json`` writes them.
-WAYS: dict[Vec, str] = {
-    (1, 0, 0): "right",
-    (-1, 0, 0): "left",
-    (0, 1, 0): "away",
-    (0, -1, 0): "towards",
-    (0, 0, 1): "up",
-    (0, 0, -1): "down",
-}
 ORIGINS = ("held", "loose", "last")  # where a count of corners starts
 JUMP = 2  # corners: a step further back than this, against the way the plan walks, is a jump
 

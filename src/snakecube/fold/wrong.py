@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from snakecube.errors import InputError
-from snakecube.fold.guide import WAYS, At, Chain, Check, Find, Guide, Slip, slips_of
+from snakecube.fold.guide import At, Chain, Check, Find, Guide, Slip, slips_of
 from snakecube.fold.model import Vec, dihedrals_of
+from snakecube.vector import WAYS
 
 WINDOW = 3  # a slip is looked for at step K and the WINDOW - 1 steps before it
 Shape = tuple[Vec, ...]
