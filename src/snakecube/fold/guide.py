@@ -38,8 +38,8 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Self
 
 from snakecube.errors import InputError
 from snakecube.fold.model import Vec, apply_move, is_valid, near_swing
@@ -53,38 +53,43 @@ JUMP = 2  # corners: a step further back than this, against the way the plan wal
 
 
 # -- the vocabulary --------------------------------------------------------------------------
+class _Flat:
+    """A record of numbers and words, written in ``fold --json`` under its fields' names
+    (``KEYS`` renames some) and read back from there."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # each record is a dataclass
+    KEYS: ClassVar[dict[str, str]] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.KEYS.get(f.name, f.name): getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        kinds = {"int": int, "str": str}
+        return cls(*(kinds[str(f.type)](d[cls.KEYS.get(f.name, f.name)]) for f in fields(cls)))
+
+
 @dataclass(frozen=True, slots=True)
-class At:
+class At(_Flat):
     """A corner counted from an end: the ``corners``-th from the ``origin`` end ("held" or
     "loose"), counting from 1."""
 
+    KEYS: ClassVar[dict[str, str]] = {"origin": "from"}
     origin: str
     corners: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.origin, "corners": self.corners}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> At:
-        return cls(str(d["from"]), int(d["corners"]))
-
 
 @dataclass(frozen=True, slots=True)
-class Find:
+class Find(_Flat):
     """How a person finds a step's corner: the ``corners``-th corner from the held end, the
     loose end, or the corner turned at the step before ("last": that corner is 0), counting
     ``towards`` the loose end or the held end."""
 
+    KEYS: ClassVar[dict[str, str]] = {"origin": "from"}
     origin: str
     corners: int
     towards: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.origin, "corners": self.corners, "towards": self.towards}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Find:
-        return cls(str(d["from"]), int(d["corners"]), str(d["towards"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,21 +146,15 @@ SLIPS = ("other_way", "half_for_quarter", "quarter_for_half", "corner")
 
 
 @dataclass(frozen=True, slots=True)
-class Slip:
+class Slip(_Flat):
     """A usual slip at a step: ``kind`` one of SLIPS; ``corners``, for "corner", how far the
     corner turned is from the right one (+ towards the loose end, - towards the held end);
     ``quarter_turns``, the turn made."""
 
+    KEYS: ClassVar[dict[str, str]] = {"kind": "slip"}
     kind: str
     corners: int
     quarter_turns: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"slip": self.kind, "corners": self.corners, "quarter_turns": self.quarter_turns}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Slip:
-        return cls(str(d["slip"]), int(d["corners"]), int(d["quarter_turns"]))
 
 
 def slips_of(rank: int, q: int, corners: int) -> list[Slip]:
