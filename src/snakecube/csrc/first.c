@@ -683,22 +683,62 @@ static int in_window(const sc_first *s) {
     return lo >= s->n_layers || hi - lo <= s->window;
 }
 
+/* -- the walk's steps back, from an end and middle out ------------------------------------- */
+static inline int32_t arm_head(const sc_first *s, int32_t t) {
+    return s->arm[t] == 0 ? s->head_a[t] : s->head_b[t];
+}
+
+/* Level k's segment: the cell it starts from and its length (middle out, on its arm). */
+static inline int32_t level_head(const sc_first *s, int32_t k) {
+    return s->arms ? arm_head(s, k) : s->heads[k];
+}
+
+static inline int32_t level_length(const sc_first *s, int32_t k) {
+    return s->lengths[s->arms ? s->seg[k] : k];
+}
+
+/* Take back the segment placed at level k. */
+static void undo_level(sc_first *s, int32_t k) {
+    undo(s, level_head(s, k), s->dirs[k], level_length(s, k));
+}
+
+/* The level a run works on next, or -1 when it ends: its nodes spent, a solution found
+ * (Step 5: a whole placement), or the whole tree searched. */
+static inline int32_t next_level(sc_first *s, int64_t budget) {
+    if (s->nodes >= budget || s->found || s->finished)
+        return -1;
+    if (s->level == s->n_seg) {
+        s->found = 1;
+        return -1;
+    }
+    return s->level;
+}
+
+/* Step 4b: nothing fits at level k: step back; at level 0 the whole tree is searched. */
+static void step_back(sc_first *s, int32_t k) {
+    if (k == 0) {
+        s->finished = 1;
+        return;
+    }
+    s->level = k - 1;
+    undo_level(s, k - 1);
+}
+
+/* A run after a solution goes on past it: its last segment is taken back. */
+static void past_found(sc_first *s) {
+    if (s->found) {
+        s->found = 0;
+        s->level = s->n_seg - 1;
+        undo_level(s, s->level);
+    }
+}
+
 /* -- from an end ----------------------------------------------------------------------------- */
 static void run_from_end(sc_first *s, int64_t max_nodes) {
     int64_t budget = s->nodes + max_nodes;
     int32_t k, d, head, axis, length, e, last, moved;
-    if (s->found) { /* go on past the last solution found */
-        s->found = 0;
-        k = s->n_seg - 1;
-        s->level = k;
-        undo(s, s->heads[k], s->dirs[k], s->lengths[k]);
-    }
-    while (s->nodes < budget && !s->found && !s->finished) {
-        k = s->level;
-        if (k == s->n_seg) { /* Step 5: a whole placement */
-            s->found = 1;
-            return;
-        }
+    past_found(s);
+    while ((k = next_level(s, budget)) >= 0) {
         head = s->heads[k];
         axis = k > 0 ? s->dirs[k - 1] >> 1 : -1;
         length = s->lengths[k];
@@ -734,14 +774,8 @@ static void run_from_end(sc_first *s, int64_t max_nodes) {
             moved = 1;
             break;
         }
-        if (!moved) { /* Step 4b: nothing fits here: step back */
-            if (k == 0) {
-                s->finished = 1;
-                return;
-            }
-            s->level = k - 1;
-            undo(s, s->heads[k - 1], s->dirs[k - 1], s->lengths[k - 1]);
-        }
+        if (!moved)
+            step_back(s, k);
     }
 }
 
@@ -749,10 +783,6 @@ static void run_from_end(sc_first *s, int64_t max_nodes) {
 static inline int open_a(const sc_first *s, int32_t t) { return s->pivot + s->done_a[t] < s->n_seg; }
 
 static inline int open_b(const sc_first *s, int32_t t) { return s->pivot - 1 - s->done_b[t] >= 0; }
-
-static inline int32_t arm_head(const sc_first *s, int32_t t) {
-    return s->arm[t] == 0 ? s->head_a[t] : s->head_b[t];
-}
 
 static int32_t ways_for(const sc_first *s, int32_t head, int32_t axis, int32_t length) {
     int32_t d, w = 0;
@@ -861,22 +891,12 @@ static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t leng
 static void run_middle_out(sc_first *s, int64_t max_nodes) {
     int64_t budget = s->nodes + max_nodes;
     int32_t t, d, head, axis, length, e, a, moved;
-    if (s->found) { /* go on past the last solution found */
-        s->found = 0;
-        t = s->n_seg - 1;
-        s->level = t;
-        undo(s, arm_head(s, t), s->dirs[t], s->lengths[s->seg[t]]);
-    }
-    while (s->nodes < budget && !s->found && !s->finished) {
-        t = s->level;
-        if (t == s->n_seg) { /* Step 5: a whole placement */
-            s->found = 1;
-            return;
-        }
+    past_found(s);
+    while ((t = next_level(s, budget)) >= 0) {
         a = s->arm[t];
         head = arm_head(s, t);
         axis = a == 0 ? s->axis_a[t] : s->axis_b[t];
-        length = s->lengths[s->seg[t]];
+        length = level_length(s, t);
         moved = 0;
         for (;;) {
             /* Step 1: the next direction in this level's order that turns and fits. */
@@ -922,14 +942,8 @@ static void run_middle_out(sc_first *s, int64_t max_nodes) {
             moved = 1;
             break;
         }
-        if (!moved) { /* Step 4b: nothing fits here: step back */
-            if (t == 0) {
-                s->finished = 1;
-                return;
-            }
-            s->level = t - 1;
-            undo(s, arm_head(s, t - 1), s->dirs[t - 1], s->lengths[s->seg[t - 1]]);
-        }
+        if (!moved)
+            step_back(s, t);
     }
 }
 
