@@ -736,18 +736,14 @@ static void past_found(sc_first *s) {
 /* -- from an end ----------------------------------------------------------------------------- */
 static void run_from_end(sc_first *s, int64_t max_nodes) {
     int64_t budget = s->nodes + max_nodes;
-    int32_t k, d, head, axis, length, e, last, moved;
+    int32_t k, d, head, axis, length, e, last;
     past_found(s);
     while ((k = next_level(s, budget)) >= 0) {
         head = s->heads[k];
         axis = k > 0 ? s->dirs[k - 1] >> 1 : -1;
         length = s->lengths[k];
-        moved = 0;
-        for (;;) {
-            /* Step 1: the next direction in this level's order that turns and fits. */
-            d = next_direction(s, k, head, axis, length);
-            if (d < 0)
-                break;
+        /* Step 1: the next direction in this level's order that turns and fits. */
+        while ((d = next_direction(s, k, head, axis, length)) >= 0) {
             /* Step 2: place the segment. */
             e = place(s, head, d, length);
             /* Step 3: check the free cells (exact pruning). */
@@ -771,10 +767,9 @@ static void run_from_end(sc_first *s, int64_t max_nodes) {
             s->nextd[k + 1] = 0;
             s->level = k + 1;
             shuffle(s, k + 1);
-            moved = 1;
             break;
         }
-        if (!moved)
+        if (d < 0)
             step_back(s, k);
     }
 }
@@ -890,19 +885,15 @@ static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t leng
 
 static void run_middle_out(sc_first *s, int64_t max_nodes) {
     int64_t budget = s->nodes + max_nodes;
-    int32_t t, d, head, axis, length, e, a, moved;
+    int32_t t, d, head, axis, length, e, a;
     past_found(s);
     while ((t = next_level(s, budget)) >= 0) {
         a = s->arm[t];
         head = arm_head(s, t);
         axis = a == 0 ? s->axis_a[t] : s->axis_b[t];
         length = level_length(s, t);
-        moved = 0;
-        for (;;) {
-            /* Step 1: the next direction in this level's order that turns and fits. */
-            d = next_direction(s, t, head, axis, length);
-            if (d < 0)
-                break;
+        /* Step 1: the next direction in this level's order that turns and fits. */
+        while ((d = next_direction(s, t, head, axis, length)) >= 0) {
             /* Step 2: place the segment; the arms' state after it is level t + 1's. */
             e = place(s, head, d, length);
             s->head_a[t + 1] = s->head_a[t];
@@ -939,10 +930,9 @@ static void run_middle_out(sc_first *s, int64_t max_nodes) {
                 choose(s, t + 1);
                 order_level(s, t + 1, arm_head(s, t + 1), s->lengths[s->seg[t + 1]], -1);
             }
-            moved = 1;
             break;
         }
-        if (!moved)
+        if (d < 0)
             step_back(s, t);
     }
 }
