@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import inspect
 import json
 import os
 import re
@@ -82,16 +83,17 @@ COMMANDS: dict[str, Command] = {}
 
 
 def command(
-    name: str,
-    options: Callable[[Parser], None],
-    *,
-    help: str,
-    epilog: str | None = None,
+    name: str, options: Callable[[Parser], None]
 ) -> Callable[[Callable[[Namespace], int]], Callable[[Namespace], int]]:
-    """Register the decorated handler as subcommand ``name``, with its options."""
+    """Register the decorated handler as subcommand ``name``, with its options. Its
+    docstring is its help: the first paragraph the line in ``snakecube --help``, the rest
+    (an example) the end of ``snakecube NAME --help``."""
 
     def register(run: Callable[[Namespace], int]) -> Callable[[Namespace], int]:
-        COMMANDS[name] = Command(name, options, run, help, epilog)
+        said, _, example = inspect.cleandoc(run.__doc__ or "").partition("\n\n")
+        COMMANDS[name] = Command(
+            name, options, run, " ".join(said.split()), " ".join(example.split()) or None
+        )
         return run
 
     return register

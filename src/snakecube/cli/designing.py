@@ -212,14 +212,13 @@ def _designs_options(p: Parser) -> None:
     )
 
 
-@command(
-    "designs",
-    _designs_options,
-    help="every design that folds into a box, with its solutions",
-    epilog="example: snakecube designs --box 3x3x3 --csv designs.csv; the designs that fold "
-    "into two boxes: snakecube designs --box 2x3x4 --box 4x6x1",
-)
+@command("designs", _designs_options)
 def designs_command(args: Namespace) -> int:
+    """every design that folds into a box, with its solutions
+
+    example: snakecube designs --box 3x3x3 --csv designs.csv; the designs that fold into two
+    boxes: snakecube designs --box 2x3x4 --box 4x6x1
+    """
     from snakecube.census import census  # numpy: loaded by the commands that count designs
 
     targets = targets_of(args)
@@ -582,15 +581,13 @@ def _generate_options(p: Parser) -> None:
 GENERATE_SECONDS, SAY_LIMIT_CELLS = 600.0, 64
 
 
-@command(
-    "generate",
-    _generate_options,
-    help="invent new designs from random Hamiltonian paths",
-    epilog="example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: "
-    "snakecube generate --box 4x4x4 --box 8x8x1 --unique",
-)
+@command("generate", _generate_options)
 def generate_command(args: Namespace) -> int:
+    """invent new designs from random Hamiltonian paths
 
+    example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: snakecube
+    generate --box 4x4x4 --box 8x8x1 --unique
+    """
     texts = args.box or ["4x4x4"]
     boxes = [parse_box(t, "--box") for t in texts]
     for box in boxes:  # before the notice below: a box too big is the one line said
@@ -746,13 +743,12 @@ def _rate_options(p: Parser) -> None:
     add_json(p)
 
 
-@command(
-    "rate",
-    _rate_options,
-    help="how hard a design is to fold (higher is harder)",
-    epilog="example: snakecube rate seed-red",
-)
+@command("rate", _rate_options)
 def rate_command(args: Namespace) -> int:
+    """how hard a design is to fold (higher is harder)
+
+    example: snakecube rate seed-red
+    """
     target = target_of(args)
     bar = progress_bar(began=args.started)  # solve's bar: the same searches, the same progress
     try:

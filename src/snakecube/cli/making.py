@@ -183,13 +183,12 @@ class Fold:
     cells: tuple[tuple[int, int, int], ...] | None = None  # the fold's cells, in chain order
 
 
-@command(
-    "make",
-    _options,
-    help="make the puzzle: printable pieces (3MF in colour, STL) or the workshop sheet",
-    epilog="example: snakecube make king --out king.3mf; snakecube make king --out sheet.pdf",
-)
+@command("make", _options)
 def make_command(args: Namespace) -> int:
+    """make the puzzle: printable pieces (3MF in colour, STL) or the workshop sheet
+
+    example: snakecube make king --out king.3mf; snakecube make king --out sheet.pdf
+    """
     form = _form(args.out)
     need_make(form)
     try:

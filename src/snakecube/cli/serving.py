@@ -57,13 +57,12 @@ def _serve_options(p: Parser) -> None:
     )
 
 
-@command(
-    "serve",
-    _serve_options,
-    help="the web page as a local app: type the snake, see it fold (snakecube[web])",
-    epilog="example: snakecube serve --open; on a phone: snakecube serve --lan",
-)
+@command("serve", _serve_options)
 def serve_command(args: Namespace) -> int:
+    """the web page as a local app: type the snake, see it fold (snakecube[web])
+
+    example: snakecube serve --open; on a phone: snakecube serve --lan
+    """
     missing = [
         m for m in ("starlette", "uvicorn", "sse_starlette") if importlib.util.find_spec(m) is None
     ]
@@ -119,14 +118,12 @@ def _web_options(p: Parser) -> None:
     )
 
 
-@command(
-    "web",
-    _web_options,
-    help="write the web page as a static site that solves in the browser (Pyodide)",
-    epilog="example: snakecube web --out site && python -m http.server -d site",
-)
+@command("web", _web_options)
 def web_command(args: Namespace) -> int:
+    """write the web page as a static site that solves in the browser (Pyodide)
 
+    example: snakecube web --out site && python -m http.server -d site
+    """
     out = build(args.out, compress=args.gzip)
     say(f"snakecube: wrote the static site to {str(out)!r}; try: python -m http.server -d {out}")
     return EXIT_OK

@@ -87,14 +87,12 @@ def _show_options(p: Parser) -> None:
     )
 
 
-@command(
-    "show",
-    _show_options,
-    help="draw a solution: text, .png/.svg/.pdf sheet, .gif, .html",
-    epilog="example: snakecube show standard --out sheet.pdf",
-)
+@command("show", _show_options)
 def show_command(args: Namespace) -> int:
+    """draw a solution: text, .png/.svg/.pdf sheet, .gif, .html
 
+    example: snakecube show standard --out sheet.pdf
+    """
     choice = _chosen(args, "show")
     found = choice.solution
     if found is None:
@@ -227,14 +225,12 @@ def _fold_options(p: Parser) -> None:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet paper size")
 
 
-@command(
-    "fold",
-    _fold_options,
-    help="a fold plan: quarter turns from the snake lying flat to a solution",
-    epilog="example: snakecube fold standard --out plan.pdf",
-)
+@command("fold", _fold_options)
 def fold_command(args: Namespace) -> int:
+    """a fold plan: quarter turns from the snake lying flat to a solution
 
+    example: snakecube fold standard --out plan.pdf
+    """
     order = "fewest" if args.fewest else "walk"
     choice = _chosen(args, "fold", args.held, order)
     found, p = choice.solution, choice.plan
@@ -378,13 +374,12 @@ def _fold_census_options(p: Parser) -> None:
     add_quiet(p)
 
 
-@command(
-    "fold-census",
-    _fold_census_options,
-    help="how every solution of every design of a box folds (docs/fold.md)",
-    epilog="example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv",
-)
+@command("fold-census", _fold_census_options)
 def fold_census_command(args: Namespace) -> int:
+    """how every solution of every design of a box folds (docs/fold.md)
+
+    example: snakecube fold-census --box 3x3x3 --csv fold-3x3x3.csv
+    """
     from snakecube.fold.survey import run, summarize  # numpy, through the census
 
     box = parse_box(args.box, "--box")
@@ -419,14 +414,12 @@ def _flat_options(p: Parser) -> None:
     add_seconds(p)
 
 
-@command(
-    "flat",
-    _flat_options,
-    help="lay a snake flat on a table: count layouts, most compact",
-    epilog="example: snakecube flat standard --out flat.png",
-)
+@command("flat", _flat_options)
 def flat_command(args: Namespace) -> int:
+    """lay a snake flat on a table: count layouts, most compact
 
+    example: snakecube flat standard --out flat.png
+    """
     if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError(f"--out {args.out!r}: use a .png, .svg or .pdf file")
     if args.out is not None:

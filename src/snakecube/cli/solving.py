@@ -123,15 +123,13 @@ def _solve_options(p: Parser) -> None:
 LISTED, LISTED_CELLS = 1000, 100_000
 
 
-@command(
-    "solve",
-    _solve_options,
-    help="fold a snake into a cube, box or region; count solutions",
-    epilog="example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3; with several "
-    "targets: snakecube solve SNAKE --box 4x4x4 --box 8x8x1",
-)
+@command("solve", _solve_options)
 def solve_command(args: Namespace) -> int:
+    """fold a snake into a cube, box or region; count solutions
 
+    example: snakecube solve 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3; with several targets:
+    snakecube solve SNAKE --box 4x4x4 --box 8x8x1
+    """
     targets = targets_of(args)
     if len(targets) > 1:
         return _solve_several(args, targets)
@@ -349,14 +347,12 @@ def _check_options(p: Parser) -> None:
     add_json(p, "print JSON")
 
 
-@command(
-    "check",
-    _check_options,
-    help="check a solution from elsewhere: is it one, where it fails, which of ours it is",
-    epilog="example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'",
-)
+@command("check", _check_options)
 def check_command(args: Namespace) -> int:
+    """check a solution from elsewhere: is it one, where it fails, which of ours it is
 
+    example: snakecube check standard 'START 0,0,0 MOVES: RIGHT 2, BACK 2, ...'
+    """
     if args.file is not None:
         if args.solution:
             raise InputError("give the solution as words or with --file, not both")
@@ -461,13 +457,12 @@ def _convert_options(p: Parser) -> None:
     add_json(p, "print JSON")
 
 
-@command(
-    "convert",
-    _convert_options,
-    help="write a snake in every notation (or one)",
-    epilog="example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3",
-)
+@command("convert", _convert_options)
 def convert_command(args: Namespace) -> int:
+    """write a snake in every notation (or one)
+
+    example: snakecube convert 3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3
+    """
     snake = Snake.parse(snake_text(args))
     chosen = [args.to] if args.to else list(NOTATIONS)
     forms = {n: snake.format(n) for n in chosen}
@@ -487,12 +482,9 @@ def _catalog_options(p: Parser) -> None:
     add_json(p, "print JSON")
 
 
-@command(
-    "catalog",
-    _catalog_options,
-    help="list the named puzzles with their sequences and sources",
-)
+@command("catalog", _catalog_options)
 def catalog_command(args: Namespace) -> int:
+    """list the named puzzles with their sequences and sources"""
     rows: list[dict[str, Any]] = []
     for e in catalog.ENTRIES:
         snake = Snake.from_turns(e.turns)
@@ -569,14 +561,12 @@ def _export_options(p: Parser) -> None:
     )
 
 
-@command(
-    "export",
-    _export_options,
-    help="write the snake and target as a model for another solver (MiniZinc)",
-    epilog="example: snakecube export standard --format minizinc --symmetry-breaking",
-)
+@command("export", _export_options)
 def export_command(args: Namespace) -> int:
+    """write the snake and target as a model for another solver (MiniZinc)
 
+    example: snakecube export standard --format minizinc --symmetry-breaking
+    """
     target = target_of(args)
     snake = as_snake(snake_text(args), target)
     region = as_target(target, snake) if target is None else target
