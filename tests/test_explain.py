@@ -14,6 +14,7 @@ import pytest
 
 import snakecube as sc
 from follow import WAYS
+from snakecube import explain
 from snakecube.designs import design_of, random_path
 from snakecube.explain import scene
 from snakecube.explain.prose import (
@@ -393,7 +394,7 @@ def test_printable_pdf_pages(name, paper, points, tmp_path):
             assert text.get_fontsize() >= 9
     for fig in figs:
         pictures.plt.close(fig)
-    pdf = pictures.save(sol, tmp_path / "sheet.pdf", paper=paper)
+    pdf = explain.save(sol, tmp_path / "sheet.pdf", paper=paper)
     data = pdf.read_bytes()
     assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(
         b"/Type /Page "
@@ -402,11 +403,11 @@ def test_printable_pdf_pages(name, paper, points, tmp_path):
 
 @pytest.mark.pictures
 def test_png_and_svg_sheets(standard, tmp_path):
-    png = pictures.save(standard, tmp_path / "sheet.png")
+    png = explain.save(standard, tmp_path / "sheet.png")
     with Image.open(png) as im:
         width, height = im.size
     assert width >= 800 and height > 3 * width
-    svg = pictures.save(standard, tmp_path / "sheet.svg").read_text()
+    svg = explain.save(standard, tmp_path / "sheet.svg").read_text()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
 
 
@@ -415,7 +416,7 @@ def test_png_and_svg_sheets(standard, tmp_path):
 def test_gif_one_frame_per_step_fixed_camera(which, request, tmp_path):
     sol = request.getfixturevalue(which)
     if which == "standard":  # encoding the king's GIF would only take longer
-        gif = pictures.save(sol, tmp_path / "fold.gif")
+        gif = explain.save(sol, tmp_path / "fold.gif")
         with Image.open(gif) as im:
             frames = im.n_frames
             durations = set()
@@ -489,7 +490,7 @@ def test_boxes_regions_and_5x5x5(tmp_path):
         pictures.plt.close(fig)
     ring = next(sc.solutions("lengths:3,3,3,2", sc.Region.parse("###\n#.#\n###")))
     viewer.save(ring, tmp_path / "ring.html")
-    pictures.save(ring, tmp_path / "ring.pdf")
+    explain.save(ring, tmp_path / "ring.pdf")
     box = sc.Box(5, 5, 5)
     path = random_path(box, random.Random(5), moves=30)
     snake = design_of([box.cells[c] for c in path])

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from snakecube import fold, stop
 from snakecube.errors import InputError
@@ -55,6 +57,13 @@ def _pictures() -> ModuleType:
     return pictures
 
 
+def _drawn(path: str | Path, form: str, pages: Callable[[ModuleType], Any]) -> Path:
+    """Write ``pages(pictures)`` (figures, or an animation) to ``path`` as ``form``, whole or
+    not at all."""
+    pictures = _pictures()
+    return write_file(path, lambda p: pictures.write_pages(pages(pictures), p, form))
+
+
 PAPERS = ("a4", "letter")
 
 
@@ -94,9 +103,7 @@ def save(
         return _write_text(path, show(solution, style, words) + "\n")
     if form in VIEWER_FORMS:  # drawn by the page's own script: no plotting library
         return _write_text(path, viewer.html(solution, tails=tails))
-    pictures = _pictures()
-
-    return write_file(path, lambda p: pictures.save(solution, p, form, paper, tails, typed))
+    return _drawn(path, form, lambda pic: pic.solution_pages(solution, form, paper, tails, typed))
 
 
 def hanging(solution: Solution) -> tuple[Solution, Tails | None]:
@@ -127,9 +134,7 @@ def save_plan(
         return _write_text(path, "\n".join(steps_in_words(guide(plan))) + "\n")
     if form in VIEWER_FORMS:
         return _write_text(path, viewer.plan_html(plan))
-    pictures = _pictures()
-
-    return write_file(path, lambda p: pictures.save_plan(plan, p, form, paper, typed))
+    return _drawn(path, form, lambda pic: pic.plan_pages(plan, form, paper, typed))
 
 
 def save_dialog(
@@ -146,6 +151,7 @@ def save_dialog(
     form = _form(path, paper)
     if form not in (".pdf", ".png", ".svg"):
         raise InputError(f"{str(path)!r}: the questions' pictures are a .pdf, .png or .svg")
-    pictures = _pictures()
-
-    return write_file(path, lambda p: pictures.save_dialog(plan, step, tree, p, paper, typed))
+    stacked = form != ".pdf"
+    return _drawn(
+        path, form, lambda pic: pic.dialog_figures(plan, step, tree, paper, stacked, typed)
+    )

@@ -916,21 +916,6 @@ def dialog_figures(
     return render_pages(pages, paper, stacked)
 
 
-def save_dialog(
-    plan: FoldPlan,
-    step: int,
-    tree: Ask | Verdict,
-    path: str | Path,
-    paper: str = "a4",
-    typed: str | None = None,
-) -> Path:
-    """Write a dialog's questions and verdicts (.pdf pages, or one .png/.svg)."""
-    path = Path(path)
-    kind = path.suffix.lower()
-    figures = dialog_figures(plan, step, tree, paper, stacked=kind != ".pdf", typed=typed)
-    return write_pages(figures, path, kind)
-
-
 # -- the GIF ----------------------------------------------------------------------------------
 SECONDS_PER_STEP = 1.5
 GIF_SIZE = (5.5, 6.0)  # inches
@@ -1047,6 +1032,8 @@ def plan_animation(plan: FoldPlan) -> FuncAnimation:
 
 # -- files ------------------------------------------------------------------------------------
 def write_pages(figs_or_anim: Any, path: Path, kind: str) -> Path:
+    """Write ``solution_pages``', ``plan_pages``' or ``dialog_figures``' answer to ``path`` as
+    ``kind``: an animation (.gif), pages (.pdf) or the one stacked figure (.png, .svg)."""
     if kind == ".gif":
         try:
             figs_or_anim.save(path, writer=PillowWriter(fps=figs_or_anim.fps))
@@ -1075,40 +1062,26 @@ def write_pages(figs_or_anim: Any, path: Path, kind: str) -> Path:
     return path
 
 
-def save(
-    solution: Solution,
-    path: str | Path,
-    kind: str | None = None,
-    paper: str = "a4",
-    tails: Tails | None = None,
-    typed: str | None = None,
-) -> Path:
-    """Write a sheet (.pdf pages, or .png/.svg) or an animation (.gif), chosen by ``kind``
-    or the extension; ``typed`` is the snake as the person typed it, for the cover."""
-    path = Path(path)
-    kind = (kind or path.suffix).lower()
+def solution_pages(
+    solution: Solution, kind: str, paper: str, tails: Tails | None, typed: str | None
+) -> Any:
+    """What ``write_pages`` writes for a solution as ``kind``: its sheet (.pdf pages, or
+    one .png/.svg) or its animation (.gif); ``typed``, the snake as the person typed it, is
+    on the cover."""
     if kind == ".gif":
-        return write_pages(animation(solution, tails), path, kind)
+        return animation(solution, tails)
     shown = scene.display(solution)
     pages = _instruction_pages(
         shown, scene.panels(shown, tails), paper, _key(tails), scene.cover(shown, typed)
     )
-    return write_pages(render_pages(pages, paper, kind != ".pdf"), path, kind)
+    return render_pages(pages, paper, kind != ".pdf")
 
 
-def save_plan(
-    plan: FoldPlan,
-    path: str | Path,
-    kind: str | None = None,
-    paper: str = "a4",
-    typed: str | None = None,
-) -> Path:
-    """Write a fold plan's sheet (.pdf, .png, .svg) or animation (.gif)."""
-    path = Path(path)
-    kind = (kind or path.suffix).lower()
+def plan_pages(plan: FoldPlan, kind: str, paper: str, typed: str | None) -> Any:
+    """What ``write_pages`` writes for a fold plan as ``kind`` (.pdf, .png, .svg, .gif)."""
     if kind == ".gif":
-        return write_pages(plan_animation(plan), path, kind)
-    return write_pages(plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed), path, kind)
+        return plan_animation(plan)
+    return plan_figures(plan, paper, stacked=kind != ".pdf", typed=typed)
 
 
 def single(solution: Solution, size: float = 4.0) -> Figure:
