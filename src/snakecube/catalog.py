@@ -1,4 +1,5 @@
-"""Named puzzles as data: each with its turn string, its usual target and where it was published.
+"""Named puzzles as data (``catalog.toml``, beside this module): each with its turn string,
+its usual target and where it was published.
 
 The catalog holds sequences only. Answers (how many solutions) are computed, never stored here;
 tests compare the computed answers with the published ones in ``tests/data/known.json``.
@@ -6,7 +7,9 @@ tests compare the computed answers with the published ones in ``tests/data/known
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from importlib import resources
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,64 +25,23 @@ class Entry:
     other_end: tuple[tuple[str, str, str], ...] = ()
 
 
-ENTRIES: tuple[Entry, ...] = (
-    Entry(
-        "standard",
-        "ESCSCSCSCCCCSCSCCCSCCSCCCSE",
-        (3, 3, 3),
-        "the common wooden 3x3x3 snake; seeds/000 (MiniZinc), seeds/002 (elbows), "
-        "seeds/004 ('standard', listed from the other end)",
-        ("cubra-blue",),
-        (("seed-green", "SSCCCSCCSCCCSCSCCCCSCSCSCSS", "seeds/003: the green puzzle"),),
-    ),
-    Entry(
-        "seed-red",
-        "SSCCCCCCSCCSCCCCCSCCSCCCCSS",
-        (3, 3, 3),
-        "seeds/003: the red puzzle",
-    ),
-    Entry(
-        "seed-blue",
-        "SCCCCSCSCCCCCCCCCCCSCSCCCCS",
-        (3, 3, 3),
-        "seeds/003: the blue puzzle (a palindrome)",
-        ("cubra-purple",),
-    ),
-    Entry(
-        "seed-orange",
-        "SSCCCCCCCCCSCCCCCCCSCSCCCCS",
-        (3, 3, 3),
-        "seeds/003: the orange puzzle",
-        ("cubra-red",),
-    ),
-    Entry(
-        "mean-green",
-        "ESCSCSCCSCSCSCCCCSCCSCCSCSE",
-        (3, 3, 3),
-        "seeds/004 names it (16 sections); the Creative Crafthouse 'Mean Green' / Cubra Green",
-        ("cubra-green",),
-    ),
-    Entry(
-        "cubra-orange",
-        "ESCSCCCCSCCCCCCCCSCCCSCCCSE",
-        (3, 3, 3),
-        "the published Cubra Orange sequence",
-    ),
-    Entry(
-        "king",
-        "CSCCSCCCSSCCSCCSCCSCCCCCCCCCSCSCCCCCCSCSSCCCCSSCCSCCCCCCCCCCSSCC",
-        (4, 4, 4),
-        "the 4x4x4 'king snake': seeds/003 (brown), seeds/004 (king, 46 sections)",
-        ("seed-brown", "king-a"),
-    ),
-    Entry(
-        "king-b",
-        "ESCSSCSSCSSCCSSCCSSCCCCCCCCCCSCCSSCSCSCCSSCCSCCCCCCSCCCCCSSCCSSE",
-        (4, 4, 4),
-        "King B, a second 64-cube 'King Snake' (39 segments; not the design of `king`): "
-        "the GitHub solvers lk16/cube-puzzle and Adrian-Micu/Snake-cube-puzzle",
-    ),
-)
+def _entries() -> tuple[Entry, ...]:
+    """The puzzles of ``catalog.toml``, in its order."""
+    data = tomllib.loads(resources.files("snakecube").joinpath("catalog.toml").read_text("utf-8"))
+    return tuple(
+        Entry(
+            p["name"],
+            p["turns"],
+            (p["box"][0], p["box"][1], p["box"][2]),
+            p["source"],
+            tuple(p.get("aliases", ())),
+            tuple((o["name"], o["turns"], o["source"]) for o in p.get("other_end", ())),
+        )
+        for p in data["puzzle"]
+    )
+
+
+ENTRIES: tuple[Entry, ...] = _entries()
 
 
 def _inside(turns: str) -> str:
