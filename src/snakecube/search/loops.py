@@ -377,35 +377,24 @@ class FirstSearch:
         end: int = -1,
     ) -> None:
         check_first(len(nb), len(colour), len(lengths), start, end_colour, checks, end)
-        self._make(nb, colour, lengths, seed)
-        self._s = self._rt.call(
-            "sc_first_init",
-            self._block.address,
-            *self._inputs,
-            self.n,
-            self.n_seg,
-            start,
-            end_colour,
-            *_halves(seed),
-            checks,
-            end,
-        )
-        self._given.free()
-
-    def _make(self, nb: Any, colour: Any, lengths: Any, seed: int) -> None:
         number("seed", seed, 0, 2**64 - 1)
+        self._make(
+            "sc_first_init", nb, colour, lengths, start, end_colour, *_halves(seed), checks, end
+        )
+
+    def _make(self, init: str, nb: Any, colour: Any, lengths: Any, *rest: int) -> None:
+        """Copy the tables in, check them, and make the search in its block with ``init``
+        (``sc_first_init`` or ``sc_arms_init``, ``rest`` its arguments after the tables)."""
         rt = self._rt = _runtime()
         self.n, self.n_seg = len(colour), len(lengths)
-        self._given, self._inputs = wasm.put(
-            rt, _bytes(nb, "i"), _bytes(colour, "i"), _bytes(lengths, "i")
-        )
+        given, inputs = wasm.put(rt, _bytes(nb, "i"), _bytes(colour, "i"), _bytes(lengths, "i"))
         try:
-            refuse(rt.call("sc_first_check", *self._inputs, self.n, self.n_seg), FIRST_ARRAYS)
+            refuse(rt.call("sc_first_check", *inputs, self.n, self.n_seg), FIRST_ARRAYS)
             size = rt.call("sc_first_bytes", self.n, self.n_seg, longest(lengths))
             self._block = wasm.Block(rt, block_size(size & 0xFFFFFFFF))
-        except BaseException:
-            self._given.free()
-            raise
+            self._s = rt.call(init, self._block.address, *inputs, self.n, self.n_seg, *rest)
+        finally:
+            given.free()
 
     def set_window(self, direction: int, width: int) -> None:
         number("direction", direction, 0, 5)
@@ -465,20 +454,10 @@ class ArmsSearch(FirstSearch):
         checks: int,
     ) -> None:
         check_arms(len(nb), colour, lengths, pivot, start, first_colour, checks)
-        self._make(nb, colour, lengths, seed)
-        self._s = self._rt.call(
-            "sc_arms_init",
-            self._block.address,
-            *self._inputs,
-            self.n,
-            self.n_seg,
-            pivot,
-            start,
-            first_colour,
-            *_halves(seed),
-            checks,
+        number("seed", seed, 0, 2**64 - 1)
+        self._make(
+            "sc_arms_init", nb, colour, lengths, pivot, start, first_colour, *_halves(seed), checks
         )
-        self._given.free()
 
     def push(self, d: int) -> None:
         raise TypeError("ArmsSearch places no given prefix; use FirstSearch")
