@@ -463,84 +463,101 @@ class Notation:
     reading: bool = False  # one of the readings ambiguous text may be taken in
 
 
-def _runs_text(s: Snake) -> str:
-    return "runs:" + ",".join(map(str, (s.lengths[0], *s.steps()[1:])))
+Reader = Callable[[str, int | None], Snake]
+Writer = Callable[[Snake], str]
 
 
-NOTATION_TABLE: dict[str, Notation] = {
-    n.name: n
-    for n in (
-        Notation("turns", "a turn string (S, C, E)", lambda t, c: Snake.from_turns(t), Snake.turns),
-        Notation(
-            "bits",
-            "0/1 per cube, 1 = corner",
-            lambda t, c: Snake.from_bits(t, "1"),
-            lambda s: s._plain_or_prefixed(s.bits(), "bits"),
-            reading=True,
-        ),
-        Notation(
-            "lengths",
-            "segment lengths",
-            _lengths("lengths"),
-            lambda s: "lengths:" + ",".join(map(str, s.lengths)),
-            reading=True,
-        ),
-        Notation(
-            "steps",
-            "steps (segment lengths minus one)",
-            _lengths("steps"),
-            lambda s: "steps:" + ",".join(map(str, s.steps())),
-            reading=True,
-        ),
-        Notation(
-            "elbows",
-            "elbows (the corners' cube numbers)",
-            lambda t, c: Snake._parse_elbows(t, c),
-            lambda s: "elbows:" + ",".join(map(str, s.elbows())) + f"/{s.cubes}",
-        ),
-        Notation(
-            "dashes",
-            "o/- per cube, o = corner",
-            lambda t, c: Snake.from_dashes(t, "o"),
-            lambda s: s._plain_or_prefixed(s.bits().translate(_TO_DASHES), "dashes"),
-            reading=True,
-        ),
-        Notation(
-            "bitlist",
-            "0/1 per cube with commas",
-            None,
-            lambda s: s._plain_or_prefixed("{" + ",".join(s.bits()) + "}", "bits"),
-        ),
-        Notation(
-            "steplist",
-            "steps without a prefix",
-            None,
-            lambda s: s._plain_or_prefixed(",".join(map(str, s.steps())), "steps"),
-        ),
-        Notation(
-            "runs",
-            "runs with each corner counted once (the first run whole, then the new cubes of each)",
-            _lengths("runs"),
-            _runs_text,
-            reading=True,
-        ),
-        Notation(
-            "bits-inverted",
-            "0/1 per cube, 0 = corner",
-            lambda t, c: Snake.from_bits(t, "0"),
-            None,
-            reading=True,
-        ),
-        Notation(
-            "dashes-inverted",
-            "o/- per cube, - = corner",
-            lambda t, c: Snake.from_dashes(t, "-"),
-            None,
-            reading=True,
-        ),
-        Notation("catalog", "a catalog name", None, None),
-    )
-}
+def _marked(read: Callable[[str, str], Snake], corner: str) -> Reader:
+    """The reader of one mark per cube, ``corner`` the corner's."""
+    return lambda text, cubes: read(text, corner)
+
+
+def _listed(name: str, numbers: Callable[[Snake], Iterable[int]]) -> Writer:
+    """The writer of ``name:`` and the snake's ``numbers``, with commas."""
+    return lambda s: f"{name}:" + ",".join(map(str, numbers(s)))
+
+
+def _plain(prefix: str, text: Callable[[Snake], str]) -> Writer:
+    """The writer of ``text`` as it is where that reads back as the snake, else prefixed."""
+    return lambda s: s._plain_or_prefixed(text(s), prefix)
+
+
+def _runs(s: Snake) -> tuple[int, ...]:
+    return (s.lengths[0], *s.steps()[1:])
+
+
+_NOTATIONS = (
+    Notation("turns", "a turn string (S, C, E)", lambda t, c: Snake.from_turns(t), Snake.turns),
+    Notation(
+        "bits",
+        "0/1 per cube, 1 = corner",
+        _marked(Snake.from_bits, "1"),
+        _plain("bits", Snake.bits),
+        reading=True,
+    ),
+    Notation(
+        "lengths",
+        "segment lengths",
+        _lengths("lengths"),
+        _listed("lengths", lambda s: s.lengths),
+        reading=True,
+    ),
+    Notation(
+        "steps",
+        "steps (segment lengths minus one)",
+        _lengths("steps"),
+        _listed("steps", Snake.steps),
+        reading=True,
+    ),
+    Notation(
+        "elbows",
+        "elbows (the corners' cube numbers)",
+        lambda t, c: Snake._parse_elbows(t, c),
+        lambda s: _listed("elbows", Snake.elbows)(s) + f"/{s.cubes}",
+    ),
+    Notation(
+        "dashes",
+        "o/- per cube, o = corner",
+        _marked(Snake.from_dashes, "o"),
+        _plain("dashes", lambda s: s.bits().translate(_TO_DASHES)),
+        reading=True,
+    ),
+    Notation(
+        "bitlist",
+        "0/1 per cube with commas",
+        None,
+        _plain("bits", lambda s: "{" + ",".join(s.bits()) + "}"),
+    ),
+    Notation(
+        "steplist",
+        "steps without a prefix",
+        None,
+        _plain("steps", lambda s: ",".join(map(str, s.steps()))),
+    ),
+    Notation(
+        "runs",
+        "runs with each corner counted once (the first run whole, then the new cubes of each)",
+        _lengths("runs"),
+        _listed("runs", _runs),
+        reading=True,
+    ),
+    Notation(
+        "bits-inverted",
+        "0/1 per cube, 0 = corner",
+        _marked(Snake.from_bits, "0"),
+        None,
+        reading=True,
+    ),
+    Notation(
+        "dashes-inverted",
+        "o/- per cube, - = corner",
+        _marked(Snake.from_dashes, "-"),
+        None,
+        reading=True,
+    ),
+    Notation("catalog", "a catalog name", None, None),
+)
+NOTATION_TABLE: dict[str, Notation] = {n.name: n for n in _NOTATIONS}
 # What format and convert --to write, in this order.
 NOTATIONS = tuple(n.name for n in NOTATION_TABLE.values() if n.write is not None)
 # What Snake.notation may be: the notations a text is read in (bitlist and steplist are read
