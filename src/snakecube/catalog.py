@@ -1,4 +1,4 @@
-"""Named puzzles as data (``catalog.toml``, beside this module): each with its turn string,
+"""Named puzzles as data (``catalog.json``, beside this module): each with its turn string,
 its usual target and where it was published.
 
 The catalog holds sequences only. Answers (how many solutions) are computed, never stored here;
@@ -7,9 +7,9 @@ tests compare the computed answers with the published ones in ``tests/data/known
 
 from __future__ import annotations
 
-import tomllib
+import json
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +26,8 @@ class Entry:
 
 
 def _entries() -> tuple[Entry, ...]:
-    """The puzzles of ``catalog.toml``, in its order."""
-    data = tomllib.loads(resources.files("snakecube").joinpath("catalog.toml").read_text("utf-8"))
+    """The puzzles of ``catalog.json``, in its order."""
+    data = json.loads(Path(__file__).with_name("catalog.json").read_text("utf-8"))
     return tuple(
         Entry(
             p["name"],
@@ -37,7 +37,7 @@ def _entries() -> tuple[Entry, ...]:
             tuple(p.get("aliases", ())),
             tuple((o["name"], o["turns"], o["source"]) for o in p.get("other_end", ())),
         )
-        for p in data["puzzle"]
+        for p in data["puzzles"]
     )
 
 
