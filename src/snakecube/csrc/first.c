@@ -434,37 +434,50 @@ static inline int32_t touches(const sc_first *s, int32_t y, int32_t e) {
     return 0;
 }
 
+/* The free cells beside the segment of ``length`` cells from ``old`` along d, each with its
+ * ways in (free neighbours, and the neighbours of a head marked at this stamp): 0 (cut) when
+ * one has none, or when one with a single way in, an end of the snake, is not one of the
+ * ``cap`` ends known in ``ends`` (-1: not known yet) and no place is left for it, or (with
+ * ``colour`` >= 0) is not of that colour; else 1, with the ends found in ``ends``. */
+static int ends_beside(sc_first *s, int32_t old, int32_t d, int32_t length, int32_t *ends,
+                       int32_t cap, int32_t colour) {
+    int32_t i, j, c, x = old, y, ways;
+    for (i = 0; i < length; i++) {
+        for (j = 0; j < 6; j++) {
+            y = s->nb[x * 6 + j];
+            if (y < 0 || !s->free[y])
+                continue;
+            ways = s->deg[y] + (s->near[y] == s->stamp) + (s->near_b[y] == s->stamp);
+            if (ways == 0)
+                return 0;
+            if (ways > 1)
+                continue;
+            for (c = 0; c < cap && ends[c] != y; c++)
+                ;
+            if (c == cap) /* a new end: the first place free, if any */
+                for (c = 0; c < cap && ends[c] >= 0; c++)
+                    ;
+            if (c == cap || (colour >= 0 && s->colour[y] != colour))
+                return 0;
+            ends[c] = y;
+        }
+        if (i + 1 < length)
+            x = s->nb[x * 6 + d];
+    }
+    return 1;
+}
+
 /* Free cells next to the new segment (or the old head) with no way in, or a second with one
- * way in (the end): -2 to cut; else the end cell if known, or -1. */
+ * way in (the end, of the end's colour): -2 to cut; else the end cell if known, or -1. */
 static int32_t dead_ends(sc_first *s, int32_t k, int32_t old, int32_t d, int32_t e) {
-    int32_t last = s->endc[k], i, j, x, y, ways, length = s->lengths[k];
+    int32_t last = s->endc[k];
     if (k + 1 == s->n_seg)
         return last;
     if (last >= 0 && !s->free[last])
         last = -1;
     new_stamp(s);
     mark_near(s, e, s->near);
-    x = old;
-    for (i = 0; i < length; i++) {
-        for (j = 0; j < 6; j++) {
-            y = s->nb[x * 6 + j];
-            if (y < 0 || !s->free[y])
-                continue;
-            ways = s->deg[y] + (s->near[y] == s->stamp);
-            if (ways == 0)
-                return -2;
-            if (ways == 1) {
-                if (last >= 0 && last != y)
-                    return -2;
-                if (s->colour[y] != s->end_colour)
-                    return -2;
-                last = y;
-            }
-        }
-        if (i + 1 < length)
-            x = s->nb[x * 6 + d];
-    }
-    return last;
+    return ends_beside(s, old, d, s->lengths[k], &last, 1, s->end_colour) ? last : -2;
 }
 
 /* Is x in the DFS subtree of root (discovered while root was open)? */
@@ -734,10 +747,8 @@ static void past_found(sc_first *s) {
 }
 
 /* -- from an end ----------------------------------------------------------------------------- */
-static void run_from_end(sc_first *s, int64_t max_nodes) {
-    int64_t budget = s->nodes + max_nodes;
+static void run_from_end(sc_first *s, int64_t budget) {
     int32_t k, d, head, axis, length, e, last;
-    past_found(s);
     while ((k = next_level(s, budget)) >= 0) {
         head = s->heads[k];
         axis = k > 0 ? s->dirs[k - 1] >> 1 : -1;
@@ -841,52 +852,28 @@ static int ends_fit(sc_first *s, int32_t c1, int32_t c2, int32_t u) {
  * in is an end of the snake: at most one per unfinished arm, each of an end's colour.
  * Records the known ends for level t + 1. */
 static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t length) {
-    int32_t u = t + 1, c1 = s->endc[t], c2 = s->endc2[t], i, j, x, y, ways;
-    int32_t ha = open_a(s, u) ? s->head_a[u] : -1;
-    int32_t hb = open_b(s, u) ? s->head_b[u] : -1;
-    if (c1 >= 0 && !s->free[c1])
-        c1 = -1;
-    if (c2 >= 0 && !s->free[c2])
-        c2 = -1;
+    int32_t u = t + 1, ends[2] = {s->endc[t], s->endc2[t]}, i;
+    for (i = 0; i < 2; i++)
+        if (ends[i] >= 0 && !s->free[ends[i]])
+            ends[i] = -1;
     new_stamp(s);
-    mark_near(s, ha, s->near);
-    mark_near(s, hb, s->near_b);
-    x = old;
-    for (i = 0; i < length; i++) {
-        for (j = 0; j < 6; j++) {
-            y = s->nb[x * 6 + j];
-            if (y < 0 || !s->free[y])
-                continue;
-            ways = s->deg[y] + (s->near[y] == s->stamp) + (s->near_b[y] == s->stamp);
-            if (ways == 0)
-                return 0;
-            if (ways == 1 && y != c1 && y != c2) {
-                if (c1 < 0)
-                    c1 = y;
-                else if (c2 < 0)
-                    c2 = y;
-                else
-                    return 0;
-            }
-        }
-        if (i + 1 < length)
-            x = s->nb[x * 6 + d];
-    }
-    if (c1 < 0) {
-        c1 = c2;
-        c2 = -1;
-    }
-    if (!ends_fit(s, c1, c2, u))
+    mark_near(s, open_a(s, u) ? s->head_a[u] : -1, s->near);
+    mark_near(s, open_b(s, u) ? s->head_b[u] : -1, s->near_b);
+    if (!ends_beside(s, old, d, length, ends, 2, -1))
         return 0;
-    s->endc[u] = c1;
-    s->endc2[u] = c2;
+    if (ends[0] < 0) {
+        ends[0] = ends[1];
+        ends[1] = -1;
+    }
+    if (!ends_fit(s, ends[0], ends[1], u))
+        return 0;
+    s->endc[u] = ends[0];
+    s->endc2[u] = ends[1];
     return 1;
 }
 
-static void run_middle_out(sc_first *s, int64_t max_nodes) {
-    int64_t budget = s->nodes + max_nodes;
+static void run_middle_out(sc_first *s, int64_t budget) {
     int32_t t, d, head, axis, length, e, a;
-    past_found(s);
     while ((t = next_level(s, budget)) >= 0) {
         a = s->arm[t];
         head = arm_head(s, t);
@@ -938,10 +925,12 @@ static void run_middle_out(sc_first *s, int64_t max_nodes) {
 }
 
 void sc_first_run(sc_first *s, int32_t max_nodes) {
+    const int64_t budget = s->nodes + max_nodes;
+    past_found(s);
     if (s->arms)
-        run_middle_out(s, max_nodes);
+        run_middle_out(s, budget);
     else
-        run_from_end(s, max_nodes);
+        run_from_end(s, budget);
 }
 
 int32_t sc_first_found(const sc_first *s) { return s->found; }
