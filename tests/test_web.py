@@ -4,6 +4,7 @@ the browser's solving path imports the standard library only."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import bruteforce
+import snakecube as sc
 from conftest import HANG, free_port, pure_python, serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -103,6 +106,36 @@ def test_solve_stream_details_plan(client):
     assert len(p["states"]) == len(p["turns"]) + 1 and p["quarter_turns"] > 0
     typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
     assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in typo.text and "26 cubes" in typo.text
+
+
+# A floppy 5x5x5 design (generate --box 5x5x5 --seed 3): its first solution takes about a
+# second, where counting every solution meets none in a minute.
+FLOPPY_125 = (
+    "ECCSCCCCCCCCCCCCCCCCCCCCCCSSCSCCCSCCCCCCCSSCSCCSSSCCCCCCCCCSCCSSCSCCCCCCCSCSCCCCCCCCCSCCCCCCSS"
+    "CCSSCCCCCSCCCCCCCCCSSCCCCCCCCSE"
+)
+
+
+def _result(r: httpx.Response) -> dict:
+    events = [b.split("\n") for b in r.text.replace("\r\n", "\n").split("\n\n") if b.strip()]
+    return next(json.loads(b[1][5:]) for b in events if b[0] == "event: result")
+
+
+def test_a_big_target_asked_first_if_big_is_answered_with_its_first_solution(client):
+    """The page asks with first_if_big, draws the first solution, then asks for the count."""
+    found = _result(client.post("/api/solve", json={"snake": FLOPPY_125, "first_if_big": True}))
+    assert (found["complete"], found["stop_reason"], len(found["solutions"])) == (False, "limit", 1)
+    cells = [tuple(c) for c in found["solutions"][0]["cells"]]
+    assert sorted(cells) == bruteforce.box_cells(5, 5, 5)
+    assert all(
+        sum(abs(p - q) for p, q in zip(a, b, strict=True)) == 1
+        for a, b in itertools.pairwise(cells)
+    )
+    want = sc.Snake.parse(FLOPPY_125).lengths
+    assert bruteforce.lengths_of(tuple(cells)) in (want, want[::-1])
+    # at most SMALL_ON_SERVER cells, the same request is counted whole: the king's 4
+    king = _result(client.post("/api/solve", json={"snake": "king", "first_if_big": True}))
+    assert (king["complete"], king["distinct"]) == (True, 4)
 
 
 @pytest.fixture(scope="module")

@@ -284,6 +284,43 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     page.context.close()  # type: ignore[attr-defined]
 
 
+# A floppy 5x5x5 design (generate --box 5x5x5 --seed 3): its first solution takes about a
+# second on the server; counting every solution meets none in a minute.
+FLOPPY_125 = (
+    "ECCSCCCCCCCCCCCCCCCCCCCCCCSSCSCCCSCCCCCCCSSCSCCSSSCCCCCCCCCSCCSSCSCCCCCCCSCSCCCCCCCCCSCCCCCCSS"
+    "CCSSCCCCCSCCCCCCCCCSSCCCCCCCCSE"
+)
+
+
+def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_stops(
+    browser: object,
+) -> None:
+    """A big target on the served page: its first solution is drawn at once; the count then
+    stops at the server's time limit before it meets one, and the drawn solution stays,
+    with a line saying why the count is not known."""
+    port = free_port()
+    with serving(port, "--workers", "1", "--max-seconds", "4"):
+        base = f"http://127.0.0.1:{port}/"
+        page = _page(browser, base)
+        _ready(page, base, 20_000)
+        page.fill("#snake", FLOPPY_125)  # type: ignore[attr-defined]
+        page.click("#solve")  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "document.querySelector('#viewer svg') !== null", timeout=20_000
+        )
+        text = page.inner_text("#progress-text")  # type: ignore[attr-defined]
+        assert text.startswith("first solution shown; counting every solution"), text
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "document.body.dataset.state === 'done'", timeout=30_000
+        )
+        said = page.inner_text("#search")  # type: ignore[attr-defined]
+        assert "counting every solution stopped at the server's time limit" in said, said
+        assert "before it met one" in said, said
+        assert page.is_visible("#viewer svg")  # type: ignore[attr-defined]
+        assert "at least 1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
+        page.context.close()  # type: ignore[attr-defined]
+
+
 BAR = "document.getElementById('bar')"
 PROGRESS = r"^(\d+) of (\d+) parts searched, (\d+) found, (\d+) s$"
 

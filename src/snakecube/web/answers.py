@@ -48,6 +48,11 @@ NEARBY = 4  # nearby designs shown as links
 NEARBY_NODES = 150_000
 NEARBY_CELLS = 216  # the largest target in which nearby designs are looked for
 SMALL_IN_BROWSER = 27  # cells up to which a complete count in Pyodide takes well under a second
+# ... and on the server's native kernel (the king's 64: 0.2 s). Past these, a solve asked with
+# ``first_if_big`` looks for one solution (the first-solution portfolio) and the page asks for
+# the count after it has drawn that one: a floppy 5x5x5 design's count finds no solution in a
+# minute where its first solution takes under a second.
+SMALL_ON_SERVER = 64
 
 
 # The library's parameters in a message, and what the page calls them instead.

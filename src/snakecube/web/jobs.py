@@ -151,8 +151,10 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
                 last[0] = now
                 send(("progress", {"done": done, "total": total, "found": found}))
 
-        snake, target, seconds = args
-        return answers.solve_answer(snake, target, seconds=seconds, progress=progress)
+        snake, target, seconds, *first = args
+        big = bool(first and first[0]) and answers.cells(snake, target) > answers.SMALL_ON_SERVER
+        limit = 1 if big else None  # a first solution to draw, then the page asks for the count
+        return answers.solve_answer(snake, target, seconds=seconds, limit=limit, progress=progress)
     if kind == "mismatch":  # a cube count that does not fit: the nearby designs that do
         return answers.mismatch(*args)
     if kind == "details":

@@ -5,8 +5,11 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
 * ``GET /``: the page (its settings inline, allowed by the page's Content-Security-Policy);
   ``GET /page.js``, ``/page.css``, ``/scene.js`` (the drawing the offline viewer shares);
 * ``GET /api/catalog``: the named puzzles; ``GET /api/status``: the pool's places and workers;
-* ``POST /api/solve`` ``{snake, target}``: checked at once (limits before any work,
-  ``busy`` past the pool's queue), then server-sent events: ``progress`` and one ``result``;
+* ``POST /api/solve`` ``{snake, target, first_if_big}``: checked at once (limits before any
+  work, ``busy`` past the pool's queue), then server-sent events: ``progress`` and one
+  ``result``; with ``first_if_big: true``, a target of more than ``answers.SMALL_ON_SERVER``
+  cells is answered with its first solution (``stop_reason`` "limit"), and the page then asks
+  again without it for the count;
   a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
   place of the pool, within ``answers.NEARBY_NODES``);
 * ``POST /api/details``, ``/api/plan`` ``{snake, target, cells}``: the step viewer's
@@ -365,7 +368,7 @@ class Routes:
         snake, target = _fields(body)
         answers.read_input(snake, target)
         if kind == "solve":
-            return (snake, target, self.max_seconds)
+            return (snake, target, self.max_seconds, body.get("first_if_big") is True)
         args = (snake, target, _cells(body))
         if kind == "wrong":
             return (*args, _step(body))

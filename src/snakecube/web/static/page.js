@@ -295,29 +295,30 @@
     };
     try {
       await backend.ready;
-      let result;
-      if (CONFIG.mode === "static") {
-        // In the browser: a small target is counted at once; a big one shows its first
-        // solution, then counts every solution.
-        result = await backend.solve({ ...req, first_if_big: true }, onProgress);
-        mark("answer", mine);
-        if (mine !== run) return;
-        if (!result.error && !result.complete && result.stop_reason === "limit") {
-          await showAnswer(req, result, mine, false, false);
-          $("progress").hidden = false;
-          $("progress-text").textContent = "first solution shown; counting every solution…";
-          result = await backend.solve(req, onProgress);
-          mark("answer", mine);
-          if (mine !== run) return;
-          $("warning").hidden = true;
-          await showAnswer(req, result, mine, true);
-        } else {
-          await showAnswer(req, result, mine);
-        }
-      } else {
+      // A small target is counted at once; a big one (in the browser, or on the server)
+      // shows its first solution, then counts every solution.
+      let result = await backend.solve({ ...req, first_if_big: true }, onProgress);
+      mark("answer", mine);
+      if (mine !== run) return;
+      if (!result.error && !result.complete && result.stop_reason === "limit") {
+        const first = result;
+        await showAnswer(req, first, mine, false, false);
+        $("progress").hidden = false;
+        $("progress-text").textContent = "first solution shown; counting every solution…";
         result = await backend.solve(req, onProgress);
         mark("answer", mine);
         if (mine !== run) return;
+        $("warning").hidden = true;
+        if (!result.error && !result.solutions.length) {
+          // The count stopped before it met a solution: the first one stays, and the
+          // line under the counts says why the count is not known.
+          await showAnswer(req, first, mine, true);
+          $("search").textContent += `; counting every solution ${WHY[result.stop_reason] || "stopped"} ` +
+            `after ${result.seconds.toFixed(1)} s, before it met one`;
+        } else {
+          await showAnswer(req, result, mine, true);
+        }
+      } else {
         await showAnswer(req, result, mine);
       }
     } catch (err) {
