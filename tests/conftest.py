@@ -337,3 +337,11 @@ def prepare(snake, target=None, **options):
     inputs = compile_inputs(snake, target, **options)
     plan = make_plan(inputs.problem, inputs.start, inputs.prefix, min_units=min_units)
     return inputs.problem, plan
+
+
+# A floppy 5x5x5 design (generate --box 5x5x5 --seed 3): its first solution takes about a
+# second, where counting every solution meets none in a minute.
+FLOPPY_125 = (
+    "ECCSCCCCCCCCCCCCCCCCCCCCCCSSCSCCCSCCCCCCCSSCSCCSSSCCCCCCCCCSCCSSCSCCCCCCCSCSCCCCCCCCCSCCCCCCSS"
+    "CCSSCCCCCSCCCCCCCCCSSCCCCCCCCSE"
+)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HANG, tool, wait_ready
+from conftest import FLOPPY_125, HANG, tool, wait_ready
 from corpus import load_known
 from snakecube.cli import main
 
@@ -699,3 +699,13 @@ def test_library_errors_name_parameters_and_the_cli_its_options(capsys):
         capsys, "solve", f"lengths:{lengths}", "--box", "6x6x4", "--strategy", "beam", "--first"
     )
     assert code == 2 and "--strategy beam needs the compiled beam loop" in err, err
+
+
+def test_a_count_that_stops_before_any_solution_points_to_first():
+    code, out, err, _ = tool("solve", FLOPPY_125, "--seconds", "1")
+    assert code == 0 and "no solutions found before stopping" in out, (out, err)
+    assert (
+        "'snakecube solve SNAKE --first' looks for one alone" in err and len(err.splitlines()) == 1
+    )
+    code, out, err, _ = tool("solve", FLOPPY_125, "--first", "--seconds", "20")
+    assert code == 0 and "solution 1 of 1+" in out and "--first" not in err, (out, err)

@@ -17,7 +17,7 @@ import pytest
 
 import bruteforce
 import snakecube as sc
-from conftest import HANG, free_port, pure_python, serving
+from conftest import FLOPPY_125, HANG, free_port, pure_python, serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed")
@@ -106,14 +106,6 @@ def test_solve_stream_details_plan(client):
     assert len(p["states"]) == len(p["turns"]) + 1 and p["quarter_turns"] > 0
     typo = client.post("/api/solve", json={"snake": "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-2"})
     assert "3-3-3-3-2-2-2-3-3-2-2-3-2-3-2-2-3" in typo.text and "26 cubes" in typo.text
-
-
-# A floppy 5x5x5 design (generate --box 5x5x5 --seed 3): its first solution takes about a
-# second, where counting every solution meets none in a minute.
-FLOPPY_125 = (
-    "ECCSCCCCCCCCCCCCCCCCCCCCCCSSCSCCCSCCCCCCCSSCSCCSSSCCCCCCCCCSCCSSCSCCCCCCCSCSCCCCCCCCCSCCCCCCSS"
-    "CCSSCCCCCSCCCCCCCCCSSCCCCCCCCSE"
-)
 
 
 def _result(r: httpx.Response) -> dict:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port, listening, serving
+from conftest import CHROMIUM, CHROMIUM_ARGS, FLOPPY_125, SHOTS, free_port, listening, serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -282,14 +282,6 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     _solve(page, "standard", 20_000)
     assert "1 distinct solution" in page.inner_text("#counts")  # type: ignore[attr-defined]
     page.context.close()  # type: ignore[attr-defined]
-
-
-# A floppy 5x5x5 design (generate --box 5x5x5 --seed 3): its first solution takes about a
-# second on the server; counting every solution meets none in a minute.
-FLOPPY_125 = (
-    "ECCSCCCCCCCCCCCCCCCCCCCCCCSSCSCCCSCCCCCCCSSCSCCSSSCCCCCCCCCSCCSSCSCCCCCCCSCSCCCCCCCCCSCCCCCCSS"
-    "CCSSCCCCCSCCCCCCCCCSSCCCCCCCCSE"
-)
 
 
 def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_stops(

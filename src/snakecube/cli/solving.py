@@ -34,6 +34,7 @@ from snakecube.cli.base import (
     nearby_designs,
     print_json,
     print_nearby,
+    say,
     seconds_left,
     snake_text,
     target_of,
@@ -163,6 +164,12 @@ def solve_command(args: Namespace) -> int:
     print(report(result, style))
     if unsolvable:
         print_nearby(near, result.snake)
+    if not result.complete and not result.solutions and not args.first and args.limit is None:
+        say(
+            "snakecube: the count stopped before it met a solution; 'snakecube solve SNAKE "
+            "--first' looks for one alone (on a big floppy snake often in a second, where a "
+            "count meets none in minutes)"
+        )
     if args.show:
         for i, sol in enumerate(result.solutions, 1):
             print(f"\n=== solution {i}: every text form ===\n{show(sol, style)}")
