@@ -326,6 +326,20 @@ def test_the_classes_refuse_what_the_native_ones_refuse(runtime: NodeRuntime) ->
             mod.ArmsSearch(nb, colours, lengths, 1, 1, colours[1], 1, 0).push(0)
 
 
+def test_an_end_colour_of_minus_one_lets_no_cell_be_the_end(runtime: NodeRuntime) -> None:
+    """From an end, ``end_colour`` -1 means no cell may be the snake's last (a colour is 0 or
+    1), in the dead-end test as in the forced passages: the standard snake's tree then holds
+    no placement, while its true end colour finds one (a reviewer found -1 read as "any")."""
+    box = sc.Box(3, 3, 3)
+    nb, colours = restarts._loop_arrays(box)
+    lengths = array("i", sc.Snake.parse("standard").lengths)
+    for mod in (loops, NATIVE["first"]):
+        for colour, found in ((end_colour(box, 0), True), (-1, False)):
+            search = mod.FirstSearch(nb, colours, lengths, 0, colour, 1, 0)
+            search.run(10**6)
+            assert (search.found, search.finished or search.found) == (found, True), mod.__name__
+
+
 def test_compiled_uses_the_module_only_where_no_extension_is_built(runtime: NodeRuntime) -> None:
     assert compiled.extension("kernel") is NATIVE["kernel"]  # built here: the extension
     assert set(compiled.IN_WASM) <= set(compiled.EXTENSIONS)

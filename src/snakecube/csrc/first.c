@@ -444,11 +444,16 @@ static inline int32_t touches(const sc_first *s, int32_t y, int32_t e) {
     return 0;
 }
 
+/* ``ends_beside``'s colour for the middle-out search, whose ends' colours are checked later
+ * (``ends_fit``). Not -1: an end colour of -1 from an end means no cell may be the end, as
+ * ``is_forced`` reads it too (a colour is 0 or 1). */
+#define ANY_COLOUR INT32_MIN
+
 /* The free cells beside the segment of ``length`` cells from ``old`` along d, each with its
  * ways in (free neighbours, and the neighbours of a head marked at this stamp): 0 (cut) when
  * one has none, or when one with a single way in, an end of the snake, is not one of the
- * ``cap`` ends known in ``ends`` (-1: not known yet) and no place is left for it, or (with
- * ``colour`` >= 0) is not of that colour; else 1, with the ends found in ``ends``. */
+ * ``cap`` ends known in ``ends`` (-1: not known yet) and no place is left for it, or is not
+ * of ``colour`` (unless ANY_COLOUR); else 1, with the ends found in ``ends``. */
 static int ends_beside(sc_first *s, int32_t old, int32_t d, int32_t length, int32_t *ends,
                        int32_t cap, int32_t colour) {
     int32_t i, j, c, x = old, y, ways;
@@ -467,7 +472,7 @@ static int ends_beside(sc_first *s, int32_t old, int32_t d, int32_t length, int3
             if (c == cap) /* a new end: the first place free, if any */
                 for (c = 0; c < cap && ends[c] >= 0; c++)
                     ;
-            if (c == cap || (colour >= 0 && s->colour[y] != colour))
+            if (c == cap || (colour != ANY_COLOUR && s->colour[y] != colour))
                 return 0;
             ends[c] = y;
         }
@@ -869,7 +874,7 @@ static int arm_ends(sc_first *s, int32_t t, int32_t old, int32_t d, int32_t leng
     new_stamp(s);
     mark_near(s, open_a(s, u) ? s->head_a[u] : -1, s->near);
     mark_near(s, open_b(s, u) ? s->head_b[u] : -1, s->near_b);
-    if (!ends_beside(s, old, d, length, ends, 2, -1))
+    if (!ends_beside(s, old, d, length, ends, 2, ANY_COLOUR))
         return 0;
     if (ends[0] < 0) {
         ends[0] = ends[1];
