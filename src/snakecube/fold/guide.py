@@ -54,8 +54,8 @@ JUMP = 2  # corners: a step further back than this, against the way the plan wal
 
 # -- the vocabulary --------------------------------------------------------------------------
 class _Flat:
-    """A record of numbers and words, written in ``fold --json`` under its fields' names
-    (``KEYS`` renames some) and read back from there."""
+    """A record of numbers and words (fields of type ``int`` or ``str`` only), written in
+    ``fold --json`` under its fields' names (``KEYS`` renames some) and read back from there."""
 
     __slots__ = ()
     __dataclass_fields__: ClassVar[dict[str, Any]]  # each record is a dataclass
