@@ -44,7 +44,7 @@ from snakecube.explain.prose import instructions
 from snakecube.output import check_writable
 from snakecube.progress import progress_bar
 from snakecube.search.inputs import too_long
-from snakecube.shape import Region, parse_box, parse_target
+from snakecube.shape import Box, Region, parse_box, parse_target
 from snakecube.solution import STOP_WORDS, complete_words
 from snakecube.stop import StopReason
 
@@ -581,13 +581,10 @@ def _generate_options(p: Parser) -> None:
 GENERATE_SECONDS, SAY_LIMIT_CELLS = 600.0, 64
 
 
-@command("generate", _generate_options)
-def generate_command(args: Namespace) -> int:
-    """invent new designs from random Hamiltonian paths
-
-    example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: snakecube
-    generate --box 4x4x4 --box 8x8x1 --unique
-    """
+def _generate_boxes(args: Namespace) -> tuple[list[str], list[Box], bool | list[int]]:
+    """generate's boxes as typed and read (4x4x4 unless given), each checked, and the boxes
+    --unique asks for; without --seconds, the default limit, said at the start where proving
+    a design unique may take minutes."""
     texts = args.box or ["4x4x4"]
     boxes = [parse_box(t, "--box") for t in texts]
     for box in boxes:  # before the notice below: a box too big is the one line said
@@ -603,6 +600,17 @@ def generate_command(args: Namespace) -> int:
                 f"generate stops after {GENERATE_SECONDS:g} s with the designs found (--seconds "
                 "S to change that); Ctrl-C stops it too"
             )
+    return texts, boxes, unique
+
+
+@command("generate", _generate_options)
+def generate_command(args: Namespace) -> int:
+    """invent new designs from random Hamiltonian paths
+
+    example: snakecube generate --box 4x4x4 --unique --count 3; in two shapes: snakecube
+    generate --box 4x4x4 --box 8x8x1 --unique
+    """
+    texts, boxes, unique = _generate_boxes(args)
     rows: list[dict[str, Any]] = []
     made: list[Any] = []
     interrupted = False
