@@ -701,6 +701,7 @@ def test_library_errors_name_parameters_and_the_cli_its_options(capsys):
     assert code == 2 and "--strategy beam needs the compiled beam loop" in err, err
 
 
+@pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel
 def test_a_count_that_stops_before_any_solution_points_to_first():
     code, out, err, _ = tool("solve", FLOPPY_125, "--seconds", "1")
     assert code == 0 and "no solutions found before stopping" in out, (out, err)

@@ -113,6 +113,7 @@ def _result(r: httpx.Response) -> dict:
     return next(json.loads(b[1][5:]) for b in events if b[0] == "event: result")
 
 
+@pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel
 def test_a_big_target_asked_first_if_big_is_answered_with_its_first_solution(client):
     """The page asks with first_if_big, draws the first solution, then asks for the count."""
     found = _result(client.post("/api/solve", json={"snake": FLOPPY_125, "first_if_big": True}))

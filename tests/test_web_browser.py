@@ -284,6 +284,7 @@ def test_served_pdf_stop_and_bad_region(served: str, browser: object) -> None:
     page.context.close()  # type: ignore[attr-defined]
 
 
+@pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel
 def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_stops(
     browser: object,
 ) -> None:
