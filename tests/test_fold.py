@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bruteforce
 import foldsim
 import follow
 import snakecube as sc
@@ -19,6 +20,7 @@ from corpus import load_known
 from snakecube import fold
 from snakecube.cli import main
 from snakecube.designs import design_of, random_path
+from snakecube.fold import choice
 from snakecube.solution import Solution
 
 CORPUS = [p["name"] for p in load_known()["puzzles"]]
@@ -657,3 +659,30 @@ def test_a_snake_depth_first_cannot_start_is_shown_from_the_first_solution_searc
     assert "--solution K" not in captured.err and "Step 1:" in captured.out
     monkeypatch.setattr(choosing, "PROBE_NODES", 10**9)  # more than the design needs
     assert not choosing.choose(snake, box).searched
+
+
+@pytest.mark.parametrize("where", ["default", "asked"])
+def test_ctrl_c_in_the_planner_keeps_the_solution(cli, monkeypatch, where):
+    """Ctrl-C while the planner searches, for the default solution (planned while it is
+    chosen) or one asked for: fold answers the solution it was planning for (its cells,
+    where a plan would end), no plan, and exit 130; not the least JSON document. Elsewhere
+    (check's plan to compare with) Ctrl-C still stops the command."""
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(choice, "plan", stopped)
+    monkeypatch.setattr(fold, "plan", stopped)
+    asked = ["--solution", "1"] if where == "asked" else []
+    code, out, err = cli("fold", "standard", "--json", *asked)
+    answer = json.loads(out)
+    assert code == 130 and err.endswith("snakecube: interrupted\n"), err
+    assert (answer["found"], answer["stop_reason"]) == (False, "interrupted"), answer
+    cells = tuple(tuple(c) for c in answer["end"])
+    assert sorted(cells) == bruteforce.box_cells(3, 3, 3)
+    standard = sc.Snake.parse("standard").lengths
+    assert bruteforce.lengths_of(cells) in (standard, standard[::-1])
+    code, out, err = cli("fold", "standard", *asked)
+    assert code == 130 and "no fold plan: interrupted (Ctrl-C)" in out and "1:" in out, out
+    with pytest.raises(KeyboardInterrupt):
+        choice.choose("standard", planned=True)

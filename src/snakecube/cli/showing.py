@@ -33,6 +33,7 @@ from snakecube.cli.base import (
 from snakecube.errors import InputError
 from snakecube.explain import need_pictures
 from snakecube.explain.prose import show
+from snakecube.explain.text import directions
 from snakecube.flat import NODES_PER_SECOND, Forecast, describe, flat
 from snakecube.fold import words as fold_words
 from snakecube.fold.choice import EASIEST_HELP, choose
@@ -164,6 +165,7 @@ def _chosen(
                 progress=bar,
                 order=order,
                 planned=verb == "fold",
+                keep=verb == "fold",
             )
     finally:
         if bar is not None:
@@ -238,9 +240,14 @@ def fold_command(args: Namespace) -> int:
         if args.json:
             print_json(args, {"complete": False, "stop_reason": StopReason.SECONDS, "plan": None})
         return EXIT_OK
+    if p is not None and p.stop_reason == StopReason.INTERRUPTED:
+        return _plan_interrupted(args, p)
     if p is None:
-        with stop.within(args.seconds, args.started):
-            p = fold.plan(found, args.held, args.nodes, order=order)
+        try:
+            with stop.within(args.seconds, args.started):
+                p = fold.plan(found, args.held, args.nodes, order=order)
+        except KeyboardInterrupt:  # the solution found is kept: the answer says it
+            return _plan_interrupted(args, fold.plan_interrupted(found, args.held, order))
     late = p.stop_reason == StopReason.SECONDS
     if p.found and late:
         say(
@@ -285,6 +292,19 @@ def fold_command(args: Namespace) -> int:
     print()
     print("\n".join(fold.steps_in_words(g)))
     return EXIT_OK
+
+
+def _plan_interrupted(args: Namespace, p: fold.FoldPlan) -> int:
+    """fold's answer when Ctrl-C stopped the planner: the solution it was planning for (in
+    the plan's JSON, ``end``; as text, its directions), no plan, exit 130."""
+    if args.json:
+        print_json(args, p.to_dict())
+    else:
+        print(f"{'snake':16} {p.solution.snake.turns()}")
+        print(f"{'solution':16} {directions(p.solution)}")
+        print(f"no fold plan: {p.reason}")
+    say("snakecube: interrupted" + (f"; {args.out!r} not written" if args.out else ""))
+    return EXIT_INTERRUPTED
 
 
 def _went_wrong(args: Namespace, p: fold.FoldPlan) -> int:

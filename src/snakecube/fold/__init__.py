@@ -28,6 +28,7 @@ from snakecube.fold.plans import (
     lower_bound,
     orientation,
     plan,
+    plan_interrupted,
     problems,
     rank,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "order_words",
     "orientation",
     "plan",
+    "plan_interrupted",
     "problems",
     "rank",
     "start_words",

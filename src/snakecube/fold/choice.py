@@ -19,7 +19,14 @@ from dataclasses import dataclass
 
 from snakecube import stop
 from snakecube.errors import InputError, NoSolutionError
-from snakecube.fold.plans import EASIEST_RULE, FoldPlan, easiest_index, fewest_bound, plan
+from snakecube.fold.plans import (
+    EASIEST_RULE,
+    FoldPlan,
+    easiest_index,
+    fewest_bound,
+    plan,
+    plan_interrupted,
+)
 from snakecube.search import solve
 from snakecube.search.inputs import Target, as_snake, as_target, compile_inputs, too_long
 from snakecube.search.options import Progress
@@ -92,11 +99,15 @@ def choose(
     progress: Progress | None = None,
     order: str = "walk",
     planned: bool = True,
+    keep: bool = False,
 ) -> Choice:
     """The solution to show or fold (see the module's docstring). ``verb`` names the job in
     the InputError raised when there is nothing to pick; ``reverse`` folds from the last
     cube, else ``solve`` picks the end to search from; ``order`` is the plan's
-    (``fold.plan``); ``planned=False`` makes no plan (``show`` needs none)."""
+    (``fold.plan``); ``planned=False`` makes no plan (``show`` needs none). With ``keep``,
+    Ctrl-C after a solution was found (while the default is picked or planned) answers that
+    solution with ``plans.plan_interrupted`` as its plan, instead of raising
+    KeyboardInterrupt (``fold``, whose answer is the plan)."""
 
     parsed = as_snake(snake, None if target is None else as_target(target))
     why = too_long(parsed, as_target(target, parsed))  # the first thing a person would check
@@ -120,7 +131,7 @@ def choose(
         left = None if seconds is None else max(0.001, seconds - (time.monotonic() - began))
         if not probe.solutions:  # none in its nodes, or in half the time
             return _searched(
-                snake, target, end, nodes, reverse, left, progress, order, planned, verb
+                snake, target, end, nodes, reverse, left, progress, order, planned, verb, keep
             )
         seconds = left
     result = _first(
@@ -145,9 +156,25 @@ def choose(
             f"solution={solution}: the snake has only {found} distinct "
             f"solution{plural} in this target"
         )
-    k, bounds = default_of(sols, end, nodes)
-    p = plan(sols[k], end, nodes, order=order) if planned else None
+    try:
+        k, bounds = default_of(sols, end, nodes)
+    except KeyboardInterrupt:
+        if not (keep and planned):
+            raise
+        stopped = plan_interrupted(sols[0], end, order)  # the first: no default is known
+        return Choice(sols[0], 0, found, stopped, result.complete, result.stop_reason)
+    p = _planned(sols[k], end, nodes, order, keep) if planned else None
     return Choice(sols[k], k, found, p, result.complete, result.stop_reason, k, bounds[k])
+
+
+def _planned(solution: Solution, end: str, nodes: int, order: str, keep: bool) -> FoldPlan:
+    """``solution``'s plan; with ``keep``, on Ctrl-C, the answer that keeps the solution."""
+    try:
+        return plan(solution, end, nodes, order=order)
+    except KeyboardInterrupt:
+        if not keep:
+            raise
+        return plan_interrupted(solution, end, order)
 
 
 # The depth-first search orders the solutions the default is picked from, and finds a first
@@ -197,6 +224,7 @@ def _searched(
     order: str,
     planned: bool,
     verb: str,
+    keep: bool,
 ) -> Choice:
     """The first solution of the first-solution search (``PROBE_NODES``), with its plan."""
     result = solve(
@@ -216,7 +244,7 @@ def _searched(
             )
         return Choice(None, 0, 0, None, False, result.stop_reason)
     sol = result.solutions[0]  # the only one: no bound to compare (on big snakes, seconds)
-    p = plan(sol, end, nodes, order=order) if planned else None
+    p = _planned(sol, end, nodes, order, keep) if planned else None
     return Choice(sol, 0, 1, p, False, result.stop_reason, 0, None, searched=True)
 
 

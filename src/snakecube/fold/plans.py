@@ -386,6 +386,17 @@ LATE = (
     "the time limit came before the planner's searches ended: this is the best plan found "
     "by then (with more time one may walk less along the chain, or turn fewer times)"
 )
+INTERRUPTED = "interrupted (Ctrl-C) before the planner found a plan"
+
+
+def plan_interrupted(solution: Solution, end: str = "best", order: str = "walk") -> FoldPlan:
+    """What a caller of :func:`plan` answers when Ctrl-C stops it: no plan, ``stop_reason``
+    "interrupted", and the solution as the plan would have held it (``end``; the first end
+    for "best"), so that the solution found before is not lost. :func:`plan` itself lets
+    KeyboardInterrupt pass, as every search does that is not a count."""
+    held = End.FIRST if end == "best" else End(end)
+    none = _no_plan(orientation(solution, held), held, order, False, False, 0)
+    return replace(none, stop_reason=StopReason.INTERRUPTED, reason=INTERRUPTED)
 
 
 def _no_plan(
