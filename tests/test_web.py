@@ -126,6 +126,8 @@ def test_a_big_target_asked_first_if_big_is_answered_with_its_first_solution(cli
     )
     want = sc.Snake.parse(FLOPPY_125).lengths
     assert bruteforce.lengths_of(tuple(cells)) in (want, want[::-1])
+    line = _one_line(client.post("/api/solve", json={"snake": "king", "first_if_big": "yes"}), 400)
+    assert line == "first_if_big must be true or false"
     # at most SMALL_ON_SERVER cells, the same request is counted whole: the king's 4
     king = _result(client.post("/api/solve", json={"snake": "king", "first_if_big": True}))
     assert (king["complete"], king["distinct"]) == (True, 4)

@@ -368,7 +368,10 @@ class Routes:
         snake, target = _fields(body)
         answers.read_input(snake, target)
         if kind == "solve":
-            return (snake, target, self.max_seconds, body.get("first_if_big") is True)
+            first = body.get("first_if_big", False)
+            if not isinstance(first, bool):
+                raise InputError("first_if_big must be true or false")
+            return (snake, target, self.max_seconds, first)
         args = (snake, target, _cells(body))
         if kind == "wrong":
             return (*args, _step(body))

@@ -23,11 +23,13 @@
     // A refused request: its one line, and for a cube count that does not fit, the designs
     // one typo away that do.
     async function refusal(r) {
-      let line = `the server answered ${r.status}`, nearby = [];
+      // nearby: only where the server sent it (a cube count that does not fit); a refusal
+      // for being busy says nothing of the snake.
+      let line = `the server answered ${r.status}`, nearby;
       try {
         const data = await r.json();
         line = data.error || line;
-        nearby = data.nearby || [];
+        nearby = data.nearby;
       } catch (e) { /* not JSON */ }
       const err = new UserError(line);
       err.nearby = nearby;
@@ -42,6 +44,7 @@
     return {
       ready: Promise.resolve(CONFIG.engine),
       async solve(req, onProgress) {
+        if (controller) controller.abort();  // a search the page no longer waits for ends
         controller = new AbortController();
         const r = await fetch("api/solve", { method: "POST", signal: controller.signal,
           headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
@@ -286,10 +289,16 @@
     const onProgress = (p) => {
       if (mine !== run) return;
       if (p.type === "target") { slowTarget = p.slow; if (p.slow) warnSlow(p.cells, mine); return; }
-      $("bar").max = Math.max(1, p.total);
-      $("bar").value = p.done;
       // The seconds too: a part of a big search can run for minutes without finishing.
       const secs = Math.round((performance.now() - began) / 1000);
+      if (!p.total) {  // a first-solution search has no parts to count
+        $("bar").removeAttribute("value");
+        $("progress-text").textContent = `looking for a first solution, ${secs} s`;
+        mark("progress", mine);
+        return;
+      }
+      $("bar").max = Math.max(1, p.total);
+      $("bar").value = p.done;
       $("progress-text").textContent = `${p.done} of ${p.total} parts searched, ${p.found} found, ${secs} s`;
       mark("progress", mine);
     };
@@ -303,18 +312,28 @@
       if (!result.error && !result.complete && result.stop_reason === "limit") {
         const first = result;
         await showAnswer(req, first, mine, false, false);
+        if (mine !== run) return;  // stopped, or another snake asked for, meanwhile
         $("progress").hidden = false;
         $("progress-text").textContent = "first solution shown; counting every solution…";
-        result = await backend.solve(req, onProgress);
+        let refused = null;
+        try {
+          result = await backend.solve(req, onProgress);
+        } catch (err) {
+          if (mine !== run || !(err instanceof UserError)) throw err;
+          refused = err.message;  // busy, or the server stopping: the drawn solution stays
+        }
         mark("answer", mine);
         if (mine !== run) return;
         $("warning").hidden = true;
-        if (!result.error && !result.solutions.length) {
-          // The count stopped before it met a solution: the first one stays, and the
-          // line under the counts says why the count is not known.
-          await showAnswer(req, first, mine, true);
-          $("search").textContent += `; counting every solution ${WHY[result.stop_reason] || "stopped"} ` +
-            `after ${result.seconds.toFixed(1)} s, before it met one`;
+        if (refused !== null || (!result.error && !result.solutions.length)) {
+          // The count did not meet a solution: the first one stays, its counts marked by
+          // why the count stopped, and the line under them says so.
+          const stopped = refused === null ? result.stop_reason : first.stop_reason;
+          await showAnswer(req, { ...first, stop_reason: stopped }, mine, true);
+          $("search").textContent += refused !== null
+            ? `; counting every solution was refused: ${refused}`
+            : `; counting every solution ${WHY[result.stop_reason] || "stopped"} ` +
+              `after ${result.seconds.toFixed(1)} s, before it met one`;
         } else {
           await showAnswer(req, result, mine, true);
         }
