@@ -133,6 +133,17 @@ def test_a_big_target_asked_first_if_big_is_answered_with_its_first_solution(cli
     assert (king["complete"], king["distinct"]) == (True, 4)
 
 
+@pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel
+def test_a_download_too_big_to_draw_names_the_command_that_makes_it():
+    from snakecube.errors import InputError
+    from snakecube.web import downloads
+
+    found = sc.solve(FLOPPY_125, limit=1, seconds=60).solutions[0]
+    cells = [list(c) for c in found.cells]
+    with pytest.raises(InputError, match=r"snakecube fold SNAKE --out plan\.pdf on your machine"):
+        downloads.render(FLOPPY_125, "", cells, "plan.pdf")
+
+
 @pytest.fixture(scope="module")
 def server():
     port = free_port()

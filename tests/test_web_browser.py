@@ -313,6 +313,20 @@ def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_st
         counts = page.inner_text("#counts")  # type: ignore[attr-defined]
         assert "at least 1 distinct solution" in counts and "time limit" in counts, counts
         assert "stopped at the first solution" not in counts, counts  # the count was asked
+        # Stop while the count goes on: the drawn solution's fold plan is offered, and made.
+        page.click("#solve")  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "document.getElementById('progress-text').textContent"
+            ".startsWith('first solution shown')",
+            timeout=20_000,
+        )
+        page.click("#stop")  # type: ignore[attr-defined]
+        page.click("#plan-ask", timeout=5_000)  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "/quarter turns/.test(document.getElementById('plan-status').textContent)",
+            timeout=30_000,
+        )
+        assert page.is_visible("#viewer svg")  # type: ignore[attr-defined]
         page.context.close()  # type: ignore[attr-defined]
 
 

@@ -32,6 +32,13 @@ FORMS = {
 NAMES = {"pdf": "PDF sheet", "gif": "GIF", "html": "offline viewer", "plan.pdf": "fold plan PDF"}
 # cubes drawn in all its steps
 MAX_DRAWN = {"pdf": 25_000, "gif": 25_000, "html": 100_000, "plan.pdf": 25_000}
+# ... and the command that makes each on a person's machine, named in that refusal
+COMMANDS = {
+    "pdf": "snakecube show SNAKE --out sheet.pdf",
+    "gif": "snakecube show SNAKE --out fold.gif",
+    "html": "snakecube show SNAKE --out viewer.html",
+    "plan.pdf": "snakecube fold SNAKE --out plan.pdf",
+}
 
 
 def drawn(solution: Any, form: str = "pdf") -> int:
@@ -53,7 +60,7 @@ def render(snake: str, target: str, cells: list[list[int]], form: str) -> bytes:
         raise InputError(
             f"the {NAMES[form]} of this solution would draw {work:,} cubes in "
             f"{len(picked.snake.lengths)} steps; the server draws at most {MAX_DRAWN[form]:,} "
-            "for one download: use the step viewer here, or snakecube show on your machine"
+            f"for one download: use the step viewer here, or {COMMANDS[form]} on your machine"
         )
     if form != "html":
         explain.need_pictures()

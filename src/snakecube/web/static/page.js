@@ -188,6 +188,7 @@
   let planLinked = null;  // the plan step the link names, applied when the plan comes
   let planWanted = null; // the request of the plan being worked out or shown
   let run = 0;           // a counter: answers of an older request are dropped
+  let drawnFirst = -1;   // the run whose first solution is drawn while its count goes on
   let slowTarget = false; // the static solver said the target is slow in the browser
   let linked = null;     // {solution, step} from the link, applied to the next answer
   let viewWanted = false; // a new answer is drawn: bring its picture into view when done
@@ -313,6 +314,7 @@
         const first = result;
         await showAnswer(req, first, mine, false, false);
         if (mine !== run) return;  // stopped, or another snake asked for, meanwhile
+        drawnFirst = mine;
         $("progress").hidden = false;
         $("progress-text").textContent = "first solution shown; counting every solution…";
         let refused = null;
@@ -368,12 +370,15 @@
   }
 
   function stop() {
-    run++;
+    const stopped = run++;
     backend.stop();
     $("progress-text").textContent = "stopped";
     $("solve").disabled = false;
     $("stop").hidden = true;
     setState("stopped");
+    // A big target's first solution, drawn while the count went on: the count will not
+    // complete now, so its fold plan is offered (a button: Stop starts no new work).
+    if (drawnFirst === stopped && picked && !planWanted) loadPlan({ ...asked, cells: picked }, run, false, true);
   }
 
   const WHY = {
@@ -925,18 +930,20 @@
     return k.step === 0 ? "the start" : `step ${k.step}${k.after ? " (after its turn)" : ""}`;
   }
 
-  async function loadPlan(body, mine, asked_ = false) {
+  async function loadPlan(body, mine, asked_ = false, offer = false) {
     clearPlan();
     planWanted = body;
     showPicked();
-    if (slowTarget && !asked_ && !planLinked) {
-      // In the browser a big target's plan takes a while and holds the one solver: on request.
+    if ((slowTarget || offer) && !asked_ && !planLinked) {
+      // In the browser a big target's plan takes a while and holds the one solver; after
+      // Stop no new work starts: on request.
       $("plan-status").textContent = "";
       const b = document.createElement("button");
       b.type = "button";
       b.id = "plan-ask";
-      b.textContent = "Work out a fold plan (slow in the browser: it may take a minute)";
-      b.addEventListener("click", () => loadPlan(body, mine, true));
+      b.textContent = slowTarget ? "Work out a fold plan (slow in the browser: it may take a minute)"
+        : "Work out a fold plan";
+      b.addEventListener("click", () => loadPlan(body, run, true));
       $("plan-status").appendChild(b);
       return;
     }
