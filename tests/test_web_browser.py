@@ -321,6 +321,8 @@ def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_st
             timeout=20_000,
         )
         page.click("#stop")  # type: ignore[attr-defined]
+        counts = page.inner_text("#counts")  # type: ignore[attr-defined]
+        assert "(incomplete: stopped)" in counts, counts  # not "at the first solution"
         page.click("#plan-ask", timeout=5_000)  # type: ignore[attr-defined]
         page.wait_for_function(  # type: ignore[attr-defined]
             "/quarter turns/.test(document.getElementById('plan-status').textContent)",

@@ -378,7 +378,11 @@
     setState("stopped");
     // A big target's first solution, drawn while the count went on: the count will not
     // complete now, so its fold plan is offered (a button: Stop starts no new work).
-    if (drawnFirst === stopped && picked && !planWanted) loadPlan({ ...asked, cells: picked }, run, false, true);
+    if (drawnFirst === stopped && picked && !planWanted) {
+      $("counts").textContent = countWords({ ...answer, stop_reason: "interrupted" });
+      $("bar").value = 0;  // not the first phase's moving bar
+      loadPlan({ ...asked, cells: picked }, run, false, true);
+    }
   }
 
   const WHY = {
