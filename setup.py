@@ -66,9 +66,11 @@ def _extension(name: str, pyx: str, c_files: tuple[str, ...] = ()) -> Extension:
 
 extensions = cythonize(
     [
-        _extension("snakecube.search._kernel", "src/snakecube/search/_kernel.pyx", ("segment.c",)),
-        _extension("snakecube.search._first", "src/snakecube/search/_first.pyx", ("first.c",)),
-        _extension("snakecube.search._beam", "src/snakecube/search/_beam.pyx", ("beam.c",)),
+        _extension(
+            "snakecube.search._loops",
+            "src/snakecube/search/_loops.pyx",
+            ("segment.c", "first.c", "beam.c"),
+        ),
         _extension("snakecube.census._paths", "src/snakecube/census/_paths.pyx"),
         _extension("snakecube.fold._turns", "src/snakecube/fold/_turns.pyx"),
     ],

@@ -179,19 +179,18 @@ ROWS: list[tuple[str, Callable[[], tuple[int, int]]]] = [
 ]
 
 
-def _use(kernel_module: Any, first_module: Any) -> None:
-    """Run the search loops through these modules (the Cython ones or ``search.loops``)."""
-    kernel._kernel = kernel_module
-    restarts._first = first_module
+def _use(module: Any) -> None:
+    """Run the search loops through this module (the Cython one or ``search.loops``)."""
+    kernel._loops = module
+    restarts._loops = module
 
 
 def main() -> None:
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed runs of each row each way")
     args = parser.parse_args()
-    cython = compiled.extension("kernel")
-    cython_first = compiled.extension("first")
-    if cython is None or cython_first is None:
+    cython = compiled.extension("loops")
+    if cython is None:
         raise SystemExit("the Cython loops are not built: nothing to compare against")
     with tempfile.TemporaryDirectory() as folder:
         wasm.install(CtypesRuntime(build(Path(folder))))
@@ -201,9 +200,8 @@ def main() -> None:
             best: dict[str, float] = {}
             seen: dict[str, tuple[int, int]] = {}
             for k in range(args.repeat + 1):  # the first round warms both up, untimed
-                ways = (("cython", (cython, cython_first)), ("ctypes", (loops, loops)))
-                for way, modules in ways:
-                    _use(*modules)
+                for way, module in (("cython", cython), ("ctypes", loops)):
+                    _use(module)
                     began = time.perf_counter()
                     seen[way] = run()
                     if k:
@@ -216,7 +214,7 @@ def main() -> None:
                 f"{1e9 * b / nodes:.1f} | {b / a:.2f} |",
                 flush=True,
             )
-        _use(cython, cython_first)
+        _use(cython)
         wasm.install(None)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from bench import Parser
 
 import snakecube as sc
-from snakecube.search import _first  # type: ignore[attr-defined]
+from snakecube.search import _loops  # type: ignore[attr-defined]
 from snakecube.search.first.restarts import ALL_CHECKS, Portfolio
 from snakecube.search.plan import end_colour
 from snakecube.search.problem import Problem
@@ -53,7 +53,7 @@ def main() -> None:
         at += n - 1
 
     def run(lens: list[int], start: int, seed: int, checks: int, given: int) -> tuple[bool, int]:
-        s = _first.FirstSearch(
+        s = _loops.FirstSearch(
             portfolio.nb,
             portfolio.colours,
             array("i", lens),

@@ -294,9 +294,9 @@ def turns_cases(mod: Any) -> list[Case]:
 
 
 CASES = {
-    "FirstSearch": ("first", first_cases),
-    "SegmentSearch": ("kernel", segment_cases),
-    "Beam": ("beam", beam_cases),
+    "FirstSearch": ("loops", first_cases),
+    "SegmentSearch": ("loops", segment_cases),
+    "Beam": ("loops", beam_cases),
     "PathKeys": ("paths", paths_cases),
     "TurnSearch": ("turns", turns_cases),
 }

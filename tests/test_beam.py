@@ -1,4 +1,4 @@
-"""The beam member of the first-solution portfolio (search.first.BeamMember, _beam.pyx).
+"""The beam member of the first-solution portfolio (search.first.BeamMember, _loops.Beam).
 
 A beam never reports a wrong fold (the solution is checked here against an independent brute
 force and by ``Solution.verify``), and its checks are exact: a beam wide enough never to drop
@@ -21,7 +21,7 @@ from snakecube.designs import design_of, random_path
 from snakecube.search import first, loops
 from snakecube.search.problem import Problem
 
-needs_beam = pytest.mark.skipif(first.beam._beam is None, reason="the compiled beam is not built")
+needs_beam = pytest.mark.skipif(first.beam._loops is None, reason="the compiled beam is not built")
 
 
 def _paths(box: sc.Box) -> dict[tuple[int, ...], set[tuple[int, ...]]]:
@@ -35,10 +35,10 @@ def _paths(box: sc.Box) -> dict[tuple[int, ...], set[tuple[int, ...]]]:
 
 def _beam(problem: Problem, width: int, score: int, seed: int, starts=None):
     """A beam from the first end, not run yet."""
-    from snakecube.search import _beam  # type: ignore[attr-defined]
+    from snakecube.search import _loops  # type: ignore[attr-defined]
 
     member = first.beam.BeamMember(problem, seed)
-    return _beam.Beam(
+    return _loops.Beam(
         problem.ncells,
         member.nb,
         member.colours,
@@ -300,7 +300,7 @@ def test_auto_adds_the_beam_only_where_it_fits():
     small = compile_inputs(sc.Snake((3,) + (2,) * 97), sc.Box(4, 5, 5))
     big = compile_inputs(sc.Snake((3,) + (2,) * 141), sc.Box(4, 6, 6))
     got = _members("auto", small, 1, None)
-    if first.restarts.AVAILABLE and first.beam._beam is not None:
+    if first.restarts.AVAILABLE and first.beam._loops is not None:
         assert got == ("restarts", "depth-first", "beam")
     assert "beam" not in _members("auto", big, 1, None)
     assert not first.beam.beam_fits(big.problem)

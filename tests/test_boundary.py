@@ -47,9 +47,9 @@ def _all_refused(results: dict[str, str], skip: tuple[str, ...] = ()) -> None:
 @pytest.mark.parametrize("name", NATIVE)
 def test_every_bad_call_of_a_native_class_is_a_value_error(name: str) -> None:
     extension = {
-        "FirstSearch": "first",
-        "SegmentSearch": "kernel",
-        "Beam": "beam",
+        "FirstSearch": "loops",
+        "SegmentSearch": "loops",
+        "Beam": "loops",
         "PathKeys": "paths",
         "TurnSearch": "turns",
     }[name]
@@ -76,7 +76,7 @@ def test_every_bad_call_of_a_webassembly_class_is_a_value_error(name: str, modul
 
 
 # -- one description of each C function ---------------------------------------------------------
-# The C headers declare the loops' functions; the Cython wrappers declare them again in their
+# The C headers declare the loops' functions; the Cython wrapper declares them again in its
 # ``cdef extern`` blocks, and the WebAssembly bridge (``search.loops``) calls them by name. The
 # declarations must be the headers', and every name the bridge calls an exported function (the
 # number of its arguments is checked on every call, by the runtime: tests/wasmnode.mjs).
@@ -102,21 +102,21 @@ def _headers() -> dict[str, tuple[str, tuple[str, ...]]]:
     return found
 
 
-@pytest.mark.parametrize("pyx", ["search/_kernel.pyx", "search/_first.pyx", "search/_beam.pyx"])
-def test_the_cython_declarations_are_the_headers(pyx: str) -> None:
-    text = (SRC / pyx).read_text()
-    block = re.search(r'cdef extern from "(\w+\.h)" nogil:\n(.*?)\n\S', text, re.S)
-    assert block is not None
+@pytest.mark.parametrize("header", ["segment.h", "first.h", "beam.h"])
+def test_the_cython_declarations_are_the_headers(header: str) -> None:
+    text = (SRC / "search" / "_loops.pyx").read_text()
+    block = re.search(rf'cdef extern from "{re.escape(header)}" nogil:\n(.*?)\n\S', text, re.S)
+    assert block is not None, header
     headers = _headers()
-    header_names = set(PROTOTYPE.findall((SRC / "csrc" / block[1]).read_text()))
+    header_names = set(PROTOTYPE.findall((SRC / "csrc" / header).read_text()))
     lines: list[str] = []  # one declaration a line: continuations (deeper indents) joined
-    for line in block[2].splitlines():
+    for line in block[1].splitlines():
         if line.startswith("        ") and lines:
             lines[-1] += " " + line.strip()
         else:
             lines.append(line.strip())
     declared = {m[2]: _signature(m[1], m[3]) for m in map(EXTERN.match, lines) if m}
-    assert set(declared) == {name for _, name, _ in header_names}, block[1]
+    assert set(declared) == {name for _, name, _ in header_names}, header
     for name, signature in declared.items():
         assert signature == headers[name], name
 

@@ -62,12 +62,12 @@ def _every_path(box, lengths, start, seed, checks, sweep=None) -> set[tuple[int,
     """Run the compiled search to the end of its tree, going on after each solution."""
     from array import array
 
-    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search import _loops  # type: ignore[attr-defined]
     from snakecube.search.plan import end_colour
 
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
-    search = _first.FirstSearch(
+    search = _loops.FirstSearch(
         nb, colours, array("i", lengths), start, end_colour(box, start), seed, checks
     )
     if sweep is not None:  # (direction, width) or (a layer per cell, width)
@@ -157,11 +157,11 @@ def test_a_sweep_lists_exactly_the_brute_force_paths_within_its_window(dims, lay
 def test_set_layers_refuses_a_wrong_layering():
     from array import array
 
-    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search import _loops  # type: ignore[attr-defined]
 
     box = sc.Box(2, 2, 3)
     nb = array("i", [y for row in box.neighbours for y in row])
-    search = _first.FirstSearch(nb, array("i", [0] * 12), array("i", [12]), 0, 1, 1, 0)
+    search = _loops.FirstSearch(nb, array("i", [0] * 12), array("i", [12]), 0, 1, 1, 0)
     for wrong in ([0] * 11, [0] * 11 + [12], [-1] + [0] * 11):
         with pytest.raises(ValueError, match="layer number"):
             search.set_layers(wrong, 1)
@@ -408,11 +408,11 @@ def _every_arm_path(
     """Run the middle-out search to the end of its tree, going on after each solution."""
     from array import array
 
-    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search import _loops  # type: ignore[attr-defined]
 
     nb = array("i", [y for row in box.neighbours for y in row])
     colours = array("i", [sum(c) & 1 for c in box.cells])
-    search = _first.ArmsSearch(
+    search = _loops.ArmsSearch(
         nb, colours, array("i", lengths), pivot, start, first_colour, seed, checks
     )
     if sweep is not None:
@@ -463,7 +463,7 @@ def test_middle_out_lists_exactly_the_brute_force_paths_through_its_pivot(dims):
 def test_middle_out_refuses_what_it_cannot_do():
     from array import array
 
-    from snakecube.search import _first  # type: ignore[attr-defined]
+    from snakecube.search import _loops  # type: ignore[attr-defined]
 
     box = sc.Box(2, 2, 3)
     nb = array("i", [y for row in box.neighbours for y in row])
@@ -471,13 +471,13 @@ def test_middle_out_refuses_what_it_cannot_do():
     lengths = array("i", [3, 2, 3, 2, 3, 2, 2])
     for checks in (first.restarts.ALL_CHECKS, flags.FIRST_RUNS):  # blocks, forced passages, runs
         with pytest.raises(ValueError, match="checks"):
-            _first.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, checks)
+            _loops.ArmsSearch(nb, colours, lengths, 1, 2, 0, 1, checks)
     with pytest.raises(ValueError, match="pivot"):
-        _first.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.restarts.ARMS_CHECKS)
+        _loops.ArmsSearch(nb, colours, lengths, 7, 2, 0, 1, first.restarts.ARMS_CHECKS)
     # pivot 1 starts at cube 3, which has cube 1's colour: not the other one
     with pytest.raises(ValueError, match="colour"):
-        _first.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.restarts.ARMS_CHECKS)
-    search = _first.ArmsSearch(
+        _loops.ArmsSearch(nb, colours, lengths, 1, 0, colours[0] ^ 1, 1, first.restarts.ARMS_CHECKS)
+    search = _loops.ArmsSearch(
         nb, colours, lengths, 1, 0, colours[0], 1, first.restarts.ARMS_CHECKS
     )
     with pytest.raises(TypeError):

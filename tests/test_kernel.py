@@ -194,6 +194,7 @@ def test_plan_splits_for_workers():
 
 def test_the_c_loops_flags_are_the_options():
     # The C header (csrc/sc.h) repeats search.options' numbers; the wrappers export its values.
-    c_flags = {**kernel._kernel.FLAGS, **first.restarts._first.FLAGS}  # type: ignore[union-attr]
+    assert kernel._loops is first.restarts._loops is first.beam._loops  # one module
+    c_flags = kernel._loops.FLAGS  # type: ignore[union-attr]
     assert c_flags == {name: getattr(options, name) for name in c_flags}
     assert len(c_flags) == 11

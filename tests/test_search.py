@@ -286,10 +286,10 @@ def test_one_switch_hides_every_compiled_loop():
     code = (
         "from snakecube import compiled; from snakecube.search import first, kernel; "
         "print([compiled.available(n) for n in sorted(compiled.EXTENSIONS)], "
-        "kernel.AVAILABLE, first.restarts.AVAILABLE, first.beam._beam is None)"
+        "kernel.AVAILABLE, first.restarts.AVAILABLE, first.beam._loops is None)"
     )
     out = _in_a_fresh_process(code, SNAKECUBE_PUREPYTHON="1")
-    assert out == "[False, False, False, False, False] False False True"
+    assert out == "[False, False, False] False False True"
 
 
 # -- the library for Python callers (issue 53) ------------------------------------------------

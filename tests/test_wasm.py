@@ -38,7 +38,7 @@ pytestmark = [
         reason="the native loops are not built (the WebAssembly ones are compared with them)",
     ),
 ]
-NATIVE = {"kernel": kernel._kernel, "first": restarts._first, "beam": beam_member._beam}
+NATIVE = {"kernel": kernel._loops, "first": restarts._loops, "beam": beam_member._loops}
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +66,9 @@ def runtime(module: Path) -> Iterator[NodeRuntime]:
 @pytest.fixture
 def in_wasm(runtime: NodeRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
     """The search's modules use the WebAssembly loops, as in the static site."""
-    monkeypatch.setattr(kernel, "_kernel", loops)
-    monkeypatch.setattr(restarts, "_first", loops)
-    monkeypatch.setattr(beam_member, "_beam", loops)
+    monkeypatch.setattr(kernel, "_loops", loops)
+    monkeypatch.setattr(restarts, "_loops", loops)
+    monkeypatch.setattr(beam_member, "_loops", loops)
 
 
 def _design(dims: tuple[int, int, int], seed: int, moves: int | None) -> tuple[sc.Snake, sc.Box]:
@@ -120,7 +120,7 @@ def test_counts_and_solutions_are_the_references(
     want = sc.solve(snake, box, workers=1, engine="reference")  # no pruning: the definition
     pruned = sc.solve(snake, box, workers=1, engine=Reference(prune=DEFAULT_PRUNE))
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(kernel, "_kernel", loops)
+        m.setattr(kernel, "_loops", loops)
         got = sc.solve(snake, box, workers=1, engine="kernel")
     assert got.complete and want.complete
     counts = (got.placements, got.distinct, got.distinct_up_to_reversal)
@@ -158,9 +158,9 @@ def test_big_counts_in_slices_as_native(in_wasm: None, monkeypatch: pytest.Monke
     for snake, box in [(sc.Snake.parse("king"), sc.Box(4, 4, 4)), _design((5, 5, 5), 5, 30)]:
         problem = Problem.build(snake, box)
         got = _placements(kernel.search, problem, max_nodes=77_777)
-        monkeypatch.setattr(kernel, "_kernel", NATIVE["kernel"])
+        monkeypatch.setattr(kernel, "_loops", NATIVE["kernel"])
         assert got == _placements(kernel.search, problem, max_nodes=77_777) and got[0]
-        monkeypatch.setattr(kernel, "_kernel", loops)
+        monkeypatch.setattr(kernel, "_loops", loops)
 
 
 def _every_start(problem: Problem, make) -> set[tuple[int, ...]]:
@@ -243,8 +243,8 @@ def test_restarts_and_beams_run_as_native(in_wasm: None, monkeypatch: pytest.Mon
         runs = {}
         for name in ("wasm", "native"):
             if name == "native":
-                monkeypatch.setattr(restarts, "_first", NATIVE["first"])
-                monkeypatch.setattr(beam_member, "_beam", NATIVE["beam"])
+                monkeypatch.setattr(restarts, "_loops", NATIVE["first"])
+                monkeypatch.setattr(beam_member, "_loops", NATIVE["beam"])
             portfolio = first.restarts.Portfolio(problem, seed=7, base=2_000)
             beams = first.beam.BeamMember(problem, seed=7)
             runs[name] = (
@@ -252,15 +252,15 @@ def test_restarts_and_beams_run_as_native(in_wasm: None, monkeypatch: pytest.Mon
                 [_small_beam(beams, k) for k in range(4)],
             )
         assert runs["wasm"] == runs["native"]
-        monkeypatch.setattr(restarts, "_first", loops)
-        monkeypatch.setattr(beam_member, "_beam", loops)
+        monkeypatch.setattr(restarts, "_loops", loops)
+        monkeypatch.setattr(beam_member, "_loops", loops)
 
 
 def _small_beam(member: first.beam.BeamMember, k: int) -> tuple[object, ...]:
     _width, end, score, seed = member.plan(k)
     problem = member.problem
     lengths = problem.lengths[::-1] if end else problem.lengths
-    b = beam_member._beam.Beam(
+    b = beam_member._loops.Beam(
         problem.ncells,
         member.nb,
         member.colours,
@@ -341,6 +341,6 @@ def test_an_end_colour_of_minus_one_lets_no_cell_be_the_end(runtime: NodeRuntime
 
 
 def test_compiled_uses_the_module_only_where_no_extension_is_built(runtime: NodeRuntime) -> None:
-    assert compiled.extension("kernel") is NATIVE["kernel"]  # built here: the extension
+    assert compiled.extension("loops") is NATIVE["kernel"]  # built here: the extension
     assert set(compiled.IN_WASM) <= set(compiled.EXTENSIONS)
     assert wasm.runtime() is runtime

@@ -9,11 +9,10 @@ Modules load on first use, so a search that needs one loop pays for that one onl
 
 Where a Cython module is not there but a WebAssembly runtime is (``snakecube.wasm``: in the
 static site, the worker's ``kernel.wasm``), the loops compiled from the same C source into
-that module stand in for it: ``search.loops`` has the same classes as ``_kernel``, ``_first``
-and ``_beam``.
+that module stand in for it: ``search.loops`` has the same classes as ``search._loops``.
 
 >>> sorted(EXTENSIONS)
-['beam', 'first', 'kernel', 'paths', 'turns']
+['loops', 'paths', 'turns']
 """
 
 from __future__ import annotations
@@ -28,18 +27,14 @@ PURE_ENV = "SNAKECUBE_PUREPYTHON"
 PURE = os.environ.get(PURE_ENV, "").strip() not in ("", "0")  # every extension hidden
 
 EXTENSIONS = {
-    "kernel": "snakecube.search._kernel",  # the depth-first segment search (search.kernel)
-    "first": "snakecube.search._first",  # the restarts (search.first.restarts)
-    "beam": "snakecube.search._beam",  # the beam member (search.first.beam)
+    # the C loops: the counting kernel (search.kernel), the restarts (search.first.restarts)
+    # and the beam member (search.first.beam)
+    "loops": "snakecube.search._loops",
     "paths": "snakecube.census._paths",  # the census's Hamiltonian path loop (census.units)
     "turns": "snakecube.fold._turns",  # the fewest-turns search (fold.survey)
 }
 # The loops the WebAssembly module has, and the module with their classes.
-IN_WASM = {
-    "kernel": "snakecube.search.loops",
-    "first": "snakecube.search.loops",
-    "beam": "snakecube.search.loops",
-}
+IN_WASM = {"loops": "snakecube.search.loops"}
 _LOADED: dict[str, ModuleType | None] = {}
 
 

@@ -2,7 +2,7 @@
 
 Same answers, same order, and with the same pruning the same nodes as ``reference.search`` (see
 ``engine`` for the contract and the pruning flags). The loop itself is C (``csrc/segment.c``),
-compiled when the package is installed and wrapped by ``_kernel.pyx``; in the static site, the
+compiled when the package is installed and wrapped by ``_loops.pyx``; in the static site, the
 same C as WebAssembly (``search.loops``). The search state lives in arrays owned by Python, so
 the loop runs in *slices* of at most ``SLICE`` nodes and resumes where it stopped: the caller
 checks time, progress and Ctrl-C between slices. Occupancy is one machine word in a register
@@ -27,8 +27,8 @@ from snakecube.search.options import DEFAULT_PRUNE, MIN_FREE
 from snakecube.search.plan import Unit, end_colour, replay
 from snakecube.search.problem import Problem
 
-_kernel = compiled.extension("kernel")  # None: not built, or hidden by $SNAKECUBE_PUREPYTHON
-AVAILABLE = _kernel is not None
+_loops = compiled.extension("loops")  # None: not built, or hidden by $SNAKECUBE_PUREPYTHON
+AVAILABLE = _loops is not None
 
 NAME = "kernel"
 SLICE = 2_000_000  # nodes per call of the loop: about 0.1-0.25 s on the king
@@ -134,7 +134,7 @@ def search(
     to 128 cells, and ``shifted=False`` the register loop's dead-end step one cell at a time
     even in a box (to test that the loops and steps agree).
     """
-    if _kernel is None:
+    if _loops is None:
         raise RuntimeError("the compiled kernel is not built; reinstall with a C compiler")
     state = replay(problem, unit.start, unit.prefix)
     if state is None:
@@ -146,7 +146,7 @@ def search(
         yield tuple(unit.prefix)
         return
     t = tables_for(problem)
-    walk = _kernel.SegmentSearch(
+    walk = _loops.SegmentSearch(
         t.lidx,
         t.rmask,
         t.rend,

@@ -2,7 +2,7 @@
 their arguments, and the WebAssembly module's classes.
 
 The loops are C (``csrc/segment.c``, ``first.c``, ``beam.c``). The native package wraps them
-with Cython (``_kernel.pyx``, ``_first.pyx``, ``_beam.pyx``); in the static site they run as
+with Cython (one module, ``_loops.pyx``); in the static site they run as
 WebAssembly (``snakecube.wasm``), wrapped here by classes with the same names, arguments and
 answers: ``SegmentSearch``, ``FirstSearch``, ``ArmsSearch`` and ``Beam``. ``compiled`` gives
 this module where the Cython ones are not built and a WebAssembly runtime is there.

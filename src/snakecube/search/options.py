@@ -41,7 +41,7 @@ DEFAULT_PRUNE = DEAD_END | PARITY | TAIL
 MIN_FREE = 40  # connectivity is checked only while at least this many cells are free (measured)
 
 
-# -- the first-solution search's checks (``_first.pyx``, ``search.first``): a flag space of its
+# -- the first-solution search's checks (``csrc/first.c``, ``search.first``): a flag space of its
 # own. Dead ends and the end's colour are always checked there.
 class Check(enum.IntFlag):
     """The first-solution search's checks and its sweep; ``SC_FIRST_*`` in C."""

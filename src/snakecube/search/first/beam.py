@@ -1,6 +1,6 @@
-"""The beam member: beam searches of doubling widths (``_beam.Beam``).
+"""The beam member: beam searches of doubling widths (``_loops.Beam``).
 
-The ``beam`` member (``BeamMember``, ``_beam.Beam``) grows a whole population of partial
+The ``beam`` member (``BeamMember``, ``_loops.Beam``) grows a whole population of partial
 folds a segment at a time and keeps the ``width`` most compact (fewest faces between placed
 and free cells): it does not commit to one early choice, which is where restarts and depth
 first lose themselves on fully mixed 4x5x5 and 5x5x5 designs (docs/design-first.md, "The beam
@@ -19,7 +19,7 @@ from snakecube.search.first.restarts import _loop_arrays, _starts
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex
 
-_beam = compiled.extension("beam")
+_loops = compiled.extension("loops")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,8 @@ BEAM_BASE = 25_000  # the width of the first round's beams; each round doubles i
 # children a fold; 290 MB at its peak on 5x5x5-s7, measured). The loop itself takes up to
 # loops.BEAM_MAX_WIDTH (2^22); this is the portfolio's choice, for memory.
 BEAM_WIDEST = 1 << 20
-# The beams of one round, in order: (end, score kind) (``_beam``: 0 compact, 1 also the walls)
+# The beams of one round, in order: (end, score kind), the score kind as in csrc/beam.h
+# (0 compact, 1 also the walls)
 BEAM_ROUND: tuple[tuple[int, int], ...] = ((0, 0), (1, 1), (1, 0), (0, 1))
 # On the portfolio's scale of work, this many folds of a beam at one level weigh one restart
 # node, so that beams and restarts advance side by side (measured, one core, the loop with
@@ -94,11 +95,11 @@ def _shifts(problem: Problem) -> tuple[list[int], list[int]] | None:
 def beam_fits(problem: Problem) -> bool:
     """Can the beam member search this problem (compiled, at most 128 cells, a box-like
     numbering with one offset per direction)?"""
-    return _beam is not None and problem.ncells <= BEAM_CELLS and _shifts(problem) is not None
+    return _loops is not None and problem.ncells <= BEAM_CELLS and _shifts(problem) is not None
 
 
 class BeamMember:
-    """The beam member: beam searches (``_beam.Beam``) of doubling widths, each round every
+    """The beam member: beam searches (``_loops.Beam``) of doubling widths, each round every
     (end, score kind) of ``BEAM_ROUND``, each beam with its own seed. Beam ``k`` is fully fixed
     by ``k`` and the seed (docs/design-first.md, "The beam member")."""
 
@@ -109,7 +110,7 @@ class BeamMember:
     def __init__(self, problem: Problem, seed: int = 0, bias: int = 1) -> None:
         """``bias``: beams weigh this many times less on the scale of work (``beam_work``)."""
         shifts = _shifts(problem)
-        if _beam is None or problem.ncells > BEAM_CELLS or shifts is None:
+        if _loops is None or problem.ncells > BEAM_CELLS or shifts is None:
             raise RuntimeError("the beam member needs the compiled loop and a box of <= 128 cells")
         self.problem: Problem = problem
         self.seed: int = seed
@@ -157,10 +158,10 @@ class BeamMember:
 
     def run(self, k: int, stop: Callable[[], bool] | None = None) -> Beamed | None:
         """Run beam ``k`` to its end (None if ``stop()`` said so between chunks)."""
-        assert _beam is not None
+        assert _loops is not None
         width, end, score, seed = self.plan(k)
         lengths = self.problem.lengths[::-1] if end else self.problem.lengths
-        beam = _beam.Beam(
+        beam = _loops.Beam(
             self.problem.ncells,
             self.nb,
             self.colours,

@@ -1,9 +1,9 @@
-"""The restarts member: randomised searches with node budgets (``_first.FirstSearch``,
-``_first.ArmsSearch``).
+"""The restarts member: randomised searches with node budgets (``_loops.FirstSearch``,
+``_loops.ArmsSearch``).
 
 Exhaustive depth-first search (``kernel``) answers "how many?"; for "is there one?" on a big
 target it can spend its whole budget under one bad early choice. Here each *restart* is a
-fresh search (``_first.FirstSearch``) from one start cell (one per symmetry orbit whose
+fresh search (``_loops.FirstSearch``) from one start cell (one per symmetry orbit whose
 colour allows a start), from one end of the snake, with its own random order of directions
 (fewest ways on first, ties broken at random) and a node budget: ``BASE`` times a term of
 the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...), one term per round (below). Restart ``i`` is
@@ -16,7 +16,7 @@ Some restarts are *sweeps* (``flags.FIRST_SWEEP``): a sweep starts on a cell of 
 layer along some direction and may not place a cube more than 1, 2 or 3 layers past the first
 layer with a free cell, so it fills the target layer by layer and leaves no pockets behind,
 which is where free restarts lose themselves on the biggest designs (docs/design-first.md,
-"Sweeps"). Some are *middle out* (``_first.ArmsSearch``): they place a long segment first (a
+"Sweeps"). Some are *middle out* (``_loops.ArmsSearch``): they place a long segment first (a
 pivot) and grow the snake from it towards both ends, the longer next segment first, because
 a search from an end fails where a long segment comes late and no straight line is left free
 for it (docs/design-first.md, "Middle out"). The restarts come in rounds of ``ROUND``: in each,
@@ -53,8 +53,8 @@ from snakecube.search.plan import can_start, colour, end_colour
 from snakecube.search.problem import Problem
 from snakecube.shape import CellIndex, Region
 
-_first = compiled.extension("first")
-AVAILABLE = _first is not None
+_loops = compiled.extension("loops")
+AVAILABLE = _loops is not None
 
 BASE = 20_000  # nodes of the shortest restart
 
@@ -130,7 +130,7 @@ class Portfolio:
     def __init__(
         self, problem: Problem, seed: int = 0, base: int = BASE, kinds: tuple[Kind, ...] = ROUND
     ) -> None:
-        if _first is None:
+        if _loops is None:
             raise RuntimeError("the compiled first-solution search is not built")
         region = problem.region
         self.problem: Problem = problem
@@ -177,7 +177,7 @@ class Portfolio:
     @staticmethod
     def why_not(problem: Problem) -> str | None:
         """Why this member cannot run here, or None when it can."""
-        if _first is None:
+        if _loops is None:
             return "the compiled restarts search is not built here; reinstall with a C compiler"
         return None
 
@@ -256,12 +256,12 @@ class Portfolio:
 
     def restart(self, i: int) -> Restart:
         """Run restart ``i`` to its budget."""
-        assert _first is not None
+        assert _loops is not None
         end, start, seed, budget, sweep, pivot = self.plan(i)
         lengths = self.problem.lengths[::-1] if end else self.problem.lengths
         region = self.problem.region
         if pivot is None:
-            search = _first.FirstSearch(
+            search = _loops.FirstSearch(
                 self.nb,
                 self.colours,
                 array("i", lengths),
@@ -272,7 +272,7 @@ class Portfolio:
             )
         else:
             cube = sum(length - 1 for length in lengths[:pivot])
-            search = _first.ArmsSearch(
+            search = _loops.ArmsSearch(
                 self.nb,
                 self.colours,
                 array("i", lengths),
