@@ -9,6 +9,7 @@ kills the child with a signal, which the parent sees in the exit code.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from array import array
@@ -39,24 +40,32 @@ def _swap(values: Any, i: int, value: int, code: str) -> array[int]:
     return out
 
 
+def _remade(search: Any, bad: dict[str, Any], sound: dict[str, Any]) -> Any:
+    """``search``, made again with ``bad`` arguments (refused), then run: a search whose
+    ``__init__`` failed must not run on what an earlier one made."""
+    with contextlib.suppress(ValueError):
+        search.__init__(*{**sound, **bad}.values())
+    return search.run(5)
+
+
 def first_cases(mod: Any) -> list[Case]:
     nb, colours = restarts._loop_arrays(BOX)
     lengths = array("i", SNAKE.lengths)
     ec = end_colour(BOX, 0)
 
+    first_sound = {
+        "nb": nb,
+        "colour": colours,
+        "lengths": lengths,
+        "start": 0,
+        "end_colour": ec,
+        "seed": 1,
+        "checks": 0,
+        "end": -1,
+    }
+
     def make(**kw: Any) -> Any:
-        args = {
-            "nb": nb,
-            "colour": colours,
-            "lengths": lengths,
-            "start": 0,
-            "end_colour": ec,
-            "seed": 1,
-            "checks": 0,
-            "end": -1,
-            **kw,
-        }
-        return mod.FirstSearch(*args.values())
+        return mod.FirstSearch(*{**first_sound, **kw}.values())
 
     def pushed(d: int, times: int = 1) -> Any:
         search = make()
@@ -91,6 +100,7 @@ def first_cases(mod: Any) -> list[Case]:
         ("layer past the cells", lambda: make().set_layers([BIG] * 27, 1)),
         ("a huge node budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.FirstSearch.__new__(mod.FirstSearch).run(5)),
+        ("not made again", lambda: _remade(make(), {"start": BIG}, first_sound)),
         (
             "arms: pivot past the segments",
             lambda: mod.ArmsSearch(nb, colours, lengths, BIG, 0, 0, 1, FIRST_FEWEST_WAYS),
@@ -170,6 +180,7 @@ def segment_cases(mod: Any) -> list[Case]:
         ("more placements than kept", lambda: make().placements(BIG)),
         ("a huge node budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.SegmentSearch.__new__(mod.SegmentSearch).run(5)),
+        ("not made again", lambda: _remade(make(), {"head": BIG}, sound)),
     ]
 
 
@@ -213,6 +224,7 @@ def beam_cases(mod: Any) -> list[Case]:
         ("negative seed", lambda: make(seed=-1)),
         ("a huge budget", lambda: make().run(10**30)),
         ("not made", lambda: mod.Beam.__new__(mod.Beam).run(5)),
+        ("not made again", lambda: _remade(make(), {"width": 0}, sound)),
     ]
 
 

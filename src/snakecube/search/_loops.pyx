@@ -144,11 +144,14 @@ cdef class _Loop:
     def __dealloc__(self):
         free(self.block)
 
-    cdef _allocate(self, size_t size, what):
-        """Allocate the block: ``size`` bytes, checked by ``loops.block_size`` (a block made
-        before, by an ``__init__`` called again, is freed first)."""
+    cdef _forget(self):
+        """Free what an earlier ``__init__`` made: each ``__init__`` starts here, so one called
+        again that fails leaves the object not made, never half remade."""
         free(self.block)
         self.block = self.state = NULL
+
+    cdef _allocate(self, size_t size, what):
+        """Allocate the block: ``size`` bytes, checked by ``loops.block_size``."""
         self.block = malloc(loops.block_size(size))
         if self.block == NULL:
             raise MemoryError(f"no memory for {what}")
@@ -175,6 +178,7 @@ cdef class SegmentSearch(_Loop):
         const int64_t[::1] dirs, head, const uint64_t[::1] occ, base, flags, min_free,
         end_colour, max_out, bint multiword,
     ):
+        self._forget()
         cdef int32_t n_lengths = loops.check_segment(
             lidx.shape[0], rmask.shape[0], rend.shape[0], rhalo.shape[0], nbmask.shape[0],
             placed_after.shape[0], colours.shape[0], words, dirs.shape[0], head, occ.shape[0],
@@ -232,6 +236,7 @@ cdef class FirstSearch(_Loop):
 
     def __init__(self, const int32_t[::1] nb, const int32_t[::1] colour,
                  const int32_t[::1] lengths, start, end_colour, seed, checks, end=-1):
+        self._forget()
         loops.check_first(nb.shape[0], colour.shape[0], lengths.shape[0], start, end_colour,
                           checks, end)
         cdef uint64_t seed64 = self._arrays(nb, colour, lengths, seed)
@@ -335,6 +340,7 @@ cdef class ArmsSearch(FirstSearch):
 
     def __init__(self, const int32_t[::1] nb, const int32_t[::1] colour,
                  const int32_t[::1] lengths, pivot, start, first_colour, seed, checks):
+        self._forget()
         loops.check_arms(nb.shape[0], colour, lengths, pivot, start, first_colour, checks)
         cdef uint64_t seed64 = self._arrays(nb, colour, lengths, seed)
         self.state = sc_arms_init(self.block, &nb[0], &colour[0], &lengths[0], self.n,
@@ -360,6 +366,7 @@ cdef class Beam(_Loop):
         cdef int32_t off[6]
         cdef uint64_t words[12]
         cdef int d
+        self._forget()
         loops.check_beam(n, nb.shape[0], colour.shape[0], lengths.shape[0], starts.shape[0],
                          len(offsets), len(has), width, score_kind)
         cdef uint64_t seed64 = loops.number("seed", seed, 0, 2**64 - 1)
