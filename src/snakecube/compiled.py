@@ -5,7 +5,8 @@ Each compiled loop has a short name here; ``extension(name)`` gives its module, 
 it was not built (no C compiler at install time) or is hidden: ``$SNAKECUBE_PUREPYTHON=1``
 hides every one of them, as if none had been built, so the whole suite can run on the
 pure-Python paths. The environment is read once, at the first import of this module.
-Modules load on first use, so a search that needs one loop pays for that one only.
+Modules load on first use: a search loads the search loops (one module, ``search._loops``),
+not the census's or the fold census's.
 
 Where a Cython module is not there but a WebAssembly runtime is (``snakecube.wasm``: in the
 static site, the worker's ``kernel.wasm``), the loops compiled from the same C source into

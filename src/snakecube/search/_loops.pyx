@@ -13,9 +13,9 @@ time, progress and Ctrl-C in between.
 Decided: one extension module for the three loops, as the static site has one WebAssembly
 module compiled from the same C (``snakecube.search.loops`` has the same classes for it, and
 the checks of their arguments). What every class shares is written once here (``_Loop``: the
-block, its allocation and release, the "not made" check; ``_slice``: a node budget cut to
-what one C call takes). Rejected: a module per loop (``_kernel``, ``_first``, ``_beam``, until
-2026-12): each copied the same block handling over its own struct type, and loading them one
+block, its allocation and release, the "not made" check, and an object made once;
+``_slice``: a node budget cut to what one C call takes). Rejected: a module per loop
+(``_kernel``, ``_first``, ``_beam``, until 2026-12): each copied the same block handling over its own struct type, and loading them one
 by one saved nothing measurable (``python -X importtime``: the one module's own import takes
 about 30 microseconds, as one of the three did; its shared library is 2.2 MB, the three's
 4.5 MB, each with its own copy of Cython's runtime).
@@ -144,11 +144,12 @@ cdef class _Loop:
     def __dealloc__(self):
         free(self.block)
 
-    cdef _forget(self):
-        """Free what an earlier ``__init__`` made: each ``__init__`` starts here, so one called
-        again that fails leaves the object not made, never half remade."""
-        free(self.block)
-        self.block = self.state = NULL
+    cdef _once(self):
+        """Each object is made once: every ``__init__`` starts here. Making it again would free
+        the state under a call that holds it (a run in another thread, without the GIL, or
+        one whose argument's Python code calls ``__init__``), so it is refused."""
+        if self.block != NULL:
+            raise ValueError("the search is made already: make a new one")
 
     cdef _allocate(self, size_t size, what):
         """Allocate the block: ``size`` bytes, checked by ``loops.block_size``."""
@@ -178,7 +179,7 @@ cdef class SegmentSearch(_Loop):
         const int64_t[::1] dirs, head, const uint64_t[::1] occ, base, flags, min_free,
         end_colour, max_out, bint multiword,
     ):
-        self._forget()
+        self._once()
         cdef int32_t n_lengths = loops.check_segment(
             lidx.shape[0], rmask.shape[0], rend.shape[0], rhalo.shape[0], nbmask.shape[0],
             placed_after.shape[0], colours.shape[0], words, dirs.shape[0], head, occ.shape[0],
@@ -236,7 +237,7 @@ cdef class FirstSearch(_Loop):
 
     def __init__(self, const int32_t[::1] nb, const int32_t[::1] colour,
                  const int32_t[::1] lengths, start, end_colour, seed, checks, end=-1):
-        self._forget()
+        self._once()
         loops.check_first(nb.shape[0], colour.shape[0], lengths.shape[0], start, end_colour,
                           checks, end)
         cdef uint64_t seed64 = self._arrays(nb, colour, lengths, seed)
@@ -340,7 +341,7 @@ cdef class ArmsSearch(FirstSearch):
 
     def __init__(self, const int32_t[::1] nb, const int32_t[::1] colour,
                  const int32_t[::1] lengths, pivot, start, first_colour, seed, checks):
-        self._forget()
+        self._once()
         loops.check_arms(nb.shape[0], colour, lengths, pivot, start, first_colour, checks)
         cdef uint64_t seed64 = self._arrays(nb, colour, lengths, seed)
         self.state = sc_arms_init(self.block, &nb[0], &colour[0], &lengths[0], self.n,
@@ -366,7 +367,7 @@ cdef class Beam(_Loop):
         cdef int32_t off[6]
         cdef uint64_t words[12]
         cdef int d
-        self._forget()
+        self._once()
         loops.check_beam(n, nb.shape[0], colour.shape[0], lengths.shape[0], starts.shape[0],
                          len(offsets), len(has), width, score_kind)
         cdef uint64_t seed64 = loops.number("seed", seed, 0, 2**64 - 1)

@@ -59,6 +59,13 @@ def refuse(code: int, names: tuple[str, ...]) -> None:
         raise ValueError(f"{names[code - 1]} holds a value out of range")
 
 
+def made_once(search: object) -> None:
+    """Each search is made once (the Cython classes' rule too): an ``__init__`` called again
+    would replace the state under a run that holds it, so it is refused."""
+    if hasattr(search, "_s"):
+        raise ValueError("the search is made already: make a new one")
+
+
 def block_size(size: int) -> int:
     """A ``*_bytes`` answer, refused when the search would need more than can be addressed."""
     size &= 0xFFFFFFFFFFFFFFFF  # an unsigned size, whatever width it came back in
@@ -241,7 +248,7 @@ class _Ask(Generic[T]):
 
 
 class SegmentSearch:
-    """``_kernel.SegmentSearch`` in the WebAssembly module: the same arguments and answers.
+    """``_loops.SegmentSearch`` in the WebAssembly module: the same arguments and answers.
     The tables are copied into the module's memory with the search."""
 
     def __init__(
@@ -264,6 +271,7 @@ class SegmentSearch:
         max_out: int,
         multiword: bool,
     ) -> None:
+        made_once(self)
         n_lengths = check_segment(
             len(lidx),
             len(rmask),
@@ -363,7 +371,7 @@ class SegmentSearch:
 
 
 class FirstSearch:
-    """``_first.FirstSearch`` in the WebAssembly module: the same arguments and answers."""
+    """``_loops.FirstSearch`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
         self,
@@ -376,6 +384,7 @@ class FirstSearch:
         checks: int,
         end: int = -1,
     ) -> None:
+        made_once(self)
         check_first(len(nb), len(colour), len(lengths), start, end_colour, checks, end)
         number("seed", seed, 0, 2**64 - 1)
         self._make(
@@ -440,7 +449,7 @@ class FirstSearch:
 
 
 class ArmsSearch(FirstSearch):
-    """``_first.ArmsSearch`` in the WebAssembly module: the same arguments and answers."""
+    """``_loops.ArmsSearch`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
         self,
@@ -453,6 +462,7 @@ class ArmsSearch(FirstSearch):
         seed: int,
         checks: int,
     ) -> None:
+        made_once(self)
         check_arms(len(nb), colour, lengths, pivot, start, first_colour, checks)
         number("seed", seed, 0, 2**64 - 1)
         self._make(
@@ -464,7 +474,7 @@ class ArmsSearch(FirstSearch):
 
 
 class Beam:
-    """``_beam.Beam`` in the WebAssembly module: the same arguments and answers."""
+    """``_loops.Beam`` in the WebAssembly module: the same arguments and answers."""
 
     def __init__(
         self,
@@ -479,6 +489,7 @@ class Beam:
         score_kind: int,
         seed: int,
     ) -> None:
+        made_once(self)
         check_beam(
             n,
             len(nb),
