@@ -126,11 +126,17 @@ def test_a_big_target_asked_first_if_big_is_answered_with_its_first_solution(cli
     )
     want = sc.Snake.parse(FLOPPY_125).lengths
     assert bruteforce.lengths_of(tuple(cells)) in (want, want[::-1])
+    # the fold plan's sheet would draw 3 x 125 cubes a corner: not offered, said at once
+    corners = len(want) - 1
+    assert 3 * 125 * corners > 25_000
+    assert list(found["too_big"]) == ["plan.pdf"], found["too_big"]
+    assert f"would draw {3 * 125 * corners:,} cubes" in found["too_big"]["plan.pdf"]
     line = _one_line(client.post("/api/solve", json={"snake": "king", "first_if_big": "yes"}), 400)
     assert line == "first_if_big must be true or false"
     # at most SMALL_ON_SERVER cells, the same request is counted whole: the king's 4
     king = _result(client.post("/api/solve", json={"snake": "king", "first_if_big": True}))
     assert (king["complete"], king["distinct"]) == (True, 4)
+    assert king["too_big"] == {}  # every download of the king is drawn
 
 
 @pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel

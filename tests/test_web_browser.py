@@ -16,7 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, FLOPPY_125, SHOTS, free_port, listening, serving
+from conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FLOPPY_125,
+    HARD_125,
+    SHOTS,
+    free_port,
+    listening,
+    serving,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -303,6 +312,12 @@ def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_st
         )
         text = page.inner_text("#progress-text")  # type: ignore[attr-defined]
         assert text.startswith("first solution shown; counting every solution"), text
+        # its fold plan's sheet is too big for the server to draw: not offered, said at once
+        assert not page.is_visible("#dl-plan\\.pdf")  # type: ignore[attr-defined]
+        assert page.is_visible("#dl-pdf")  # type: ignore[attr-defined]
+        said = page.inner_text("#too-big")  # type: ignore[attr-defined]
+        assert said.startswith("Not offered here: the fold plan PDF of this solution"), said
+        assert "snakecube fold SNAKE --out plan.pdf on your machine" in said, said
         page.wait_for_function(  # type: ignore[attr-defined]
             "document.body.dataset.state === 'done'", timeout=30_000
         )
@@ -329,6 +344,32 @@ def test_the_served_page_draws_a_big_design_first_and_keeps_it_when_the_count_st
             timeout=30_000,
         )
         assert page.is_visible("#viewer svg")  # type: ignore[attr-defined]
+        page.context.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.heavy  # the first-solution search of 125 cells needs the kernel
+def test_a_first_solution_search_stopped_by_the_server_says_none_was_found_yet(
+    browser: object,
+) -> None:
+    """A big design whose first solution is not found within the server's limit: the page
+    says none was found yet, that this is no proof, and the command that searches longer
+    (it said "at least 0 distinct solutions")."""
+    port = free_port()
+    with serving(port, "--workers", "1", "--max-seconds", "2"):
+        base = f"http://127.0.0.1:{port}/"
+        page = _page(browser, base)
+        _ready(page, base, 20_000)
+        page.fill("#box", "5x5x5")  # type: ignore[attr-defined]
+        _solve(page, HARD_125, 30_000)
+        counts = page.inner_text("#counts")  # type: ignore[attr-defined]
+        assert counts.startswith(
+            "no solution found yet (incomplete: stopped at the server's time limit)"
+        ), counts
+        assert "does not show that none exists" in counts and "at least 0" not in counts, counts
+        said = page.inner_text("#search")  # type: ignore[attr-defined]
+        assert f"snakecube solve {HARD_125} --box 5x5x5 --first --seconds 3600" in said, said
+        assert not page.is_visible("#viewer svg")  # type: ignore[attr-defined]
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()  # type: ignore[attr-defined]
 
 

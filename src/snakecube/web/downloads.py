@@ -49,19 +49,36 @@ def drawn(solution: Any, form: str = "pdf") -> int:
     return sum(s.last + 1 for s in steps(solution))
 
 
+def refusal(picked: Any, form: str) -> str:
+    """'' or why the server will not draw this download of ``picked``: too many cubes."""
+    work = drawn(picked, form)
+    if work <= MAX_DRAWN[form]:
+        return ""
+    return (
+        f"the {NAMES[form]} of this solution would draw {work:,} cubes in "
+        f"{len(picked.snake.lengths)} steps; the server draws at most {MAX_DRAWN[form]:,} "
+        f"for one download: use the step viewer here, or {COMMANDS[form]} on your machine"
+    )
+
+
+def refusals(snake: str, target: str, answer: dict[str, Any]) -> dict[str, str]:
+    """The downloads the server would refuse for the solutions of a solve's ``answer``, each
+    with its one line, for the page to say at once instead of offering them (every solution
+    of a snake draws as many cubes: the first one stands for all)."""
+    if not answer.get("solutions"):
+        return {}
+    picked = answers.solution(snake, target, answer["solutions"][0]["cells"])
+    return {form: why for form in FORMS if (why := refusal(picked, form))}
+
+
 def render(snake: str, target: str, cells: list[list[int]], form: str) -> bytes:
     """The bytes of one download for the picked solution."""
 
     if form not in FORMS:
         raise InputError(f"unknown download {form!r}; use one of {', '.join(FORMS)}")
     picked: Any = answers.solution(snake, target, cells)
-    work = drawn(picked, form)
-    if work > MAX_DRAWN[form]:
-        raise InputError(
-            f"the {NAMES[form]} of this solution would draw {work:,} cubes in "
-            f"{len(picked.snake.lengths)} steps; the server draws at most {MAX_DRAWN[form]:,} "
-            f"for one download: use the step viewer here, or {COMMANDS[form]} on your machine"
-        )
+    if why := refusal(picked, form):
+        raise InputError(why)
     if form != "html":
         explain.need_pictures()
     note = answers.picked_note(snake, target, picked) if form != "html" else ""

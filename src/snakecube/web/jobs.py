@@ -154,7 +154,9 @@ def _answer(kind: str, args: tuple[Any, ...], send: Callable[[Any], None]) -> An
         snake, target, seconds, *first = args
         big = bool(first and first[0]) and answers.cells(snake, target) > answers.SMALL_ON_SERVER
         limit = 1 if big else None  # a first solution to draw, then the page asks for the count
-        return answers.solve_answer(snake, target, seconds=seconds, limit=limit, progress=progress)
+        data = answers.solve_answer(snake, target, seconds=seconds, limit=limit, progress=progress)
+        data["too_big"] = downloads.refusals(snake, target, data)  # not offered, said at once
+        return data
     if kind == "mismatch":  # a cube count that does not fit: the nearby designs that do
         return answers.mismatch(*args)
     if kind == "details":

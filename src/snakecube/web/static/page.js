@@ -341,6 +341,11 @@
         }
       } else {
         await showAnswer(req, result, mine);
+        if (!result.error && !result.complete && !result.solutions.length && result.stop_reason !== "interrupted") {
+          // The first-solution search itself stopped at a limit: how to search for longer.
+          $("search").textContent += `; to search for longer on your own computer: ` +
+            cliCommand("solve", req, " --first --seconds 3600");
+        }
       }
     } catch (err) {
       if (mine !== run) return;
@@ -403,6 +408,8 @@
       return parts.join(" · ") + " · complete";
     }
     const why = WHY[result.stop_reason] || "the search was stopped";
+    // none met before the search stopped: not "at least 0", and not a proof that none exists
+    if (n === 0) return `no solution found yet (incomplete: ${why}): this does not show that none exists`;
     return `at least ${n} ${what} (incomplete: ${why}) · at least ${result.placements} placements`;
   }
 
@@ -448,8 +455,13 @@
       select.appendChild(o);
     });
     $("pick-row").hidden = false;
-    for (const form of FORMS) $(`dl-${form}`).hidden = !backend.downloads.includes(form);
+    // a download the server would refuse (too many cubes to draw) is not offered: why is said
+    const tooBig = result.too_big || {};
+    for (const form of FORMS) $(`dl-${form}`).hidden = !backend.downloads.includes(form) || form in tooBig;
     $("no-downloads").hidden = backend.downloads.length > 1;
+    const refused = FORMS.filter((form) => backend.downloads.includes(form) && tooBig[form]);
+    $("too-big").textContent = refused.length ? `Not offered here: ${refused.map((f) => tooBig[f]).join("; ")}.` : "";
+    $("too-big").hidden = !refused.length;
     $("make-box").hidden = false;
     $("make-buttons").hidden = !backend.make;
     $("make-none").hidden = Boolean(backend.make);
@@ -1388,16 +1400,22 @@
   }
 
   // The command that makes the pieces on a person's own machine (the static page's panel).
-  function makeCommand(req) {
+  // The command line that does ``name`` for this snake and target (a typed region: its layers
+  // saved as region.txt), with ``options`` after them.
+  function cliCommand(name, req, options) {
     const quote = (t) => /^[A-Za-z0-9_.,:\/x-]+$/.test(t) ? t : `'${t.replace(/'/g, "'\\''")}'`;
     const target = !req.target ? "" : drawn(req) ? " --region region.txt" : ` --box ${quote(req.target)}`;
+    return `snakecube ${name} ${quote(req.snake.trim())}${target}${options}`;
+  }
+
+  function makeCommand(req) {
     const size = Number($("make-size").value) || 20, cord = Number($("make-cord").value) || 2.5;
     const colours = $("make-colours").value;
     // checker colours follow the fold: the one shown here
     const options = (size !== 20 ? ` --size ${size}` : "") + (cord !== 2.5 ? ` --cord ${cord}` : "") +
       (colours !== "alternate" ? ` --colours ${colours}` : "") +
       (colours === "checker" ? ` --solution ${pickedIndex + 1}` : "");
-    return `snakecube make ${quote(req.snake.trim())}${target}${options} --out pieces.3mf`;
+    return cliCommand("make", req, `${options} --out pieces.3mf`);
   }
 
   async function makeIt(form) {
