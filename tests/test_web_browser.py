@@ -369,6 +369,12 @@ def test_a_first_solution_search_stopped_by_the_server_says_none_was_found_yet(
         said = page.inner_text("#search")  # type: ignore[attr-defined]
         assert f"snakecube solve {HARD_125} --box 5x5x5 --first --seconds 3600" in said, said
         assert not page.is_visible("#viewer svg")  # type: ignore[attr-defined]
+        # a complete count next: no such hint, nothing refused
+        page.fill("#box", "")  # type: ignore[attr-defined]
+        _solve(page, "standard", 20_000)
+        said = page.inner_text("#search")  # type: ignore[attr-defined]
+        assert "search for longer" not in said, said
+        assert not page.is_visible("#too-big")  # type: ignore[attr-defined]
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()  # type: ignore[attr-defined]
 

@@ -9,7 +9,8 @@ Routes (every answer to bad input is HTTP 4xx with ``{"error": "<one line>"}``):
   work, ``busy`` past the pool's queue), then server-sent events: ``progress`` and one
   ``result``; with ``first_if_big: true``, a target of more than ``answers.SMALL_ON_SERVER``
   cells is answered with its first solution (``stop_reason`` "limit"), and the page then asks
-  again without it for the count;
+  again without it for the count; every answer's ``too_big`` names the downloads this
+  server would refuse for its solutions (too many cubes to draw), each with its one line;
   a cube count that does not fit is a 400 with the nearby designs that do (looked for in a
   place of the pool, within ``answers.NEARBY_NODES``);
 * ``POST /api/details``, ``/api/plan`` ``{snake, target, cells}``: the step viewer's

@@ -342,9 +342,12 @@
       } else {
         await showAnswer(req, result, mine);
         if (!result.error && !result.complete && !result.solutions.length && result.stop_reason !== "interrupted") {
-          // The first-solution search itself stopped at a limit: how to search for longer.
+          // The search stopped at a limit before it met a solution: how to look for one alone,
+          // for longer (an hour, or ten times the server's limit), on the person's computer.
+          const seconds = Math.max(3600, 10 * Math.ceil(CONFIG.maxSeconds || 0));
           $("search").textContent += `; to search for longer on your own computer: ` +
-            cliCommand("solve", req, " --first --seconds 3600");
+            cliCommand("solve", req, ` --first --seconds ${seconds}`) +
+            (drawn(req) ? " (with the Region box's layers saved as region.txt)" : "");
         }
       }
     } catch (err) {
@@ -1399,7 +1402,6 @@
     window.print();
   }
 
-  // The command that makes the pieces on a person's own machine (the static page's panel).
   // The command line that does ``name`` for this snake and target (a typed region: its layers
   // saved as region.txt), with ``options`` after them.
   function cliCommand(name, req, options) {
@@ -1408,6 +1410,7 @@
     return `snakecube ${name} ${quote(req.snake.trim())}${target}${options}`;
   }
 
+  // The command that makes the pieces on a person's own machine (the static page's panel).
   function makeCommand(req) {
     const size = Number($("make-size").value) || 20, cord = Number($("make-cord").value) || 2.5;
     const colours = $("make-colours").value;
