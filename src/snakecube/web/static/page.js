@@ -404,7 +404,7 @@
   // search was stopped ...)" when it is not: no bare "4+".
   function countWords(result) {
     const n = result.distinct, whole = result.complete;
-    const what = `distinct solution${n === 1 && whole ? "" : "s"}`;
+    const what = `distinct solution${n === 1 ? "" : "s"}`;  // "at least 1 distinct solution", as rate says
     if (whole) {
       const parts = [`${n} ${what}`, `${result.placements} placements`];
       if (result.distinct_up_to_reversal !== n) parts.push(`${result.distinct_up_to_reversal} up to reversal`);
